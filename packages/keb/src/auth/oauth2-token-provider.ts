@@ -1,0 +1,191 @@
+import { decodeJwt } from "jose";
+import { type Dispatcher, errors, request } from "undici";
+import { number, object, optional, string, union } from "zod";
+import { parseEndpointUrl } from "../base-url.ts";
+import { KebAuthError, KebError, KebTimeoutError } from "../errors.ts";
+import { retryOptionsUntil } from "../retry-policy.ts";
+import type { TokenProvider } from "./token-provider.ts";
+
+/** Settings common to both OAuth2 grants. */
+export interface OAuth2Options {
+  /** The issuer's token endpoint, e.g. `https://tenant.accounts.ondemand.com/oauth2/token`. */
+  tokenUrl: string;
+  clientId: string;
+  /** Omit for a public client (password grant only). */
+  clientSecret?: string;
+  /** `basic` (RFC 6749 default) or `post` (credentials in the form body). Default `basic`. */
+  clientAuth?: "basic" | "post";
+  scope?: string;
+  /**
+   * Which token to send to KEB. The `kcp` CLI sends the ID token, which is where IAS puts `groups`
+   * by default. Default `access_token`.
+   */
+  tokenField?: "access_token" | "id_token";
+  dispatcher: Dispatcher;
+  /** Overall time for one token fetch including retries, ms. Default 15000. */
+  timeoutMs?: number;
+  /** Clock, injectable for tests. */
+  now?: () => number;
+}
+
+const TokenResponse = object({
+  access_token: string().min(1),
+  token_type: string(),
+  expires_in: optional(union([number(), string()])),
+  id_token: optional(string().min(1)),
+});
+
+// Refresh this long before expiry, or at half the lifetime for short-lived tokens.
+const REFRESH_MARGIN_MS = 60_000;
+// When neither expires_in nor a JWT exp says how long a token lives.
+const DEFAULT_LIFETIME_MS = 300_000;
+
+interface CachedToken {
+  value: string;
+  refreshAt: number;
+}
+
+/** Fetches tokens from an OAuth2 token endpoint, caches them until shortly before expiry, single-flight. */
+abstract class OAuth2TokenProvider implements TokenProvider {
+  readonly #options: OAuth2Options;
+  readonly #tokenUrl: URL;
+  readonly #now: () => number;
+  #cached: CachedToken | undefined;
+  #inflight: Promise<CachedToken> | undefined;
+
+  constructor(options: OAuth2Options) {
+    this.#options = options;
+    this.#tokenUrl = parseEndpointUrl(options.tokenUrl, "token URL");
+    this.#now = options.now ?? Date.now;
+  }
+
+  /** The grant's own form fields. */
+  protected abstract grantFields(): Record<string, string>;
+
+  async getToken(signal?: AbortSignal): Promise<string> {
+    const cached = this.#cached;
+    if (cached && this.#now() < cached.refreshAt) return cached.value;
+    this.#inflight ??= this.#fetch(signal).finally(() => {
+      this.#inflight = undefined;
+    });
+    const fresh = await this.#inflight;
+    this.#cached = fresh;
+    return fresh.value;
+  }
+
+  invalidate(token: string): boolean {
+    if (this.#cached?.value === token) this.#cached = undefined;
+    return true;
+  }
+
+  toJSON(): string {
+    return `${this.constructor.name}(${this.#tokenUrl.origin})`;
+  }
+
+  async #fetch(signal?: AbortSignal): Promise<CachedToken> {
+    const o = this.#options;
+    const form = new URLSearchParams(this.grantFields());
+    if (o.scope) form.set("scope", o.scope);
+    const headers: Record<string, string> = {
+      "content-type": "application/x-www-form-urlencoded",
+      accept: "application/json",
+    };
+    if (o.clientSecret !== undefined && (o.clientAuth ?? "basic") === "basic") {
+      const pair = `${encodeURIComponent(o.clientId)}:${encodeURIComponent(o.clientSecret)}`;
+      headers.authorization = `Basic ${Buffer.from(pair).toString("base64")}`;
+    } else {
+      form.set("client_id", o.clientId);
+      if (o.clientSecret !== undefined) form.set("client_secret", o.clientSecret);
+    }
+    const timeoutMs = o.timeoutMs ?? 15_000;
+    const deadline = AbortSignal.timeout(timeoutMs);
+    const requestedAt = this.#now();
+    let body: unknown;
+    try {
+      const response = await request(this.#tokenUrl, {
+        method: "POST",
+        headers,
+        body: form.toString(),
+        dispatcher: o.dispatcher,
+        signal: signal ? AbortSignal.any([signal, deadline]) : deadline,
+        retryOptions: retryOptionsUntil(Date.now() + timeoutMs),
+      } as Parameters<typeof request>[1]);
+      body = await response.body.json();
+    } catch (err) {
+      throw this.#describe(err, deadline);
+    }
+    const parsed = TokenResponse.safeParse(body);
+    if (!parsed.success) {
+      throw new KebAuthError(`token endpoint ${this.#tokenUrl.origin} returned no usable token`);
+    }
+    if (parsed.data.token_type.toLowerCase() !== "bearer") {
+      throw new KebAuthError(`token endpoint returned token_type ${parsed.data.token_type}, expected Bearer`);
+    }
+    const field = o.tokenField ?? "access_token";
+    const value = field === "id_token" ? parsed.data.id_token : parsed.data.access_token;
+    if (!value)
+      throw new KebAuthError(`token endpoint returned no ${field} (is the openid scope requested?)`);
+    const lifetime = lifetimeMs(parsed.data.expires_in, value, requestedAt);
+    return {
+      value,
+      refreshAt: requestedAt + Math.max(0, lifetime - Math.min(REFRESH_MARGIN_MS, lifetime / 2)),
+    };
+  }
+
+  #describe(err: unknown, deadline: AbortSignal): KebError {
+    if (err instanceof KebError) return err;
+    if (deadline.aborted) return new KebTimeoutError("deadline", this.#tokenUrl.origin, { cause: err });
+    if (err instanceof errors.ResponseError) {
+      // RFC 6749 error bodies say what is wrong (`invalid_client`) and never echo the secret.
+      const b = err.body as { error?: unknown; error_description?: unknown } | string | undefined;
+      const detail =
+        typeof b === "object" && b !== null
+          ? [b.error, b.error_description].filter((x) => typeof x === "string").join(": ")
+          : String(b ?? "").slice(0, 200);
+      return new KebAuthError(
+        `token endpoint ${this.#tokenUrl.origin} answered ${err.statusCode}${detail ? `: ${detail}` : ""}`,
+        { status: err.statusCode },
+      );
+    }
+    const message = err instanceof Error ? err.message : String(err);
+    return new KebAuthError(`token endpoint ${this.#tokenUrl.origin} unreachable: ${message}`, {
+      cause: err,
+    });
+  }
+}
+
+function lifetimeMs(expiresIn: number | string | undefined, token: string, now: number): number {
+  const seconds = Number(expiresIn);
+  if (expiresIn !== undefined && Number.isFinite(seconds) && seconds > 0) return seconds * 1000;
+  try {
+    const { exp } = decodeJwt(token);
+    if (typeof exp === "number") return Math.max(0, exp * 1000 - now);
+  } catch {
+    // An opaque token: fall through to the default lifetime.
+  }
+  return DEFAULT_LIFETIME_MS;
+}
+
+/** OAuth2 client-credentials grant: a technical client whose tokens carry the KEB group. */
+export class ClientCredentialsTokenProvider extends OAuth2TokenProvider {
+  constructor(options: OAuth2Options & { clientSecret: string }) {
+    super(options);
+  }
+  protected grantFields(): Record<string, string> {
+    return { grant_type: "client_credentials" };
+  }
+}
+
+/** OAuth2 resource-owner password grant: an IAS technical user in the `runtimeViewer` group. */
+export class PasswordTokenProvider extends OAuth2TokenProvider {
+  readonly #username: string;
+  readonly #password: string;
+  constructor(options: OAuth2Options & { username: string; password: string }) {
+    super(options);
+    this.#username = options.username;
+    this.#password = options.password;
+  }
+  protected grantFields(): Record<string, string> {
+    return { grant_type: "password", username: this.#username, password: this.#password };
+  }
+}

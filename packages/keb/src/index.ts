@@ -1,0 +1,24 @@
+export {
+  ClientCredentialsTokenProvider,
+  type OAuth2Options,
+  PasswordTokenProvider,
+} from "./auth/oauth2-token-provider.ts";
+export { StaticTokenProvider, type TokenProvider } from "./auth/token-provider.ts";
+export { isLoopbackHost, parseEndpointUrl } from "./base-url.ts";
+export { KebClient, type KebClientOptions, type RuntimeSource } from "./client.ts";
+export * from "./errors.ts";
+export { displayedState, type KindedOperation, lastOperation } from "./last-operation.ts";
+export { requireComplete, type ScanOptions, type ScanResult, scanRuntimes } from "./pager.ts";
+export { filterQuery, type ListParameters, MAX_PAGE_SIZE, pageQuery, type RuntimeFilters } from "./params.ts";
+export { parseRuntimesPage } from "./parse-page.ts";
+export {
+  RETRY_ERROR_CODES,
+  RETRY_STATUSES,
+  type RetryOptions,
+  retryAfterMs,
+  retryOptionsUntil,
+} from "./retry-policy.ts";
+export * from "./schemas.ts";
+export * from "./states.ts";
+export * from "./time.ts";
+export { createKebDispatcher, type TransportOptions } from "./transport.ts";

@@ -1,0 +1,157 @@
+import type { RuntimeSource } from "./client.ts";
+import { KebConfigError, KebError, KebIncompleteError } from "./errors.ts";
+import { filterQuery, MAX_PAGE_SIZE, type RuntimeFilters } from "./params.ts";
+import type { Runtime, RuntimesPage } from "./schemas.ts";
+
+/** How a scan pages. */
+export interface ScanOptions {
+  /** Pages in flight after page 1. Default 4. */
+  concurrency?: number;
+  /** Default 100, KEB's maximum. */
+  pageSize?: number;
+  /** Refuse to page beyond this many pages (runaway guard). Default 2000 (200,000 runtimes). */
+  maxPages?: number;
+  /** `last` is much cheaper for KEB and enough to classify a runtime. Default `last`. */
+  operationDetail?: "last" | "all";
+  signal?: AbortSignal;
+  /** Called after each page with pages done and pages expected. */
+  onProgress?: (done: number, total: number) => void;
+}
+
+/** The outcome of listing every page of one query. */
+export interface ScanResult {
+  /** The filter part of the query, e.g. `state=failed&state=error`. */
+  query: string;
+  /** Each runtime once, by `instanceID`, in KEB's order. */
+  runtimes: Runtime[];
+  /** Pages fetched successfully. */
+  pages: number;
+  /** `totalCount` of page 1 (0 when page 1 failed). */
+  totalCount: number;
+  /** Distinct runtimes listed. */
+  listed: number;
+  /** True only when every page arrived and the pages add up to `totalCount` with no runtime twice. */
+  complete: boolean;
+  /** Why the scan cannot be trusted as complete; null when complete. */
+  incompleteReason: string | null;
+  /** The error that stopped the scan, if one did. */
+  error: KebError | null;
+}
+
+/**
+ * Lists all pages of one query: page 1 first (it tells `totalCount`), then the rest with bounded
+ * concurrency. A scan is complete only when it is verifiably so; a failed page, an empty page
+ * before `totalCount`, a `totalCount` that changes between pages, a short page, or a runtime seen
+ * twice (rows moved under the OFFSET paging, so others were skipped) all make it incomplete, with
+ * the runtimes that did arrive still returned. Never throws for those; throws `KebConfigError`
+ * for filters KEB would misread.
+ */
+export async function scanRuntimes(
+  source: RuntimeSource,
+  filters: RuntimeFilters,
+  options: ScanOptions = {},
+): Promise<ScanResult> {
+  const query = filterQuery(filters);
+  const pageSize = options.pageSize ?? MAX_PAGE_SIZE;
+  const archive = filters.states?.includes("deprovisioned") ?? false;
+  if (archive && !filters.instanceIDs?.length) {
+    throw new KebConfigError(
+      "states: deprovisioned reads KEB's archive, whose pages are unordered and cannot be paged reliably; " +
+        "pass instance IDs with it",
+    );
+  }
+  const controller = new AbortController();
+  const signal = options.signal ? AbortSignal.any([options.signal, controller.signal]) : controller.signal;
+  const pagesData: Runtime[][] = [];
+  let pages = 0;
+  let failure: { reason: string; error: KebError | null } | undefined;
+  const fail = (reason: string, error: unknown = null): void => {
+    if (failure) return;
+    failure = { reason, error: error instanceof KebError ? error : null };
+    controller.abort();
+  };
+  const fetchPage = async (page: number): Promise<RuntimesPage | undefined> => {
+    try {
+      return await source.listPage(
+        { ...filters, page, pageSize, operationDetail: options.operationDetail ?? "last" },
+        { signal },
+      );
+    } catch (err) {
+      if (!failure) fail(`page ${page} failed: ${err instanceof Error ? err.message : String(err)}`, err);
+      if (err instanceof KebError || signal.aborted) return undefined;
+      throw err;
+    }
+  };
+
+  const first = await fetchPage(1);
+  const totalCount = first?.totalCount ?? 0;
+  const pageCount = Math.ceil(totalCount / pageSize);
+  if (first) {
+    pages = 1;
+    pagesData[0] = first.data;
+    if (first.data.length === 0 && totalCount > 0) fail(`page 1 was empty but totalCount is ${totalCount}`);
+  }
+  const maxPages = options.maxPages ?? 2000;
+  const lastPage = Math.min(pageCount, maxPages);
+  if (pageCount > maxPages) fail(`${pageCount} pages exceed the cap of ${maxPages}`);
+  options.onProgress?.(pages, Math.max(1, lastPage));
+
+  const check = (page: number, got: RuntimesPage): void => {
+    if (got.totalCount !== totalCount) {
+      fail(`totalCount changed from ${totalCount} to ${got.totalCount} at page ${page}`);
+    } else if (got.data.length === 0) {
+      fail(`page ${page} was empty before totalCount ${totalCount} was reached`);
+    } else if (!archive) {
+      const expected = page < pageCount ? pageSize : totalCount - (pageCount - 1) * pageSize;
+      if (got.data.length !== expected)
+        fail(`page ${page} held ${got.data.length} runtimes, expected ${expected}`);
+    }
+  };
+  let next = 2;
+  const worker = async (): Promise<void> => {
+    while (!failure && next <= lastPage) {
+      const page = next++;
+      const got = await fetchPage(page);
+      if (!got || failure) return;
+      check(page, got);
+      pagesData[page - 1] = got.data;
+      pages++;
+      options.onProgress?.(pages, lastPage);
+    }
+  };
+  if (!failure) {
+    const workers = Math.max(1, Math.min(options.concurrency ?? 4, lastPage - 1));
+    await Promise.all(Array.from({ length: workers }, worker));
+  }
+
+  const byId = new Map<string, Runtime>();
+  let seen = 0;
+  for (const data of pagesData) {
+    for (const runtime of data ?? []) {
+      seen++;
+      if (!byId.has(runtime.instanceID)) byId.set(runtime.instanceID, runtime);
+    }
+  }
+  const duplicates = seen - byId.size;
+  if (!failure && duplicates > 0) {
+    fail(
+      `${duplicates} runtime(s) appeared on two pages: rows moved while paging, so as many may have been skipped`,
+    );
+  }
+  return {
+    query,
+    runtimes: [...byId.values()],
+    pages,
+    totalCount,
+    listed: byId.size,
+    complete: !failure,
+    incompleteReason: failure?.reason ?? null,
+    error: failure?.error ?? null,
+  };
+}
+
+/** Returns the runtimes of a complete scan; throws `KebIncompleteError` (with the cause) otherwise. */
+export function requireComplete(result: ScanResult): Runtime[] {
+  if (result.complete) return result.runtimes;
+  throw new KebIncompleteError(result.incompleteReason ?? "unknown", { cause: result.error ?? undefined });
+}
