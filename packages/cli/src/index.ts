@@ -1,1 +1,1 @@
-export {};
+export { runDemo } from "./demo.ts";

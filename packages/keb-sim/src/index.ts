@@ -1,1 +1,17 @@
-export {};
+export { PLANS, type Plan, SERVICE_CLASS } from "./catalog.ts";
+export { type FaultAction, FaultPlan, type FaultRule } from "./faults.ts";
+export { Fleet, type FleetChange, type MutationPlan } from "./fleet.ts";
+export {
+  DEFAULT_FLEET_NOW,
+  type FlaggedScenario,
+  type FleetOptions,
+  generateFleet,
+  type HealthyScenario,
+} from "./fleet-generator.ts";
+export { goTime } from "./go-time.ts";
+export type { SimArchivedInstance, SimInstance, SimOperation } from "./model.ts";
+export { filterOperation, instancePredicate, readFilters } from "./query.ts";
+export { renderArchived, renderRuntime } from "./render.ts";
+export { RuntimesHandler } from "./runtimes-handler.ts";
+export { type KebSimulator, type SimulatorOptions, startKebSimulator } from "./server.ts";
+export { SimAuth, type SimAuthOptions, type SimClient, type SimUser } from "./sim-auth.ts";

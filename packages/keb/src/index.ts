@@ -8,7 +8,7 @@ export { isLoopbackHost, parseEndpointUrl } from "./base-url.ts";
 export { KebClient, type KebClientOptions, type RuntimeSource } from "./client.ts";
 export * from "./errors.ts";
 export { displayedState, type KindedOperation, lastOperation } from "./last-operation.ts";
-export { requireComplete, type ScanOptions, type ScanResult, scanRuntimes } from "./pager.ts";
+export { requireComplete, type ScanOptions, type ScanResult, scanAll, scanRuntimes } from "./pager.ts";
 export { filterQuery, type ListParameters, MAX_PAGE_SIZE, pageQuery, type RuntimeFilters } from "./params.ts";
 export { parseRuntimesPage } from "./parse-page.ts";
 export {

@@ -1,3 +1,4 @@
+import pLimit, { type LimitFunction } from "p-limit";
 import type { RuntimeSource } from "./client.ts";
 import { KebConfigError, KebError, KebIncompleteError } from "./errors.ts";
 import { filterQuery, MAX_PAGE_SIZE, type RuntimeFilters } from "./params.ts";
@@ -5,8 +6,10 @@ import type { Runtime, RuntimesPage } from "./schemas.ts";
 
 /** How a scan pages. */
 export interface ScanOptions {
-  /** Pages in flight after page 1. Default 4. */
+  /** Pages in flight after page 1. Default 4. Ignored when `limit` is given. */
   concurrency?: number;
+  /** A limiter shared by several scans, so that together they keep at most N pages in flight. */
+  limit?: LimitFunction;
   /** Default 100, KEB's maximum. */
   pageSize?: number;
   /** Refuse to page beyond this many pages (runaway guard). Default 2000 (200,000 runtimes). */
@@ -83,7 +86,8 @@ export async function scanRuntimes(
     }
   };
 
-  const first = await fetchPage(1);
+  // Page 1 goes through the shared limiter too, so parallel scans stay within one budget.
+  const first = options.limit ? await options.limit(() => fetchPage(1)) : await fetchPage(1);
   const totalCount = first?.totalCount ?? 0;
   const pageCount = Math.ceil(totalCount / pageSize);
   if (first) {
@@ -107,21 +111,22 @@ export async function scanRuntimes(
         fail(`page ${page} held ${got.data.length} runtimes, expected ${expected}`);
     }
   };
-  let next = 2;
-  const worker = async (): Promise<void> => {
-    while (!failure && next <= lastPage) {
-      const page = next++;
-      const got = await fetchPage(page);
-      if (!got || failure) return;
-      check(page, got);
-      pagesData[page - 1] = got.data;
-      pages++;
-      options.onProgress?.(pages, lastPage);
-    }
-  };
-  if (!failure) {
-    const workers = Math.max(1, Math.min(options.concurrency ?? 4, lastPage - 1));
-    await Promise.all(Array.from({ length: workers }, worker));
+  if (!failure && lastPage > 1) {
+    const limit = options.limit ?? pLimit(options.concurrency ?? 4);
+    const rest = Array.from({ length: lastPage - 1 }, (_, i) => i + 2);
+    await Promise.all(
+      rest.map((page) =>
+        limit(async () => {
+          if (failure) return;
+          const got = await fetchPage(page);
+          if (!got || failure) return;
+          check(page, got);
+          pagesData[page - 1] = got.data;
+          pages++;
+          options.onProgress?.(pages, lastPage);
+        }),
+      ),
+    );
   }
 
   const byId = new Map<string, Runtime>();
@@ -154,4 +159,17 @@ export async function scanRuntimes(
 export function requireComplete(result: ScanResult): Runtime[] {
   if (result.complete) return result.runtimes;
   throw new KebIncompleteError(result.incompleteReason ?? "unknown", { cause: result.error ?? undefined });
+}
+
+/**
+ * Scans several queries at once under one concurrency limit (page 1 of each first, then the
+ * rest), e.g. the `failing` audit's `state=failed&state=error` and `state=deprovisionincomplete`.
+ */
+export async function scanAll(
+  source: RuntimeSource,
+  queries: readonly RuntimeFilters[],
+  options: Omit<ScanOptions, "limit"> = {},
+): Promise<ScanResult[]> {
+  const limit = pLimit(options.concurrency ?? 4);
+  return Promise.all(queries.map((filters) => scanRuntimes(source, filters, { ...options, limit })));
 }

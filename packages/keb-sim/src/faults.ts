@@ -1,0 +1,56 @@
+/** What to do to a matching request instead of (or before) answering normally. */
+export type FaultAction =
+  /** Answer with this status; `body` as text/plain unless `json` (KEB's `{"error":…}`). */
+  | { kind: "status"; status: number; body?: string; json?: boolean; retryAfter?: string }
+  /** Close the socket without answering. */
+  | { kind: "reset" }
+  /** Send the headers and part of the body, then close the socket. */
+  | { kind: "truncate" }
+  /** Answer 200 with a body that is not JSON (a complete response, just wrong). */
+  | { kind: "invalid-json" }
+  /** Break one item on the page so that it violates the schema. */
+  | { kind: "schema-invalid"; item?: number }
+  /** Add latency to this request, ms. */
+  | { kind: "delay"; ms: number }
+  /** Before answering, change the fleet: delete rows before this page and create new ones. */
+  | { kind: "shift"; deleteBefore: number; create: number };
+
+/** A fault for the next `times` requests that match. */
+export interface FaultRule {
+  action: FaultAction;
+  /** Default 1; `Infinity` for every matching request. */
+  times?: number;
+  /** Only requests for this page of `/runtimes` (default: any page, any path under test). */
+  page?: number;
+  /** Only this path. Default `/runtimes`. */
+  path?: string;
+}
+
+/** An ordered list of fault rules; each request takes the first that matches and uses it up. */
+export class FaultPlan {
+  #rules: Array<Required<Omit<FaultRule, "page">> & { page?: number }> = [];
+  /** Latency added to every request, ms. */
+  latencyMs = 0;
+
+  add(...rules: FaultRule[]): this {
+    for (const r of rules) this.#rules.push({ times: 1, path: "/runtimes", ...r });
+    return this;
+  }
+  clear(): void {
+    this.#rules = [];
+    this.latencyMs = 0;
+  }
+  /** Rules that still have uses left. */
+  get pending(): number {
+    return this.#rules.length;
+  }
+  /** The action for this request, if any, consuming one use of its rule. */
+  take(path: string, page: number | undefined): FaultAction | undefined {
+    const index = this.#rules.findIndex((r) => r.path === path && (r.page === undefined || r.page === page));
+    const rule = this.#rules[index];
+    if (!rule) return undefined;
+    rule.times -= 1;
+    if (rule.times <= 0) this.#rules.splice(index, 1);
+    return rule.action;
+  }
+}

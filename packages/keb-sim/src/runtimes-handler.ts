@@ -1,0 +1,88 @@
+import type { Fleet } from "./fleet.ts";
+import type { SimInstance } from "./model.ts";
+import { BadQueryError, instancePredicate, readFilters, readOpDetail, readPaging } from "./query.ts";
+import { renderArchived, renderRuntime } from "./render.ts";
+
+/** A response of the `/runtimes` handler. */
+export interface HandlerAnswer {
+  status: number;
+  body: unknown;
+}
+
+/**
+ * `GET /runtimes` with KEB's semantics over a simulated fleet. Matching rows are cached per query
+ * until the fleet changes, so paging a large fleet costs a slice per page, as KEB's index does.
+ */
+export class RuntimesHandler {
+  readonly #fleet: Fleet;
+  #cache = new Map<string, SimInstance[]>();
+  #cacheVersion = -1;
+
+  constructor(fleet: Fleet) {
+    this.#fleet = fleet;
+  }
+
+  handle(query: URLSearchParams): HandlerAnswer {
+    let paging: { page: number; pageSize: number };
+    try {
+      paging = readPaging(query);
+    } catch (err) {
+      if (err instanceof BadQueryError) {
+        return { status: 400, body: { error: `while getting query parameters: ${err.message}` } };
+      }
+      throw err;
+    }
+    const filter = readFilters(query);
+    const opDetail = readOpDetail(query);
+    const offset = (paging.page - 1) * paging.pageSize;
+    let matching: SimInstance[];
+    try {
+      matching = this.#matching(query, filter);
+    } catch (err) {
+      return { status: 500, body: { error: `while fetching instances: ${(err as Error).message}` } };
+    }
+    const data = matching.slice(offset, offset + paging.pageSize).map((i) => renderRuntime(i, opDetail));
+    let totalCount = matching.length;
+    if (filter.deprovisioned) {
+      // The archive is paged separately with the same page and size; counts are summed.
+      const archived = this.#fleet.archived.filter((a) => {
+        const f = filter;
+        return (
+          (!f.instanceIDs.length || f.instanceIDs.includes(a.instanceID)) &&
+          (!f.accounts.length || f.accounts.includes(a.globalAccountID)) &&
+          (!f.subaccounts.length || f.subaccounts.includes(a.subAccountID)) &&
+          (!f.plans.length || f.plans.includes(a.servicePlanName)) &&
+          (!f.regions.length || f.regions.includes(a.region)) &&
+          (!f.runtimeIDs.length || f.runtimeIDs.includes(a.lastRuntimeID)) &&
+          (!f.shoots.length || f.shoots.includes(a.shootName))
+        );
+      });
+      data.push(...archived.slice(offset, offset + paging.pageSize).map(renderArchived));
+      totalCount += archived.length;
+    }
+    return { status: 200, body: { data, count: data.length, totalCount } };
+  }
+
+  #matching(query: URLSearchParams, filter: ReturnType<typeof readFilters>): SimInstance[] {
+    if (this.#cacheVersion !== this.#fleet.version) {
+      this.#cache.clear();
+      this.#cacheVersion = this.#fleet.version;
+    }
+    const key = [...query]
+      .filter(([k]) => !["page", "page_size", "op_detail"].includes(k))
+      .sort()
+      .join("&");
+    let rows = this.#cache.get(key);
+    if (!rows) {
+      if (filter.deprovisioned) {
+        // The live half of the archive branch: rows whose deprovisioning succeeded with deleted_at set.
+        const live = instancePredicate({ ...filter, states: ["deprovisioned"], suspended: false });
+        rows = this.#fleet.all().filter(live);
+      } else {
+        rows = this.#fleet.all().filter(instancePredicate(filter));
+      }
+      this.#cache.set(key, rows);
+    }
+    return rows;
+  }
+}
