@@ -10,6 +10,13 @@ export type FaultAction =
   | { kind: "invalid-json" }
   /** Break one item on the page so that it violates the schema. */
   | { kind: "schema-invalid"; item?: number }
+  /** Answer 200 with no rows but the real `totalCount`, as a page read after rows vanished would. */
+  | { kind: "empty" }
+  /**
+   * Serve this page one row early, as KEB does when rows tie on `created_at` (its perf seed has
+   * 1,000 per timestamp): the boundary row appears twice and another is never served.
+   */
+  | { kind: "overlap" }
   /** Add latency to this request, ms. */
   | { kind: "delay"; ms: number }
   /** Before answering, change the fleet: delete rows before this page and create new ones. */

@@ -34,7 +34,11 @@ export class RuntimesHandler {
     }
     const filter = readFilters(query);
     const opDetail = readOpDetail(query);
-    const offset = (paging.page - 1) * paging.pageSize;
+    // `__offset_shift` is the simulator's own (the overlap fault): KEB has no such parameter.
+    const offset = Math.max(
+      0,
+      (paging.page - 1) * paging.pageSize + Number(query.get("__offset_shift") ?? 0),
+    );
     let matching: SimInstance[];
     try {
       matching = this.#matching(query, filter);
@@ -69,7 +73,7 @@ export class RuntimesHandler {
       this.#cacheVersion = this.#fleet.version;
     }
     const key = [...query]
-      .filter(([k]) => !["page", "page_size", "op_detail"].includes(k))
+      .filter(([k]) => !["page", "page_size", "op_detail", "__offset_shift"].includes(k))
       .sort()
       .join("&");
     let rows = this.#cache.get(key);

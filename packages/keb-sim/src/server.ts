@@ -30,8 +30,8 @@ export interface KebSimulator {
   fleet: Fleet;
   faults: FaultPlan;
   auth: SimAuth | undefined;
-  /** Requests served, by path. */
-  stats: { requests: number; byPath: Record<string, number> };
+  /** Requests served, by path, and the most `/runtimes` requests that were in flight at once. */
+  stats: { requests: number; byPath: Record<string, number>; inFlight: number; maxInFlight: number };
   close(): Promise<void>;
 }
 
@@ -46,10 +46,16 @@ export async function startKebSimulator(options: SimulatorOptions = {}): Promise
   const faults = new FaultPlan();
   faults.latencyMs = options.latencyMs ?? 0;
   const handler = new RuntimesHandler(fleet);
-  const stats: KebSimulator["stats"] = { requests: 0, byPath: {} };
+  const stats: KebSimulator["stats"] = { requests: 0, byPath: {}, inFlight: 0, maxInFlight: 0 };
   let auth: SimAuth | undefined;
 
   const server = createServer((req, res) => {
+    const counted = req.url?.startsWith("/runtimes") ?? false;
+    if (counted) {
+      stats.inFlight++;
+      stats.maxInFlight = Math.max(stats.maxInFlight, stats.inFlight);
+      res.once("close", () => stats.inFlight--);
+    }
     serve(req, res).catch((err: unknown) => {
       if (!res.headersSent) send(res, 500, "Internal Server Error", "text/plain");
       else res.destroy(err as Error);
@@ -79,7 +85,11 @@ export async function startKebSimulator(options: SimulatorOptions = {}): Promise
       if (denied) return send(res, denied.status, denied.text, "text/plain");
     }
     if (fault && (await injected(fault, res, url))) return;
-    const answer = handler.handle(url.searchParams);
+    const query = new URLSearchParams(url.searchParams);
+    if (fault?.kind === "overlap") query.set("__offset_shift", "-1");
+    const answer = handler.handle(query);
+    if (fault?.kind === "empty" && answer.status === 200)
+      Object.assign(answer.body as object, { data: [], count: 0 });
     if (fault?.kind === "schema-invalid" && answer.status === 200) breakItem(answer.body, fault.item ?? 0);
     const text = JSON.stringify(answer.body);
     if (fault?.kind === "truncate") {
@@ -115,6 +125,7 @@ export async function startKebSimulator(options: SimulatorOptions = {}): Promise
         );
         return true;
       case "shift": {
+        // Rows before this page vanish (deprovisioning finished) and new ones appear at the end.
         const offset =
           (Number(url.searchParams.get("page") ?? "1") - 1) *
           Number(url.searchParams.get("page_size") ?? "100");

@@ -1,0 +1,179 @@
+import {
+  KebAuthError,
+  KebClient,
+  KebConfigError,
+  KebHttpError,
+  KebSchemaError,
+  KebTimeoutError,
+  StaticTokenProvider,
+} from "@fleet-auditor/keb";
+import { afterEach, describe, expect, it } from "vitest";
+import { useKebSimulator } from "../../helpers/keb.ts";
+
+const kit = useKebSimulator({ fleet: { size: 250, seed: 3 } });
+afterEach(() => kit.sim.faults.clear());
+
+const page1 = { states: ["all" as const], page: 1 };
+
+describe("KebClient against faults", () => {
+  it("returns a validated page", async () => {
+    const page = await kit.client().listPage({ states: ["all"], page: 2, pageSize: 100 });
+    expect(page.totalCount).toBe(250);
+    expect(page.data.map((r) => r.instanceID)).toEqual(
+      kit.sim.fleet
+        .all()
+        .slice(100, 200)
+        .map((i) => i.instanceID),
+    );
+  });
+
+  it("retries a burst of 503s and then succeeds", async () => {
+    const before = kit.sim.stats.byPath["/runtimes"] ?? 0;
+    kit.sim.faults.add({ action: { kind: "status", status: 503, body: "upstream connect error" }, times: 3 });
+    const page = await kit.client().listPage(page1);
+    expect(page.data).toHaveLength(100);
+    expect((kit.sim.stats.byPath["/runtimes"] ?? 0) - before).toBe(4);
+  });
+
+  it.each([502, 504])("retries %i", async (status) => {
+    kit.sim.faults.add({ action: { kind: "status", status }, times: 2 });
+    await expect(kit.client().listPage(page1)).resolves.toMatchObject({ totalCount: 250 });
+  });
+
+  it("waits as long as Retry-After asks on a 429", async () => {
+    kit.sim.faults.add({ action: { kind: "status", status: 429, retryAfter: "1", body: "slow down" } });
+    const started = performance.now();
+    await kit.client().listPage(page1);
+    expect(performance.now() - started).toBeGreaterThanOrEqual(990);
+  });
+
+  it("gives up at once when Retry-After reaches past the deadline, with the real status", async () => {
+    kit.sim.faults.add({ action: { kind: "status", status: 429, retryAfter: "30", body: "slow down" } });
+    const started = performance.now();
+    const err = await kit
+      .client({ requestTimeoutMs: 2000 })
+      .listPage(page1)
+      .catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(KebHttpError);
+    expect(err).toMatchObject({ code: "KEB_HTTP", status: 429, bodyExcerpt: "slow down" });
+    expect(performance.now() - started).toBeLessThan(1000);
+  });
+
+  it("surfaces KEB's JSON error text on a 500 without retrying it", async () => {
+    const before = kit.sim.stats.byPath["/runtimes"] ?? 0;
+    kit.sim.faults.add({
+      action: { kind: "status", status: 500, json: true, body: "while fetching instances: pq: timeout" },
+    });
+    const err = await kit
+      .client()
+      .listPage(page1)
+      .catch((e: unknown) => e);
+    expect(err).toMatchObject({
+      code: "KEB_HTTP",
+      status: 500,
+      bodyExcerpt: "while fetching instances: pq: timeout",
+    });
+    expect((kit.sim.stats.byPath["/runtimes"] ?? 0) - before).toBe(1);
+  });
+
+  it("surfaces a gateway's plain-text error after the retries run out", async () => {
+    kit.sim.faults.add({
+      action: { kind: "status", status: 503, body: "no healthy upstream" },
+      times: Number.POSITIVE_INFINITY,
+    });
+    const err = await kit
+      .client({ retry: { maxRetries: 2, baseDelayMs: 1 } })
+      .listPage(page1)
+      .catch((e: unknown) => e);
+    expect(err).toMatchObject({ code: "KEB_HTTP", status: 503, bodyExcerpt: "no healthy upstream" });
+    expect((err as Error).message).toContain("HTTP 503: no healthy upstream");
+  });
+
+  it("retries a connection reset", async () => {
+    kit.sim.faults.add({ action: { kind: "reset" }, times: 2 });
+    await expect(kit.client().listPage(page1)).resolves.toMatchObject({ count: 100 });
+  });
+
+  it("asks again for a page whose body broke off", async () => {
+    kit.sim.faults.add({ action: { kind: "truncate" }, times: 2 });
+    await expect(kit.client().listPage(page1)).resolves.toMatchObject({ count: 100 });
+  });
+
+  it("reports a body that is never JSON as KEB_SCHEMA after asking again", async () => {
+    kit.sim.faults.add({ action: { kind: "invalid-json" }, times: 3 });
+    const err = await kit
+      .client()
+      .listPage(page1)
+      .catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(KebSchemaError);
+    expect((err as Error).message).toMatch(/body is not JSON .*upstream connect error/);
+  });
+
+  it("names the path and instance of an item that breaks the schema", async () => {
+    kit.sim.faults.add({ action: { kind: "schema-invalid", item: 4 } });
+    const err = await kit
+      .client()
+      .listPage({ ...page1, page: 2 })
+      .catch((e: unknown) => e);
+    const expectedId = kit.sim.fleet.all()[104]?.instanceID;
+    expect(err).toMatchObject({
+      code: "KEB_SCHEMA",
+      path: "$.data[4].status.createdAt",
+      instanceID: expectedId,
+      page: 2,
+    });
+  });
+
+  it("times out waiting for headers as KEB_TIMEOUT, within the deadline", async () => {
+    kit.sim.faults.add({ action: { kind: "delay", ms: 1500 }, times: Number.POSITIVE_INFINITY });
+    const err = await kit
+      .client({ requestTimeoutMs: 800 })
+      .listPage(page1)
+      .catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(KebTimeoutError);
+    expect(err).toMatchObject({ code: "KEB_TIMEOUT", phase: "deadline" });
+  });
+
+  it("reports the headers timeout of the dispatcher as KEB_TIMEOUT once retries are spent", async () => {
+    kit.sim.faults.add({ action: { kind: "delay", ms: 2500 }, times: Number.POSITIVE_INFINITY });
+    // The harness dispatcher waits 2 s for headers; with no retries the headers phase is what fails.
+    const err = await kit
+      .client({ retry: { maxRetries: 0 }, requestTimeoutMs: 10_000 })
+      .listPage(page1)
+      .catch((e: unknown) => e);
+    expect(err).toMatchObject({ code: "KEB_TIMEOUT", phase: "headers" });
+  });
+
+  it("reports a refused connection as KEB_HTTP with status 0", async () => {
+    const client = new KebClient({
+      baseUrl: "http://127.0.0.1:9",
+      dispatcher: kit.dispatcher,
+      tokenProvider: new StaticTokenProvider("t"),
+      retry: { maxRetries: 1, baseDelayMs: 1 },
+    });
+    const err = await client.listPage(page1).catch((e: unknown) => e);
+    expect(err).toMatchObject({ code: "KEB_HTTP", status: 0 });
+    expect((err as Error).message).toContain("ECONNREFUSED");
+  });
+
+  it("refuses plain http to a host that is not loopback", () => {
+    const make = (baseUrl: string) =>
+      new KebClient({ baseUrl, dispatcher: kit.dispatcher, tokenProvider: new StaticTokenProvider("t") });
+    expect(() => make("http://kyma-env-broker.example.com")).toThrow(KebConfigError);
+    expect(() => make("http://10.0.0.5:8080")).toThrow(/plain http is allowed only to a loopback host/);
+    expect(() => make("http://localhost:8080")).not.toThrow();
+    expect(() => make("http://[::1]:8080")).not.toThrow();
+    expect(() => make("https://kyma-env-broker.example.com")).not.toThrow();
+  });
+
+  it("answers without a token with KEB_AUTH when the gateway wants one", async () => {
+    kit.sim.faults.add({ action: { kind: "status", status: 403, body: "RBAC: access denied" } });
+    const err = await kit
+      .client()
+      .listPage(page1)
+      .catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(KebAuthError);
+    expect(err).toMatchObject({ status: 403 });
+    expect((err as Error).message).toContain("runtimeViewer");
+  });
+});
