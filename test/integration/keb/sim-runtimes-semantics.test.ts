@@ -6,10 +6,24 @@ import { ids, useKebSimulator } from "../../helpers/keb.ts";
 // 400 runtimes with a wide spread of scenarios, all on one or a few pages.
 const kit = useKebSimulator({ fleet: { size: 400, seed: 7, flagged: 80 } });
 
-async function all(query: string): Promise<Array<Record<string, any>>> {
+/** A runtime as the simulator puts it on the wire, typed as far as these tests read it. */
+interface WireRuntime {
+  instanceID: string;
+  userID: string;
+  status: {
+    state: string;
+    createdAt: string;
+    modifiedAt: string;
+    expiredAt?: string;
+    update?: { count: number; totalCount: number; data: Array<{ createdAt: string }> };
+    [field: string]: unknown;
+  };
+}
+
+async function all(query: string): Promise<WireRuntime[]> {
   const { status, body } = await kit.raw(`/runtimes?page_size=100&${query}`);
   expect(status).toBe(200);
-  const first = body as { data: Array<Record<string, any>>; totalCount: number };
+  const first = body as { data: WireRuntime[]; totalCount: number };
   const out = [...first.data];
   for (let page = 2; (page - 1) * 100 < first.totalCount; page++) {
     out.push(...((await kit.raw(`/runtimes?page_size=100&page=${page}&${query}`)).body as typeof first).data);
@@ -160,10 +174,11 @@ describe("the simulator's GET /runtimes, as KEB answers it", () => {
     const target = kit.sim.fleet.all().find((i) => i.active && !i.deletedAt) as SimInstance;
     for (let n = 0; n < 3; n++) kit.sim.fleet.fail(target.instanceID, "update");
     const { body } = await kit.raw(`/runtimes?state=all&instance_id=${target.instanceID}`);
-    const update = (body as { data: Array<Record<string, any>> }).data[0]?.status.update;
-    expect(update.count).toBe(2);
-    expect(update.totalCount).toBeGreaterThanOrEqual(3);
-    expect(compareTimes(update.data[0].createdAt, update.data[1].createdAt)).toBe(1);
+    const update = (body as { data: WireRuntime[] }).data[0]?.status.update;
+    expect(update?.count).toBe(2);
+    expect(update?.totalCount).toBeGreaterThanOrEqual(3);
+    const [newer, older] = update?.data ?? [];
+    expect(compareTimes(newer?.createdAt ?? "", older?.createdAt ?? "")).toBe(1);
   });
 
   it("ignores an invalid op_detail and lets the last valid one win", async () => {
@@ -180,7 +195,7 @@ describe("the simulator's GET /runtimes, as KEB answers it", () => {
     kit.sim.fleet.delete(victim.instanceID);
     expect((await all("state=all")).map((r) => r.instanceID)).not.toContain(victim.instanceID);
     const { body } = await kit.raw(`/runtimes?state=deprovisioned&instance_id=${victim.instanceID}`);
-    const row = (body as { data: Array<Record<string, any>> }).data[0];
+    const row = (body as { data: WireRuntime[] }).data[0];
     expect(row?.instanceID).toBe(victim.instanceID);
     expect(row?.status.state).toBe("");
     expect(row?.status.modifiedAt).toBe("0001-01-01T00:00:00Z");

@@ -20,7 +20,7 @@ describe("KEB response schemas", () => {
     expect(page.data.map((r) => r.instanceID)).toEqual(["fooinstanceid1", "instance"]);
     expect(page.data[0]?.status.state).toBe("");
     expect(page.data[0]?.provider).toBe("");
-    expect((page.data[1]?.status as Record<string, unknown>).upgradingKyma).toEqual({
+    expect((page.data[1]?.status as Record<string, unknown> | undefined)?.upgradingKyma).toEqual({
       data: [],
       totalCount: 0,
       count: 0,
