@@ -40,10 +40,18 @@ export class Fleet {
   readonly #rng: Random;
 
   constructor(instances: SimInstance[], options: { now?: number; seed?: number } = {}) {
-    this.#instances = [...instances].sort((a, b) => compareTimes(a.createdAt, b.createdAt));
-    for (const i of this.#instances) this.#byId.set(i.instanceID, i);
+    this.#instances = [];
+    this.reset(instances);
     this.#now = options.now ?? DEFAULT_FLEET_NOW;
     this.#rng = new Random((options.seed ?? 1) ^ 0x5eed);
+  }
+
+  /** Replaces every live and archived row with `instances` (the clock keeps running). */
+  reset(instances: readonly SimInstance[]): void {
+    this.#instances = [...instances].sort((a, b) => compareTimes(a.createdAt, b.createdAt));
+    this.#byId = new Map(this.#instances.map((i) => [i.instanceID, i]));
+    this.archived.length = 0;
+    this.#version++;
   }
 
   /** A generated fleet; see `generateFleet`. */

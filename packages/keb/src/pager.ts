@@ -97,7 +97,8 @@ export async function scanRuntimes(
   }
   const maxPages = options.maxPages ?? 2000;
   const lastPage = Math.min(pageCount, maxPages);
-  if (pageCount > maxPages) fail(`${pageCount} pages exceed the cap of ${maxPages}`);
+  // Past the cap the pages up to it are still listed (what they hold may fire), then it is reported.
+  const capped = pageCount > maxPages ? `${pageCount} pages exceed the cap of ${maxPages}` : undefined;
   options.onProgress?.(pages, Math.max(1, lastPage));
 
   const check = (page: number, got: RuntimesPage): void => {
@@ -129,6 +130,7 @@ export async function scanRuntimes(
     );
   }
 
+  if (capped) fail(capped);
   const byId = new Map<string, Runtime>();
   let seen = 0;
   for (const data of pagesData) {
