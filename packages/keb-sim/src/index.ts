@@ -12,6 +12,6 @@ export { goTime } from "./go-time.ts";
 export type { SimArchivedInstance, SimInstance, SimOperation } from "./model.ts";
 export { filterOperation, instancePredicate, readFilters } from "./query.ts";
 export { renderArchived, renderRuntime } from "./render.ts";
-export { RuntimesHandler } from "./runtimes-handler.ts";
+export { answerText, type HandlerAnswer, RuntimesHandler } from "./runtimes-handler.ts";
 export { type KebSimulator, type SimulatorOptions, startKebSimulator } from "./server.ts";
 export { SimAuth, type SimAuthOptions, type SimClient, type SimUser } from "./sim-auth.ts";

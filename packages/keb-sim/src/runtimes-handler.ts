@@ -3,10 +3,16 @@ import type { SimInstance } from "./model.ts";
 import { BadQueryError, instancePredicate, readFilters, readOpDetail, readPaging } from "./query.ts";
 import { renderArchived, renderRuntime } from "./render.ts";
 
-/** A response of the `/runtimes` handler. */
-export interface HandlerAnswer {
-  status: number;
-  body: unknown;
+/** A response of the `/runtimes` handler: an error body, or a page whose items are already JSON text. */
+export type HandlerAnswer =
+  | { status: 400 | 500; body: { error: string } }
+  | { status: 200; body: { data: string[]; count: number; totalCount: number } };
+
+/** Serialises a page answer; items are pre-rendered JSON text. */
+export function answerText(answer: HandlerAnswer): string {
+  if (answer.status !== 200) return JSON.stringify(answer.body);
+  const { data, count, totalCount } = answer.body;
+  return `{"data":[${data.join(",")}],"count":${count},"totalCount":${totalCount}}`;
 }
 
 /**
@@ -16,6 +22,8 @@ export interface HandlerAnswer {
 export class RuntimesHandler {
   readonly #fleet: Fleet;
   #cache = new Map<string, SimInstance[]>();
+  // Rendered JSON per instance and op_detail; KEB's own cost is the latency fault, not ours.
+  #rendered = { all: new WeakMap<SimInstance, string>(), last: new WeakMap<SimInstance, string>() };
   #cacheVersion = -1;
 
   constructor(fleet: Fleet) {
@@ -45,7 +53,7 @@ export class RuntimesHandler {
     } catch (err) {
       return { status: 500, body: { error: `while fetching instances: ${(err as Error).message}` } };
     }
-    const data = matching.slice(offset, offset + paging.pageSize).map((i) => renderRuntime(i, opDetail));
+    const data = matching.slice(offset, offset + paging.pageSize).map((i) => this.#render(i, opDetail));
     let totalCount = matching.length;
     if (filter.deprovisioned) {
       // The archive is paged separately with the same page and size; counts are summed.
@@ -61,17 +69,33 @@ export class RuntimesHandler {
           (!f.shoots.length || f.shoots.includes(a.shootName))
         );
       });
-      data.push(...archived.slice(offset, offset + paging.pageSize).map(renderArchived));
+      data.push(
+        ...archived.slice(offset, offset + paging.pageSize).map((a) => JSON.stringify(renderArchived(a))),
+      );
       totalCount += archived.length;
     }
     return { status: 200, body: { data, count: data.length, totalCount } };
   }
 
-  #matching(query: URLSearchParams, filter: ReturnType<typeof readFilters>): SimInstance[] {
-    if (this.#cacheVersion !== this.#fleet.version) {
-      this.#cache.clear();
-      this.#cacheVersion = this.#fleet.version;
+  #render(instance: SimInstance, opDetail: "all" | "last"): string {
+    this.#invalidateOnChange();
+    let text = this.#rendered[opDetail].get(instance);
+    if (text === undefined) {
+      text = JSON.stringify(renderRuntime(instance, opDetail));
+      this.#rendered[opDetail].set(instance, text);
     }
+    return text;
+  }
+
+  #invalidateOnChange(): void {
+    if (this.#cacheVersion === this.#fleet.version) return;
+    this.#cache.clear();
+    this.#rendered = { all: new WeakMap(), last: new WeakMap() };
+    this.#cacheVersion = this.#fleet.version;
+  }
+
+  #matching(query: URLSearchParams, filter: ReturnType<typeof readFilters>): SimInstance[] {
+    this.#invalidateOnChange();
     const key = [...query]
       .filter(([k]) => !["page", "page_size", "op_detail", "__offset_shift"].includes(k))
       .sort()

@@ -4,7 +4,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { type FaultAction, FaultPlan, type FaultRule } from "./faults.ts";
 import { Fleet, type MutationPlan } from "./fleet.ts";
 import type { FleetOptions } from "./fleet-generator.ts";
-import { RuntimesHandler } from "./runtimes-handler.ts";
+import { answerText, RuntimesHandler } from "./runtimes-handler.ts";
 import { SimAuth, type SimAuthOptions } from "./sim-auth.ts";
 
 /** Settings of `startKebSimulator`. */
@@ -57,7 +57,7 @@ export async function startKebSimulator(options: SimulatorOptions = {}): Promise
       res.once("close", () => stats.inFlight--);
     }
     serve(req, res).catch((err: unknown) => {
-      if (!res.headersSent) send(res, 500, "Internal Server Error", "text/plain");
+      if (!res.headersSent) write(res, text(500, "Internal Server Error"));
       else res.destroy(err as Error);
     });
   });
@@ -68,99 +68,87 @@ export async function startKebSimulator(options: SimulatorOptions = {}): Promise
     const page = url.pathname === "/runtimes" ? Number(url.searchParams.get("page") ?? "1") : undefined;
     const fault = faults.take(url.pathname, page);
     const delay = faults.latencyMs + (fault?.kind === "delay" ? fault.ms : 0);
-    if (delay > 0) await sleep(delay);
+    // The latency is the whole time to answer: the simulator's own work happens inside it.
+    const answerAt = performance.now() + delay;
+    const reply = await route(req, url, fault);
+    const left = answerAt - performance.now();
+    if (left > 0) await sleep(left);
+    write(res, reply);
+  };
 
+  const route = async (req: IncomingMessage, url: URL, fault: FaultAction | undefined): Promise<Reply> => {
     if (url.pathname === "/oauth2/token" && req.method === "POST" && auth) {
       const answer = await auth.token(new URLSearchParams(await readBody(req)), req.headers.authorization);
-      return send(res, answer.status, JSON.stringify(answer.body), "application/json");
+      return json(answer.status, JSON.stringify(answer.body));
     }
-    if (url.pathname === "/oauth2/certs" && auth)
-      return send(res, 200, JSON.stringify(await auth.jwks()), "application/json");
-    if (url.pathname.startsWith("/__sim/")) return admin(req, res, url.pathname);
-    if (url.pathname !== "/runtimes") return send(res, 404, "404 page not found\n", "text/plain");
+    if (url.pathname === "/oauth2/certs" && auth) return json(200, JSON.stringify(await auth.jwks()));
+    if (url.pathname.startsWith("/__sim/")) return admin(req, url.pathname);
+    if (url.pathname !== "/runtimes") return text(404, "404 page not found\n");
     // Istio admits only GET on /runtimes.
-    if (req.method !== "GET") return send(res, 403, "RBAC: access denied", "text/plain");
+    if (req.method !== "GET") return text(403, "RBAC: access denied");
     if (auth) {
       const denied = await auth.check(req.headers.authorization);
-      if (denied) return send(res, denied.status, denied.text, "text/plain");
+      if (denied) return text(denied.status, denied.text);
     }
-    if (fault && (await injected(fault, res, url))) return;
+    const injected = fault && inject(fault, url);
+    if (injected) return injected;
     const query = new URLSearchParams(url.searchParams);
     if (fault?.kind === "overlap") query.set("__offset_shift", "-1");
     const answer = handler.handle(query);
-    if (fault?.kind === "empty" && answer.status === 200)
-      Object.assign(answer.body as object, { data: [], count: 0 });
-    if (fault?.kind === "schema-invalid" && answer.status === 200) breakItem(answer.body, fault.item ?? 0);
-    const text = JSON.stringify(answer.body);
-    if (fault?.kind === "truncate") {
-      res.writeHead(200, { "content-type": "application/json", "content-length": Buffer.byteLength(text) });
-      res.write(text.slice(0, Math.floor(text.length / 2)));
-      // Let the half body leave before the socket drops, as when a proxy cuts a stream.
-      setTimeout(() => res.socket?.destroy(), 5);
-      return;
-    }
-    send(res, answer.status, text, "application/json");
+    if (fault?.kind === "empty" && answer.status === 200) Object.assign(answer.body, { data: [], count: 0 });
+    if (fault?.kind === "schema-invalid" && answer.status === 200)
+      breakItem(answer.body.data, fault.item ?? 0);
+    const body = answerText(answer);
+    return fault?.kind === "truncate" ? { kind: "truncate", body } : json(answer.status, body);
   };
 
-  const injected = async (fault: FaultAction, res: ServerResponse, url: URL): Promise<boolean> => {
+  /** A fault's own reply, or undefined when the request goes on (perhaps after changing the fleet). */
+  const inject = (fault: FaultAction, url: URL): Reply | undefined => {
     switch (fault.kind) {
       case "status": {
         const headers: Record<string, string> = {};
         if (fault.retryAfter !== undefined) headers["retry-after"] = fault.retryAfter;
-        const body = fault.json
-          ? JSON.stringify({ error: fault.body ?? "injected" })
-          : (fault.body ?? `${fault.status}`);
-        send(res, fault.status, body, fault.json ? "application/json" : "text/plain", headers);
-        return true;
+        if (fault.json)
+          return json(fault.status, JSON.stringify({ error: fault.body ?? "injected" }), headers);
+        return text(fault.status, fault.body ?? `${fault.status}`, headers);
       }
       case "reset":
-        res.socket?.destroy();
-        return true;
+        return { kind: "reset" };
       case "invalid-json":
-        send(
-          res,
+        return json(
           200,
           "<html><body>upstream connect error or disconnect/reset before headers</body></html>",
-          "application/json",
         );
-        return true;
       case "shift": {
         // Rows before this page vanish (deprovisioning finished) and new ones appear at the end.
-        const offset =
-          (Number(url.searchParams.get("page") ?? "1") - 1) *
-          Number(url.searchParams.get("page_size") ?? "100");
+        const size = Number(url.searchParams.get("page_size") ?? "100");
+        const offset = (Number(url.searchParams.get("page") ?? "1") - 1) * size;
         for (const i of fleet.all().slice(0, Math.min(fault.deleteBefore, offset)))
           fleet.delete(i.instanceID);
         fleet.create(fault.create);
-        return false;
+        return undefined;
       }
       default:
-        return false;
+        return undefined;
     }
   };
 
-  const admin = async (req: IncomingMessage, res: ServerResponse, path: string): Promise<void> => {
+  const admin = async (req: IncomingMessage, path: string): Promise<Reply> => {
     if (path === "/__sim/mutate" && req.method === "POST") {
       const changes = fleet.mutate(JSON.parse((await readBody(req)) || "{}") as MutationPlan);
-      return send(res, 200, JSON.stringify({ changes }), "application/json");
+      return json(200, JSON.stringify({ changes }));
     }
     if (path === "/__sim/faults" && req.method === "POST") {
       faults.add(...(JSON.parse(await readBody(req)) as FaultRule[]));
-      return send(res, 204, "", "text/plain");
+      return text(204, "");
     }
     if (path === "/__sim/faults" && req.method === "DELETE") {
       faults.clear();
-      return send(res, 204, "", "text/plain");
+      return text(204, "");
     }
-    if (path === "/__sim/stats") {
-      return send(
-        res,
-        200,
-        JSON.stringify({ ...stats, size: fleet.size, version: fleet.version }),
-        "application/json",
-      );
-    }
-    send(res, 404, "404 page not found\n", "text/plain");
+    if (path === "/__sim/stats")
+      return json(200, JSON.stringify({ ...stats, size: fleet.size, version: fleet.version }));
+    return text(404, "404 page not found\n");
   };
 
   await new Promise<void>((resolve, reject) => {
@@ -185,15 +173,42 @@ export async function startKebSimulator(options: SimulatorOptions = {}): Promise
   };
 }
 
-function send(
-  res: ServerResponse,
-  status: number,
-  body: string,
-  type: string,
-  headers: Record<string, string> = {},
-): void {
-  res.writeHead(status, { "content-type": type, "content-length": Buffer.byteLength(body), ...headers });
-  res.end(body);
+/** What to do with a request once its latency is spent. */
+type Reply =
+  | { kind: "send"; status: number; body: string; type: string; headers?: Record<string, string> }
+  | { kind: "reset" }
+  /** Headers and half the body, then the socket drops, as when a proxy cuts a stream. */
+  | { kind: "truncate"; body: string };
+
+function json(status: number, body: string, headers?: Record<string, string>): Reply {
+  return { kind: "send", status, body, type: "application/json", headers };
+}
+
+function text(status: number, body: string, headers?: Record<string, string>): Reply {
+  return { kind: "send", status, body, type: "text/plain", headers };
+}
+
+function write(res: ServerResponse, reply: Reply): void {
+  if (reply.kind === "reset") {
+    res.socket?.destroy();
+    return;
+  }
+  const body = reply.body;
+  const headers =
+    reply.kind === "send"
+      ? { "content-type": reply.type, ...reply.headers }
+      : { "content-type": "application/json" };
+  res.writeHead(reply.kind === "send" ? reply.status : 200, {
+    ...headers,
+    "content-length": Buffer.byteLength(body),
+  });
+  if (reply.kind === "send") {
+    res.end(body);
+    return;
+  }
+  res.write(body.slice(0, Math.floor(body.length / 2)));
+  // Let the half body leave before the socket drops.
+  setTimeout(() => res.socket?.destroy(), 5);
 }
 
 async function readBody(req: IncomingMessage): Promise<string> {
@@ -203,7 +218,10 @@ async function readBody(req: IncomingMessage): Promise<string> {
 }
 
 /** Makes one item violate the schema the way a broken backend might: a time that is not a time. */
-function breakItem(body: unknown, index: number): void {
-  const item = (body as { data?: Array<{ status?: Record<string, unknown> }> }).data?.[index];
-  if (item?.status) item.status.createdAt = "yesterday";
+function breakItem(data: string[], index: number): void {
+  const text = data[index];
+  if (text === undefined) return;
+  const item = JSON.parse(text) as { status: Record<string, unknown> };
+  item.status.createdAt = "yesterday";
+  data[index] = JSON.stringify(item);
 }

@@ -9,7 +9,14 @@ import type { RuntimesPage } from "./schemas.ts";
 
 /** Anything that can return one page of runtimes: the port the pager and the audits use. */
 export interface RuntimeSource {
-  listPage(params: ListParameters, options?: { signal?: AbortSignal }): Promise<RuntimesPage>;
+  listPage(params: ListParameters, options?: ListPageOptions): Promise<RuntimesPage>;
+}
+
+/** Per-call options of `listPage`. */
+export interface ListPageOptions {
+  signal?: AbortSignal;
+  /** Called once the body has arrived and decoded, before validation: the request is no longer in flight. */
+  onResponse?: () => void;
 }
 
 /** Settings of a `KebClient`. */
@@ -39,7 +46,7 @@ export class KebClient implements RuntimeSource {
   }
 
   /** Fetches and validates one page. Throws a `KebError` subclass; see `errors.ts`. */
-  async listPage(params: ListParameters, options: { signal?: AbortSignal } = {}): Promise<RuntimesPage> {
+  async listPage(params: ListParameters, options: ListPageOptions = {}): Promise<RuntimesPage> {
     const url = `${this.#endpoint.href}?${pageQuery(params)}`;
     const timeoutMs = this.#options.requestTimeoutMs ?? 30_000;
     const deadline = AbortSignal.timeout(timeoutMs);
@@ -84,6 +91,7 @@ export class KebClient implements RuntimeSource {
           cause: err,
         });
       }
+      options.onResponse?.();
       return parseRuntimesPage(body, params.page ?? 1);
     }
   }

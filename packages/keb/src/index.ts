@@ -5,9 +5,10 @@ export {
 } from "./auth/oauth2-token-provider.ts";
 export { StaticTokenProvider, type TokenProvider } from "./auth/token-provider.ts";
 export { isLoopbackHost, parseEndpointUrl } from "./base-url.ts";
-export { KebClient, type KebClientOptions, type RuntimeSource } from "./client.ts";
+export { KebClient, type KebClientOptions, type ListPageOptions, type RuntimeSource } from "./client.ts";
 export * from "./errors.ts";
 export { displayedState, type KindedOperation, lastOperation } from "./last-operation.ts";
+export { PageSlots } from "./page-slots.ts";
 export { requireComplete, type ScanOptions, type ScanResult, scanAll, scanRuntimes } from "./pager.ts";
 export { filterQuery, type ListParameters, MAX_PAGE_SIZE, pageQuery, type RuntimeFilters } from "./params.ts";
 export { parseRuntimesPage } from "./parse-page.ts";

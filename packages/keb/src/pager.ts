@@ -1,15 +1,22 @@
-import pLimit, { type LimitFunction } from "p-limit";
 import type { RuntimeSource } from "./client.ts";
 import { KebConfigError, KebError, KebIncompleteError } from "./errors.ts";
+import { PageSlots } from "./page-slots.ts";
 import { filterQuery, MAX_PAGE_SIZE, type RuntimeFilters } from "./params.ts";
 import type { Runtime, RuntimesPage } from "./schemas.ts";
 
 /** How a scan pages. */
 export interface ScanOptions {
-  /** Pages in flight after page 1. Default 4. Ignored when `limit` is given. */
+  /** Requests in flight at once. Default 4. Ignored when `slots` is given. */
   concurrency?: number;
-  /** A limiter shared by several scans, so that together they keep at most N pages in flight. */
-  limit?: LimitFunction;
+  /** Slots shared by several scans, so that together they keep at most N requests in flight. */
+  slots?: PageSlots;
+  /**
+   * Receives each validated page as it arrives (pages may arrive out of order). With `retain:
+   * false` this is the only way to see the runtimes: memory stays flat however large the fleet.
+   */
+  onPage?: (runtimes: Runtime[], page: number) => void;
+  /** Keep every runtime for `ScanResult.runtimes`. Default true. */
+  retain?: boolean;
   /** Default 100, KEB's maximum. */
   pageSize?: number;
   /** Refuse to page beyond this many pages (runaway guard). Default 2000 (200,000 runtimes). */
@@ -25,7 +32,7 @@ export interface ScanOptions {
 export interface ScanResult {
   /** The filter part of the query, e.g. `state=failed&state=error`. */
   query: string;
-  /** Each runtime once, by `instanceID`, in KEB's order. */
+  /** Each runtime once, by `instanceID`, in KEB's order; empty with `retain: false`. */
   runtimes: Runtime[];
   /** Pages fetched successfully. */
   pages: number;
@@ -73,26 +80,44 @@ export async function scanRuntimes(
     failure = { reason, error: error instanceof KebError ? error : null };
     controller.abort();
   };
+  const slots = options.slots ?? new PageSlots(options.concurrency ?? 4);
   const fetchPage = async (page: number): Promise<RuntimesPage | undefined> => {
+    const release = await slots.acquire();
     try {
-      return await source.listPage(
-        { ...filters, page, pageSize, operationDetail: options.operationDetail ?? "last" },
-        { signal },
-      );
+      if (failure) return undefined;
+      const params = { ...filters, page, pageSize, operationDetail: options.operationDetail ?? "last" };
+      return await source.listPage(params, { signal, onResponse: release });
     } catch (err) {
       if (!failure) fail(`page ${page} failed: ${err instanceof Error ? err.message : String(err)}`, err);
       if (err instanceof KebError || signal.aborted) return undefined;
       throw err;
+    } finally {
+      release();
     }
   };
 
-  // Page 1 goes through the shared limiter too, so parallel scans stay within one budget.
-  const first = options.limit ? await options.limit(() => fetchPage(1)) : await fetchPage(1);
+  const retain = options.retain ?? true;
+  const seenIds = new Set<string>();
+  let seen = 0;
+  // Kept per page so that the result is in KEB's order although pages arrive out of order.
+  const keep = (page: number, data: Runtime[]): void => {
+    const fresh: Runtime[] = [];
+    for (const runtime of data) {
+      seen++;
+      if (seenIds.has(runtime.instanceID)) continue;
+      seenIds.add(runtime.instanceID);
+      fresh.push(runtime);
+    }
+    if (retain) pagesData[page - 1] = fresh;
+    options.onPage?.(fresh, page);
+  };
+
+  const first = await fetchPage(1);
   const totalCount = first?.totalCount ?? 0;
   const pageCount = Math.ceil(totalCount / pageSize);
   if (first) {
     pages = 1;
-    pagesData[0] = first.data;
+    keep(1, first.data);
     if (first.data.length === 0 && totalCount > 0) fail(`page 1 was empty but totalCount is ${totalCount}`);
   }
   const maxPages = options.maxPages ?? 2000;
@@ -113,33 +138,21 @@ export async function scanRuntimes(
     }
   };
   if (!failure && lastPage > 1) {
-    const limit = options.limit ?? pLimit(options.concurrency ?? 4);
     const rest = Array.from({ length: lastPage - 1 }, (_, i) => i + 2);
     await Promise.all(
-      rest.map((page) =>
-        limit(async () => {
-          if (failure) return;
-          const got = await fetchPage(page);
-          if (!got || failure) return;
-          check(page, got);
-          pagesData[page - 1] = got.data;
-          pages++;
-          options.onProgress?.(pages, lastPage);
-        }),
-      ),
+      rest.map(async (page) => {
+        const got = await fetchPage(page);
+        if (!got || failure) return;
+        check(page, got);
+        keep(page, got.data);
+        pages++;
+        options.onProgress?.(pages, lastPage);
+      }),
     );
   }
 
   if (capped) fail(capped);
-  const byId = new Map<string, Runtime>();
-  let seen = 0;
-  for (const data of pagesData) {
-    for (const runtime of data ?? []) {
-      seen++;
-      if (!byId.has(runtime.instanceID)) byId.set(runtime.instanceID, runtime);
-    }
-  }
-  const duplicates = seen - byId.size;
+  const duplicates = seen - seenIds.size;
   if (!failure && duplicates > 0) {
     fail(
       `${duplicates} runtime(s) appeared on two pages: rows moved while paging, so as many may have been skipped`,
@@ -147,10 +160,10 @@ export async function scanRuntimes(
   }
   return {
     query,
-    runtimes: [...byId.values()],
+    runtimes: retain ? pagesData.flatMap((data) => data ?? []) : [],
     pages,
     totalCount,
-    listed: byId.size,
+    listed: seenIds.size,
     complete: !failure,
     incompleteReason: failure?.reason ?? null,
     error: failure?.error ?? null,
@@ -170,8 +183,8 @@ export function requireComplete(result: ScanResult): Runtime[] {
 export async function scanAll(
   source: RuntimeSource,
   queries: readonly RuntimeFilters[],
-  options: Omit<ScanOptions, "limit"> = {},
+  options: Omit<ScanOptions, "slots"> = {},
 ): Promise<ScanResult[]> {
-  const limit = pLimit(options.concurrency ?? 4);
-  return Promise.all(queries.map((filters) => scanRuntimes(source, filters, { ...options, limit })));
+  const slots = new PageSlots(options.concurrency ?? 4);
+  return Promise.all(queries.map((filters) => scanRuntimes(source, filters, { ...options, slots })));
 }

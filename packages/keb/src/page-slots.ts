@@ -1,0 +1,29 @@
+/**
+ * A counting semaphore for requests in flight. Unlike p-limit, a slot can be released before the
+ * task ends: the client frees it as soon as a page's body has arrived, so validating that page
+ * overlaps the next request instead of leaving KEB idle. Waiters are served in order.
+ */
+export class PageSlots {
+  #free: number;
+  readonly #waiters: Array<() => void> = [];
+
+  constructor(size: number) {
+    if (!Number.isInteger(size) || size < 1)
+      throw new RangeError(`concurrency must be an integer >= 1, got ${size}`);
+    this.#free = size;
+  }
+
+  /** Waits for a slot; the returned function releases it (calling it again does nothing). */
+  async acquire(): Promise<() => void> {
+    if (this.#free > 0) this.#free--;
+    else await new Promise<void>((resolve) => this.#waiters.push(resolve));
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      const next = this.#waiters.shift();
+      if (next) next();
+      else this.#free++;
+    };
+  }
+}

@@ -1,0 +1,24 @@
+// Runs a KEB simulator in its own process, so a benchmark measures the client alone.
+// Prints one JSON line {"url": …} when it listens; stops when its parent closes stdin.
+import { parseArgs } from "node:util";
+import { startKebSimulator } from "@fleet-auditor/keb-sim";
+
+const { values } = parseArgs({
+  options: {
+    size: { type: "string" },
+    flagged: { type: "string" },
+    latency: { type: "string" },
+    seed: { type: "string" },
+  },
+});
+const sim = await startKebSimulator({
+  fleet: {
+    size: Number(values.size ?? 1000),
+    flagged: Number(values.flagged ?? 100),
+    seed: Number(values.seed ?? 1),
+  },
+  latencyMs: Number(values.latency ?? 0),
+});
+process.stdout.write(`${JSON.stringify({ url: sim.url })}\n`);
+process.stdin.resume();
+process.stdin.on("end", () => void sim.close().then(() => process.exit(0)));
