@@ -192,3 +192,43 @@ describe("scanRuntimes", () => {
     expect(everything.runtimes.at(-1)?.instanceID).toBe(created?.instanceID);
   });
 });
+
+describe("scanRuntimes streaming", () => {
+  it("hands each page to onPage and keeps nothing with retain: false, still de-duplicating", async () => {
+    kit.sim.fleet.reset(generateFleet({ size: 450, seed: 6, flagged: 40 }));
+    const seen: string[] = [];
+    const pagesSeen: number[] = [];
+    const result = await scanRuntimes(
+      kit.client(),
+      { states: ["all"] },
+      {
+        retain: false,
+        onPage: (runtimes, page) => {
+          pagesSeen.push(page);
+          seen.push(...runtimes.map((r) => r.instanceID));
+        },
+      },
+    );
+    expect(result).toMatchObject({ complete: true, listed: 450, runtimes: [] });
+    expect(pagesSeen.sort()).toEqual([1, 2, 3, 4, 5]);
+    expect(seen.sort()).toEqual(
+      kit.sim.fleet
+        .all()
+        .map((i) => i.instanceID)
+        .sort(),
+    );
+  });
+
+  it("passes a runtime seen twice to onPage only once", async () => {
+    kit.sim.fleet.reset(generateFleet({ size: 300, seed: 6, flagged: 40 }));
+    kit.sim.faults.add({ page: 2, action: { kind: "overlap" } });
+    const seen: string[] = [];
+    const result = await scanRuntimes(
+      kit.client(),
+      { states: ["all"] },
+      { retain: false, concurrency: 1, onPage: (rs) => seen.push(...rs.map((r) => r.instanceID)) },
+    );
+    expect(result.complete).toBe(false);
+    expect(new Set(seen).size).toBe(seen.length);
+  });
+});
