@@ -6,6 +6,8 @@ export type FaultAction =
   | { kind: "reset" }
   /** Send the headers and part of the body, then close the socket. */
   | { kind: "truncate" }
+  /** Send the headers and part of the body, then go silent with the socket open. */
+  | { kind: "stall" }
   /** Answer 200 with a body that is not JSON (a complete response, just wrong). */
   | { kind: "invalid-json" }
   /** Break one item on the page so that it violates the schema. */

@@ -99,7 +99,8 @@ export async function startKebSimulator(options: SimulatorOptions = {}): Promise
     if (fault?.kind === "schema-invalid" && answer.status === 200)
       breakItem(answer.body.data, fault.item ?? 0);
     const body = answerText(answer);
-    return fault?.kind === "truncate" ? { kind: "truncate", body } : json(answer.status, body);
+    if (fault?.kind === "truncate" || fault?.kind === "stall") return { kind: fault.kind, body };
+    return json(answer.status, body);
   };
 
   /** A fault's own reply, or undefined when the request goes on (perhaps after changing the fleet). */
@@ -177,8 +178,8 @@ export async function startKebSimulator(options: SimulatorOptions = {}): Promise
 type Reply =
   | { kind: "send"; status: number; body: string; type: string; headers?: Record<string, string> }
   | { kind: "reset" }
-  /** Headers and half the body, then the socket drops, as when a proxy cuts a stream. */
-  | { kind: "truncate"; body: string };
+  /** Headers and half the body, then the socket drops (truncate) or stays silent (stall). */
+  | { kind: "truncate" | "stall"; body: string };
 
 function json(status: number, body: string, headers?: Record<string, string>): Reply {
   return { kind: "send", status, body, type: "application/json", headers };
@@ -207,8 +208,8 @@ function write(res: ServerResponse, reply: Reply): void {
     return;
   }
   res.write(body.slice(0, Math.floor(body.length / 2)));
-  // Let the half body leave before the socket drops.
-  setTimeout(() => res.socket?.destroy(), 5);
+  // Let the half body leave before the socket drops; a stalled one is ended by the client or close().
+  if (reply.kind === "truncate") setTimeout(() => res.socket?.destroy(), 5);
 }
 
 async function readBody(req: IncomingMessage): Promise<string> {

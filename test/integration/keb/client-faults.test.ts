@@ -144,6 +144,21 @@ describe("KebClient against faults", () => {
     expect(err).toMatchObject({ code: "KEB_TIMEOUT", phase: "headers" });
   });
 
+  it("reports a body that stops arriving as KEB_TIMEOUT (body) after asking again", async () => {
+    kit.sim.faults.add({ action: { kind: "stall" }, times: 3 });
+    const err = await kit
+      .client({ requestTimeoutMs: 15_000 })
+      .listPage(page1)
+      .catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(KebTimeoutError);
+    expect(err).toMatchObject({ code: "KEB_TIMEOUT", phase: "body" });
+  });
+
+  it("recovers when a stalled body is followed by a good answer", async () => {
+    kit.sim.faults.add({ action: { kind: "stall" } });
+    await expect(kit.client().listPage(page1)).resolves.toMatchObject({ count: 100 });
+  });
+
   it("reports a refused connection as KEB_HTTP with status 0", async () => {
     const client = new KebClient({
       baseUrl: "http://127.0.0.1:9",
