@@ -1,0 +1,70 @@
+import { displayedState, type Runtime, type RuntimeFilters } from "@fleet-auditor/keb/model";
+import { UnknownAuditError } from "./errors.ts";
+import { type Finding, type Severity, toFinding } from "./finding.ts";
+
+/** A named, data-driven audit: which KEB queries to list and what counts as flagged. */
+export interface AuditDefinition {
+  name: string;
+  description: string;
+  /** Listed separately and merged; each is a full set of KEB filters. */
+  queries: readonly RuntimeFilters[];
+  /** The finding for a flagged runtime, or undefined. Decided from `status`, never from the query. */
+  classify(runtime: Runtime): Finding | undefined;
+}
+
+const stateOf = (runtime: Runtime): string => runtime.status.state || displayedState(runtime.status);
+
+const FAILING_SEVERITY: Record<string, Severity> = {
+  failed: "critical",
+  error: "warning",
+  deprovisionincomplete: "warning",
+};
+
+/** Runtimes KEB shows as `failed`, `error` or `deprovisionincomplete`. */
+export const failingAudit: AuditDefinition = {
+  name: "failing",
+  description: "runtimes in failed, error or deprovisionincomplete state",
+  // KEB ANDs deprovisionincomplete with the other states, so it needs a query of its own.
+  queries: [{ states: ["failed", "error"] }, { states: ["deprovisionincomplete"] }],
+  classify(runtime) {
+    const state = stateOf(runtime);
+    const severity = FAILING_SEVERITY[state];
+    return severity ? toFinding(runtime, state, severity) : undefined;
+  },
+};
+
+/** Expired trial and free runtimes; `suspended` ones are informational, the rest need a look. */
+export const expiredAudit: AuditDefinition = {
+  name: "expired",
+  description: "expired runtimes; warning until their suspension has succeeded",
+  // Without state=all KEB hides the (successfully suspended) majority of expired runtimes.
+  queries: [{ expired: true, states: ["all"] }],
+  classify(runtime) {
+    const finding = toFinding(runtime, stateOf(runtime), "info");
+    if (!finding.expiredAt) return undefined;
+    finding.severity = finding.state === "suspended" ? "info" : "warning";
+    return finding;
+  },
+};
+
+/** The audits that ship by default. */
+export const AUDITS: readonly AuditDefinition[] = [failingAudit, expiredAudit];
+
+/** The audit named `name`; throws `UnknownAuditError` listing the known ones. */
+export function auditNamed(name: string, audits: readonly AuditDefinition[] = AUDITS): AuditDefinition {
+  const audit = audits.find((a) => a.name === name);
+  if (!audit)
+    throw new UnknownAuditError(
+      name,
+      audits.map((a) => a.name),
+    );
+  return audit;
+}
+
+/** Filters a run may add to narrow an audit; states stay the audit's own. */
+export type NarrowingFilters = Omit<RuntimeFilters, "states" | "expired">;
+
+/** The audit's queries with the run's extra filters ANDed in. */
+export function narrowedQueries(audit: AuditDefinition, extra: NarrowingFilters = {}): RuntimeFilters[] {
+  return audit.queries.map((q) => ({ ...q, ...extra }));
+}

@@ -1,0 +1,161 @@
+import { type Finding, problemKey } from "./finding.ts";
+import type { AlertPolicy } from "./policy.ts";
+import { type Silence, silencing } from "./silence.ts";
+import type { SnapshotChange, SnapshotEntry, Transition } from "./snapshot.ts";
+
+/** Everything one diff needs; time is an input, nothing here reads a clock. */
+export interface DiffInput {
+  audit: string;
+  /** The previous snapshot of this audit, by instance ID. */
+  previous: ReadonlyMap<string, SnapshotEntry>;
+  /** This run's flagged runtimes (one per instance). */
+  findings: readonly Finding[];
+  /** False when the scan could not be verified complete: then nothing resolves or is deleted. */
+  complete: boolean;
+  now: Date;
+  policy: AlertPolicy;
+  silences?: readonly Silence[];
+}
+
+/** The transitions to notify and the snapshot writes; an unchanged runtime yields neither. */
+export interface DiffResult {
+  transitions: Transition[];
+  changes: SnapshotChange[];
+}
+
+/**
+ * Compares a run's findings with the previous snapshot. Flagged runtimes move pending → firing
+ * after `fireAfterRuns`; firing ones emit `changed` when their state or failing operation changes
+ * and `reminder` after `repeatIntervalMs`; absent ones resolve after `resolveAfterRuns`, but only
+ * when the scan was complete. Writes tied to a transition carry its index: commit them only
+ * once that transition was published (or is silenced), so a failed publish is retried next run.
+ */
+export function diffSnapshot(input: DiffInput): DiffResult {
+  const { previous, now, policy } = input;
+  const at = now.toISOString();
+  const transitions: Transition[] = [];
+  const changes: SnapshotChange[] = [];
+  const silences = input.silences ?? [];
+  const notify = (t: Omit<Transition, "silencedBy">, finding: Finding): number => {
+    const silence = silencing(finding, input.audit, silences, now);
+    transitions.push(silence ? { ...t, silencedBy: silence.id } : t);
+    return transitions.length - 1;
+  };
+  const seen = new Set<string>();
+
+  for (const finding of input.findings) {
+    seen.add(finding.instanceID);
+    const prev = previous.get(finding.instanceID);
+    const base = {
+      instanceID: finding.instanceID,
+      state: finding.state,
+      severity: finding.severity,
+      finding,
+    };
+    if (!prev || prev.phase === "pending") {
+      const flaggedRuns = (prev?.flaggedRuns ?? 0) + 1;
+      const entry: SnapshotEntry = {
+        instanceID: finding.instanceID,
+        phase: flaggedRuns >= policy.fireAfterRuns ? "firing" : "pending",
+        finding,
+        flaggedRuns,
+        clearRuns: 0,
+        firstSeenAt: prev?.firstSeenAt ?? at,
+        notifiedAt: null,
+        version: (prev?.version ?? 0) + 1,
+      };
+      const expectedVersion = prev?.version ?? null;
+      if (entry.phase === "pending") {
+        changes.push({ op: "put", entry, expectedVersion });
+        continue;
+      }
+      const index = notify({ ...base, kind: "firing", previousState: null }, finding);
+      entry.notifiedAt = transitions[index]?.silencedBy ? null : at;
+      changes.push({ op: "put", entry, expectedVersion, transition: index });
+      continue;
+    }
+    // Firing.
+    const changed = problemKey(prev.finding) !== problemKey(finding);
+    const neverSent = prev.notifiedAt === null;
+    const due =
+      prev.notifiedAt !== null && now.getTime() - Date.parse(prev.notifiedAt) >= policy.repeatIntervalMs;
+    if (changed || neverSent || due) {
+      const kind = changed ? "changed" : neverSent ? "firing" : "reminder";
+      const previousState = kind === "firing" ? null : prev.finding.state;
+      const index = notify({ ...base, kind, previousState }, finding);
+      const silenced = transitions[index]?.silencedBy !== undefined;
+      // A still-silenced, unchanged runtime is not written again: steady state writes nothing.
+      if (silenced && !changed && prev.clearRuns === 0) {
+        transitions.pop();
+        continue;
+      }
+      const entry = {
+        ...prev,
+        finding,
+        clearRuns: 0,
+        notifiedAt: silenced ? prev.notifiedAt : at,
+        version: prev.version + 1,
+      };
+      changes.push({ op: "put", entry, expectedVersion: prev.version, transition: index });
+    } else if (prev.clearRuns > 0) {
+      changes.push({
+        op: "put",
+        entry: { ...prev, clearRuns: 0, version: prev.version + 1 },
+        expectedVersion: prev.version,
+      });
+    }
+  }
+
+  // An incomplete scan cannot tell "gone" from "not listed": keep every absent entry as it is.
+  if (!input.complete) return { transitions, changes };
+  for (const prev of previous.values()) {
+    if (seen.has(prev.instanceID)) continue;
+    if (prev.phase === "pending") {
+      changes.push({ op: "delete", instanceID: prev.instanceID, expectedVersion: prev.version });
+      continue;
+    }
+    const clearRuns = prev.clearRuns + 1;
+    if (clearRuns < policy.resolveAfterRuns) {
+      changes.push({
+        op: "put",
+        entry: { ...prev, clearRuns, version: prev.version + 1 },
+        expectedVersion: prev.version,
+      });
+      continue;
+    }
+    if (prev.notifiedAt === null) {
+      // Never told anyone (silenced throughout): forget it quietly.
+      changes.push({ op: "delete", instanceID: prev.instanceID, expectedVersion: prev.version });
+      continue;
+    }
+    const f = prev.finding;
+    const index = notify(
+      {
+        kind: "resolved",
+        instanceID: f.instanceID,
+        state: f.state,
+        previousState: f.state,
+        severity: f.severity,
+        finding: f,
+      },
+      f,
+    );
+    changes.push({
+      op: "delete",
+      instanceID: prev.instanceID,
+      expectedVersion: prev.version,
+      transition: index,
+    });
+  }
+  return { transitions, changes };
+}
+
+/** The changes to commit given which transitions were published. Silenced ones count as done. */
+export function committable(result: DiffResult, published: ReadonlySet<number>): SnapshotChange[] {
+  return result.changes.filter(
+    (c) =>
+      c.transition === undefined ||
+      published.has(c.transition) ||
+      result.transitions[c.transition]?.silencedBy !== undefined,
+  );
+}

@@ -1,0 +1,78 @@
+import { isZeroTime, lastOperation, type OperationKind, type Runtime } from "@fleet-auditor/keb/model";
+
+/** How urgent a finding is; orders digests and sets the `severity` attribute. */
+export type Severity = "critical" | "warning" | "info";
+
+export const SEVERITY_RANK: Record<Severity, number> = { critical: 3, warning: 2, info: 1 };
+
+/** The operation that put a runtime in its flagged state. */
+export interface FailingOperation {
+  kind: OperationKind;
+  operationID: string;
+  state: string;
+  description: string;
+  errorReason?: string;
+  errorComponent?: string;
+  errorStep?: string;
+  updatedAt?: string;
+}
+
+/**
+ * A flagged runtime as an audit sees it: identity, placement, state and the failing operation.
+ * Deliberately without `userID` (personal data) and without parameters.
+ */
+export interface Finding {
+  instanceID: string;
+  runtimeID: string;
+  shootName: string;
+  globalAccountID: string;
+  subAccountID: string;
+  plan: string;
+  region: string;
+  provider: string;
+  /** The displayed state (KEB's `status.state`, recomputed when KEB left it empty). */
+  state: string;
+  expiredAt?: string;
+  severity: Severity;
+  operation?: FailingOperation;
+}
+
+/** Builds a finding from a runtime; the state and severity are the audit's verdict. */
+export function toFinding(runtime: Runtime, state: string, severity: Severity): Finding {
+  const finding: Finding = {
+    instanceID: runtime.instanceID,
+    runtimeID: runtime.runtimeID,
+    shootName: runtime.shootName,
+    globalAccountID: runtime.globalAccountID,
+    subAccountID: runtime.subAccountID,
+    plan: runtime.servicePlanName,
+    region: runtime.region,
+    provider: runtime.provider,
+    state,
+    severity,
+  };
+  const expiredAt = runtime.status.expiredAt;
+  if (expiredAt && !isZeroTime(expiredAt)) finding.expiredAt = expiredAt;
+  const last = lastOperation(runtime.status);
+  if (last) {
+    const { operation: op, kind } = last;
+    const failing: FailingOperation = {
+      kind,
+      operationID: op.operationID,
+      state: op.state,
+      description: op.description,
+    };
+    if (op.error?.reason) failing.errorReason = op.error.reason;
+    if (op.error?.component) failing.errorComponent = op.error.component;
+    if (op.error?.step) failing.errorStep = op.error.step;
+    if (op.updatedAt) failing.updatedAt = op.updatedAt;
+    finding.operation = failing;
+  }
+  return finding;
+}
+
+/** What makes two findings the "same problem": a change here is a `changed` transition. */
+export function problemKey(finding: Finding): string {
+  const op = finding.operation;
+  return [finding.state, finding.expiredAt ?? "", op?.operationID ?? "", op?.state ?? ""].join("|");
+}

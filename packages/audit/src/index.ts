@@ -1,0 +1,35 @@
+export {
+  AUDITS,
+  type AuditDefinition,
+  auditNamed,
+  expiredAudit,
+  failingAudit,
+  type NarrowingFilters,
+  narrowedQueries,
+} from "./definitions.ts";
+export { committable, type DiffInput, type DiffResult, diffSnapshot } from "./diff.ts";
+export {
+  asciiSubject,
+  byteSize,
+  type DigestContext,
+  type DigestMessage,
+  MAX_MESSAGES_PER_RUN,
+  renderDigests,
+  SNS_MESSAGE_LIMIT,
+  subjectLine,
+} from "./digest.ts";
+export * from "./errors.ts";
+export {
+  type FailingOperation,
+  type Finding,
+  problemKey,
+  SEVERITY_RANK,
+  type Severity,
+  toFinding,
+} from "./finding.ts";
+export { type AlertPolicy, DEFAULT_POLICY } from "./policy.ts";
+export { chatbotNotification } from "./render-chatbot.ts";
+export { renderText } from "./render-text.ts";
+export { type Silence, type SilenceMatchers, silencing } from "./silence.ts";
+export type { SnapshotChange, SnapshotEntry, Transition, TransitionKind } from "./snapshot.ts";
+export type { QuerySummary, RunSummary, TransitionSummary } from "./summary.ts";

@@ -1,0 +1,46 @@
+import type { Finding } from "./finding.ts";
+
+/** What a silence matches; every given field must match (AND), an absent field matches anything. */
+export interface SilenceMatchers {
+  instanceID?: string;
+  globalAccountID?: string;
+  subAccountID?: string;
+  plan?: string;
+  region?: string;
+  state?: string;
+}
+
+/** A silence with an expiry: matching runtimes change state quietly until `endsAt`. */
+export interface Silence {
+  id: string;
+  /** Audit it applies to; absent for every audit. */
+  audit?: string;
+  matchers: SilenceMatchers;
+  startsAt: string;
+  endsAt: string;
+  createdBy: string;
+  comment: string;
+}
+
+/** The first silence in force at `now` that matches the finding. */
+export function silencing(
+  finding: Finding,
+  audit: string,
+  silences: readonly Silence[],
+  now: Date,
+): Silence | undefined {
+  const t = now.getTime();
+  return silences.find((s) => {
+    if (s.audit !== undefined && s.audit !== audit) return false;
+    if (Date.parse(s.startsAt) > t || Date.parse(s.endsAt) <= t) return false;
+    const m = s.matchers;
+    return (
+      (m.instanceID === undefined || m.instanceID === finding.instanceID) &&
+      (m.globalAccountID === undefined || m.globalAccountID === finding.globalAccountID) &&
+      (m.subAccountID === undefined || m.subAccountID === finding.subAccountID) &&
+      (m.plan === undefined || m.plan === finding.plan) &&
+      (m.region === undefined || m.region === finding.region) &&
+      (m.state === undefined || m.state === finding.state)
+    );
+  });
+}

@@ -1,0 +1,40 @@
+import type { Finding, Severity } from "./finding.ts";
+
+/**
+ * What the audit remembers of one flagged runtime between runs (one item per runtime per audit).
+ * `pending`: flagged, not yet for enough runs to fire. `firing`: flagged and notified (or silenced).
+ */
+export interface SnapshotEntry {
+  instanceID: string;
+  phase: "pending" | "firing";
+  finding: Finding;
+  /** Consecutive flagged runs, counted while pending. */
+  flaggedRuns: number;
+  /** Consecutive clear runs, counted while firing. */
+  clearRuns: number;
+  firstSeenAt: string;
+  /** When the last notification about it was published; null while silenced or never sent. */
+  notifiedAt: string | null;
+  /** Optimistic-concurrency version, bumped on each write. */
+  version: number;
+}
+
+/** The kinds of transition a run can produce. */
+export type TransitionKind = "firing" | "changed" | "resolved" | "reminder";
+
+/** One state change worth telling subscribers about. */
+export interface Transition {
+  kind: TransitionKind;
+  instanceID: string;
+  state: string;
+  previousState: string | null;
+  severity: Severity;
+  finding: Finding;
+  /** The silence that keeps it from being published. */
+  silencedBy?: string;
+}
+
+/** A write to the snapshot, committed after the run; `transition` ties it to a notification. */
+export type SnapshotChange =
+  | { op: "put"; entry: SnapshotEntry; expectedVersion: number | null; transition?: number }
+  | { op: "delete"; instanceID: string; expectedVersion: number; transition?: number };

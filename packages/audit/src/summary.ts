@@ -1,0 +1,44 @@
+import type { Severity } from "./finding.ts";
+import type { TransitionKind } from "./snapshot.ts";
+
+/** One KEB query of a run. */
+export interface QuerySummary {
+  query: string;
+  pages: number;
+  totalCount: number;
+  listed: number;
+}
+
+/** A transition as the run summary reports it. */
+export interface TransitionSummary {
+  kind: TransitionKind;
+  instanceID: string;
+  state: string;
+  previousState: string | null;
+  severity: Severity;
+  /** Present when a silence kept it from being published. */
+  silencedBy?: string;
+}
+
+/**
+ * The result of one audit run. Consumers parse it: these fields keep their names and meaning.
+ * `status` says whether the run did the work (`completed`), found it already done for this
+ * scheduled time (`duplicate`), or stood back for an overlapping run (`skipped`).
+ */
+export interface RunSummary {
+  audit: string;
+  runId: string;
+  scheduledTime: string | null;
+  dryRun: boolean;
+  status: "completed" | "duplicate" | "skipped";
+  complete: boolean;
+  incompleteReason: string | null;
+  queries: QuerySummary[];
+  flagged: number;
+  transitions: TransitionSummary[];
+  notified: { messages: number; transitions: number; failed: number; suppressed: number };
+  /** Snapshot items written and deleted. */
+  writes: { snapshot: number; deleted: number };
+  startedAt: string;
+  durationMs: number;
+}
