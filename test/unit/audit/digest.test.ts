@@ -39,7 +39,7 @@ describe("digests", () => {
     expect(body.default).toContain("NEW (1)");
     expect(body.email).toBe(body.default);
     expect(body.default).toContain("RESOLVED (1)");
-    const chatbot = JSON.parse(body.https) as Record<string, any>;
+    const chatbot: unknown = JSON.parse(body.https);
     expect(chatbot).toMatchObject({
       version: "1.0",
       source: "custom",
