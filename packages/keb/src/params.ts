@@ -56,10 +56,13 @@ const SHOOT_NAME = /^[a-z0-9][a-z0-9-]{0,62}$/;
  * comma-joined, booleans only when true. Throws `KebConfigError` for values KEB would silently
  * misread (an unknown or comma-joined state switches KEB's state filtering off entirely).
  *
- * @example filterQuery({ states: ["failed", "error"] }) // "state=failed&state=error"
+ * @example filterQuery({ states: ["all"], expired: true }) // "expired=true&state=all"
  */
 export function filterQuery(filters: RuntimeFilters): string {
-  return filterSearchParams(filters).toString();
+  const query = filterSearchParams(filters);
+  // Keys sorted (values keep their order), as Go's url.Values.Encode does: one label per query.
+  query.sort();
+  return query.toString();
 }
 
 /** The full query string for one page, with `page`, `page_size` and `op_detail`. */

@@ -1,0 +1,48 @@
+import type { DigestMessage } from "./digest.ts";
+import type { Silence } from "./silence.ts";
+import type { SnapshotChange, SnapshotEntry } from "./snapshot.ts";
+import type { RunSummary } from "./summary.ts";
+
+/** What committing a run's snapshot changes did. */
+export interface CommitResult {
+  written: number;
+  deleted: number;
+  /** Conditional writes refused because another run changed the item first. */
+  conflicts: number;
+}
+
+/** A finished run, kept in the run ledger until its TTL. */
+export interface RunRecord {
+  audit: string;
+  /** `sched:<scheduled time>` for scheduled runs (the idempotency key), `adhoc:<time>:<runId>` otherwise. */
+  runKey: string;
+  summary: RunSummary;
+  /** Epoch seconds after which the ledger item may be deleted (DynamoDB TTL). */
+  expiresAt: number;
+}
+
+/** Audit state: snapshots, the run ledger and a lease per audit. */
+export interface AuditStateStore {
+  /** The audit's snapshot, one entry per flagged runtime. */
+  loadSnapshot(audit: string): Promise<Map<string, SnapshotEntry>>;
+  commit(audit: string, changes: readonly SnapshotChange[]): Promise<CommitResult>;
+  /** The ledger record of a run key, if that run completed. */
+  findRun(audit: string, runKey: string): Promise<RunRecord | undefined>;
+  /** Records a completed run; false when the key is already recorded. */
+  recordRun(record: RunRecord): Promise<boolean>;
+  /** Takes the audit's lease until `until` unless another owner holds an unexpired one. */
+  acquireLease(audit: string, owner: string, now: Date, until: Date): Promise<boolean>;
+  releaseLease(audit: string, owner: string): Promise<void>;
+  /** The most recent ledger records, newest first. */
+  recentRuns(audit: string, limit: number): Promise<RunRecord[]>;
+}
+
+/** Silences in force. */
+export interface SilenceSource {
+  active(now: Date): Promise<Silence[]>;
+}
+
+/** Publishes one digest message; throws when it was not accepted. */
+export interface AlertPublisher {
+  publish(message: DigestMessage): Promise<{ messageId: string }>;
+}

@@ -1,0 +1,51 @@
+import { array, boolean, iso, optional, type output, strictObject, string } from "zod";
+
+const values = optional(array(string().min(1)).min(1));
+
+/** Extra KEB filters a run may add (never states: those are the audit's own). */
+export const NarrowingFiltersSchema = strictObject({
+  plans: values,
+  regions: values,
+  globalAccountIDs: values,
+  subAccountIDs: values,
+  shoots: values,
+  instanceIDs: values,
+  runtimeIDs: values,
+});
+
+/**
+ * What starts a run: the schedule's `event`, a console test event, or the CLI. The schedule sets
+ * `scheduledTime` from EventBridge Scheduler's `<aws.scheduler.scheduled-time>`; it keys
+ * idempotency. Unknown fields are refused so that a typo does not run an unintended audit.
+ */
+export const AuditRunInputSchema = strictObject({
+  audit: string().min(1),
+  filters: optional(NarrowingFiltersSchema),
+  dryRun: optional(boolean()),
+  notify: optional(boolean()),
+  scheduledTime: optional(iso.datetime({ offset: true })),
+  now: optional(iso.datetime({ offset: true })),
+});
+
+export type AuditRunInput = output<typeof AuditRunInputSchema>;
+
+/** Parses a run input; throws an error listing every bad field by path. */
+export function parseRunInput(input: unknown): AuditRunInput {
+  const parsed = AuditRunInputSchema.safeParse(input);
+  if (parsed.success) return parsed.data;
+  const problems = parsed.error.issues.map(
+    (i) => `${i.path.length ? i.path.join(".") : "(input)"}: ${i.message}`,
+  );
+  throw new RunInputError(problems);
+}
+
+/** A run input that does not validate; `problems` names each bad field. */
+export class RunInputError extends Error {
+  readonly code = "RUN_INPUT";
+  readonly problems: string[];
+  constructor(problems: string[]) {
+    super(`invalid audit input: ${problems.join("; ")}`);
+    this.name = "RunInputError";
+    this.problems = problems;
+  }
+}

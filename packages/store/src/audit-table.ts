@@ -1,0 +1,28 @@
+import type { CreateTableCommandInput } from "@aws-sdk/client-dynamodb";
+
+/** Attribute names of the audit table: a generic single-table layout. */
+export const KEYS = { pk: "pk", sk: "sk", ttl: "ttl" } as const;
+
+/** Partition and sort keys of every item kind in the audit table. */
+export const itemKey = {
+  snapshot: (audit: string, instanceID: string) => ({ pk: `AUDIT#${audit}`, sk: `RT#${instanceID}` }),
+  lease: (audit: string) => ({ pk: `AUDIT#${audit}`, sk: "LEASE" }),
+  run: (audit: string, runKey: string) => ({ pk: `RUN#${audit}`, sk: runKey }),
+  silence: (id: string) => ({ pk: "SILENCE", sk: id }),
+};
+
+/** The table as CreateTable wants it (on-demand); SST declares the same in sst.config.ts. */
+export function auditTableDefinition(tableName: string): CreateTableCommandInput {
+  return {
+    TableName: tableName,
+    BillingMode: "PAY_PER_REQUEST",
+    AttributeDefinitions: [
+      { AttributeName: KEYS.pk, AttributeType: "S" },
+      { AttributeName: KEYS.sk, AttributeType: "S" },
+    ],
+    KeySchema: [
+      { AttributeName: KEYS.pk, KeyType: "HASH" },
+      { AttributeName: KEYS.sk, KeyType: "RANGE" },
+    ],
+  };
+}

@@ -1,0 +1,32 @@
+import { BatchWriteCommand, type DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
+import { UnprocessedItemsError } from "./errors.ts";
+
+type WriteRequest = NonNullable<
+  NonNullable<ConstructorParameters<typeof BatchWriteCommand>[0]["RequestItems"]>[string]
+>[number];
+
+/**
+ * Writes puts and deletes in BatchWriteItem calls of 25, retrying `UnprocessedItems` with
+ * exponential backoff and jitter (DynamoDB returns them under throttling, not as an error).
+ */
+export async function batchWrite(
+  client: DynamoDBDocumentClient,
+  tableName: string,
+  requests: readonly WriteRequest[],
+  options: { attempts?: number; baseDelayMs?: number } = {},
+): Promise<void> {
+  const attempts = options.attempts ?? 6;
+  const base = options.baseDelayMs ?? 50;
+  for (let i = 0; i < requests.length; i += 25) {
+    let pending: WriteRequest[] = requests.slice(i, i + 25);
+    for (let attempt = 0; pending.length > 0; attempt++) {
+      if (attempt >= attempts) throw new UnprocessedItemsError(pending.length);
+      if (attempt > 0) {
+        const ceiling = base * 2 ** attempt;
+        await new Promise((r) => setTimeout(r, ceiling / 2 + Math.random() * (ceiling / 2)));
+      }
+      const out = await client.send(new BatchWriteCommand({ RequestItems: { [tableName]: pending } }));
+      pending = (out.UnprocessedItems?.[tableName] ?? []) as WriteRequest[];
+    }
+  }
+}

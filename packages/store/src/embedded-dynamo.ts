@@ -1,0 +1,56 @@
+import { mkdirSync } from "node:fs";
+import { createRequire } from "node:module";
+import type { AddressInfo } from "node:net";
+import { CreateTableCommand, DynamoDBClient, ResourceInUseException } from "@aws-sdk/client-dynamodb";
+import { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
+import { auditTableDefinition } from "./audit-table.ts";
+
+// dynalite ships CommonJS without types.
+const require = createRequire(import.meta.url);
+
+/** A DynamoDB-compatible server in this process (dynalite), for the CLI, the demo and tests. */
+export interface EmbeddedDynamo {
+  endpoint: string;
+  client: DynamoDBDocumentClient;
+  close(): Promise<void>;
+}
+
+/**
+ * Starts dynalite on loopback, persisted under `dir` (in memory without it), and creates the
+ * given tables if they do not exist yet.
+ */
+export async function startEmbeddedDynamo(options: {
+  dir?: string;
+  tables: string[];
+}): Promise<EmbeddedDynamo> {
+  const dynalite = require("dynalite") as (opts: Record<string, unknown>) => {
+    listen(port: number, host: string, cb: () => void): void;
+    address(): AddressInfo;
+    close(cb: () => void): void;
+  };
+  if (options.dir) mkdirSync(options.dir, { recursive: true });
+  const server = dynalite({ path: options.dir, createTableMs: 0, deleteTableMs: 0, updateTableMs: 0 });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const endpoint = `http://127.0.0.1:${server.address().port}`;
+  const raw = new DynamoDBClient({
+    endpoint,
+    region: "local",
+    credentials: { accessKeyId: "local", secretAccessKey: "local" },
+  });
+  for (const table of options.tables) {
+    try {
+      await raw.send(new CreateTableCommand(auditTableDefinition(table)));
+    } catch (err) {
+      if (!(err instanceof ResourceInUseException)) throw err;
+    }
+  }
+  const client = DynamoDBDocumentClient.from(raw, { marshallOptions: { removeUndefinedValues: true } });
+  return {
+    endpoint,
+    client,
+    close: async () => {
+      raw.destroy();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}

@@ -1,0 +1,22 @@
+/** Stable codes of the store's errors. */
+export type StoreErrorCode = "STORE_UNPROCESSED" | "STORE_EMBEDDED";
+
+/** Base of the store's errors. */
+export class StoreError extends Error {
+  readonly code: StoreErrorCode;
+  constructor(code: StoreErrorCode, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = "StoreError";
+    this.code = code;
+  }
+}
+
+/** BatchWriteItem kept returning unprocessed items after every retry. */
+export class UnprocessedItemsError extends StoreError {
+  readonly remaining: number;
+  constructor(remaining: number) {
+    super("STORE_UNPROCESSED", `${remaining} item(s) still unprocessed after retries (throttling?)`);
+    this.name = "UnprocessedItemsError";
+    this.remaining = remaining;
+  }
+}

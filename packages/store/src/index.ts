@@ -1,0 +1,6 @@
+export { auditTableDefinition, itemKey, KEYS } from "./audit-table.ts";
+export { batchWrite } from "./batch-write.ts";
+export { DynamoAuditStore, type DynamoAuditStoreOptions } from "./dynamo-audit-store.ts";
+export { DynamoSilenceStore } from "./dynamo-silence-store.ts";
+export { type EmbeddedDynamo, startEmbeddedDynamo } from "./embedded-dynamo.ts";
+export * from "./errors.ts";

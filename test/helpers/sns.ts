@@ -1,0 +1,78 @@
+import { CreateTopicCommand, SNSClient, SubscribeCommand } from "@aws-sdk/client-sns";
+import {
+  CreateQueueCommand,
+  GetQueueAttributesCommand,
+  ReceiveMessageCommand,
+  SQSClient,
+} from "@aws-sdk/client-sqs";
+import { type FauxqsServer, startFauxqs } from "fauxqs";
+import { afterAll, beforeAll } from "vitest";
+
+const credentials = { accessKeyId: "test", secretAccessKey: "test" };
+
+/** What an SQS subscriber of the topic received (the SNS envelope, parsed). */
+export interface Delivered {
+  Subject: string;
+  /** fauxqs delivers the whole `MessageStructure=json` document; real SNS would pick `sqs`/`default`. */
+  Message: string;
+  MessageAttributes?: Record<string, { Type: string; Value: string }>;
+}
+
+/** A real SNS/SQS API (fauxqs) with a topic and subscribers with optional filter policies. */
+export interface SnsHarness {
+  server: FauxqsServer;
+  sns: SNSClient;
+  topicArn: string;
+  /** Creates a queue subscribed to the topic; returns a function that drains it. */
+  subscriber(name: string, filterPolicy?: Record<string, unknown>): Promise<() => Promise<Delivered[]>>;
+}
+
+/** Starts fauxqs on loopback for one test file. */
+export function useSns(): SnsHarness {
+  const h = {} as SnsHarness;
+  let sqs: SQSClient;
+  beforeAll(async () => {
+    h.server = await startFauxqs({ port: 0, host: "127.0.0.1", logger: false });
+    const endpoint = `http://127.0.0.1:${h.server.port}`;
+    h.sns = new SNSClient({ endpoint, region: "us-east-1", credentials });
+    sqs = new SQSClient({ endpoint, region: "us-east-1", credentials, useQueueUrlAsEndpoint: false });
+    h.topicArn = (await h.sns.send(new CreateTopicCommand({ Name: "alerts" }))).TopicArn as string;
+  });
+  afterAll(async () => {
+    h.sns?.destroy();
+    sqs?.destroy();
+    await h.server?.stop();
+  });
+  h.subscriber = async (name, filterPolicy) => {
+    const url = (await sqs.send(new CreateQueueCommand({ QueueName: name }))).QueueUrl as string;
+    const attrs = await sqs.send(
+      new GetQueueAttributesCommand({ QueueUrl: url, AttributeNames: ["QueueArn"] }),
+    );
+    await h.sns.send(
+      new SubscribeCommand({
+        TopicArn: h.topicArn,
+        Protocol: "sqs",
+        Endpoint: attrs.Attributes?.QueueArn,
+        Attributes: filterPolicy ? { FilterPolicy: JSON.stringify(filterPolicy) } : {},
+      }),
+    );
+    return async () => {
+      const out: Delivered[] = [];
+      for (;;) {
+        const got = await sqs.send(
+          new ReceiveMessageCommand({ QueueUrl: url, MaxNumberOfMessages: 10, WaitTimeSeconds: 0 }),
+        );
+        if (!got.Messages?.length) return out;
+        for (const m of got.Messages) out.push(JSON.parse(m.Body ?? "{}") as Delivered);
+        const { DeleteMessageBatchCommand } = await import("@aws-sdk/client-sqs");
+        await sqs.send(
+          new DeleteMessageBatchCommand({
+            QueueUrl: url,
+            Entries: got.Messages.map((m, i) => ({ Id: String(i), ReceiptHandle: m.ReceiptHandle })),
+          }),
+        );
+      }
+    };
+  };
+  return h;
+}

@@ -1,0 +1,174 @@
+import { BatchWriteCommand, DynamoDBDocumentClient, PutCommand } from "@aws-sdk/lib-dynamodb";
+import type { RunSummary, SnapshotChange, SnapshotEntry } from "@fleet-auditor/audit";
+import { DynamoAuditStore, UnprocessedItemsError } from "@fleet-auditor/store";
+import { mockClient } from "aws-sdk-client-mock";
+import { describe, expect, it } from "vitest";
+import { useDynamo } from "../../helpers/dynamo.ts";
+import { finding } from "../../helpers/findings.ts";
+
+const env = useDynamo();
+const store = (): DynamoAuditStore => new DynamoAuditStore({ client: env.db.client, tableName: "audit" });
+const entry = (id: string, version = 1): SnapshotEntry => ({
+  instanceID: id,
+  phase: "firing",
+  finding: finding(id),
+  flaggedRuns: 1,
+  clearRuns: 0,
+  firstSeenAt: "2026-11-01T00:00:00.000Z",
+  notifiedAt: "2026-11-01T00:00:00.000Z",
+  version,
+});
+const summary = (audit: string): RunSummary => ({
+  audit,
+  runId: "r1",
+  scheduledTime: "2026-11-01T00:00:00Z",
+  dryRun: false,
+  status: "completed",
+  complete: true,
+  incompleteReason: null,
+  queries: [],
+  flagged: 0,
+  transitions: [],
+  notified: { messages: 0, transitions: 0, failed: 0, suppressed: 0 },
+  writes: { snapshot: 0, deleted: 0 },
+  startedAt: "2026-11-01T00:00:00Z",
+  durationMs: 1,
+});
+
+describe("DynamoAuditStore on a real DynamoDB API (dynalite)", () => {
+  it("writes one item per runtime and reads the snapshot back across query pages", async () => {
+    const s = store();
+    // 1,200 items of ~1 KB exceed one 1 MB query page.
+    const puts: SnapshotChange[] = Array.from({ length: 1200 }, (_, i) => ({
+      op: "put",
+      entry: entry(`big-${i}`),
+      expectedVersion: null,
+    }));
+    await s.commit("paged", puts);
+    const snap = await s.loadSnapshot("paged");
+    expect(snap.size).toBe(1200);
+    expect(snap.get("big-7")).toEqual(entry("big-7"));
+    expect((await s.loadSnapshot("other")).size).toBe(0);
+  });
+
+  it("applies a transition's write once: a second writer with the same expectation conflicts", async () => {
+    const s = store();
+    const first = await s.commit("once", [
+      { op: "put", entry: entry("a"), expectedVersion: null, transition: 0 },
+    ]);
+    const again = await s.commit("once", [
+      { op: "put", entry: entry("a"), expectedVersion: null, transition: 0 },
+    ]);
+    expect(first).toEqual({ written: 1, deleted: 0, conflicts: 0 });
+    expect(again).toEqual({ written: 0, deleted: 0, conflicts: 1 });
+    const bump = await s.commit("once", [
+      { op: "put", entry: entry("a", 2), expectedVersion: 1, transition: 0 },
+    ]);
+    expect(bump.written).toBe(1);
+    const staleDelete = await s.commit("once", [
+      { op: "delete", instanceID: "a", expectedVersion: 1, transition: 0 },
+    ]);
+    expect(staleDelete.conflicts).toBe(1);
+    expect(
+      await s.commit("once", [{ op: "delete", instanceID: "a", expectedVersion: 2, transition: 0 }]),
+    ).toMatchObject({ deleted: 1 });
+    expect((await s.loadSnapshot("once")).size).toBe(0);
+  });
+
+  it("records a run once per key and lists recent runs newest first", async () => {
+    const s = store();
+    const rec = {
+      audit: "ledger",
+      runKey: "sched:2026-11-01T00:00:00Z",
+      summary: summary("ledger"),
+      expiresAt: 1_900_000_000,
+    };
+    expect(await s.recordRun(rec)).toBe(true);
+    expect(await s.recordRun(rec)).toBe(false);
+    expect(await s.findRun("ledger", rec.runKey)).toEqual(rec);
+    expect(await s.findRun("ledger", "sched:nope")).toBeUndefined();
+    await s.recordRun({ ...rec, runKey: "sched:2026-11-01T01:00:00Z" });
+    expect((await s.recentRuns("ledger", 5)).map((r) => r.runKey)).toEqual([
+      "sched:2026-11-01T01:00:00Z",
+      rec.runKey,
+    ]);
+  });
+
+  it("holds a lease against another owner until it expires or is released", async () => {
+    const s = store();
+    const t0 = new Date("2026-11-01T00:00:00Z");
+    const t1 = new Date("2026-11-01T00:05:00Z");
+    expect(await s.acquireLease("lease", "run-a", t0, t1)).toBe(true);
+    expect(await s.acquireLease("lease", "run-b", t0, t1)).toBe(false);
+    expect(
+      await s.acquireLease(
+        "lease",
+        "run-b",
+        new Date("2026-11-01T00:06:00Z"),
+        new Date("2026-11-01T00:10:00Z"),
+      ),
+    ).toBe(true);
+    await s.releaseLease("lease", "run-a"); // not the owner any more: no effect
+    expect(
+      await s.acquireLease(
+        "lease",
+        "run-c",
+        new Date("2026-11-01T00:07:00Z"),
+        new Date("2026-11-01T00:12:00Z"),
+      ),
+    ).toBe(false);
+    await s.releaseLease("lease", "run-b");
+    expect(
+      await s.acquireLease(
+        "lease",
+        "run-c",
+        new Date("2026-11-01T00:07:00Z"),
+        new Date("2026-11-01T00:12:00Z"),
+      ),
+    ).toBe(true);
+  });
+
+  it("retries unprocessed batch items (injected: throttling dynalite cannot produce)", async () => {
+    const client = DynamoDBDocumentClient.from(env.db.client);
+    const mock = mockClient(client);
+    let calls = 0;
+    mock.on(BatchWriteCommand).callsFake(async (input: { RequestItems: Record<string, unknown[]> }) => {
+      calls++;
+      const items = input.RequestItems.audit ?? [];
+      // Each call processes only the first item and hands the rest back.
+      for (const req of items.slice(0, 1))
+        await env.db.client.send(
+          new PutCommand({
+            TableName: "audit",
+            Item: (req as { PutRequest: { Item: Record<string, unknown> } }).PutRequest.Item,
+          }),
+        );
+      return { UnprocessedItems: items.length > 1 ? { audit: items.slice(1) } : {} };
+    });
+    const s = new DynamoAuditStore({ client, tableName: "audit" });
+    await s.commit(
+      "throttled",
+      [0, 1, 2].map((i) => ({ op: "put" as const, entry: entry(`t-${i}`), expectedVersion: null })),
+    );
+    mock.restore();
+    expect(calls).toBe(3);
+    expect((await store().loadSnapshot("throttled")).size).toBe(3);
+  });
+
+  it("gives up with STORE_UNPROCESSED when items stay unprocessed", async () => {
+    const client = DynamoDBDocumentClient.from(env.db.client);
+    const mock = mockClient(client);
+    mock
+      .on(BatchWriteCommand)
+      .callsFake(async (input: { RequestItems: Record<string, unknown[]> }) => ({
+        UnprocessedItems: input.RequestItems,
+      }));
+    const s = new DynamoAuditStore({ client, tableName: "audit" });
+    const err = await s
+      .commit("stuck", [{ op: "put", entry: entry("x"), expectedVersion: null }])
+      .catch((e: unknown) => e);
+    mock.restore();
+    expect(err).toBeInstanceOf(UnprocessedItemsError);
+    expect(err).toMatchObject({ code: "STORE_UNPROCESSED", remaining: 1 });
+  });
+});
