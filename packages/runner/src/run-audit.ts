@@ -170,7 +170,7 @@ export async function runAudit(deps: AuditRunDeps, input: AuditRunInput): Promis
     const published = new Set<number>();
     if (input.notify === false) {
       // A baseline run: remember everything as notified without telling anyone.
-      diff.transitions.forEach((_, i) => published.add(i));
+      for (let i = 0; i < diff.transitions.length; i++) published.add(i);
     } else {
       for (const digest of digests) {
         try {

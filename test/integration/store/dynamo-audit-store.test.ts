@@ -158,11 +158,9 @@ describe("DynamoAuditStore on a real DynamoDB API (dynalite)", () => {
   it("gives up with STORE_UNPROCESSED when items stay unprocessed", async () => {
     const client = DynamoDBDocumentClient.from(env.db.client);
     const mock = mockClient(client);
-    mock
-      .on(BatchWriteCommand)
-      .callsFake(async (input: { RequestItems: Record<string, unknown[]> }) => ({
-        UnprocessedItems: input.RequestItems,
-      }));
+    mock.on(BatchWriteCommand).callsFake(async (input: { RequestItems: Record<string, unknown[]> }) => ({
+      UnprocessedItems: input.RequestItems,
+    }));
     const s = new DynamoAuditStore({ client, tableName: "audit" });
     const err = await s
       .commit("stuck", [{ op: "put", entry: entry("x"), expectedVersion: null }])
