@@ -20,8 +20,8 @@ import type { AuditRunInput } from "./run-input.ts";
 
 /** The minimal logger a run writes to (Powertools Logger fits). */
 export interface RunLogger {
-  info(message: string, extra?: Record<string, unknown>): void;
-  warn(message: string, extra?: Record<string, unknown>): void;
+  info(message: string, ...extra: Array<Record<string, unknown>>): void;
+  warn(message: string, ...extra: Array<Record<string, unknown>>): void;
 }
 
 /** Everything a run needs; the composition root (function, CLI) builds it once. */

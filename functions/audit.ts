@@ -1,0 +1,68 @@
+import { Logger } from "@aws-lambda-powertools/logger";
+import { Metrics } from "@aws-lambda-powertools/metrics";
+import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
+import { SNSClient } from "@aws-sdk/client-sns";
+import { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
+import type { RunSummary } from "@fleet-auditor/audit";
+import { createKebDispatcher } from "@fleet-auditor/keb";
+import { SnsAlertPublisher } from "@fleet-auditor/notify";
+import {
+  AuditFunctionEnvSchema,
+  kebClientFrom,
+  parseConfig,
+  parseRunInput,
+  policyFrom,
+  runAudit,
+} from "@fleet-auditor/runner";
+import { DynamoAuditStore, DynamoSilenceStore } from "@fleet-auditor/store";
+import { linkedEnv } from "./lib/linked-env.ts";
+import { recordRunMetrics } from "./lib/run-metrics.ts";
+import { functionStack } from "./lib/stack.ts";
+
+// Cold start: configuration (fails here, naming the variable), clients and adapters, once.
+const env = parseConfig(
+  AuditFunctionEnvSchema,
+  linkedEnv({
+    KEB_URL: "KebUrl",
+    KEB_TOKEN_URL: "KebTokenUrl",
+    KEB_CLIENT_ID: "KebClientId",
+    KEB_CLIENT_SECRET: "KebClientSecret",
+  }),
+);
+const logger = new Logger({ serviceName: "fleet-auditor" });
+const metrics = new Metrics({ namespace: "FleetAuditor", serviceName: "audit" });
+const dispatcher = createKebDispatcher();
+const ddb = DynamoDBDocumentClient.from(new DynamoDBClient({}), {
+  marshallOptions: { removeUndefinedValues: true },
+});
+const deps = {
+  source: kebClientFrom(env, dispatcher),
+  store: new DynamoAuditStore({ client: ddb, tableName: env.AUDIT_TABLE }),
+  silences: new DynamoSilenceStore({ client: ddb, tableName: env.AUDIT_TABLE }),
+  publisher: new SnsAlertPublisher({ client: new SNSClient({}), topicArn: env.ALERT_TOPIC_ARN }),
+  policy: policyFrom(env),
+  concurrency: env.KEB_CONCURRENCY,
+  leaseMs: env.LEASE_MINUTES * 60_000,
+  ledgerRetentionDays: env.LEDGER_RETENTION_DAYS,
+  ledgerHint: env.LEDGER_HINT ?? `table ${env.AUDIT_TABLE}`,
+  log: logger,
+};
+
+/** Schedule (`{audit, scheduledTime}`) or console test event: one audit run; returns its summary. */
+export const handler = functionStack<unknown, RunSummary>(logger, metrics).handler(async (event) => {
+  const input = parseRunInput(event);
+  logger.appendKeys({
+    audit: input.audit,
+    scheduledTime: input.scheduledTime ?? "none",
+    dryRun: input.dryRun ?? false,
+  });
+  const summary = await runAudit(deps, input);
+  logger.info("audit run finished", {
+    runId: summary.runId,
+    status: summary.status,
+    complete: summary.complete,
+    transitions: summary.transitions.length,
+  });
+  recordRunMetrics(metrics, summary);
+  return summary;
+});

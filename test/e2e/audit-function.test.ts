@@ -1,0 +1,104 @@
+import { CreateTableCommand, DynamoDBClient } from "@aws-sdk/client-dynamodb";
+import { auditTableDefinition } from "@fleet-auditor/store";
+import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { useDynamo } from "../helpers/dynamo.ts";
+import { useKebSimulator } from "../helpers/keb.ts";
+import { fakeContext, withEnv } from "../helpers/lambda.ts";
+import { useSns } from "../helpers/sns.ts";
+
+const kit = useKebSimulator({
+  fleet: { size: 400, seed: 31, flagged: 40 },
+  auth: { clients: [{ id: "auditor", secret: "fn-secret", groups: ["runtimeViewer"] }] },
+});
+const env = useDynamo(["fn-audit"]);
+const sns = useSns();
+let drain: () => Promise<unknown[]>;
+let restore: () => void = () => undefined;
+
+const baseEnv = (): Record<string, string | undefined> => ({
+  KEB_URL: kit.sim.url,
+  KEB_TOKEN_URL: kit.sim.tokenUrl,
+  KEB_CLIENT_ID: "auditor",
+  KEB_CLIENT_SECRET: "fn-secret",
+  AUDIT_TABLE: "fn-audit",
+  ALERT_TOPIC_ARN: sns.topicArn,
+  AWS_REGION: "us-east-1",
+  AWS_ACCESS_KEY_ID: "test",
+  AWS_SECRET_ACCESS_KEY: "test",
+  AWS_ENDPOINT_URL_DYNAMODB: env.db.endpoint,
+  AWS_ENDPOINT_URL_SNS: `http://127.0.0.1:${sns.server.port}`,
+  POWERTOOLS_LOG_LEVEL: "WARN",
+});
+
+async function loadHandler(vars: Record<string, string | undefined>) {
+  restore = withEnv(vars);
+  vi.resetModules();
+  return (await import("../../functions/audit.ts")).handler;
+}
+
+beforeAll(async () => {
+  drain = await sns.subscriber("fn-all");
+});
+afterEach(() => restore());
+
+describe("functions/audit.ts", () => {
+  it("runs a scheduled audit and returns the run summary, publishing one digest", async () => {
+    const out: string[] = [];
+    const spy = vi.spyOn(process.stdout, "write").mockImplementation((chunk) => {
+      out.push(String(chunk));
+      return true;
+    });
+    const handler = await loadHandler(baseEnv());
+    const summary = await handler({ audit: "failing", scheduledTime: "2026-11-29T06:00:00Z" }, fakeContext());
+    spy.mockRestore();
+    expect(summary).toMatchObject({
+      audit: "failing",
+      status: "completed",
+      complete: true,
+      scheduledTime: "2026-11-29T06:00:00.000Z",
+    });
+    expect(summary.transitions.length).toBeGreaterThan(0);
+    expect(await drain()).toHaveLength(1);
+    // EMF metrics went to stdout.
+    const emf = out
+      .map((l) => l.trim())
+      .filter((l) => l.startsWith("{") && l.includes("_aws"))
+      .map((l) => JSON.parse(l));
+    expect(emf.some((m) => m.Flagged === summary.flagged && m.audit === "failing")).toBe(true);
+    const again = await handler({ audit: "failing", scheduledTime: "2026-11-29T06:00:00Z" }, fakeContext());
+    expect(again.status).toBe("duplicate");
+    expect(await drain()).toHaveLength(0);
+  });
+
+  it("runs a console test event without scheduledTime at once, and a dry run writes nothing", async () => {
+    const handler = await loadHandler(baseEnv());
+    const dry = await handler({ audit: "expired", dryRun: true }, fakeContext());
+    expect(dry).toMatchObject({ audit: "expired", dryRun: true, scheduledTime: null });
+    expect(await drain()).toHaveLength(0);
+  });
+
+  it("rejects a bad payload with an error listing the bad fields", async () => {
+    const handler = await loadHandler(baseEnv());
+    await expect(handler({ audit: "failing", dryRun: "yes", extra: 1 }, fakeContext())).rejects.toThrow(
+      /invalid audit input: dryRun: .*; \(input\): Unrecognized key: "extra"/,
+    );
+  });
+
+  it("fails at cold start naming a missing or invalid variable, without echoing secrets", async () => {
+    await expect(loadHandler({ ...baseEnv(), AUDIT_TABLE: undefined })).rejects.toThrow(
+      /AUDIT_TABLE: is required/,
+    );
+    await expect(loadHandler({ ...baseEnv(), ALERT_TOPIC_ARN: "topic" })).rejects.toThrow(
+      /ALERT_TOPIC_ARN: expected an SNS topic ARN/,
+    );
+    const err = await loadHandler({ ...baseEnv(), KEB_CLIENT_SECRET: undefined }).catch((e: unknown) => e);
+    expect(String(err)).toMatch(/KEB_CLIENT_SECRET: KEB_TOKEN_URL needs KEB_CLIENT_SECRET/);
+    const bad = await loadHandler({
+      ...baseEnv(),
+      FIRE_AFTER_RUNS: "zero",
+      KEB_CLIENT_SECRET: "fn-secret",
+    }).catch((e: unknown) => e);
+    expect(String(bad)).toMatch(/FIRE_AFTER_RUNS/);
+    expect(String(bad)).not.toContain("fn-secret");
+  });
+});
