@@ -1,5 +1,3 @@
-import { CreateTableCommand, DynamoDBClient } from "@aws-sdk/client-dynamodb";
-import { auditTableDefinition } from "@fleet-auditor/store";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { useDynamo } from "../helpers/dynamo.ts";
 import { useKebSimulator } from "../helpers/keb.ts";
