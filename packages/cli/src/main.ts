@@ -1,16 +1,34 @@
 #!/usr/bin/env node
+import { runCommand } from "./commands/run.ts";
 import { runDemo } from "./demo.ts";
+import { UsageError } from "./usage-error.ts";
 
-const USAGE = `usage: fleet-auditor <command>
+const USAGE = `usage: fleet-auditor <command> [options]
 
 commands:
-  demo    start a KEB simulator with a seeded fleet and list its failing runtimes
+  run     run an audit against a KEB (see fleet-auditor run --help)
+  demo    audits over a changing simulated fleet on the embedded stack (npm start)
 `;
 
-const [command] = process.argv.slice(2);
-if (command === "demo") {
-  await runDemo();
-} else {
-  process.stderr.write(command ? `unknown command: ${command}\n\n${USAGE}` : USAGE);
+const [command, ...rest] = process.argv.slice(2);
+try {
+  if (command === "run") {
+    if (rest.includes("--help")) {
+      const { RUN_USAGE } = await import("./commands/run.ts");
+      process.stdout.write(RUN_USAGE);
+    } else {
+      process.exitCode = await runCommand(rest, process.env, {
+        stdout: process.stdout,
+        stderr: process.stderr,
+      });
+    }
+  } else if (command === "demo") {
+    await runDemo();
+  } else {
+    throw new UsageError(command ? `unknown command: ${command}` : "no command given", USAGE);
+  }
+} catch (err) {
+  const e = err as Error & { usage?: string };
+  process.stderr.write(`fleet-auditor: ${e.message}\n${e instanceof UsageError ? `\n${e.usage}` : ""}`);
   process.exitCode = 1;
 }

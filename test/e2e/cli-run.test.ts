@@ -1,0 +1,134 @@
+import { spawn } from "node:child_process";
+import { mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { useKebSimulator } from "../helpers/keb.ts";
+
+const kit = useKebSimulator({ fleet: { size: 500, seed: 77, flagged: 45 } });
+const MAIN = new URL("../../packages/cli/src/main.ts", import.meta.url).pathname;
+afterEach(() => kit.sim.faults.clear());
+
+function cli(
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [MAIN, ...args], {
+      env: { PATH: process.env.PATH ?? "", KEB_TOKEN: "local-token", ...env },
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d: Buffer) => {
+      stdout += d;
+    });
+    child.stderr.on("data", (d: Buffer) => {
+      stderr += d;
+    });
+    child.on("close", (code) => resolve({ code: code ?? -1, stdout, stderr }));
+  });
+}
+
+describe("fleet-auditor run", () => {
+  it("prints exactly the run summary as JSON, keeps state between runs and writes the outbox", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "fa-cli-"));
+    const first = await cli([
+      "run",
+      "--audit",
+      "failing",
+      "--keb-url",
+      kit.sim.url,
+      "--state-dir",
+      dir,
+      "--output",
+      "json",
+    ]);
+    expect(first.code).toBe(0);
+    const summary = JSON.parse(first.stdout);
+    expect(summary).toMatchObject({ audit: "failing", status: "completed", complete: true, dryRun: false });
+    expect(summary.transitions.length).toBeGreaterThan(0);
+    const outbox = readFileSync(join(dir, "outbox.jsonl"), "utf8")
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
+    expect(outbox).toHaveLength(1);
+    expect(Object.keys(outbox[0]).sort()).toEqual(["attributes", "message", "subject"]);
+    expect(outbox[0].attributes).toMatchObject({ audit: "failing", kinds: ["firing"] });
+
+    const second = await cli([
+      "run",
+      "--audit",
+      "all",
+      "--keb-url",
+      kit.sim.url,
+      "--state-dir",
+      dir,
+      "--output",
+      "json",
+    ]);
+    const both = JSON.parse(second.stdout);
+    expect(both.map((s: { audit: string }) => s.audit)).toEqual(["failing", "expired"]);
+    expect(both[0].transitions).toEqual([]);
+  });
+
+  it("prints a table with the queries and transitions, and honours --dry-run and --filter", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "fa-cli-"));
+    const out = await cli([
+      "run",
+      "--audit",
+      "failing",
+      "--keb-url",
+      kit.sim.url,
+      "--state-dir",
+      dir,
+      "--dry-run",
+      "--filter",
+      "plan=aws",
+    ]);
+    expect(out.code).toBe(0);
+    expect(out.stdout).toContain("failing: completed (dry run), complete scan");
+    expect(out.stdout).toMatch(/plan=aws&state=failed&state=error\s+\d+\s+\d+\s+\d+/);
+    expect(out.stdout).toMatch(/firing\s+(critical|warning)/);
+  });
+
+  it("exits 2 on an incomplete scan", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "fa-cli-"));
+    kit.sim.faults.add({
+      times: Number.POSITIVE_INFINITY,
+      page: 1,
+      action: { kind: "status", status: 500, json: true, body: "db down" },
+    });
+    const out = await cli([
+      "run",
+      "--audit",
+      "expired",
+      "--keb-url",
+      kit.sim.url,
+      "--state-dir",
+      dir,
+      "--output",
+      "json",
+    ]);
+    expect(out.code).toBe(2);
+    expect(JSON.parse(out.stdout)).toMatchObject({
+      complete: false,
+      incompleteReason: expect.stringMatching(/db down/),
+    });
+  });
+
+  it("exits 1 naming the problem for bad input or configuration", async () => {
+    const noAudit = await cli(["run", "--keb-url", kit.sim.url]);
+    expect(noAudit).toMatchObject({ code: 1 });
+    expect(noAudit.stderr).toContain("--audit is required");
+    const unknown = await cli(["run", "--audit", "nightly", "--keb-url", kit.sim.url]);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toContain('unknown audit "nightly"; known: failing, expired');
+    const noAuth = await cli(["run", "--audit", "failing", "--keb-url", kit.sim.url], { KEB_TOKEN: "" });
+    expect(noAuth.code).toBe(1);
+    expect(noAuth.stderr).toMatch(/KEB_TOKEN/);
+    const badNow = await cli(["run", "--audit", "failing", "--keb-url", kit.sim.url, "--now", "soon"]);
+    expect(badNow.stderr).toMatch(/now: /);
+    const half = await cli(["run", "--audit", "failing", "--keb-url", kit.sim.url], { AUDIT_TABLE: "t" });
+    expect(half.stderr).toContain("set both AUDIT_TABLE and ALERT_TOPIC_ARN");
+  });
+});
