@@ -3,17 +3,27 @@ import { runDemo } from "@fleet-auditor/cli";
 import { describe, expect, it } from "vitest";
 
 describe("npm start (the demo)", () => {
-  it("lists the simulated fleet's failing runtimes through the client as a table", async () => {
+  it("runs both audits over a changing fleet and prints each digest as a subscriber sees it", async () => {
     const out = new PassThrough();
     let text = "";
     out.on("data", (chunk: Buffer) => {
       text += chunk.toString();
     });
     await runDemo(out);
-    expect(text).toMatch(/state=failed&state=error: (\d+) of \1 in \d+ page\(s\), complete/);
-    expect(text).toMatch(/state=deprovisionincomplete: (\d+) of \1 in \d+ page\(s\), complete/);
-    const rows = text.split("\n").filter((l) => / (failed|error|deprovisionincomplete)( \(|$)/.test(l));
-    expect(rows.length).toBeGreaterThan(20);
-    expect(text).toContain("GLOBALACCOUNT ID");
+    const sections = text.split("━━ ").slice(1);
+    expect(sections).toHaveLength(6);
+    expect(sections[0]).toMatch(/failing: complete scan, \d+ flagged, \d+ firing, 1 message\(s\)/);
+    expect(sections[0]).toContain("┌─ e-mail: [fleet-auditor] CRITICAL failing:");
+    expect(sections[1]).toMatch(
+      /failing: complete scan, \d+ flagged, no transitions, 0 message\(s\), 0 snapshot write\(s\)/,
+    );
+    expect(sections[2]).toMatch(/RESOLVED \(\d+\)/);
+    expect(sections[2]).toContain("[fleet-auditor] INFO expired: 2 firing");
+    expect(sections[3]).toMatch(/failing: already done by run \w+ for this scheduled time; nothing sent/);
+    expect(sections[3]).not.toContain("e-mail");
+    expect(sections[4]).toMatch(
+      /failing: INCOMPLETE scan .*503: no healthy upstream.*no transitions, 0 message/,
+    );
+    expect(sections[5]).toContain("WARNING failing: 3 resolved");
   });
 });

@@ -1,53 +1,120 @@
-import {
-  ClientCredentialsTokenProvider,
-  createKebDispatcher,
-  KebClient,
-  type RuntimeFilters,
-  scanAll,
-} from "@fleet-auditor/keb";
+import type { AlertPublisher, DigestMessage, RunSummary } from "@fleet-auditor/audit";
+import { ClientCredentialsTokenProvider, createKebDispatcher, KebClient } from "@fleet-auditor/keb";
 import { startKebSimulator } from "@fleet-auditor/keb-sim";
-import { RUNTIME_HEADERS, runtimeRow } from "./runtime-rows.ts";
-import { renderTable } from "./table.ts";
+import { type AuditRunDeps, runAudit } from "@fleet-auditor/runner";
+import { DynamoAuditStore, DynamoSilenceStore, startEmbeddedDynamo } from "@fleet-auditor/store";
 
-/** The queries that find failing runtimes; `deprovisionincomplete` needs its own (KEB ANDs it). */
-const FAILING: RuntimeFilters[] = [{ states: ["failed", "error"] }, { states: ["deprovisionincomplete"] }];
+const TABLE = "fleet-auditor-demo";
+const AUDITS = ["failing", "expired"] as const;
+
+/** Prints each published digest the way a subscriber reads it: the e-mail, then the Slack line. */
+class PrintingPublisher implements AlertPublisher {
+  readonly out: NodeJS.WritableStream;
+  constructor(out: NodeJS.WritableStream) {
+    this.out = out;
+  }
+  async publish(m: DigestMessage): Promise<{ messageId: string }> {
+    const body = JSON.parse(m.message) as { email: string; https: string };
+    const chat = JSON.parse(body.https) as { content: { title: string } };
+    this.out.write(
+      `\n  ┌─ e-mail: ${m.subject}\n${indent(body.email)}\n  └─ Slack (AWS Chatbot): ${chat.content.title}\n`,
+    );
+    return { messageId: crypto.randomUUID() };
+  }
+}
+
+const indent = (text: string): string =>
+  text
+    .split("\n")
+    .map((l) => `  │ ${l}`)
+    .join("\n");
 
 /**
- * `npm start`: a simulated KEB with a seeded fleet behind a token issuer, listed through the real
- * client, failing runtimes printed as a table. No network, no AWS.
+ * `npm start`: a simulated KEB behind a token issuer, the embedded DynamoDB-compatible store, and
+ * both audits run hour by hour while the fleet changes. No AWS, no network, well under a minute.
  */
 export async function runDemo(out: NodeJS.WritableStream = process.stdout): Promise<void> {
   const sim = await startKebSimulator({
-    fleet: { size: 2000, seed: 42 },
+    fleet: { size: 1500, seed: 42, flagged: 12 },
     latencyMs: 5,
     auth: { clients: [{ id: "fleet-auditor", secret: "demo-secret", groups: ["runtimeViewer"] }] },
   });
+  const db = await startEmbeddedDynamo({ tables: [TABLE] });
   const dispatcher = createKebDispatcher();
-  try {
-    const client = new KebClient({
+  const tokenProvider = new ClientCredentialsTokenProvider({
+    tokenUrl: sim.tokenUrl,
+    clientId: "fleet-auditor",
+    clientSecret: "demo-secret",
+    dispatcher,
+  });
+  const deps: AuditRunDeps = {
+    source: new KebClient({
       baseUrl: sim.url,
       dispatcher,
-      tokenProvider: new ClientCredentialsTokenProvider({
-        tokenUrl: sim.tokenUrl,
-        clientId: "fleet-auditor",
-        clientSecret: "demo-secret",
-        dispatcher,
-      }),
-    });
-    const started = performance.now();
-    const scans = await scanAll(client, FAILING);
-    const ms = Math.round(performance.now() - started);
-    const runtimes = scans.flatMap((s) => s.runtimes);
-    out.write(`KEB simulator at ${sim.url} with ${sim.fleet.size} runtimes (seed 42)\n`);
-    for (const s of scans) {
+      tokenProvider,
+      retry: { maxRetries: 1, baseDelayMs: 10 },
+    }),
+    store: new DynamoAuditStore({ client: db.client, tableName: TABLE }),
+    silences: new DynamoSilenceStore({ client: db.client, tableName: TABLE }),
+    publisher: new PrintingPublisher(out),
+    ledgerHint: `table ${TABLE}`,
+  };
+  let hour = 6;
+  const runBoth = async (title: string, at = hour++): Promise<void> => {
+    const scheduledTime = new Date(Date.UTC(2026, 10, 29, at)).toISOString();
+    out.write(`\n━━ ${scheduledTime.slice(11, 16)} UTC  ${title}\n`);
+    for (const audit of AUDITS)
       out.write(
-        `  ${s.query}: ${s.listed} of ${s.totalCount} in ${s.pages} page(s), ${s.complete ? "complete" : `INCOMPLETE: ${s.incompleteReason}`}\n`,
+        `  ${line(await runAudit({ ...deps, clock: () => new Date(scheduledTime) }, { audit, scheduledTime }))}\n`,
       );
-    }
-    out.write(`Listed in ${ms} ms; failing runtimes:\n\n`);
-    out.write(`${renderTable(RUNTIME_HEADERS, runtimes.map(runtimeRow))}\n`);
+  };
+  try {
+    out.write(
+      `fleet-auditor demo: KEB simulator with ${sim.fleet.size} runtimes at ${sim.url}, embedded store, OAuth2 client credentials\n`,
+    );
+    await runBoth("first scheduled run: everything flagged fires");
+    await runBoth("nothing changed: no message, no snapshot write");
+
+    const changes = sim.fleet.mutate({ fail: 3, recover: 2, expire: 2, create: 20 });
+    out.write(
+      `\nThe fleet changes: ${changes
+        .filter((c) => c.kind !== "create")
+        .map((c) => `${c.instanceID.slice(0, 8)} ${c.detail}`)
+        .join("; ")}; 20 runtimes provisioned\n`,
+    );
+    await runBoth("runtimes failed, recovered and expired");
+    hour--;
+    await runBoth("the scheduler delivers the same scheduled time again", hour++);
+
+    const recovered = sim.fleet.mutate({ recover: 3 });
+    sim.faults.add({
+      page: 1,
+      times: Number.POSITIVE_INFINITY,
+      action: { kind: "status", status: 503, body: "no healthy upstream" },
+    });
+    out.write(`\n${recovered.length} runtimes recover, but KEB's gateway answers 503 on every request\n`);
+    await runBoth("KEB unreachable: the scan is incomplete, so nothing resolves");
+    sim.faults.clear();
+    await runBoth("KEB is back: the recoveries resolve");
   } finally {
     await dispatcher.close();
+    await db.close();
     await sim.close();
   }
+}
+
+function line(s: RunSummary): string {
+  if (s.status === "duplicate")
+    return `${s.audit}: already done by run ${s.runId.slice(0, 8)} for this scheduled time; nothing sent, nothing written`;
+  const counts = ["firing", "changed", "reminder", "resolved"]
+    .map((k) => [k, s.transitions.filter((t) => t.kind === k).length] as const)
+    .filter(([, n]) => n > 0)
+    .map(([k, n]) => `${n} ${k}`);
+  const scan =
+    s.status === "completed"
+      ? s.complete
+        ? "complete scan"
+        : `INCOMPLETE scan (${s.incompleteReason})`
+      : s.status;
+  return `${s.audit}: ${scan}, ${s.flagged} flagged, ${counts.length ? counts.join(", ") : "no transitions"}, ${s.notified.messages} message(s), ${s.writes.snapshot + s.writes.deleted} snapshot write(s)`;
 }
