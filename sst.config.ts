@@ -1,25 +1,69 @@
 /// <reference path="./.sst/platform/config.d.ts" />
 
-// Infrastructure of fleet-auditor. The functions, schedules, tables, topic and queue are declared
-// as the capabilities that use them land (see README.md, "Deployment").
+// Infrastructure of fleet-auditor (SST v4). Declarative: one table, one topic, the audit function
+// and a schedule per audit. Types: `npx tsc -p tsconfig.sst.json` after `sst install` (README).
 export default $config({
   app(input) {
     return {
       name: "fleet-auditor",
-      // Audit state and status tables must survive a mistaken `sst remove` in production.
+      // Audit state must survive a mistaken `sst remove` in production.
       removal: input?.stage === "production" ? "retain" : "remove",
       protect: input?.stage === "production",
       home: "aws",
     };
   },
   async run() {
-    // KEB credentials; set with `npx sst secret set KebClientSecret … --stage NAME`.
+    // KEB connection; set with `npx sst secret set KebClientSecret … --stage NAME`.
     const kebUrl = new sst.Secret("KebUrl");
     const kebTokenUrl = new sst.Secret("KebTokenUrl");
     const kebClientId = new sst.Secret("KebClientId");
     const kebClientSecret = new sst.Secret("KebClientSecret");
-    return {
-      secrets: [kebUrl.name, kebTokenUrl.name, kebClientId.name, kebClientSecret.name].join(", "),
-    };
+
+    // Snapshots (one item per flagged runtime per audit), the run ledger, leases and silences.
+    const auditTable = new sst.aws.Dynamo("AuditTable", {
+      fields: { pk: "string", sk: "string" },
+      primaryIndex: { hashKey: "pk", rangeKey: "sk" },
+      ttl: "ttl",
+    });
+
+    // Email and Slack (AWS Chatbot) subscribe here; subscriptions can filter on audit, severity, kinds.
+    const alerts = new sst.aws.SnsTopic("Alerts");
+
+    const audit = new sst.aws.Function("Audit", {
+      handler: "functions/audit.handler",
+      runtime: "nodejs22.x",
+      architecture: "arm64",
+      timeout: "5 minutes",
+      memory: "512 MB",
+      // A run that throws (e.g. DynamoDB unreachable) is redone by the next schedule; the lease and
+      // the ledger would absorb retries, but they would only add load on KEB.
+      retries: 0,
+      link: [auditTable, alerts, kebUrl, kebTokenUrl, kebClientId, kebClientSecret],
+      environment: {
+        AUDIT_TABLE: auditTable.name,
+        ALERT_TOPIC_ARN: alerts.arn,
+        // Longer than the function timeout: a crashed run's lease expires before the next schedule.
+        LEASE_MINUTES: "6",
+        POWERTOOLS_SERVICE_NAME: "fleet-auditor",
+        POWERTOOLS_LOG_LEVEL: "INFO",
+      },
+      logging: { format: "json", retention: "1 month" },
+    });
+
+    // One schedule per audit; the scheduled time keys idempotency of retried deliveries.
+    const schedules = {
+      failing: "rate(15 minutes)",
+      expired: "cron(0 * * * ? *)",
+    } as const;
+    for (const [name, schedule] of Object.entries(schedules)) {
+      new sst.aws.CronV2(`Audit${name[0]?.toUpperCase()}${name.slice(1)}`, {
+        schedule,
+        function: audit,
+        retries: 2,
+        event: { audit: name, scheduledTime: "<aws.scheduler.scheduled-time>" },
+      });
+    }
+
+    return { auditTable: auditTable.name, alertTopic: alerts.arn, auditFunction: audit.name };
   },
 });
