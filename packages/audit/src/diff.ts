@@ -64,14 +64,13 @@ export function diffSnapshot(input: DiffInput): DiffResult {
         notifiedAt: null,
         version: (prev?.version ?? 0) + 1,
       };
-      const expectedVersion = prev?.version ?? null;
       if (entry.phase === "pending") {
-        changes.push({ op: "put", entry, expectedVersion });
+        changes.push({ op: "put", entry });
         continue;
       }
       const index = notify({ ...base, kind: "firing", previousState: null }, finding);
       entry.notifiedAt = transitions[index]?.silencedBy ? null : at;
-      changes.push({ op: "put", entry, expectedVersion, transition: index });
+      changes.push({ op: "put", entry, transition: index });
       continue;
     }
     // Firing.
@@ -96,12 +95,11 @@ export function diffSnapshot(input: DiffInput): DiffResult {
         notifiedAt: silenced ? prev.notifiedAt : at,
         version: prev.version + 1,
       };
-      changes.push({ op: "put", entry, expectedVersion: prev.version, transition: index });
+      changes.push({ op: "put", entry, transition: index });
     } else if (prev.clearRuns > 0) {
       changes.push({
         op: "put",
         entry: { ...prev, clearRuns: 0, version: prev.version + 1 },
-        expectedVersion: prev.version,
       });
     }
   }
@@ -111,7 +109,7 @@ export function diffSnapshot(input: DiffInput): DiffResult {
   for (const prev of previous.values()) {
     if (seen.has(prev.instanceID)) continue;
     if (prev.phase === "pending") {
-      changes.push({ op: "delete", instanceID: prev.instanceID, expectedVersion: prev.version });
+      changes.push({ op: "delete", instanceID: prev.instanceID });
       continue;
     }
     const clearRuns = prev.clearRuns + 1;
@@ -119,13 +117,12 @@ export function diffSnapshot(input: DiffInput): DiffResult {
       changes.push({
         op: "put",
         entry: { ...prev, clearRuns, version: prev.version + 1 },
-        expectedVersion: prev.version,
       });
       continue;
     }
     if (prev.notifiedAt === null) {
       // Never told anyone (silenced throughout): forget it quietly.
-      changes.push({ op: "delete", instanceID: prev.instanceID, expectedVersion: prev.version });
+      changes.push({ op: "delete", instanceID: prev.instanceID });
       continue;
     }
     const f = prev.finding;
@@ -143,7 +140,6 @@ export function diffSnapshot(input: DiffInput): DiffResult {
     changes.push({
       op: "delete",
       instanceID: prev.instanceID,
-      expectedVersion: prev.version,
       transition: index,
     });
   }

@@ -32,8 +32,8 @@ export interface DigestMessage {
   attributes: { audit: string; severity: Severity; kinds: TransitionKind[] };
   /** Indexes into the run's transitions that this message notifies. */
   transitions: number[];
-  /** Transitions left out for size (reported as "+N more" in this message). */
-  omitted: number;
+  /** Transitions told only as "+N more" in this message (beyond `MAX_MESSAGES_PER_RUN`). */
+  omitted: number[];
 }
 
 const KIND_ORDER: TransitionKind[] = ["firing", "changed", "reminder", "resolved"];
@@ -43,7 +43,11 @@ const KIND_ORDER: TransitionKind[] = ["firing", "changed", "reminder", "resolved
  * first. Silenced transitions are left out. Beyond `MAX_MESSAGES_PER_RUN`, the last message
  * ends with "+N more" and a pointer to the run ledger instead of being rejected by SNS.
  */
-export function renderDigests(ctx: DigestContext, transitions: readonly Transition[]): DigestMessage[] {
+export function renderDigests(
+  ctx: DigestContext,
+  transitions: readonly Transition[],
+  maxMessages = MAX_MESSAGES_PER_RUN,
+): DigestMessage[] {
   const order = transitions
     .map((t, index) => ({ t, index }))
     .filter(({ t }) => t.silencedBy === undefined)
@@ -58,9 +62,15 @@ export function renderDigests(ctx: DigestContext, transitions: readonly Transiti
   let start = 0;
   while (start < order.length) {
     const remaining = order.length - start;
-    const isLast = messages.length === MAX_MESSAGES_PER_RUN - 1;
+    const isLast = messages.length === maxMessages - 1;
     const make = (n: number): DigestMessage =>
-      build(ctx, transitions, order.slice(start, start + n), isLast ? remaining - n : 0, messages.length);
+      build(
+        ctx,
+        transitions,
+        order.slice(start, start + n),
+        isLast ? order.slice(start + n) : [],
+        messages.length,
+      );
     let count = remaining;
     let built = make(count);
     // Shrink in proportion to the overshoot until it fits; one transition always fits (texts are capped).
@@ -79,9 +89,10 @@ function build(
   ctx: DigestContext,
   all: readonly Transition[],
   part: ReadonlyArray<{ t: Transition; index: number }>,
-  omitted: number,
+  overflow: ReadonlyArray<{ t: Transition; index: number }>,
   sequence: number,
 ): DigestMessage {
+  const omitted = overflow.length;
   const items = part.map((p) => p.t);
   const severity = items.reduce<Severity>(
     (hi, t) => (SEVERITY_RANK[t.severity] > SEVERITY_RANK[hi] ? t.severity : hi),
@@ -96,7 +107,7 @@ function build(
     message: JSON.stringify({ default: text, email: text, https }),
     attributes: { audit: ctx.audit, severity, kinds },
     transitions: part.map((p) => p.index),
-    omitted,
+    omitted: overflow.map((p) => p.index),
   };
 }
 

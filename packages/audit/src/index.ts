@@ -28,7 +28,14 @@ export {
   toFinding,
 } from "./finding.ts";
 export { type AlertPolicy, DEFAULT_POLICY } from "./policy.ts";
-export type { AlertPublisher, AuditStateStore, CommitResult, RunRecord, SilenceSource } from "./ports.ts";
+export type {
+  AlertPublisher,
+  AuditStateStore,
+  CommitFence,
+  CommitResult,
+  RunRecord,
+  SilenceSource,
+} from "./ports.ts";
 export { chatbotNotification } from "./render-chatbot.ts";
 export { renderText } from "./render-text.ts";
 export { type Silence, type SilenceMatchers, silencing } from "./silence.ts";

@@ -7,8 +7,14 @@ import type { RunSummary } from "./summary.ts";
 export interface CommitResult {
   written: number;
   deleted: number;
-  /** Conditional writes refused because another run changed the item first. */
-  conflicts: number;
+}
+
+/** The lease a commit is fenced by: it goes through only while `owner` still holds it. */
+export interface CommitFence {
+  owner: string;
+  now: Date;
+  /** The lease is extended to this time for the commit. */
+  until: Date;
 }
 
 /** A finished run, kept in the run ledger until its TTL. */
@@ -25,7 +31,11 @@ export interface RunRecord {
 export interface AuditStateStore {
   /** The audit's snapshot, one entry per flagged runtime. */
   loadSnapshot(audit: string): Promise<Map<string, SnapshotEntry>>;
-  commit(audit: string, changes: readonly SnapshotChange[]): Promise<CommitResult>;
+  /**
+   * Writes the changes after extending the audit's lease on the condition that `fence.owner`
+   * still holds it; throws `LeaseLostError` (and writes nothing) when another run took it over.
+   */
+  commit(audit: string, changes: readonly SnapshotChange[], fence: CommitFence): Promise<CommitResult>;
   /** The ledger record of a run key, if that run completed. */
   findRun(audit: string, runKey: string): Promise<RunRecord | undefined>;
   /** Records a completed run; false when the key is already recorded. */

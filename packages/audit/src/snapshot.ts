@@ -15,7 +15,7 @@ export interface SnapshotEntry {
   firstSeenAt: string;
   /** When the last notification about it was published; null while silenced or never sent. */
   notifiedAt: string | null;
-  /** Optimistic-concurrency version, bumped on each write. */
+  /** Bumped on each write; shows how often the item changed. */
   version: number;
 }
 
@@ -36,5 +36,5 @@ export interface Transition {
 
 /** A write to the snapshot, committed after the run; `transition` ties it to a notification. */
 export type SnapshotChange =
-  | { op: "put"; entry: SnapshotEntry; expectedVersion: number | null; transition?: number }
-  | { op: "delete"; instanceID: string; expectedVersion: number; transition?: number };
+  | { op: "put"; entry: SnapshotEntry; transition?: number }
+  | { op: "delete"; instanceID: string; transition?: number };

@@ -36,6 +36,8 @@ export interface RunSummary {
   queries: QuerySummary[];
   flagged: number;
   transitions: TransitionSummary[];
+  /** In a ledger record: transitions beyond the first 500, counted, not listed. */
+  transitionsOmitted?: number;
   notified: { messages: number; transitions: number; failed: number; suppressed: number };
   /** Snapshot items written and deleted. */
   writes: { snapshot: number; deleted: number };

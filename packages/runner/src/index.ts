@@ -1,7 +1,13 @@
 export { AuditEnvSchema, type AuditFunctionEnv, AuditFunctionEnvSchema, policyFrom } from "./audit-config.ts";
 export { ConfigError, parseConfig } from "./config-error.ts";
 export { type KebEnv, KebEnvSchema, kebClientFrom, tokenProviderFrom } from "./keb-connection.ts";
-export { type AuditRunDeps, type AuditRunResult, type RunLogger, runAudit } from "./run-audit.ts";
+export {
+  type AuditRunDeps,
+  type AuditRunResult,
+  LEDGER_TRANSITIONS,
+  type RunLogger,
+  runAudit,
+} from "./run-audit.ts";
 export {
   type AuditRunInput,
   AuditRunInputSchema,

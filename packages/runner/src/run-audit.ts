@@ -40,6 +40,8 @@ export interface AuditRunDeps {
   leaseMs?: number;
   /** Ledger items are kept this long. Default 30 days. */
   ledgerRetentionDays?: number;
+  /** Messages per run before the rest becomes "+N more". Default 10. */
+  maxMessagesPerRun?: number;
   /** Where to read the ledger, named in "+N more" lines. */
   ledgerHint?: string;
   log?: RunLogger;
@@ -161,6 +163,7 @@ export async function runAudit(deps: AuditRunDeps, input: AuditRunInput): Promis
         ledgerHint: deps.ledgerHint,
       },
       diff.transitions,
+      deps.maxMessagesPerRun,
     );
     if (dryRun) {
       summary.preview = digests.map(({ subject, message, attributes }) => ({ subject, message, attributes }));
@@ -176,9 +179,10 @@ export async function runAudit(deps: AuditRunDeps, input: AuditRunInput): Promis
         try {
           await deps.publisher.publish(digest);
           summary.notified.messages++;
-          for (const i of digest.transitions) published.add(i);
+          // "+N more" is how the overflow is told: it counts as notified, or it would recur every run.
+          for (const i of [...digest.transitions, ...digest.omitted]) published.add(i);
         } catch (err) {
-          summary.notified.failed += digest.transitions.length;
+          summary.notified.failed += digest.transitions.length + digest.omitted.length;
           log?.warn("publish failed; these transitions will be sent again next run", {
             error: (err as Error).message,
             transitions: digest.transitions.length,
@@ -187,7 +191,11 @@ export async function runAudit(deps: AuditRunDeps, input: AuditRunInput): Promis
       }
       summary.notified.transitions = published.size;
     }
-    const commit = await deps.store.commit(audit.name, committable(diff, published));
+    const commit = await deps.store.commit(audit.name, committable(diff, published), {
+      owner: runId,
+      now: clock(),
+      until: new Date(clock().getTime() + (deps.leaseMs ?? 15 * 60_000)),
+    });
     summary.writes = { snapshot: commit.written, deleted: commit.deleted };
     const result = finish();
     // A run whose publishes failed is not recorded, so a retry of its scheduled time sends them.
@@ -196,7 +204,7 @@ export async function runAudit(deps: AuditRunDeps, input: AuditRunInput): Promis
       await deps.store.recordRun({
         audit: audit.name,
         runKey,
-        summary: result,
+        summary: forLedger(result),
         expiresAt: Math.floor(startedAt.getTime() / 1000) + retention,
       });
     }
@@ -204,4 +212,17 @@ export async function runAudit(deps: AuditRunDeps, input: AuditRunInput): Promis
   } finally {
     if (!dryRun) await deps.store.releaseLease(audit.name, runId);
   }
+}
+
+/** Ledger items are capped at 400 KB: keep the first transitions and count the rest. */
+export const LEDGER_TRANSITIONS = 500;
+
+function forLedger(summary: AuditRunResult): RunSummary {
+  const { preview: _preview, ...plain } = summary;
+  if (plain.transitions.length <= LEDGER_TRANSITIONS) return plain;
+  return {
+    ...plain,
+    transitions: plain.transitions.slice(0, LEDGER_TRANSITIONS),
+    transitionsOmitted: plain.transitions.length - LEDGER_TRANSITIONS,
+  };
 }

@@ -9,6 +9,7 @@ import {
 } from "@aws-sdk/lib-dynamodb";
 import type {
   AuditStateStore,
+  CommitFence,
   CommitResult,
   RunRecord,
   SnapshotChange,
@@ -16,30 +17,26 @@ import type {
 } from "@fleet-auditor/audit";
 import { itemKey } from "./audit-table.ts";
 import { batchWrite } from "./batch-write.ts";
+import { LeaseLostError } from "./errors.ts";
 
 /** Settings of `DynamoAuditStore`. */
 export interface DynamoAuditStoreOptions {
   client: DynamoDBDocumentClient;
   tableName: string;
-  /** Conditional writes in flight at once. Default 8. */
-  writeConcurrency?: number;
 }
 
 /**
  * Audit state in one DynamoDB table: one item per flagged runtime per audit (never one item per
  * run: items are capped at 400 KB), a ledger item per run with a TTL, and a lease per audit.
- * Writes tied to a transition are conditional on the item's version, so each happens once;
- * the others go in batches.
+ * Commits are fenced by the lease (one conditional write) and then batched.
  */
 export class DynamoAuditStore implements AuditStateStore {
   readonly #client: DynamoDBDocumentClient;
   readonly #table: string;
-  readonly #concurrency: number;
 
   constructor(options: DynamoAuditStoreOptions) {
     this.#client = options.client;
     this.#table = options.tableName;
-    this.#concurrency = options.writeConcurrency ?? 8;
   }
 
   async loadSnapshot(audit: string): Promise<Map<string, SnapshotEntry>> {
@@ -62,58 +59,25 @@ export class DynamoAuditStore implements AuditStateStore {
     return entries;
   }
 
-  async commit(audit: string, changes: readonly SnapshotChange[]): Promise<CommitResult> {
-    const result: CommitResult = { written: 0, deleted: 0, conflicts: 0 };
-    const exactlyOnce = changes.filter((c) => c.transition !== undefined);
-    const batched = changes.filter((c) => c.transition === undefined);
+  async commit(audit: string, changes: readonly SnapshotChange[], fence: CommitFence): Promise<CommitResult> {
+    const result: CommitResult = { written: 0, deleted: 0 };
+    if (changes.length === 0) return result;
+    // Fencing: one conditional write proves this run still owns the audit, so no other run can
+    // interleave; the changes themselves then go in batches of 25 instead of one request each.
+    if (!(await this.acquireLease(audit, fence.owner, fence.now, fence.until, true))) {
+      throw new LeaseLostError(audit, fence.owner);
+    }
     await batchWrite(
       this.#client,
       this.#table,
-      batched.map((c) =>
+      changes.map((c) =>
         c.op === "put"
           ? { PutRequest: { Item: this.#snapshotItem(audit, c.entry) } }
           : { DeleteRequest: { Key: itemKey.snapshot(audit, c.instanceID) } },
       ),
     );
-    for (const c of batched) c.op === "put" ? result.written++ : result.deleted++;
-    let next = 0;
-    const worker = async (): Promise<void> => {
-      while (next < exactlyOnce.length) {
-        const change = exactlyOnce[next++] as SnapshotChange;
-        try {
-          await this.#conditional(audit, change);
-          change.op === "put" ? result.written++ : result.deleted++;
-        } catch (err) {
-          if (!(err instanceof ConditionalCheckFailedException)) throw err;
-          result.conflicts++;
-        }
-      }
-    };
-    await Promise.all(Array.from({ length: Math.min(this.#concurrency, exactlyOnce.length) }, worker));
+    for (const c of changes) c.op === "put" ? result.written++ : result.deleted++;
     return result;
-  }
-
-  async #conditional(audit: string, change: SnapshotChange): Promise<void> {
-    if (change.op === "delete") {
-      await this.#client.send(
-        new DeleteCommand({
-          TableName: this.#table,
-          Key: itemKey.snapshot(audit, change.instanceID),
-          ConditionExpression: "version = :v",
-          ExpressionAttributeValues: { ":v": change.expectedVersion },
-        }),
-      );
-      return;
-    }
-    const fresh = change.expectedVersion === null;
-    await this.#client.send(
-      new PutCommand({
-        TableName: this.#table,
-        Item: this.#snapshotItem(audit, change.entry),
-        ConditionExpression: fresh ? "attribute_not_exists(pk)" : "version = :v",
-        ExpressionAttributeValues: fresh ? undefined : { ":v": change.expectedVersion },
-      }),
-    );
   }
 
   #snapshotItem(audit: string, entry: SnapshotEntry): Record<string, unknown> {
@@ -160,16 +124,26 @@ export class DynamoAuditStore implements AuditStateStore {
     return (out.Items ?? []).map(toRunRecord);
   }
 
-  async acquireLease(audit: string, owner: string, now: Date, until: Date): Promise<boolean> {
+  async acquireLease(
+    audit: string,
+    owner: string,
+    now: Date,
+    until: Date,
+    mustHold = false,
+  ): Promise<boolean> {
     try {
       await this.#client.send(
         new PutCommand({
           TableName: this.#table,
           Item: { ...itemKey.lease(audit), owner, expiresAtMs: until.getTime() },
-          // Free, expired (a crashed run), or already ours (a retry of the same invocation).
-          ConditionExpression: "attribute_not_exists(pk) OR expiresAtMs < :now OR #owner = :owner",
+          // Free, expired (a crashed run), or already ours; when renewing, only ours.
+          ConditionExpression: mustHold
+            ? "#owner = :owner"
+            : "attribute_not_exists(pk) OR expiresAtMs < :now OR #owner = :owner",
           ExpressionAttributeNames: { "#owner": "owner" },
-          ExpressionAttributeValues: { ":now": now.getTime(), ":owner": owner },
+          ExpressionAttributeValues: mustHold
+            ? { ":owner": owner }
+            : { ":now": now.getTime(), ":owner": owner },
         }),
       );
       return true;

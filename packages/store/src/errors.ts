@@ -1,5 +1,5 @@
 /** Stable codes of the store's errors. */
-export type StoreErrorCode = "STORE_UNPROCESSED" | "STORE_EMBEDDED";
+export type StoreErrorCode = "STORE_UNPROCESSED" | "STORE_LEASE_LOST";
 
 /** Base of the store's errors. */
 export class StoreError extends Error {
@@ -18,5 +18,16 @@ export class UnprocessedItemsError extends StoreError {
     super("STORE_UNPROCESSED", `${remaining} item(s) still unprocessed after retries (throttling?)`);
     this.name = "UnprocessedItemsError";
     this.remaining = remaining;
+  }
+}
+
+/** The run lost its lease (it outlived it and another run took over); it committed nothing. */
+export class LeaseLostError extends StoreError {
+  constructor(audit: string, owner: string) {
+    super(
+      "STORE_LEASE_LOST",
+      `run ${owner} no longer holds the lease of audit ${audit}; its changes were not committed`,
+    );
+    this.name = "LeaseLostError";
   }
 }

@@ -3,7 +3,13 @@ import { PublishCommand, SNSClient } from "@aws-sdk/client-sns";
 import { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import { generateFleet } from "@fleet-auditor/keb-sim";
 import { SnsAlertPublisher } from "@fleet-auditor/notify";
-import { type AuditRunDeps, parseRunInput, RunInputError, runAudit } from "@fleet-auditor/runner";
+import {
+  type AuditRunDeps,
+  LEDGER_TRANSITIONS,
+  parseRunInput,
+  RunInputError,
+  runAudit,
+} from "@fleet-auditor/runner";
 import { auditTableDefinition, DynamoAuditStore } from "@fleet-auditor/store";
 import { mockClient } from "aws-sdk-client-mock";
 import { beforeEach, describe, expect, it } from "vitest";
@@ -205,6 +211,24 @@ describe("runAudit end to end (KEB simulator, dynalite, fauxqs)", () => {
     expect(await drainAll()).toEqual([]);
     const next = await runAudit(deps, { audit: "failing", scheduledTime: hour(1) });
     expect(next.transitions).toEqual([]);
+  });
+
+  it("counts a large incident's overflow as told by +N more, so the next run is quiet", async () => {
+    kit.sim.fleet.reset(generateFleet({ size: 3000, seed: 5, flagged: 1400 }));
+    const big = await runAudit(
+      { ...deps, maxMessagesPerRun: 1 },
+      { audit: "failing", scheduledTime: hour(0) },
+    );
+    expect(big.transitions.length).toBeGreaterThan(LEDGER_TRANSITIONS);
+    expect(big.notified).toMatchObject({ messages: 1, transitions: big.transitions.length, failed: 0 });
+    const [msg] = messagesOf(await drainAll());
+    expect(msg?.body.default).toMatch(/\+\d+ more transitions not shown; see run /);
+    const next = await runAudit(deps, { audit: "failing", scheduledTime: hour(1) });
+    expect(next.transitions).toEqual([]);
+    // The ledger item stays under DynamoDB's 400 KB: the first 500 transitions and a count.
+    const record = await deps.store.findRun("failing", `sched:${hour(0)}`);
+    expect(record?.summary.transitions).toHaveLength(LEDGER_TRANSITIONS);
+    expect(record?.summary.transitionsOmitted).toBe(big.transitions.length - LEDGER_TRANSITIONS);
   });
 
   it("narrows an audit with extra KEB filters", async () => {

@@ -1,6 +1,6 @@
 import { BatchWriteCommand, DynamoDBDocumentClient, PutCommand } from "@aws-sdk/lib-dynamodb";
 import type { RunSummary, SnapshotChange, SnapshotEntry } from "@fleet-auditor/audit";
-import { DynamoAuditStore, UnprocessedItemsError } from "@fleet-auditor/store";
+import { DynamoAuditStore, LeaseLostError, UnprocessedItemsError } from "@fleet-auditor/store";
 import { mockClient } from "aws-sdk-client-mock";
 import { describe, expect, it } from "vitest";
 import { useDynamo } from "../../helpers/dynamo.ts";
@@ -18,6 +18,13 @@ const entry = (id: string, version = 1): SnapshotEntry => ({
   notifiedAt: "2026-11-01T00:00:00.000Z",
   version,
 });
+const T0 = new Date("2026-11-01T00:00:00Z");
+const T1 = new Date("2026-11-01T00:05:00Z");
+/** Takes the audit's lease for `owner` and returns the fence to commit with. */
+async function fenced(s: DynamoAuditStore, audit: string, owner = "run-1") {
+  expect(await s.acquireLease(audit, owner, T0, T1)).toBe(true);
+  return { owner, now: T0, until: T1 };
+}
 const summary = (audit: string): RunSummary => ({
   audit,
   runId: "r1",
@@ -44,35 +51,36 @@ describe("DynamoAuditStore on a real DynamoDB API (dynalite)", () => {
       entry: entry(`big-${i}`),
       expectedVersion: null,
     }));
-    await s.commit("paged", puts);
+    await s.commit("paged", puts, await fenced(s, "paged"));
     const snap = await s.loadSnapshot("paged");
     expect(snap.size).toBe(1200);
     expect(snap.get("big-7")).toEqual(entry("big-7"));
     expect((await s.loadSnapshot("other")).size).toBe(0);
   });
 
-  it("applies a transition's write once: a second writer with the same expectation conflicts", async () => {
+  it("commits only while the run holds the audit's lease, and then in batches", async () => {
     const s = store();
-    const first = await s.commit("once", [
-      { op: "put", entry: entry("a"), expectedVersion: null, transition: 0 },
-    ]);
-    const again = await s.commit("once", [
-      { op: "put", entry: entry("a"), expectedVersion: null, transition: 0 },
-    ]);
-    expect(first).toEqual({ written: 1, deleted: 0, conflicts: 0 });
-    expect(again).toEqual({ written: 0, deleted: 0, conflicts: 1 });
-    const bump = await s.commit("once", [
-      { op: "put", entry: entry("a", 2), expectedVersion: 1, transition: 0 },
-    ]);
-    expect(bump.written).toBe(1);
-    const staleDelete = await s.commit("once", [
-      { op: "delete", instanceID: "a", expectedVersion: 1, transition: 0 },
-    ]);
-    expect(staleDelete.conflicts).toBe(1);
+    const fence = await fenced(s, "fence", "run-a");
+    expect(await s.commit("fence", [{ op: "put", entry: entry("a"), transition: 0 }], fence)).toEqual({
+      written: 1,
+      deleted: 0,
+    });
+    // run-a outlived its lease; run-b took over.
     expect(
-      await s.commit("once", [{ op: "delete", instanceID: "a", expectedVersion: 2, transition: 0 }]),
-    ).toMatchObject({ deleted: 1 });
-    expect((await s.loadSnapshot("once")).size).toBe(0);
+      await s.acquireLease(
+        "fence",
+        "run-b",
+        new Date("2026-11-01T00:06:00Z"),
+        new Date("2026-11-01T00:11:00Z"),
+      ),
+    ).toBe(true);
+    const late = await s
+      .commit("fence", [{ op: "delete", instanceID: "a", transition: 0 }], fence)
+      .catch((e: unknown) => e);
+    expect(late).toBeInstanceOf(LeaseLostError);
+    expect(late).toMatchObject({ code: "STORE_LEASE_LOST" });
+    expect((await s.loadSnapshot("fence")).has("a")).toBe(true);
+    expect(await s.commit("fence", [], fence)).toEqual({ written: 0, deleted: 0 });
   });
 
   it("records a run once per key and lists recent runs newest first", async () => {
@@ -146,9 +154,11 @@ describe("DynamoAuditStore on a real DynamoDB API (dynalite)", () => {
       return { UnprocessedItems: items.length > 1 ? { audit: items.slice(1) } : {} };
     });
     const s = new DynamoAuditStore({ client, tableName: "audit" });
+    // The mock answers everything else (the lease renewal) with success.
     await s.commit(
       "throttled",
-      [0, 1, 2].map((i) => ({ op: "put" as const, entry: entry(`t-${i}`), expectedVersion: null })),
+      [0, 1, 2].map((i) => ({ op: "put" as const, entry: entry(`t-${i}`) })),
+      { owner: "r", now: T0, until: T1 },
     );
     mock.restore();
     expect(calls).toBe(3);
@@ -163,7 +173,7 @@ describe("DynamoAuditStore on a real DynamoDB API (dynalite)", () => {
     }));
     const s = new DynamoAuditStore({ client, tableName: "audit" });
     const err = await s
-      .commit("stuck", [{ op: "put", entry: entry("x"), expectedVersion: null }])
+      .commit("stuck", [{ op: "put", entry: entry("x") }], { owner: "r", now: T0, until: T1 })
       .catch((e: unknown) => e);
     mock.restore();
     expect(err).toBeInstanceOf(UnprocessedItemsError);
