@@ -13,27 +13,40 @@ export async function startChildSim(args: {
   flagged: number;
   latency: number;
 }): Promise<ChildSim> {
-  const child: ChildProcess = spawn(
-    process.execPath,
-    [
-      new URL("./sim-process.ts", import.meta.url).pathname,
-      "--size",
-      `${args.size}`,
-      "--flagged",
-      `${args.flagged}`,
-      "--latency",
-      `${args.latency}`,
-    ],
-    { stdio: ["pipe", "pipe", "inherit"] },
-  );
+  const { info, stop } = await startChild("./sim-process.ts", [
+    "--size",
+    `${args.size}`,
+    "--flagged",
+    `${args.flagged}`,
+    "--latency",
+    `${args.latency}`,
+  ]);
+  return { url: info.url as string, stop };
+}
+
+/** Starts `dynalite-process.ts` with these tables; returns its endpoint. */
+export async function startChildDynamo(
+  tables: string[],
+): Promise<{ endpoint: string; stop(): Promise<void> }> {
+  const { info, stop } = await startChild("./dynalite-process.ts", tables);
+  return { endpoint: info.endpoint as string, stop };
+}
+
+/** Runs a script of this folder whose first stdout line is JSON; closing its stdin stops it. */
+async function startChild(
+  script: string,
+  args: string[],
+): Promise<{ info: Record<string, unknown>; stop(): Promise<void> }> {
+  const child: ChildProcess = spawn(process.execPath, [new URL(script, import.meta.url).pathname, ...args], {
+    stdio: ["pipe", "pipe", "inherit"],
+  });
   const lines = createInterface({ input: child.stdout as NodeJS.ReadableStream });
   const first = await new Promise<string>((resolve, reject) => {
     lines.once("line", resolve);
-    child.once("exit", (code) => reject(new Error(`simulator exited with ${code}`)));
+    child.once("exit", (code) => reject(new Error(`${script} exited with ${code}`)));
   });
-  const { url } = JSON.parse(first) as { url: string };
   return {
-    url,
+    info: JSON.parse(first) as Record<string, unknown>,
     stop: () =>
       new Promise<void>((resolve) => {
         child.once("exit", () => resolve());

@@ -26,6 +26,7 @@ const baseEnv = (): Record<string, string | undefined> => ({
   AWS_ENDPOINT_URL_DYNAMODB: env.db.endpoint,
   AWS_ENDPOINT_URL_SNS: `http://127.0.0.1:${sns.server.port}`,
   POWERTOOLS_LOG_LEVEL: "WARN",
+  POWERTOOLS_METRICS_DISABLED: "true",
 });
 
 async function loadHandler(vars: Record<string, string | undefined>) {
@@ -46,7 +47,7 @@ describe("functions/audit.ts", () => {
       out.push(String(chunk));
       return true;
     });
-    const handler = await loadHandler(baseEnv());
+    const handler = await loadHandler({ ...baseEnv(), POWERTOOLS_METRICS_DISABLED: "false" });
     const summary = await handler({ audit: "failing", scheduledTime: "2026-11-29T06:00:00Z" }, fakeContext());
     spy.mockRestore();
     expect(summary).toMatchObject({
