@@ -1,0 +1,17 @@
+/** Why a message body could not be understood; stable, and kept with a quarantined body. */
+export type MetaserverErrorCode =
+  | "MS_NOT_JSON"
+  | "MS_ENVELOPE"
+  | "MS_CONTENT"
+  | "MS_APPLICATION"
+  | "MS_BASE64";
+
+/** A body that can never be processed. The message is the quarantine reason. */
+export class MetaserverParseError extends Error {
+  readonly code: MetaserverErrorCode;
+  constructor(code: MetaserverErrorCode, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = "MetaserverParseError";
+    this.code = code;
+  }
+}

@@ -1,0 +1,39 @@
+export { type Application, decodeApplication, type PatchInfo, rejection } from "./application.ts";
+export { decodeBytes, encodeBytes, utf8 } from "./base64.ts";
+export * from "./errors.ts";
+export { bindGoFields } from "./go-json.ts";
+export { identifier, looksLikeHashId } from "./identifier.ts";
+export {
+  type GroupVersionResource,
+  type KeyedObject,
+  keyFunc,
+  keyFuncObj,
+  kindToResource,
+  parseKey,
+} from "./key.ts";
+export {
+  APPLICATION_RESPONSE,
+  type ApplicationMessage,
+  decodeMessage,
+  type MessageKind,
+  nodeOf,
+  WATCH_APP_SYNC,
+} from "./message.ts";
+export type {
+  ApplicationStatusStore,
+  ApplyOutcome,
+  QuarantineItem,
+  StatusQuery,
+  StatusRow,
+} from "./ports.ts";
+export { type K8sStatus, K8sStatusSchema } from "./schemas.ts";
+export {
+  APPLICATION_STATUSES,
+  type ApplicationStatus,
+  comparePrecedence,
+  FINISHED,
+  type Precedence,
+  STATUS_RANK,
+  statusRank,
+} from "./status.ts";
+export { type Coalesced, coalesce, type StatusUpdate, toUpdate } from "./status-update.ts";

@@ -1,0 +1,58 @@
+import type { StatusUpdate } from "./status-update.ts";
+
+/** What a conditional write of one update did. */
+export type ApplyOutcome = "applied" | "stale" | "duplicate";
+
+/** A body that can never be processed, kept with its reason instead of being dropped. */
+export interface QuarantineItem {
+  /** The SQS message id (the item's key: quarantining the same message twice is one item). */
+  sqsMessageId: string;
+  reason: string;
+  code: string;
+  /** The raw body, cut to a size cap. */
+  body: string;
+  bodyBytes: number;
+  truncated: boolean;
+  receivedAt: string;
+}
+
+/** One row of the status table, as queries return it. */
+export interface StatusRow {
+  id: string;
+  key: string;
+  group: string;
+  version: string;
+  resource: string;
+  namespace: string;
+  name: string;
+  verb: string;
+  subresource: string;
+  node: string;
+  status: string;
+  reason: string;
+  error?: { code?: number; reason?: string; message?: string };
+  /** The winning message's header time (ISO) and id. */
+  messageTime: string;
+  msgId: string;
+  kind: string;
+  firstSeenAt: string;
+  updatedAt: string;
+  sizes: { option: number; reqBody: number; respBody: number };
+}
+
+/** Filters of a status query; `since` compares with the message time. */
+export interface StatusQuery {
+  node?: string;
+  status?: string;
+  since?: Date;
+  limit?: number;
+}
+
+/** The Application status table. */
+export interface ApplicationStatusStore {
+  /** Writes the update unless the row already holds a newer message or this msg_id. */
+  apply(update: StatusUpdate, now: Date): Promise<ApplyOutcome>;
+  quarantine(item: QuarantineItem): Promise<void>;
+  query(query: StatusQuery): Promise<StatusRow[]>;
+  quarantined(limit?: number): Promise<QuarantineItem[]>;
+}
