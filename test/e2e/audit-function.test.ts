@@ -79,7 +79,7 @@ describe("functions/audit.ts", () => {
   it("rejects a bad payload with an error listing the bad fields", async () => {
     const handler = await loadHandler(baseEnv());
     await expect(handler({ audit: "failing", dryRun: "yes", extra: 1 }, fakeContext())).rejects.toThrow(
-      /invalid audit input: dryRun: .*; \(input\): Unrecognized key: "extra"/,
+      /invalid input: dryRun: .*; \(input\): Unrecognized key: "extra"/,
     );
   });
 

@@ -37,3 +37,4 @@ export {
   statusRank,
 } from "./status.ts";
 export { type Coalesced, coalesce, type StatusUpdate, toUpdate } from "./status-update.ts";
+export { applicationTraffic, type TrafficOptions } from "./traffic.ts";

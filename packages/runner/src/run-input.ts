@@ -44,7 +44,7 @@ export class RunInputError extends Error {
   readonly code = "RUN_INPUT";
   readonly problems: string[];
   constructor(problems: string[]) {
-    super(`invalid audit input: ${problems.join("; ")}`);
+    super(`invalid input: ${problems.join("; ")}`);
     this.name = "RunInputError";
     this.problems = problems;
   }

@@ -4,6 +4,7 @@ import type { AddressInfo } from "node:net";
 import { CreateTableCommand, DynamoDBClient, ResourceInUseException } from "@aws-sdk/client-dynamodb";
 import { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import { auditTableDefinition } from "./audit-table.ts";
+import { statusTableDefinition } from "./status-table.ts";
 
 // dynalite ships CommonJS without types.
 const require = createRequire(import.meta.url);
@@ -21,7 +22,10 @@ export interface EmbeddedDynamo {
  */
 export async function startEmbeddedDynamo(options: {
   dir?: string;
+  /** Audit tables by name. */
   tables: string[];
+  /** Application status tables by name. */
+  statusTables?: string[];
 }): Promise<EmbeddedDynamo> {
   const dynalite = require("dynalite") as (opts: Record<string, unknown>) => {
     listen(port: number, host: string, cb: () => void): void;
@@ -37,9 +41,13 @@ export async function startEmbeddedDynamo(options: {
     region: "local",
     credentials: { accessKeyId: "local", secretAccessKey: "local" },
   });
-  for (const table of options.tables) {
+  const definitions = [
+    ...options.tables.map(auditTableDefinition),
+    ...(options.statusTables ?? []).map(statusTableDefinition),
+  ];
+  for (const definition of definitions) {
     try {
-      await raw.send(new CreateTableCommand(auditTableDefinition(table)));
+      await raw.send(new CreateTableCommand(definition));
     } catch (err) {
       if (!(err instanceof ResourceInUseException)) throw err;
     }

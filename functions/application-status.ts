@@ -1,0 +1,30 @@
+import { Logger } from "@aws-lambda-powertools/logger";
+import { Metrics } from "@aws-lambda-powertools/metrics";
+import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
+import { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
+import type { QuarantineItem, StatusRow } from "@fleet-auditor/metaserver";
+import { ApplicationsEnvSchema, parseConfig, parseStatusQuery } from "@fleet-auditor/runner";
+import { DynamoStatusStore } from "@fleet-auditor/store";
+import { functionStack } from "./lib/stack.ts";
+
+const env = parseConfig(ApplicationsEnvSchema, process.env);
+const logger = new Logger({ serviceName: "fleet-auditor" });
+const metrics = new Metrics({ namespace: "FleetAuditor", serviceName: "application-status" });
+const store = new DynamoStatusStore({
+  client: DynamoDBDocumentClient.from(new DynamoDBClient({})),
+  tableName: env.STATUS_TABLE,
+});
+
+/** Console queries: `{ "node": "edge-1", "status": "Rejected", "since": "…" }`, or `{ "quarantine": true }`. */
+export const handler = functionStack<unknown, StatusRow[] | QuarantineItem[]>(logger, metrics).handler(
+  async (event) => {
+    const q = parseStatusQuery(event);
+    if (q.quarantine) return store.quarantined(q.limit);
+    return store.query({
+      node: q.node,
+      status: q.status,
+      since: q.since ? new Date(q.since) : undefined,
+      limit: q.limit,
+    });
+  },
+);

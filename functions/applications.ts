@@ -1,0 +1,37 @@
+import { Logger } from "@aws-lambda-powertools/logger";
+import { Metrics } from "@aws-lambda-powertools/metrics";
+import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
+import { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
+import { ApplicationsEnvSchema, ingestBatch, parseConfig } from "@fleet-auditor/runner";
+import { DynamoStatusStore } from "@fleet-auditor/store";
+import type { SQSBatchResponse, SQSEvent } from "aws-lambda";
+import { recordIngestMetrics } from "./lib/ingest-metrics.ts";
+import { functionStack } from "./lib/stack.ts";
+
+// Cold start: configuration (fails here, naming the variable), client and store, once.
+const env = parseConfig(ApplicationsEnvSchema, process.env);
+const logger = new Logger({ serviceName: "fleet-auditor" });
+const metrics = new Metrics({ namespace: "FleetAuditor", serviceName: "applications" });
+const store = new DynamoStatusStore({
+  client: DynamoDBDocumentClient.from(new DynamoDBClient({}), {
+    marshallOptions: { removeUndefinedValues: true },
+  }),
+  tableName: env.STATUS_TABLE,
+  finishedTtlHours: env.FINISHED_TTL_HOURS,
+  unfinishedTtlDays: env.UNFINISHED_TTL_DAYS,
+  quarantineTtlDays: env.QUARANTINE_TTL_DAYS,
+});
+
+/**
+ * SQS → status table with partial batch responses. Not Powertools' BatchProcessor: it handles
+ * records one by one, and this handler folds the whole batch to one write per Application ID.
+ */
+export const handler = functionStack<SQSEvent, SQSBatchResponse>(logger, metrics).handler(async (event) => {
+  const { failedMessageIds, counts } = await ingestBatch(
+    { store, log: logger },
+    event.Records.map((r) => ({ messageId: r.messageId, body: r.body })),
+  );
+  logger.info("batch processed", { ...counts });
+  recordIngestMetrics(metrics, counts);
+  return { batchItemFailures: failedMessageIds.map((itemIdentifier) => ({ itemIdentifier })) };
+});

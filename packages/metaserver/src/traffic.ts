@@ -1,0 +1,128 @@
+import { encodeBytes } from "./base64.ts";
+import { identifier } from "./identifier.ts";
+
+/** A deterministic PRNG for traffic generation (mulberry32). */
+function prng(seed: number): () => number {
+  let s = seed >>> 0;
+  return () => {
+    s = (s + 0x6d2b79f5) >>> 0;
+    let t = Math.imul(s ^ (s >>> 15), s | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const KEYS = [
+  ["/core/v1/pods/default/null", "list", '{"labelSelector":"app=nginx","resourceVersion":"0"}'],
+  ["/core/v1/configmaps/default/app-config", "get", "{}"],
+  ["/core/v1/services/null/null", "watch", '{"watch":true,"resourceVersion":"48290","timeoutSeconds":412}'],
+  ["/apps/v1/deployments/default/nginx", "get", "{}"],
+  ["/core/v1/secrets/kube-system/edge-token", "get", "{}"],
+  ["/discovery.k8s.io/v1/endpointslices/null/null", "watch", '{"watch":true,"timeoutSeconds":377}'],
+  ["/core/v1/nodes/null/NODE", "get", "{}"],
+  ["/core/v1/events/default/null", "create", "{}"],
+] as const;
+
+/** Options of `applicationTraffic`. */
+export interface TrafficOptions {
+  applications: number;
+  nodes?: number;
+  seed?: number;
+  /** The first message's header time, ms. */
+  start?: number;
+  /** Share of Applications the cloud rejects. Default 0.1. */
+  rejectShare?: number;
+}
+
+/**
+ * Realistic metaserver traffic for demos, tests and benchmarks: for each Application a request
+ * (`InApplying`, as the edge sends it, route `node/<id>/null`) and a response (`applicationResponse`,
+ * Approved or Rejected with a k8s Status), as the cloud side sees them. Returns message bodies in
+ * the order they were produced.
+ */
+export function applicationTraffic(options: TrafficOptions): string[] {
+  const rnd = prng(options.seed ?? 1);
+  const nodes = options.nodes ?? 20;
+  let t = options.start ?? Date.UTC(2026, 10, 29, 6);
+  const out: string[] = [];
+  const uuid = (): string => {
+    const h = Array.from({ length: 32 }, () => Math.floor(rnd() * 16).toString(16)).join("");
+    return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-a${h.slice(17, 20)}-${h.slice(20)}`;
+  };
+  for (let i = 0; i < options.applications; i++) {
+    const node = `edge-${String(Math.floor(rnd() * nodes) + 1).padStart(3, "0")}`;
+    const [template, verb, option] = KEYS[Math.floor(rnd() * KEYS.length)] as (typeof KEYS)[number];
+    const key = template
+      .replace("NODE", node)
+      .replace("app-config", `app-config-${i}`)
+      .replace("nginx", `nginx-${i}`);
+    const optionBytes = new TextEncoder().encode(option);
+    const id = identifier({ nodename: node, key, verb, option: optionBytes, subresource: "" });
+    const requestId = uuid();
+    const app = {
+      ID: id,
+      Key: key,
+      Verb: verb,
+      Nodename: node,
+      Option: encodeBytes(option),
+      ReqBody: null,
+      Subresource: "",
+      RespBody: null,
+      Status: "InApplying",
+      Reason: "",
+      Error: { ErrStatus: { metadata: {} } },
+      Timestamp: "0001-01-01T00:00:00Z",
+    };
+    t += 1 + Math.floor(rnd() * 5);
+    out.push(
+      JSON.stringify({
+        header: { msg_id: requestId, timestamp: t },
+        route: {
+          source: "metaserver",
+          group: "dynamiccontroller",
+          operation: "null",
+          resource: `node/${node}/null`,
+        },
+        content: app,
+      }),
+    );
+    const rejected = rnd() < (options.rejectShare ?? 0.1);
+    const name = key.split("/")[5] ?? "";
+    const response = rejected
+      ? {
+          ...app,
+          Status: "Rejected",
+          Error: {
+            ErrStatus: {
+              kind: "Status",
+              apiVersion: "v1",
+              metadata: {},
+              status: "Failure",
+              message: `${key.split("/")[3]} "${name}" not found`,
+              reason: "NotFound",
+              details: { name, kind: key.split("/")[3] },
+              code: 404,
+            },
+          },
+        }
+      : {
+          ...app,
+          Status: "Approved",
+          RespBody: encodeBytes('{"kind":"Status","apiVersion":"v1","metadata":{}}'),
+        };
+    t += 1 + Math.floor(rnd() * 60);
+    out.push(
+      JSON.stringify({
+        header: { msg_id: uuid(), parent_msg_id: requestId, timestamp: t },
+        route: {
+          source: "dynamiccontroller",
+          group: "resource",
+          operation: "applicationResponse",
+          resource: `node/${node}/ignore/Application/ignore`,
+        },
+        content: response,
+      }),
+    );
+  }
+  return out;
+}

@@ -1,0 +1,147 @@
+import { createHash } from "node:crypto";
+import {
+  type ApplicationStatusStore,
+  coalesce,
+  decodeMessage,
+  MetaserverParseError,
+  type StatusUpdate,
+  toUpdate,
+} from "@fleet-auditor/metaserver";
+import type { RunLogger } from "./run-audit.ts";
+
+/** One queued message: an SQS record's id and body. */
+export interface QueuedMessage {
+  messageId: string;
+  body: string;
+}
+
+/** What a batch did, for logs, metrics and the CLI. */
+export interface IngestCounts {
+  records: number;
+  /** Rows written. */
+  applied: number;
+  /** Updates ignored because the row (or the batch) held a newer message. */
+  stale: number;
+  /** Updates ignored because their msg_id was already applied. */
+  duplicate: number;
+  /** Bodies that can never be parsed, kept with their reason. */
+  quarantined: number;
+  /** Updates or quarantine writes that failed for a transient reason; their records are retried. */
+  failed: number;
+}
+
+/** Everything an ingest needs. */
+export interface IngestDeps {
+  store: ApplicationStatusStore;
+  clock?: () => Date;
+  log?: RunLogger;
+  /** Quarantined bodies are kept up to this many bytes. Default 32 KiB. */
+  bodyCapBytes?: number;
+  /** Writes in flight at once. Default 8. */
+  writeConcurrency?: number;
+}
+
+/**
+ * Processes one SQS batch of metaserver messages into the status table: decode each body
+ * (quarantining what can never be parsed), fold the batch to one update per Application ID, and
+ * write each with one conditional UpdateItem. Returns the ids of records to retry: those whose
+ * write or quarantine failed. Nothing is dropped silently.
+ */
+export async function ingestBatch(
+  deps: IngestDeps,
+  messages: readonly QueuedMessage[],
+): Promise<{ failedMessageIds: string[]; counts: IngestCounts }> {
+  const now = (deps.clock ?? (() => new Date()))();
+  const counts: IngestCounts = {
+    records: messages.length,
+    applied: 0,
+    stale: 0,
+    duplicate: 0,
+    quarantined: 0,
+    failed: 0,
+  };
+  const failed = new Set<string>();
+  const updates: StatusUpdate[] = [];
+  const recordsOf = new Map<string, Set<string>>();
+  const quarantines: Array<Promise<void>> = [];
+
+  for (const record of messages) {
+    let decoded: ReturnType<typeof decodeMessage>;
+    try {
+      decoded = decodeMessage(record.body);
+    } catch (err) {
+      quarantines.push(
+        quarantine(deps, record, err, now).then(
+          () => {
+            counts.quarantined++;
+          },
+          (writeErr: unknown) => {
+            counts.failed++;
+            failed.add(record.messageId);
+            deps.log?.warn("quarantine write failed; the record will be retried", {
+              messageId: record.messageId,
+              error: String(writeErr),
+            });
+          },
+        ),
+      );
+      continue;
+    }
+    for (const app of decoded.applications) {
+      updates.push(toUpdate(decoded, app));
+      const set = recordsOf.get(app.id) ?? new Set<string>();
+      set.add(record.messageId);
+      recordsOf.set(app.id, set);
+    }
+  }
+
+  const folded = coalesce(updates);
+  counts.duplicate += folded.duplicates;
+  counts.stale += folded.stale;
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < folded.updates.length) {
+      const update = folded.updates[next++] as StatusUpdate;
+      try {
+        counts[await deps.store.apply(update, now)]++;
+      } catch (err) {
+        counts.failed++;
+        for (const id of recordsOf.get(update.id) ?? []) failed.add(id);
+        deps.log?.warn("status write failed; its records will be retried", {
+          applicationId: update.id,
+          error: String(err),
+        });
+      }
+    }
+  };
+  await Promise.all([
+    ...quarantines,
+    ...Array.from({ length: Math.min(deps.writeConcurrency ?? 8, folded.updates.length) }, worker),
+  ]);
+  return { failedMessageIds: messages.map((m) => m.messageId).filter((id) => failed.has(id)), counts };
+}
+
+async function quarantine(deps: IngestDeps, record: QueuedMessage, err: unknown, now: Date): Promise<void> {
+  const cap = deps.bodyCapBytes ?? 32 * 1024;
+  const bytes = Buffer.from(record.body, "utf8");
+  const known = err instanceof MetaserverParseError;
+  await deps.store.quarantine({
+    sqsMessageId: record.messageId,
+    // An unexpected exception is a bug of ours, but the body is still kept, not lost.
+    reason: known ? err.message : `unexpected decoding error: ${String(err)}`,
+    code: known ? err.code : "MS_UNEXPECTED",
+    body: bytes.subarray(0, cap).toString("utf8"),
+    bodyBytes: bytes.length,
+    truncated: bytes.length > cap,
+    receivedAt: now.toISOString(),
+  });
+  deps.log?.warn("message quarantined", {
+    messageId: record.messageId,
+    reason: known ? err.code : "MS_UNEXPECTED",
+  });
+}
+
+/** A stable message id for a line of a file (the CLI's stand-in for SQS message ids). */
+export function lineMessageId(lineNumber: number, body: string): string {
+  return `line-${lineNumber}-${createHash("sha256").update(body).digest("hex").slice(0, 16)}`;
+}
