@@ -12,3 +12,15 @@ export function useDynamo(tables = ["audit"]): { db: EmbeddedDynamo } {
   });
   return holder;
 }
+
+/** An in-memory dynalite with one Application status table. */
+export function useDynamoStatus(table = "status"): { db: EmbeddedDynamo } {
+  const holder = {} as { db: EmbeddedDynamo };
+  beforeAll(async () => {
+    holder.db = await startEmbeddedDynamo({ tables: [], statusTables: [table] });
+  });
+  afterAll(async () => {
+    await holder.db?.close();
+  });
+  return holder;
+}

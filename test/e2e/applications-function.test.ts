@@ -1,0 +1,89 @@
+import { readFileSync } from "node:fs";
+import type { QuarantineItem, StatusRow } from "@fleet-auditor/metaserver";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { useDynamoStatus } from "../helpers/dynamo.ts";
+import { fakeContext, withEnv } from "../helpers/lambda.ts";
+import { sqsEvent } from "../helpers/sqs-event.ts";
+
+const env = useDynamoStatus("fn-status");
+let restore: () => void = () => undefined;
+afterEach(() => restore());
+const raw = (name: string): string =>
+  readFileSync(new URL(`../fixtures/kubeedge/${name}`, import.meta.url), "utf8");
+
+async function load<T>(module: string): Promise<T> {
+  restore = withEnv({
+    STATUS_TABLE: "fn-status",
+    AWS_REGION: "us-east-1",
+    AWS_ACCESS_KEY_ID: "test",
+    AWS_SECRET_ACCESS_KEY: "test",
+    AWS_ENDPOINT_URL_DYNAMODB: env.db.endpoint,
+    POWERTOOLS_LOG_LEVEL: "ERROR",
+    POWERTOOLS_METRICS_DISABLED: "true",
+  });
+  vi.resetModules();
+  return (await import(module)).handler as T;
+}
+type Ingest = (
+  event: unknown,
+  ctx: unknown,
+) => Promise<{ batchItemFailures: Array<{ itemIdentifier: string }> }>;
+type Query = (event: unknown, ctx: unknown) => Promise<StatusRow[] | QuarantineItem[]>;
+
+describe("functions/applications.ts (SQS)", () => {
+  it("applies a request and its response, quarantines what cannot be parsed, and acknowledges both", async () => {
+    const handler = await load<Ingest>("../../functions/applications.ts");
+    const sns = JSON.stringify({
+      Type: "Notification",
+      MessageId: "x",
+      TopicArn: "arn:aws:sns:us-east-1:123456789012:t",
+      Message: raw("response-get-rejected.json"),
+    });
+    const event = sqsEvent([
+      raw("request-list.json"),
+      raw("response-list-approved.json"),
+      sns,
+      "not json at all",
+      '{"header":{}}',
+    ]);
+    const result = await handler(event, fakeContext("applications"));
+    expect(result).toEqual({ batchItemFailures: [] });
+    const query = await load<Query>("../../functions/application-status.ts");
+    const rows = (await query({}, fakeContext("status"))) as StatusRow[];
+    const byKey = Object.fromEntries(rows.map((r) => [r.key, r]));
+    expect(byKey["/core/v1/pods/default/null"]).toMatchObject({
+      status: "Approved",
+      kind: "response",
+      node: "edge-node-1",
+      verb: "list",
+    });
+    expect(byKey["/core/v1/configmaps/default/app-config"]).toMatchObject({
+      status: "Rejected",
+      error: { code: 404, reason: "NotFound" },
+    });
+    const quarantined = (await query({ quarantine: true }, fakeContext("status"))) as QuarantineItem[];
+    expect(quarantined.map((q) => q.code).sort()).toEqual(["MS_ENVELOPE", "MS_NOT_JSON"]);
+    expect(quarantined.find((q) => q.code === "MS_NOT_JSON")).toMatchObject({
+      body: "not json at all",
+      sqsMessageId: event.Records[3]?.messageId,
+    });
+  });
+
+  it("answers console queries by node, status and time, and rejects a bad query naming the field", async () => {
+    const query = await load<Query>("../../functions/application-status.ts");
+    const rejected = (await query(
+      { node: "edge-node-1", status: "Rejected", since: "2020-01-01T00:00:00Z" },
+      fakeContext("status"),
+    )) as StatusRow[];
+    expect(rejected.map((r) => r.status)).toEqual(["Rejected"]);
+    await expect(query({ node: "edge-node-1", colour: "red" }, fakeContext("status"))).rejects.toThrow(
+      /colour/,
+    );
+  });
+
+  it("fails at cold start without STATUS_TABLE", async () => {
+    restore = withEnv({ STATUS_TABLE: undefined });
+    vi.resetModules();
+    await expect(import("../../functions/applications.ts")).rejects.toThrow(/STATUS_TABLE: is required/);
+  });
+});

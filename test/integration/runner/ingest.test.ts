@@ -1,0 +1,150 @@
+import { ProvisionedThroughputExceededException } from "@aws-sdk/client-dynamodb";
+import { DynamoDBDocumentClient, UpdateCommand } from "@aws-sdk/lib-dynamodb";
+import { applicationTraffic, comparePrecedence, decodeMessage, statusRank } from "@fleet-auditor/metaserver";
+import { ingestBatch } from "@fleet-auditor/runner";
+import { DynamoStatusStore } from "@fleet-auditor/store";
+import { mockClient } from "aws-sdk-client-mock";
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { useDynamoStatus } from "../../helpers/dynamo.ts";
+
+const env = useDynamoStatus("ingest");
+const store = () => new DynamoStatusStore({ client: env.db.client, tableName: "ingest" });
+let seq = 0;
+const records = (bodies: readonly string[]) => bodies.map((body) => ({ messageId: `sqs-${++seq}`, body }));
+
+/** The row each Application ID must end with: the greatest message by (timestamp, rank, msg_id). */
+function expectedWinners(bodies: readonly string[]): Map<string, { status: string; msgId: string }> {
+  const best = new Map<string, { status: string; msgId: string; timestamp: number; rank: number }>();
+  for (const body of bodies) {
+    const m = decodeMessage(body);
+    for (const a of m.applications) {
+      const cand = { status: a.status, msgId: m.msgId, timestamp: m.timestamp, rank: statusRank(a.status) };
+      const cur = best.get(a.id);
+      if (!cur || comparePrecedence(cand, cur) > 0) best.set(a.id, cand);
+    }
+  }
+  return new Map([...best].map(([id, v]) => [id, { status: v.status, msgId: v.msgId }]));
+}
+
+async function rowsOf(ids: Iterable<string>): Promise<Map<string, { status: string; msgId: string }>> {
+  const wanted = new Set(ids);
+  const rows = await store().query({ limit: 100_000 });
+  return new Map(
+    rows.filter((r) => wanted.has(r.id)).map((r) => [r.id, { status: r.status, msgId: r.msgId }]),
+  );
+}
+
+describe("ingestBatch on the real status table", () => {
+  it("writes each Application once per batch and counts stale and duplicate messages", async () => {
+    const traffic = applicationTraffic({ applications: 20, seed: 3 });
+    const batch = [...traffic, ...traffic.slice(0, 5)];
+    // Identical requests from one node share an ID, as in KubeEdge: count the distinct ones.
+    const ids = new Set(traffic.map((b) => decodeMessage(b).applications[0]?.id)).size;
+    const { failedMessageIds, counts } = await ingestBatch({ store: store() }, records(batch));
+    expect(failedMessageIds).toEqual([]);
+    expect(counts).toMatchObject({
+      records: 45,
+      applied: ids,
+      duplicate: 5,
+      stale: 40 - ids,
+      quarantined: 0,
+      failed: 0,
+    });
+    const again = await ingestBatch({ store: store() }, records(traffic));
+    expect(again.counts).toMatchObject({ applied: 0, duplicate: ids, stale: 40 - ids });
+  });
+
+  it("reports only the records of a write that failed for a transient reason (injected throttling)", async () => {
+    const real = DynamoDBDocumentClient.from(env.db.client);
+    const faulty = DynamoDBDocumentClient.from(env.db.client);
+    const traffic = applicationTraffic({ applications: 6, seed: 9 });
+    const victim = decodeMessage(traffic[4] as string).applications[0]?.id;
+    const mock = mockClient(faulty);
+    mock.on(UpdateCommand).callsFake(async (input: { Key: { id: string } }) => {
+      if (input.Key.id === victim)
+        throw new ProvisionedThroughputExceededException({ message: "Rate exceeded", $metadata: {} });
+      return real.send(new UpdateCommand(input as unknown as ConstructorParameters<typeof UpdateCommand>[0]));
+    });
+    const batch = records(traffic);
+    const result = await ingestBatch(
+      { store: new DynamoStatusStore({ client: faulty, tableName: "ingest" }) },
+      batch,
+    );
+    mock.restore();
+    expect(result.counts).toMatchObject({ applied: 5, failed: 1 });
+    expect(result.failedMessageIds).toEqual([batch[4]?.messageId, batch[5]?.messageId]);
+    // SQS redelivers them; now they go through.
+    const retry = await ingestBatch({ store: store() }, [batch[4], batch[5]] as typeof batch);
+    expect(retry).toMatchObject({ failedMessageIds: [], counts: { applied: 1 } });
+  });
+
+  it("ends with the same table for any shuffle, duplication and batching of the messages (property)", async () => {
+    let run = 0;
+    await fc.assert(
+      fc.asyncProperty(
+        fc.integer({ min: 1, max: 1_000_000 }),
+        fc.array(fc.nat(), { maxLength: 15 }),
+        fc.array(fc.integer({ min: 1, max: 10 }), { minLength: 1, maxLength: 8 }),
+        async (seed, dupPicks, batchSizes) => {
+          // Each run starts later than the last, so that IDs shared with an earlier run's rows are superseded.
+          const start = Date.UTC(2027, 0, 1) + ++run * 86_400_000;
+          const traffic = applicationTraffic({ applications: 8, nodes: 3, seed, start, rejectShare: 0.3 });
+          const dups = dupPicks.map((i) => traffic[i % traffic.length] as string);
+          const delivered = fc.sample(
+            fc.shuffledSubarray([...traffic, ...dups], { minLength: traffic.length + dups.length }),
+            { seed, numRuns: 1 },
+          )[0] as string[];
+          let i = 0;
+          let b = 0;
+          while (i < delivered.length) {
+            const size = batchSizes[b++ % batchSizes.length] as number;
+            const { failedMessageIds } = await ingestBatch(
+              { store: store() },
+              records(delivered.slice(i, i + size)),
+            );
+            expect(failedMessageIds).toEqual([]);
+            i += size;
+          }
+          const expected = expectedWinners(traffic);
+          expect(await rowsOf(expected.keys())).toEqual(expected);
+        },
+      ),
+      { numRuns: 15 },
+    );
+  });
+
+  it("never crashes on any byte string as a body: each is applied, quarantined or reported (property)", async () => {
+    const valid = applicationTraffic({ applications: 3, seed: 77 });
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(
+          fc.oneof(
+            fc.uint8Array({ maxLength: 300 }).map((b) => Buffer.from(b).toString("utf8")),
+            fc.string(),
+            fc.json(),
+            fc.constantFrom(...valid),
+          ),
+          {
+            minLength: 1,
+            maxLength: 10,
+          },
+        ),
+        async (bodies) => {
+          const { failedMessageIds, counts } = await ingestBatch({ store: store() }, records(bodies));
+          expect(failedMessageIds).toEqual([]);
+          const decodable = bodies.filter((b) => {
+            try {
+              decodeMessage(b);
+              return true;
+            } catch {
+              return false;
+            }
+          }).length;
+          expect(counts.quarantined).toBe(bodies.length - decodable);
+        },
+      ),
+      { numRuns: 60 },
+    );
+  });
+});

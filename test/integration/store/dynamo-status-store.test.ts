@@ -1,0 +1,125 @@
+import { decodeMessage, type StatusUpdate, toUpdate } from "@fleet-auditor/metaserver";
+import { DynamoStatusStore, type EmbeddedDynamo, startEmbeddedDynamo } from "@fleet-auditor/store";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+let db: EmbeddedDynamo;
+beforeAll(async () => {
+  db = await startEmbeddedDynamo({ tables: [], statusTables: ["status"] });
+});
+afterAll(async () => db?.close());
+const store = () => new DynamoStatusStore({ client: db.client, tableName: "status" });
+
+function update(
+  id: string,
+  status: string,
+  ts: number,
+  msgId: string,
+  node = "edge-1",
+  extra: Record<string, unknown> = {},
+): StatusUpdate {
+  const m = decodeMessage(
+    JSON.stringify({
+      header: { msg_id: msgId, timestamp: ts },
+      route: { resource: `node/${node}/null` },
+      content: { ID: id, Key: "/core/v1/configmaps/default/cfg", Verb: "get", Status: status, ...extra },
+    }),
+  );
+  return toUpdate(m, m.applications[0] as NonNullable<(typeof m.applications)[0]>);
+}
+const NOW = new Date();
+const ms = (minutesAgo: number) => NOW.getTime() - minutesAgo * 60_000;
+
+describe("DynamoStatusStore on a real DynamoDB API (dynalite)", () => {
+  it("writes a newer message, refuses an older one as stale and a repeated one as duplicate", async () => {
+    const s = store();
+    expect(await s.apply(update("a1", "InApplying", ms(10), "m1"), NOW)).toBe("applied");
+    expect(await s.apply(update("a1", "Approved", ms(9), "m2"), NOW)).toBe("applied");
+    expect(await s.apply(update("a1", "InApplying", ms(10), "m1"), NOW)).toBe("duplicate");
+    expect(await s.apply(update("a1", "PreApplying", ms(11), "m0"), NOW)).toBe("stale");
+    // Same time: the higher status rank wins, whichever arrives first.
+    expect(await s.apply(update("a1", "InProcessing", ms(9), "m3"), NOW)).toBe("stale");
+    const [row] = await s.query({ node: "edge-1" });
+    expect(row).toMatchObject({
+      id: "a1",
+      status: "Approved",
+      msgId: "m2",
+      namespace: "default",
+      name: "cfg",
+      resource: "configmaps",
+      verb: "get",
+    });
+  });
+
+  it("keeps firstSeenAt and records a rejection's error code, reason and message", async () => {
+    const s = store();
+    const first = new Date(NOW.getTime() - 3_600_000);
+    await s.apply(update("a2", "InApplying", ms(8), "n1"), first);
+    await s.apply(
+      update("a2", "Rejected", ms(7), "n2", "edge-1", {
+        Error: {
+          ErrStatus: {
+            metadata: {},
+            status: "Failure",
+            message: 'configmaps "cfg" not found',
+            reason: "NotFound",
+            code: 404,
+          },
+        },
+      }),
+      NOW,
+    );
+    const [row] = (await s.query({ status: "Rejected" })).filter((r) => r.id === "a2");
+    expect(row).toMatchObject({
+      firstSeenAt: first.toISOString(),
+      updatedAt: NOW.toISOString(),
+      error: { code: 404, reason: "NotFound", message: 'configmaps "cfg" not found' },
+    });
+    // A later Approved for the same ID clears the error (success is decided on Status).
+    await s.apply(
+      update("a2", "Approved", ms(6), "n3", "edge-1", {
+        Error: { ErrStatus: { code: 404, reason: "NotFound" } },
+      }),
+      NOW,
+    );
+    const [after] = (await s.query({ node: "edge-1" })).filter((r) => r.id === "a2");
+    expect(after?.error).toBeUndefined();
+  });
+
+  it("answers a node's applications by time and a status since a time, newest first", async () => {
+    const s = store();
+    await s.apply(update("b1", "Rejected", ms(120), "b1m", "edge-2"), NOW);
+    await s.apply(update("b2", "Rejected", ms(30), "b2m", "edge-2"), NOW);
+    await s.apply(update("b3", "InApplying", ms(20), "b3m", "edge-2"), NOW);
+    await s.apply(update("b4", "Rejected", ms(10), "b4m", "edge-3"), NOW);
+    expect((await s.query({ node: "edge-2" })).map((r) => r.id)).toEqual(["b3", "b2", "b1"]);
+    expect((await s.query({ node: "edge-2", status: "Rejected" })).map((r) => r.id)).toEqual(["b2", "b1"]);
+    expect((await s.query({ status: "Rejected", since: new Date(ms(60)) })).map((r) => r.id)).toEqual([
+      "b4",
+      "b2",
+    ]);
+    expect((await s.query({ status: "InApplying", since: new Date(ms(25)) })).map((r) => r.id)).toContain(
+      "b3",
+    );
+    const all = await s.query({});
+    expect(all.map((r) => r.id)).toEqual(expect.arrayContaining(["a1", "b1", "b4"]));
+  });
+
+  it("keeps a quarantined body once per SQS message and lists it", async () => {
+    const s = store();
+    const item = {
+      sqsMessageId: "sqs-1",
+      reason: "body is not JSON",
+      code: "MS_NOT_JSON",
+      body: "{oops",
+      bodyBytes: 5,
+      truncated: false,
+      receivedAt: NOW.toISOString(),
+    };
+    await s.quarantine(item);
+    await s.quarantine({ ...item, reason: "again" });
+    const listed = await s.quarantined();
+    expect(listed).toEqual([item]);
+    // Quarantined items are not Applications.
+    expect((await s.query({})).some((r) => r.id.startsWith("QUARANTINE#"))).toBe(false);
+  });
+});
