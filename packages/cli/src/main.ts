@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+import { APPS_USAGE, appsCommand } from "./commands/apps.ts";
 import { runCommand } from "./commands/run.ts";
 import { runDemo } from "./demo.ts";
 import { UsageError } from "./usage-error.ts";
@@ -7,6 +8,7 @@ const USAGE = `usage: fleet-auditor <command> [options]
 
 commands:
   run     run an audit against a KEB (see fleet-auditor run --help)
+  apps    KubeEdge Application status: ingest, status, quarantine (see fleet-auditor apps --help)
   demo    audits over a changing simulated fleet on the embedded stack (npm start)
 `;
 
@@ -22,6 +24,13 @@ try {
         stderr: process.stderr,
       });
     }
+  } else if (command === "apps") {
+    if (rest.includes("--help")) process.stdout.write(APPS_USAGE);
+    else
+      process.exitCode = await appsCommand(rest, process.env, {
+        stdout: process.stdout,
+        stdin: process.stdin,
+      });
   } else if (command === "demo") {
     await runDemo();
   } else {

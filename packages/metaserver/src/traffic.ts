@@ -73,7 +73,7 @@ export function applicationTraffic(options: TrafficOptions): string[] {
       Error: { ErrStatus: { metadata: {} } },
       Timestamp: "0001-01-01T00:00:00Z",
     };
-    t += 1 + Math.floor(rnd() * 5);
+    t += 50 + Math.floor(rnd() * 2000);
     out.push(
       JSON.stringify({
         header: { msg_id: requestId, timestamp: t },
@@ -87,30 +87,14 @@ export function applicationTraffic(options: TrafficOptions): string[] {
       }),
     );
     const rejected = rnd() < (options.rejectShare ?? 0.1);
-    const name = key.split("/")[5] ?? "";
     const response = rejected
-      ? {
-          ...app,
-          Status: "Rejected",
-          Error: {
-            ErrStatus: {
-              kind: "Status",
-              apiVersion: "v1",
-              metadata: {},
-              status: "Failure",
-              message: `${key.split("/")[3]} "${name}" not found`,
-              reason: "NotFound",
-              details: { name, kind: key.split("/")[3] },
-              code: 404,
-            },
-          },
-        }
+      ? { ...app, Status: "Rejected", ...rejection(verb, key) }
       : {
           ...app,
           Status: "Approved",
           RespBody: encodeBytes('{"kind":"Status","apiVersion":"v1","metadata":{}}'),
         };
-    t += 1 + Math.floor(rnd() * 60);
+    t += 5 + Math.floor(rnd() * 300);
     out.push(
       JSON.stringify({
         header: { msg_id: uuid(), parent_msg_id: requestId, timestamp: t },
@@ -125,4 +109,39 @@ export function applicationTraffic(options: TrafficOptions): string[] {
     );
   }
   return out;
+}
+
+/** How the cloud rejects a request of this verb: a k8s Status, or only a Reason for list errors. */
+function rejection(
+  verb: string,
+  key: string,
+): { Reason: string; Error: { ErrStatus: Record<string, unknown> } } {
+  const [, , , resource = "", , name = ""] = key.split("/");
+  const status = (reason: string, code: number, message: string) => ({
+    Reason: "",
+    Error: {
+      ErrStatus: {
+        kind: "Status",
+        apiVersion: "v1",
+        metadata: {},
+        status: "Failure",
+        message,
+        reason,
+        details: { name, kind: resource },
+        code,
+      },
+    },
+  });
+  if (verb === "get") return status("NotFound", 404, `${resource} "${name}" not found`);
+  if (verb === "create") return status("AlreadyExists", 409, `${resource} "${name}" already exists`);
+  if (verb === "watch")
+    return status(
+      "Forbidden",
+      403,
+      `${resource} is forbidden: User "system:node:edge" cannot watch resource "${resource}"`,
+    );
+  return {
+    Reason: `get current list error: ${resource} is forbidden for this node`,
+    Error: { ErrStatus: { metadata: {} } },
+  };
 }

@@ -1,0 +1,157 @@
+import { readFile } from "node:fs/promises";
+import { parseArgs } from "node:util";
+import type { QuarantineItem, StatusRow } from "@fleet-auditor/metaserver";
+import { type IngestCounts, ingestBatch, lineMessageId } from "@fleet-auditor/runner";
+import { openStatusBackend } from "../status-backend.ts";
+import { renderTable } from "../table.ts";
+import { UsageError } from "../usage-error.ts";
+
+export const APPS_USAGE = `usage:
+  fleet-auditor apps ingest FILE|- [--output json]      each line: one SQS message body
+  fleet-auditor apps status [--node N] [--status S] [--since ISO-TIME|30m|1h|2d] [--output json|table]
+  fleet-auditor apps quarantine [--output json|table]
+
+options: --state-dir DIR (default .fleet-auditor/); STATUS_TABLE=<table> uses DynamoDB instead.
+ingest exits 0 unless a write failed for a transient reason (then 1; the counts say how many).
+`;
+
+/** SQS delivers at most 10 messages per batch by default; the CLI feeds the handler the same way. */
+const SQS_BATCH = 10;
+
+type Io = { stdout: NodeJS.WritableStream; stdin: NodeJS.ReadableStream };
+
+/** `fleet-auditor apps …`; returns the exit code. */
+export async function appsCommand(
+  argv: string[],
+  env: Record<string, string | undefined>,
+  io: Io,
+): Promise<number> {
+  const [sub, ...rest] = argv;
+  const { values, positionals } = parseArgs({
+    args: rest,
+    allowPositionals: true,
+    options: {
+      "state-dir": { type: "string", default: ".fleet-auditor" },
+      output: { type: "string", default: sub === "ingest" ? "text" : "table" },
+      node: { type: "string" },
+      status: { type: "string" },
+      since: { type: "string" },
+      limit: { type: "string" },
+    },
+  });
+  if (sub !== "ingest" && sub !== "status" && sub !== "quarantine") {
+    throw new UsageError(sub ? `unknown apps command: ${sub}` : "apps needs a command", APPS_USAGE);
+  }
+  const output = values.output;
+  if (!["json", "table", "text"].includes(output))
+    throw new UsageError(`--output must be json or table, got ${output}`, APPS_USAGE);
+  const since = values.since === undefined ? undefined : parseSince(values.since, new Date());
+  const input = sub === "ingest" ? await readInput(positionals[0], io) : "";
+  const backend = await openStatusBackend(values["state-dir"], env);
+  try {
+    if (sub === "ingest") {
+      const counts = await ingestLines(input, backend.store);
+      io.stdout.write(
+        output === "json"
+          ? `${JSON.stringify(counts)}\n`
+          : `${counts.records} message(s): ${counts.applied} applied, ${counts.stale} stale, ${counts.duplicate} duplicate, ${counts.quarantined} quarantined, ${counts.failed} failed (${backend.description})\n`,
+      );
+      return counts.failed > 0 ? 1 : 0;
+    }
+    if (sub === "status") {
+      const rows = await backend.store.query({
+        node: values.node,
+        status: values.status,
+        since,
+        limit: values.limit ? Number(values.limit) : undefined,
+      });
+      io.stdout.write(output === "json" ? `${JSON.stringify(rows, null, 2)}\n` : `${statusTable(rows)}\n`);
+      return 0;
+    }
+    const items = await backend.store.quarantined(values.limit ? Number(values.limit) : 100);
+    io.stdout.write(
+      output === "json" ? `${JSON.stringify(items, null, 2)}\n` : `${quarantineTable(items)}\n`,
+    );
+    return 0;
+  } finally {
+    await backend.close();
+  }
+}
+
+/** Feeds lines through the Lambda handler's core in SQS-sized batches; sums the counts. */
+export async function ingestLines(
+  text: string,
+  store: Parameters<typeof ingestBatch>[0]["store"],
+): Promise<IngestCounts & { batches: number }> {
+  const lines = text
+    .split("\n")
+    .map((line, i) => ({ line: line.replace(/\r$/, ""), n: i + 1 }))
+    .filter(({ line }) => line.trim() !== "");
+  const total = { records: 0, applied: 0, stale: 0, duplicate: 0, quarantined: 0, failed: 0, batches: 0 };
+  for (let i = 0; i < lines.length; i += SQS_BATCH) {
+    const batch = lines
+      .slice(i, i + SQS_BATCH)
+      .map(({ line, n }) => ({ messageId: lineMessageId(n, line), body: line }));
+    const { counts } = await ingestBatch({ store }, batch);
+    for (const k of ["records", "applied", "stale", "duplicate", "quarantined", "failed"] as const)
+      total[k] += counts[k];
+    total.batches++;
+  }
+  return total;
+}
+
+async function readInput(path: string | undefined, io: Io): Promise<string> {
+  if (!path) throw new UsageError("apps ingest needs a FILE, or - for standard input", APPS_USAGE);
+  if (path !== "-") return readFile(path, "utf8");
+  const chunks: Buffer[] = [];
+  for await (const chunk of io.stdin) chunks.push(Buffer.from(chunk as Buffer));
+  return Buffer.concat(chunks).toString("utf8");
+}
+
+/** An ISO time, or a duration back from now: `90s`, `30m`, `1h`, `2d`. */
+export function parseSince(value: string, now: Date): Date {
+  const rel = /^(\d+)(s|m|h|d)$/.exec(value);
+  if (rel) {
+    const unit = { s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 }[rel[2] as "s" | "m" | "h" | "d"];
+    return new Date(now.getTime() - Number(rel[1]) * unit);
+  }
+  const at = Date.parse(value);
+  if (Number.isNaN(at) || !/^\d{4}-\d{2}-\d{2}T/.test(value)) {
+    throw new UsageError(
+      `--since ${value}: expected an ISO time or a duration such as 30m, 1h, 2d`,
+      APPS_USAGE,
+    );
+  }
+  return new Date(at);
+}
+
+function statusTable(rows: StatusRow[]): string {
+  if (rows.length === 0) return "no applications";
+  return renderTable(
+    ["NODE", "STATUS", "VERB", "KEY", "SUBRESOURCE", "MESSAGE TIME", "ERROR"],
+    rows.map((r) => [
+      r.node || "-",
+      r.status,
+      r.verb,
+      r.key,
+      r.subresource || "-",
+      r.messageTime.replace("T", " ").slice(0, 19),
+      r.error
+        ? [r.error.code, r.error.reason, r.error.message].filter((x) => x !== undefined && x !== "").join(" ")
+        : "-",
+    ]),
+  );
+}
+
+function quarantineTable(items: QuarantineItem[]): string {
+  if (items.length === 0) return "quarantine is empty";
+  return renderTable(
+    ["RECEIVED", "CODE", "REASON", "BODY"],
+    items.map((q) => [
+      q.receivedAt.replace("T", " ").slice(0, 19),
+      q.code,
+      q.reason.slice(0, 80),
+      `${JSON.stringify(q.body.slice(0, 40))}${q.truncated || q.body.length > 40 ? "…" : ""}`,
+    ]),
+  );
+}

@@ -1,0 +1,108 @@
+import { spawn } from "node:child_process";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { applicationTraffic } from "@fleet-auditor/metaserver";
+import { describe, expect, it } from "vitest";
+
+const MAIN = new URL("../../packages/cli/src/main.ts", import.meta.url).pathname;
+const fixture = (name: string) =>
+  readFileSync(new URL(`../fixtures/kubeedge/${name}`, import.meta.url), "utf8");
+const oneLine = (json: string) => JSON.stringify(JSON.parse(json));
+
+function cli(args: string[], stdin?: string): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [MAIN, ...args], { env: { PATH: process.env.PATH ?? "" } });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d: Buffer) => {
+      stdout += d;
+    });
+    child.stderr.on("data", (d: Buffer) => {
+      stderr += d;
+    });
+    child.on("close", (code) => resolve({ code: code ?? -1, stdout, stderr }));
+    child.stdin.end(stdin ?? "");
+  });
+}
+
+describe("fleet-auditor apps", () => {
+  it("ingests a file through the Lambda handler code and reports the counts as JSON", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "fa-apps-"));
+    const traffic = applicationTraffic({ applications: 25, seed: 8, rejectShare: 0.4 });
+    const file = join(dir, "messages.jsonl");
+    writeFileSync(
+      file,
+      [
+        ...traffic,
+        traffic[0],
+        "{broken",
+        oneLine(fixture("request-list.json")),
+        oneLine(fixture("response-get-rejected.json")),
+      ].join("\n"),
+    );
+    const out = await cli(["apps", "ingest", file, "--state-dir", dir, "--output", "json"]);
+    expect(out.code).toBe(0);
+    const counts = JSON.parse(out.stdout);
+    expect(counts).toMatchObject({ records: 54, duplicate: 1, quarantined: 1, failed: 0, batches: 6 });
+    expect(counts.applied + counts.stale + counts.duplicate + counts.quarantined).toBe(54);
+
+    const rejected = JSON.parse(
+      (
+        await cli([
+          "apps",
+          "status",
+          "--status",
+          "Rejected",
+          "--since",
+          "2020-01-01T00:00:00Z",
+          "--output",
+          "json",
+          "--state-dir",
+          dir,
+        ])
+      ).stdout,
+    );
+    expect(rejected.length).toBeGreaterThan(3);
+    for (const row of rejected) {
+      expect(row).toMatchObject({ status: "Rejected" });
+      expect(Object.keys(row)).toEqual(
+        expect.arrayContaining(["id", "status", "node", "key", "verb", "updatedAt"]),
+      );
+      expect(row.error?.message ?? row.reason).toBeTruthy();
+    }
+    const withCode = rejected.find((r: { error?: { code?: number } }) => r.error?.code === 404);
+    expect(withCode.error).toMatchObject({ reason: "NotFound" });
+
+    const table = await cli(["apps", "status", "--node", "edge-node-1", "--state-dir", dir]);
+    expect(table.stdout).toMatch(/NODE\s+STATUS\s+VERB\s+KEY/);
+    expect(table.stdout).toMatch(/edge-node-1\s+(InApplying|Rejected)\s+/);
+
+    const quarantine = JSON.parse(
+      (await cli(["apps", "quarantine", "--output", "json", "--state-dir", dir])).stdout,
+    );
+    expect(quarantine).toHaveLength(1);
+    expect(quarantine[0]).toMatchObject({ body: "{broken", code: "MS_NOT_JSON" });
+  });
+
+  it("reads standard input with -, and counts a re-ingest as duplicates", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "fa-apps-"));
+    const lines = applicationTraffic({ applications: 5, seed: 2 }).join("\n");
+    const first = JSON.parse(
+      (await cli(["apps", "ingest", "-", "--state-dir", dir, "--output", "json"], lines)).stdout,
+    );
+    const second = JSON.parse(
+      (await cli(["apps", "ingest", "-", "--state-dir", dir, "--output", "json"], lines)).stdout,
+    );
+    expect(first.applied).toBeGreaterThan(0);
+    expect(second).toMatchObject({ applied: 0, duplicate: first.applied });
+  });
+
+  it("names the problem for bad input", async () => {
+    expect((await cli(["apps", "ingest"])).stderr).toContain("apps ingest needs a FILE");
+    expect((await cli(["apps", "status", "--since", "yesterday"])).stderr).toContain(
+      "--since yesterday: expected an ISO time or a duration",
+    );
+    expect((await cli(["apps", "frobnicate"])).code).toBe(1);
+  });
+});
