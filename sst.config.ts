@@ -64,6 +64,67 @@ export default $config({
       });
     }
 
-    return { auditTable: auditTable.name, alertTopic: alerts.arn, auditFunction: audit.name };
+    // KubeEdge Application status: one row per Application, sparse indexes by node and by status,
+    // quarantined bodies under their own index.
+    const statusTable = new sst.aws.Dynamo("ApplicationStatus", {
+      fields: {
+        id: "string",
+        node: "string",
+        status: "string",
+        ts: "number",
+        qk: "string",
+        receivedAt: "string",
+      },
+      primaryIndex: { hashKey: "id" },
+      globalIndexes: {
+        byNode: { hashKey: "node", rangeKey: "ts" },
+        byStatus: { hashKey: "status", rangeKey: "ts" },
+        byQuarantine: { hashKey: "qk", rangeKey: "receivedAt" },
+      },
+      ttl: "ttl",
+    });
+    const applicationsEnv = { STATUS_TABLE: statusTable.name, POWERTOOLS_SERVICE_NAME: "fleet-auditor" };
+
+    // Messages that failed 5 receives (transient failures only; unparseable ones are quarantined).
+    const applicationsDlq = new sst.aws.Queue("ApplicationsDlq", { visibilityTimeout: "5 minutes" });
+    // At least 6x the function timeout (30 s), so a batch is never redelivered while it runs.
+    const applicationsQueue = new sst.aws.Queue("Applications", {
+      visibilityTimeout: "3 minutes",
+      dlq: { queue: applicationsDlq.arn, retry: 5 },
+    });
+    applicationsQueue.subscribe(
+      {
+        handler: "functions/applications.handler",
+        runtime: "nodejs22.x",
+        architecture: "arm64",
+        timeout: "30 seconds",
+        memory: "512 MB",
+        link: [statusTable],
+        environment: applicationsEnv,
+        logging: { format: "json", retention: "1 month" },
+      },
+      { batch: { size: 100, window: "5 seconds", partialResponses: true } },
+    );
+
+    // Console queries of the status table: { "node": …, "status": …, "since": … } or { "quarantine": true }.
+    const applicationStatus = new sst.aws.Function("ApplicationStatusQuery", {
+      handler: "functions/application-status.handler",
+      runtime: "nodejs22.x",
+      architecture: "arm64",
+      timeout: "30 seconds",
+      link: [statusTable],
+      environment: applicationsEnv,
+      logging: { format: "json", retention: "1 month" },
+    });
+
+    return {
+      auditTable: auditTable.name,
+      alertTopic: alerts.arn,
+      auditFunction: audit.name,
+      statusTable: statusTable.name,
+      applicationsQueue: applicationsQueue.url,
+      applicationsDlq: applicationsDlq.url,
+      applicationStatusFunction: applicationStatus.name,
+    };
   },
 });

@@ -11,7 +11,7 @@ describe("npm start (the demo)", () => {
     });
     await runDemo(out);
     const sections = text.split("━━ ").slice(1);
-    expect(sections).toHaveLength(6);
+    expect(sections).toHaveLength(7);
     expect(sections[0]).toMatch(/failing: complete scan, \d+ flagged, \d+ firing, 1 message\(s\)/);
     expect(sections[0]).toContain("┌─ e-mail: [fleet-auditor] CRITICAL failing:");
     expect(sections[1]).toMatch(
@@ -25,5 +25,9 @@ describe("npm start (the demo)", () => {
       /failing: INCOMPLETE scan .*503: no healthy upstream.*no transitions, 0 message/,
     );
     expect(sections[5]).toContain("WARNING failing: 3 resolved");
+    expect(sections[6]).toMatch(/KubeEdge Applications: 96 SQS messages/);
+    expect(sections[6]).toMatch(/\d+ rows written, \d+ stale, \d+ duplicate, 3 quarantined, 0 failed/);
+    expect(sections[6]).toMatch(/Rejected\s+get\s+\S+\s+404 NotFound/);
+    expect(sections[6]).toContain("MS_NOT_JSON");
   });
 });

@@ -2,9 +2,16 @@ import type { AlertPublisher, DigestMessage, RunSummary } from "@fleet-auditor/a
 import { ClientCredentialsTokenProvider, createKebDispatcher, KebClient } from "@fleet-auditor/keb";
 import { startKebSimulator } from "@fleet-auditor/keb-sim";
 import { type AuditRunDeps, runAudit } from "@fleet-auditor/runner";
-import { DynamoAuditStore, DynamoSilenceStore, startEmbeddedDynamo } from "@fleet-auditor/store";
+import {
+  DynamoAuditStore,
+  DynamoSilenceStore,
+  DynamoStatusStore,
+  startEmbeddedDynamo,
+} from "@fleet-auditor/store";
+import { runAppsDemo } from "./demo-apps.ts";
 
 const TABLE = "fleet-auditor-demo";
+const STATUS_TABLE = "fleet-auditor-demo-status";
 const AUDITS = ["failing", "expired"] as const;
 
 /** Prints each published digest the way a subscriber reads it: the e-mail, then the Slack line. */
@@ -31,7 +38,8 @@ const indent = (text: string): string =>
 
 /**
  * `npm start`: a simulated KEB behind a token issuer, the embedded DynamoDB-compatible store, and
- * both audits run hour by hour while the fleet changes. No AWS, no network, well under a minute.
+ * both audits run hour by hour while the fleet changes; then a burst of KubeEdge Application
+ * messages into the status table. No AWS, no network, well under a minute.
  */
 export async function runDemo(out: NodeJS.WritableStream = process.stdout): Promise<void> {
   const sim = await startKebSimulator({
@@ -39,7 +47,7 @@ export async function runDemo(out: NodeJS.WritableStream = process.stdout): Prom
     latencyMs: 5,
     auth: { clients: [{ id: "fleet-auditor", secret: "demo-secret", groups: ["runtimeViewer"] }] },
   });
-  const db = await startEmbeddedDynamo({ tables: [TABLE] });
+  const db = await startEmbeddedDynamo({ tables: [TABLE], statusTables: [STATUS_TABLE] });
   const dispatcher = createKebDispatcher();
   const tokenProvider = new ClientCredentialsTokenProvider({
     tokenUrl: sim.tokenUrl,
@@ -96,6 +104,8 @@ export async function runDemo(out: NodeJS.WritableStream = process.stdout): Prom
     await runBoth("KEB unreachable: the scan is incomplete, so nothing resolves");
     sim.faults.clear();
     await runBoth("KEB is back: the recoveries resolve");
+
+    await runAppsDemo(new DynamoStatusStore({ client: db.client, tableName: STATUS_TABLE }), out);
   } finally {
     await dispatcher.close();
     await db.close();
