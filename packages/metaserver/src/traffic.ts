@@ -32,6 +32,8 @@ export interface TrafficOptions {
   start?: number;
   /** Share of Applications the cloud rejects. Default 0.1. */
   rejectShare?: number;
+  /** Give every Application its own namespace, so that no two share an ID. */
+  distinct?: boolean;
 }
 
 /**
@@ -52,10 +54,15 @@ export function applicationTraffic(options: TrafficOptions): string[] {
   for (let i = 0; i < options.applications; i++) {
     const node = `edge-${String(Math.floor(rnd() * nodes) + 1).padStart(3, "0")}`;
     const [template, verb, option] = KEYS[Math.floor(rnd() * KEYS.length)] as (typeof KEYS)[number];
-    const key = template
+    let key = template
       .replace("NODE", node)
       .replace("app-config", `app-config-${i}`)
       .replace("nginx", `nginx-${i}`);
+    if (options.distinct)
+      key = key
+        .split("/")
+        .map((seg, n) => (n === 4 ? `ns-${i}` : seg))
+        .join("/");
     const optionBytes = new TextEncoder().encode(option);
     const id = identifier({ nodename: node, key, verb, option: optionBytes, subresource: "" });
     const requestId = uuid();

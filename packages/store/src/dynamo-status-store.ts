@@ -43,70 +43,8 @@ export class DynamoStatusStore implements ApplicationStatusStore {
   }
 
   async apply(u: StatusUpdate, now: Date): Promise<ApplyOutcome> {
-    const at = now.toISOString();
-    const ttlMs = FINISHED.has(u.status)
-      ? this.#o.finishedTtlHours * 3_600_000
-      : this.#o.unfinishedTtlDays * 86_400_000;
-    const fields: Record<string, unknown> = {
-      key: u.key,
-      grp: u.group,
-      ver: u.version,
-      res: u.resource,
-      ns: u.namespace,
-      name: u.name,
-      verb: u.verb,
-      subresource: u.subresource,
-      status: u.status,
-      reason: u.reason,
-      ts: u.timestamp,
-      rank: u.rank,
-      msgId: u.msgId,
-      kind: u.kind,
-      appTimestamp: u.appTimestamp,
-      sizes: u.sizes,
-      updatedAt: at,
-      ttl: Math.floor((now.getTime() + ttlMs) / 1000),
-    };
-    // An empty node cannot be an index key: leave it out (the row is then not in byNode).
-    if (u.node) fields.node = u.node;
-    const names: Record<string, string> = { "#id": "id", "#firstSeenAt": "firstSeenAt", "#msgIds": "msgIds" };
-    const values: Record<string, unknown> = { ":now": at, ":msgIds": new Set(u.msgIds) };
-    const sets = Object.entries(fields).map(([k, v]) => {
-      names[`#${k}`] = k;
-      values[`:${k}`] = v;
-      return `#${k} = :${k}`;
-    });
-    sets.push("#firstSeenAt = if_not_exists(#firstSeenAt, :now)");
-    const removes: string[] = [];
-    for (const [attr, value] of [
-      ["errorCode", u.errorCode],
-      ["errorReason", u.errorReason],
-      ["errorMessage", u.errorMessage],
-    ] as const) {
-      names[`#${attr}`] = attr;
-      if (value === undefined) removes.push(`#${attr}`);
-      else {
-        values[`:${attr}`] = value;
-        sets.push(`#${attr} = :${attr}`);
-      }
-    }
-    if (!u.node) {
-      names["#node"] = "node";
-      removes.push("#node");
-    }
     try {
-      await this.#o.client.send(
-        new UpdateCommand({
-          TableName: this.#o.tableName,
-          Key: { id: u.id },
-          UpdateExpression: `SET ${sets.join(", ")} ADD #msgIds :msgIds${removes.length ? ` REMOVE ${removes.join(", ")}` : ""}`,
-          ConditionExpression:
-            "attribute_not_exists(#id) OR #ts < :ts OR (#ts = :ts AND #rank < :rank) OR (#ts = :ts AND #rank = :rank AND #msgId < :msgId)",
-          ExpressionAttributeNames: names,
-          ExpressionAttributeValues: values,
-          ReturnValuesOnConditionCheckFailure: "ALL_OLD",
-        }),
-      );
+      await this.#o.client.send(new UpdateCommand(statusUpdateCommand(this.#o.tableName, u, now, this.#o)));
       return "applied";
     } catch (err) {
       if (!(err instanceof ConditionalCheckFailedException)) throw err;
@@ -258,4 +196,77 @@ function toRow(item: Record<string, unknown>): StatusRow {
     if (item.errorMessage !== undefined) row.error.message = String(item.errorMessage);
   }
   return row;
+}
+
+/**
+ * The conditional UpdateItem for one status update: it writes only over an older message
+ * (timestamp, then status rank, then msg_id), keeps `firstSeenAt`, and records the msg_ids.
+ */
+export function statusUpdateCommand(
+  tableName: string,
+  u: StatusUpdate,
+  now: Date,
+  ttl: { finishedTtlHours: number; unfinishedTtlDays: number },
+): ConstructorParameters<typeof UpdateCommand>[0] {
+  const at = now.toISOString();
+  const ttlMs = FINISHED.has(u.status)
+    ? ttl.finishedTtlHours * 3_600_000
+    : ttl.unfinishedTtlDays * 86_400_000;
+  const fields: Record<string, unknown> = {
+    key: u.key,
+    grp: u.group,
+    ver: u.version,
+    res: u.resource,
+    ns: u.namespace,
+    name: u.name,
+    verb: u.verb,
+    subresource: u.subresource,
+    status: u.status,
+    reason: u.reason,
+    ts: u.timestamp,
+    rank: u.rank,
+    msgId: u.msgId,
+    kind: u.kind,
+    appTimestamp: u.appTimestamp,
+    sizes: u.sizes,
+    updatedAt: at,
+    ttl: Math.floor((now.getTime() + ttlMs) / 1000),
+  };
+  // An empty node cannot be an index key: leave it out (the row is then not in byNode).
+  if (u.node) fields.node = u.node;
+  const names: Record<string, string> = { "#id": "id", "#firstSeenAt": "firstSeenAt", "#msgIds": "msgIds" };
+  const values: Record<string, unknown> = { ":now": at, ":msgIds": new Set(u.msgIds) };
+  const sets = Object.entries(fields).map(([k, v]) => {
+    names[`#${k}`] = k;
+    values[`:${k}`] = v;
+    return `#${k} = :${k}`;
+  });
+  sets.push("#firstSeenAt = if_not_exists(#firstSeenAt, :now)");
+  const removes: string[] = [];
+  for (const [attr, value] of [
+    ["errorCode", u.errorCode],
+    ["errorReason", u.errorReason],
+    ["errorMessage", u.errorMessage],
+  ] as const) {
+    names[`#${attr}`] = attr;
+    if (value === undefined) removes.push(`#${attr}`);
+    else {
+      values[`:${attr}`] = value;
+      sets.push(`#${attr} = :${attr}`);
+    }
+  }
+  if (!u.node) {
+    names["#node"] = "node";
+    removes.push("#node");
+  }
+  return {
+    TableName: tableName,
+    Key: { id: u.id },
+    UpdateExpression: `SET ${sets.join(", ")} ADD #msgIds :msgIds${removes.length ? ` REMOVE ${removes.join(", ")}` : ""}`,
+    ConditionExpression:
+      "attribute_not_exists(#id) OR #ts < :ts OR (#ts = :ts AND #rank < :rank) OR (#ts = :ts AND #rank = :rank AND #msgId < :msgId)",
+    ExpressionAttributeNames: names,
+    ExpressionAttributeValues: values,
+    ReturnValuesOnConditionCheckFailure: "ALL_OLD",
+  };
 }

@@ -2,7 +2,11 @@ export { auditTableDefinition, itemKey, KEYS } from "./audit-table.ts";
 export { batchWrite } from "./batch-write.ts";
 export { DynamoAuditStore, type DynamoAuditStoreOptions } from "./dynamo-audit-store.ts";
 export { DynamoSilenceStore } from "./dynamo-silence-store.ts";
-export { DynamoStatusStore, type DynamoStatusStoreOptions } from "./dynamo-status-store.ts";
+export {
+  DynamoStatusStore,
+  type DynamoStatusStoreOptions,
+  statusUpdateCommand,
+} from "./dynamo-status-store.ts";
 export { type EmbeddedDynamo, startEmbeddedDynamo } from "./embedded-dynamo.ts";
 export * from "./errors.ts";
 export { STATUS_INDEXES, statusTableDefinition } from "./status-table.ts";
