@@ -49,6 +49,7 @@ describe("functions/audit.ts", () => {
     });
     const handler = await loadHandler({ ...baseEnv(), POWERTOOLS_METRICS_DISABLED: "false" });
     const summary = await handler({ audit: "failing", scheduledTime: "2026-11-29T06:00:00Z" }, fakeContext());
+    const again = await handler({ audit: "failing", scheduledTime: "2026-11-29T06:00:00Z" }, fakeContext());
     spy.mockRestore();
     expect(summary).toMatchObject({
       audit: "failing",
@@ -64,7 +65,6 @@ describe("functions/audit.ts", () => {
       .filter((l) => l.startsWith("{") && l.includes("_aws"))
       .map((l) => JSON.parse(l));
     expect(emf.some((m) => m.Flagged === summary.flagged && m.audit === "failing")).toBe(true);
-    const again = await handler({ audit: "failing", scheduledTime: "2026-11-29T06:00:00Z" }, fakeContext());
     expect(again.status).toBe("duplicate");
     expect(await drain()).toHaveLength(0);
   });
