@@ -1,30 +1,14 @@
-import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { applicationTraffic } from "@fleet-auditor/metaserver";
 import { describe, expect, it } from "vitest";
+import { cli as spawnCli } from "../helpers/cli.ts";
 
-const MAIN = new URL("../../packages/cli/src/main.ts", import.meta.url).pathname;
 const fixture = (name: string) =>
   readFileSync(new URL(`../fixtures/kubeedge/${name}`, import.meta.url), "utf8");
 const oneLine = (json: string) => JSON.stringify(JSON.parse(json));
-
-function cli(args: string[], stdin?: string): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [MAIN, ...args], { env: { PATH: process.env.PATH ?? "" } });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (d: Buffer) => {
-      stdout += d;
-    });
-    child.stderr.on("data", (d: Buffer) => {
-      stderr += d;
-    });
-    child.on("close", (code) => resolve({ code: code ?? -1, stdout, stderr }));
-    child.stdin.end(stdin ?? "");
-  });
-}
+const cli = (args: string[], stdin?: string) => spawnCli(args, { stdin });
 
 describe("fleet-auditor apps", () => {
   it("ingests a file through the Lambda handler code and reports the counts as JSON", async () => {

@@ -1,33 +1,15 @@
-import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { cli as spawnCli } from "../helpers/cli.ts";
 import { useKebSimulator } from "../helpers/keb.ts";
 
 const kit = useKebSimulator({ fleet: { size: 500, seed: 77, flagged: 45 } });
-const MAIN = new URL("../../packages/cli/src/main.ts", import.meta.url).pathname;
 afterEach(() => kit.sim.faults.clear());
-
-function cli(
-  args: string[],
-  env: Record<string, string> = {},
-): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [MAIN, ...args], {
-      env: { PATH: process.env.PATH ?? "", KEB_TOKEN: "local-token", ...env },
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (d: Buffer) => {
-      stdout += d;
-    });
-    child.stderr.on("data", (d: Buffer) => {
-      stderr += d;
-    });
-    child.on("close", (code) => resolve({ code: code ?? -1, stdout, stderr }));
-  });
-}
+// Auth for every run: a static token, unless a test overrides it.
+const cli = (args: string[], env: Record<string, string> = {}) =>
+  spawnCli(args, { env: { KEB_TOKEN: "local-token", ...env } });
 
 describe("fleet-auditor run", () => {
   it("prints exactly the run summary as JSON, keeps state between runs and writes the outbox", async () => {

@@ -36,5 +36,11 @@ export {
   STATUS_RANK,
   statusRank,
 } from "./status.ts";
-export { type Coalesced, coalesce, type StatusUpdate, toUpdate } from "./status-update.ts";
+export {
+  type ApplicationIdentity,
+  type Coalesced,
+  coalesce,
+  type StatusUpdate,
+  toUpdate,
+} from "./status-update.ts";
 export { applicationTraffic, type TrafficOptions } from "./traffic.ts";

@@ -1,4 +1,4 @@
-import type { StatusUpdate } from "./status-update.ts";
+import type { ApplicationIdentity, StatusUpdate } from "./status-update.ts";
 
 /** What a conditional write of one update did. */
 export type ApplyOutcome = "applied" | "stale" | "duplicate";
@@ -17,19 +17,7 @@ export interface QuarantineItem {
 }
 
 /** One row of the status table, as queries return it. */
-export interface StatusRow {
-  id: string;
-  key: string;
-  group: string;
-  version: string;
-  resource: string;
-  namespace: string;
-  name: string;
-  verb: string;
-  subresource: string;
-  node: string;
-  status: string;
-  reason: string;
+export interface StatusRow extends ApplicationIdentity {
   error?: { code?: number; reason?: string; message?: string };
   /** The winning message's header time (ISO) and id. */
   messageTime: string;

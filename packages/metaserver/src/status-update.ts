@@ -2,8 +2,8 @@ import { type Application, rejection } from "./application.ts";
 import type { ApplicationMessage, MessageKind } from "./message.ts";
 import { comparePrecedence, statusRank } from "./status.ts";
 
-/** What one message says about one Application: the write the status table may take. */
-export interface StatusUpdate {
+/** What identifies an Application and its outcome, in an update and in a table row alike. */
+export interface ApplicationIdentity {
   id: string;
   key: string;
   group: string;
@@ -16,6 +16,10 @@ export interface StatusUpdate {
   node: string;
   status: string;
   reason: string;
+}
+
+/** What one message says about one Application: the write the status table may take. */
+export interface StatusUpdate extends ApplicationIdentity {
   errorCode?: number;
   errorReason?: string;
   errorMessage?: string;

@@ -49,7 +49,6 @@ describe("DynamoAuditStore on a real DynamoDB API (dynalite)", () => {
     const puts: SnapshotChange[] = Array.from({ length: 1200 }, (_, i) => ({
       op: "put",
       entry: entry(`big-${i}`),
-      expectedVersion: null,
     }));
     await s.commit("paged", puts, await fenced(s, "paged"));
     const snap = await s.loadSnapshot("paged");
