@@ -36,6 +36,8 @@ export interface RunSummary {
   queries: QuerySummary[];
   flagged: number;
   transitions: TransitionSummary[];
+  /** Present when the inventory moved during the first scan and the run scanned again. */
+  rescans?: number;
   /** In a ledger record: transitions beyond the first 500, counted, not listed. */
   transitionsOmitted?: number;
   notified: { messages: number; transitions: number; failed: number; suppressed: number };

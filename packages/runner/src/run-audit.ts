@@ -15,7 +15,7 @@ import {
   renderDigests,
   type SilenceSource,
 } from "@fleet-auditor/audit";
-import { type RuntimeSource, scanAll } from "@fleet-auditor/keb";
+import { type RuntimeSource, type ScanResult, scanAll } from "@fleet-auditor/keb";
 import type { AuditRunInput } from "./run-input.ts";
 
 /** The minimal logger a run writes to (Powertools Logger fits). */
@@ -105,9 +105,10 @@ export async function runAudit(deps: AuditRunDeps, input: AuditRunInput): Promis
     return finish();
   }
   try {
-    const findings = new Map<string, Finding>();
-    const [scans, previous, silences] = await Promise.all([
-      scanAll(deps.source, narrowedQueries(audit, input.filters), {
+    let findings = new Map<string, Finding>();
+    const scan = (): Promise<ScanResult[]> => {
+      findings = new Map();
+      return scanAll(deps.source, narrowedQueries(audit, input.filters), {
         concurrency: deps.concurrency ?? 4,
         retain: false,
         onProgress: deps.onProgress,
@@ -117,10 +118,22 @@ export async function runAudit(deps: AuditRunDeps, input: AuditRunInput): Promis
             if (finding) findings.set(finding.instanceID, finding);
           }
         },
-      }),
+      });
+    };
+    let [scans, previous, silences] = await Promise.all([
+      scan(),
       deps.store.loadSnapshot(audit.name),
       deps.silences?.active(now) ?? Promise.resolve([]),
     ]);
+    // The inventory moved under the paging (a runtime created or deleted meanwhile) while every
+    // request succeeded: one fresh scan usually completes. A failed request is not retried here.
+    if (scans.some((s) => !s.complete && s.error === null)) {
+      log?.info("inventory moved during the scan; scanning once more", {
+        reasons: scans.filter((s) => !s.complete).map((s) => s.incompleteReason),
+      });
+      summary.rescans = 1;
+      scans = await scan();
+    }
     summary.queries = scans.map((s) => ({
       query: s.query,
       pages: s.pages,

@@ -173,6 +173,29 @@ describe("runAudit end to end (KEB simulator, dynalite, fauxqs)", () => {
     expect(healed.transitions.filter((t) => t.kind === "resolved")).toHaveLength(first.transitions.length);
   });
 
+  it("scans once more when the inventory moved under the paging, and completes", async () => {
+    kit.sim.fleet.reset(generateFleet({ size: 3000, seed: 5, flagged: 1400 }));
+    kit.sim.faults.add({ page: 3, action: { kind: "overlap" } });
+    const healed = await runAudit(deps, { audit: "failing", scheduledTime: hour(0) });
+    expect(healed).toMatchObject({ complete: true, rescans: 1, incompleteReason: null });
+    expect(healed.transitions).toHaveLength(healed.flagged);
+    // The rescan counts only what the second pass saw: nothing twice.
+    expect(healed.flagged).toBe(healed.queries.reduce((n, q) => n + q.listed, 0));
+  });
+
+  it("rescans only once, and not at all after a failed request", async () => {
+    kit.sim.fleet.reset(generateFleet({ size: 3000, seed: 5, flagged: 1400 }));
+    kit.sim.faults.add({ page: 3, times: Number.POSITIVE_INFINITY, action: { kind: "overlap" } });
+    const stuck = await runAudit(deps, { audit: "failing", scheduledTime: hour(0) });
+    expect(stuck).toMatchObject({ complete: false, rescans: 1 });
+    expect(stuck.incompleteReason).toMatch(/appeared on two pages/);
+    kit.sim.faults.clear();
+    kit.sim.faults.add({ page: 2, times: Number.POSITIVE_INFINITY, action: { kind: "status", status: 500, json: true, body: "x" } });
+    const failed = await runAudit(deps, { audit: "failing", scheduledTime: hour(1) });
+    expect(failed.complete).toBe(false);
+    expect(failed.rescans).toBeUndefined();
+  });
+
   it("sends a digest again on the next run when its publish failed", async () => {
     const client = new SNSClient({
       endpoint: `http://127.0.0.1:${sns.server.port}`,
