@@ -57,3 +57,25 @@ export async function openBackend(
     close: () => db.close(),
   };
 }
+
+/** The silences of the audit table: DynamoDB with `AUDIT_TABLE`, else the embedded store. */
+export async function openSilences(
+  stateDir: string,
+  env: Record<string, string | undefined>,
+): Promise<{ silences: DynamoSilenceStore; description: string; close(): Promise<void> }> {
+  if (env.AUDIT_TABLE) {
+    const raw = new DynamoDBClient({});
+    const client = DynamoDBDocumentClient.from(raw, { marshallOptions: { removeUndefinedValues: true } });
+    return {
+      silences: new DynamoSilenceStore({ client, tableName: env.AUDIT_TABLE }),
+      description: `DynamoDB table ${env.AUDIT_TABLE}`,
+      close: async () => raw.destroy(),
+    };
+  }
+  const db = await startEmbeddedDynamo({ dir: join(stateDir, "dynamodb"), tables: [LOCAL_TABLE] });
+  return {
+    silences: new DynamoSilenceStore({ client: db.client, tableName: LOCAL_TABLE }),
+    description: `embedded store in ${stateDir}`,
+    close: () => db.close(),
+  };
+}

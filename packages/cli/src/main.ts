@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { APPS_USAGE, appsCommand } from "./commands/apps.ts";
 import { runCommand } from "./commands/run.ts";
+import { SILENCES_USAGE, silencesCommand } from "./commands/silences.ts";
 import { runDemo } from "./demo.ts";
 import { UsageError } from "./usage-error.ts";
 
@@ -9,6 +10,7 @@ const USAGE = `usage: fleet-auditor <command> [options]
 commands:
   run     run an audit against a KEB (see fleet-auditor run --help)
   apps    KubeEdge Application status: ingest, status, quarantine (see fleet-auditor apps --help)
+  silences  keep matching runtimes quiet until a time: add, list, expire
   demo    audits over a changing simulated fleet on the embedded stack (npm start)
 `;
 
@@ -31,6 +33,9 @@ try {
         stdout: process.stdout,
         stdin: process.stdin,
       });
+  } else if (command === "silences") {
+    if (rest.includes("--help")) process.stdout.write(SILENCES_USAGE);
+    else process.exitCode = await silencesCommand(rest, process.env, { stdout: process.stdout });
   } else if (command === "demo") {
     await runDemo();
   } else {

@@ -190,7 +190,11 @@ describe("runAudit end to end (KEB simulator, dynalite, fauxqs)", () => {
     expect(stuck).toMatchObject({ complete: false, rescans: 1 });
     expect(stuck.incompleteReason).toMatch(/appeared on two pages/);
     kit.sim.faults.clear();
-    kit.sim.faults.add({ page: 2, times: Number.POSITIVE_INFINITY, action: { kind: "status", status: 500, json: true, body: "x" } });
+    kit.sim.faults.add({
+      page: 2,
+      times: Number.POSITIVE_INFINITY,
+      action: { kind: "status", status: 500, json: true, body: "x" },
+    });
     const failed = await runAudit(deps, { audit: "failing", scheduledTime: hour(1) });
     expect(failed.complete).toBe(false);
     expect(failed.rescans).toBeUndefined();
