@@ -8,22 +8,74 @@ import { useKebSimulator } from "../helpers/keb.ts";
 const kit = useKebSimulator({ fleet: { size: 400, seed: 13, flagged: 30 } });
 const cli = (args: string[]) => spawnCli(args, { env: { KEB_TOKEN: "local-token" } });
 const outbox = (dir: string): Array<{ message: string }> =>
-  readFileSync(join(dir, "outbox.jsonl"), "utf8").trim().split("\n").filter(Boolean).map((l) => JSON.parse(l));
+  readFileSync(join(dir, "outbox.jsonl"), "utf8")
+    .trim()
+    .split("\n")
+    .filter(Boolean)
+    .map((l) => JSON.parse(l));
 
 describe("fleet-auditor silences", () => {
   it("keeps a silenced runtime out of the digests until the silence is expired", async () => {
     const dir = mkdtempSync(join(tmpdir(), "fa-sil-"));
-    const dry = JSON.parse((await cli(["run", "--audit", "failing", "--keb-url", kit.sim.url, "--state-dir", dir, "--dry-run", "--output", "json"])).stdout);
+    const dry = JSON.parse(
+      (
+        await cli([
+          "run",
+          "--audit",
+          "failing",
+          "--keb-url",
+          kit.sim.url,
+          "--state-dir",
+          dir,
+          "--dry-run",
+          "--output",
+          "json",
+        ])
+      ).stdout,
+    );
     const target = dry.transitions[0].instanceID as string;
-    const added = await cli(["silences", "add", "--match", `instance=${target}`, "--for", "4h", "--comment", "maintenance", "--by", "sre-oncall", "--state-dir", dir, "--output", "json"]);
+    const added = await cli([
+      "silences",
+      "add",
+      "--match",
+      `instance=${target}`,
+      "--for",
+      "4h",
+      "--comment",
+      "maintenance",
+      "--by",
+      "sre-oncall",
+      "--state-dir",
+      dir,
+      "--output",
+      "json",
+    ]);
     expect(added.code).toBe(0);
     const silence = JSON.parse(added.stdout);
-    expect(silence).toMatchObject({ matchers: { instanceID: target }, createdBy: "sre-oncall", comment: "maintenance" });
+    expect(silence).toMatchObject({
+      matchers: { instanceID: target },
+      createdBy: "sre-oncall",
+      comment: "maintenance",
+    });
 
     const listed = await cli(["silences", "list", "--state-dir", dir]);
     expect(listed.stdout).toMatch(new RegExp(`${silence.id}\\s+all\\s+instanceID=${target}`));
 
-    const run = JSON.parse((await cli(["run", "--audit", "failing", "--keb-url", kit.sim.url, "--state-dir", dir, "--output", "json"])).stdout);
+    const run = JSON.parse(
+      (
+        await cli([
+          "run",
+          "--audit",
+          "failing",
+          "--keb-url",
+          kit.sim.url,
+          "--state-dir",
+          dir,
+          "--output",
+          "json",
+        ])
+      ).stdout,
+    );
     const silenced = run.transitions.find((t: { instanceID: string }) => t.instanceID === target);
     expect(silenced).toMatchObject({ kind: "firing", silencedBy: silence.id });
     expect(run.notified.suppressed).toBe(1);
@@ -32,17 +84,83 @@ describe("fleet-auditor silences", () => {
     expect((await cli(["silences", "expire", silence.id, "--state-dir", dir])).code).toBe(0);
     expect((await cli(["silences", "list", "--state-dir", dir])).stdout).toContain("no silences");
     expect((await cli(["silences", "list", "--all", "--state-dir", dir])).stdout).toContain(silence.id);
-    const after = JSON.parse((await cli(["run", "--audit", "failing", "--keb-url", kit.sim.url, "--state-dir", dir, "--output", "json"])).stdout);
+    const after = JSON.parse(
+      (
+        await cli([
+          "run",
+          "--audit",
+          "failing",
+          "--keb-url",
+          kit.sim.url,
+          "--state-dir",
+          dir,
+          "--output",
+          "json",
+        ])
+      ).stdout,
+    );
     expect(after.transitions).toEqual([expect.objectContaining({ kind: "firing", instanceID: target })]);
     expect(outbox(dir)[1]?.message).toContain(target);
   });
 
   it("refuses a silence that would silence everything, has no end, or no reason", async () => {
     const dir = mkdtempSync(join(tmpdir(), "fa-sil-"));
-    expect((await cli(["silences", "add", "--for", "1h", "--comment", "x", "--by", "me", "--state-dir", dir])).stderr).toContain("at least one --match");
-    expect((await cli(["silences", "add", "--match", "plan=trial", "--comment", "x", "--by", "me", "--state-dir", dir])).stderr).toContain("give the silence an end");
-    expect((await cli(["silences", "add", "--match", "plan=trial", "--for", "1h", "--by", "me", "--state-dir", dir])).stderr).toContain("--comment is required");
-    expect((await cli(["silences", "add", "--match", "colour=red", "--for", "1h", "--comment", "x", "--by", "me", "--state-dir", dir])).stderr).toContain("--match colour=red");
-    expect((await cli(["silences", "expire", "nope", "--state-dir", dir])).stderr).toContain("no silence nope");
+    expect(
+      (await cli(["silences", "add", "--for", "1h", "--comment", "x", "--by", "me", "--state-dir", dir]))
+        .stderr,
+    ).toContain("at least one --match");
+    expect(
+      (
+        await cli([
+          "silences",
+          "add",
+          "--match",
+          "plan=trial",
+          "--comment",
+          "x",
+          "--by",
+          "me",
+          "--state-dir",
+          dir,
+        ])
+      ).stderr,
+    ).toContain("give the silence an end");
+    expect(
+      (
+        await cli([
+          "silences",
+          "add",
+          "--match",
+          "plan=trial",
+          "--for",
+          "1h",
+          "--by",
+          "me",
+          "--state-dir",
+          dir,
+        ])
+      ).stderr,
+    ).toContain("--comment is required");
+    expect(
+      (
+        await cli([
+          "silences",
+          "add",
+          "--match",
+          "colour=red",
+          "--for",
+          "1h",
+          "--comment",
+          "x",
+          "--by",
+          "me",
+          "--state-dir",
+          dir,
+        ])
+      ).stderr,
+    ).toContain("--match colour=red");
+    expect((await cli(["silences", "expire", "nope", "--state-dir", dir])).stderr).toContain(
+      "no silence nope",
+    );
   });
 });

@@ -186,5 +186,24 @@ export async function scanAll(
   options: Omit<ScanOptions, "slots"> = {},
 ): Promise<ScanResult[]> {
   const slots = new PageSlots(options.concurrency ?? 4);
-  return Promise.all(queries.map((filters) => scanRuntimes(source, filters, { ...options, slots })));
+  // One progress line for all queries: pages done and expected, summed.
+  const progress = queries.map(() => [0, 1] as [number, number]);
+  const onProgress = options.onProgress;
+  return Promise.all(
+    queries.map((filters, i) =>
+      scanRuntimes(source, filters, {
+        ...options,
+        slots,
+        onProgress: onProgress
+          ? (done, total) => {
+              progress[i] = [done, total];
+              onProgress(
+                progress.reduce((n, [d]) => n + d, 0),
+                progress.reduce((n, [, t]) => n + t, 0),
+              );
+            }
+          : undefined,
+      }),
+    ),
+  );
 }

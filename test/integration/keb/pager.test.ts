@@ -59,6 +59,17 @@ describe("scanRuntimes", () => {
     expect(b?.runtimes.every((r) => r.servicePlanName === "trial")).toBe(true);
   });
 
+  it("reports progress summed over the queries of scanAll", async () => {
+    reseed();
+    const seen: Array<[number, number]> = [];
+    const [a, b] = await scanAll(kit.client(), [{ states: ["all"] }, { states: ["all"], plans: ["trial"] }], {
+      onProgress: (done, total) => seen.push([done, total]),
+    });
+    const pages = (a?.pages ?? 0) + (b?.pages ?? 0);
+    expect(seen.at(-1)).toEqual([pages, pages]);
+    expect(seen.every(([d, t]) => d <= t)).toBe(true);
+  });
+
   it("finishes at once on an empty result", async () => {
     reseed();
     const result = await scanRuntimes(kit.client(), { plans: ["no-such-plan"] });
