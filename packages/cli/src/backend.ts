@@ -4,7 +4,59 @@ import { SNSClient } from "@aws-sdk/client-sns";
 import { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import type { AlertPublisher, AuditStateStore } from "@fleet-auditor/audit";
 import { OutboxPublisher, SnsAlertPublisher } from "@fleet-auditor/notify";
-import { DynamoAuditStore, DynamoSilenceStore, startEmbeddedDynamo } from "@fleet-auditor/store";
+import {
+  DynamoAuditStore,
+  DynamoSilenceStore,
+  DynamoStatusStore,
+  startEmbeddedDynamo,
+} from "@fleet-auditor/store";
+
+type Env = Record<string, string | undefined>;
+
+/** A DynamoDB table the CLI works on, wherever it lives. */
+interface OpenTable {
+  client: DynamoDBDocumentClient;
+  tableName: string;
+  /** One line for humans: where the data is. */
+  description: string;
+  close(): Promise<void>;
+}
+
+const LOCAL_AUDIT_TABLE = "fleet-auditor";
+const LOCAL_STATUS_TABLE = "fleet-auditor-status";
+
+/**
+ * The named AWS table when one is given (credentials and endpoints from the SDK's usual
+ * variables, `AWS_ENDPOINT_URL_*` included); otherwise a table of the embedded DynamoDB-compatible
+ * store persisted under `stateDir`, created if missing.
+ */
+async function openTable(
+  stateDir: string,
+  awsTable: string | undefined,
+  kind: "audit" | "status",
+): Promise<OpenTable> {
+  if (awsTable) {
+    const raw = new DynamoDBClient({});
+    return {
+      client: DynamoDBDocumentClient.from(raw, { marshallOptions: { removeUndefinedValues: true } }),
+      tableName: awsTable,
+      description: `DynamoDB table ${awsTable}`,
+      close: async () => raw.destroy(),
+    };
+  }
+  const tableName = kind === "audit" ? LOCAL_AUDIT_TABLE : LOCAL_STATUS_TABLE;
+  const db = await startEmbeddedDynamo({
+    dir: join(stateDir, "dynamodb"),
+    tables: kind === "audit" ? [tableName] : [],
+    statusTables: kind === "status" ? [tableName] : [],
+  });
+  return {
+    client: db.client,
+    tableName,
+    description: `embedded store in ${stateDir}`,
+    close: () => db.close(),
+  };
+}
 
 /** Where a CLI run keeps its state and sends its messages. */
 export interface Backend {
@@ -16,66 +68,49 @@ export interface Backend {
   close(): Promise<void>;
 }
 
-const LOCAL_TABLE = "fleet-auditor";
-
 /**
- * AWS when `AUDIT_TABLE` and `ALERT_TOPIC_ARN` are set (credentials and endpoints from the SDK's
- * usual variables, `AWS_ENDPOINT_URL_*` included); otherwise the embedded stack: a DynamoDB-
- * compatible store persisted under `stateDir` and `<stateDir>/outbox.jsonl` for messages.
+ * AWS when `AUDIT_TABLE` and `ALERT_TOPIC_ARN` are set; otherwise the embedded stack: the store
+ * under `stateDir` and `<stateDir>/outbox.jsonl` for messages.
  */
-export async function openBackend(
-  stateDir: string,
-  env: Record<string, string | undefined>,
-): Promise<Backend> {
-  if (env.AUDIT_TABLE && env.ALERT_TOPIC_ARN) {
-    const raw = new DynamoDBClient({});
-    const client = DynamoDBDocumentClient.from(raw, { marshallOptions: { removeUndefinedValues: true } });
-    const sns = new SNSClient({});
-    return {
-      store: new DynamoAuditStore({ client, tableName: env.AUDIT_TABLE }),
-      silences: new DynamoSilenceStore({ client, tableName: env.AUDIT_TABLE }),
-      publisher: new SnsAlertPublisher({ client: sns, topicArn: env.ALERT_TOPIC_ARN }),
-      description: `DynamoDB table ${env.AUDIT_TABLE}, SNS topic ${env.ALERT_TOPIC_ARN}`,
-      close: async () => {
-        raw.destroy();
-        sns.destroy();
-      },
-    };
-  }
-  if (env.AUDIT_TABLE || env.ALERT_TOPIC_ARN) {
+export async function openBackend(stateDir: string, env: Env): Promise<Backend> {
+  if (Boolean(env.AUDIT_TABLE) !== Boolean(env.ALERT_TOPIC_ARN)) {
     throw new Error(
       "set both AUDIT_TABLE and ALERT_TOPIC_ARN to use AWS, or neither to use the embedded store",
     );
   }
-  const db = await startEmbeddedDynamo({ dir: join(stateDir, "dynamodb"), tables: [LOCAL_TABLE] });
+  const table = await openTable(stateDir, env.AUDIT_TABLE, "audit");
+  const sns = env.ALERT_TOPIC_ARN ? new SNSClient({}) : undefined;
   const outbox = join(stateDir, "outbox.jsonl");
   return {
-    store: new DynamoAuditStore({ client: db.client, tableName: LOCAL_TABLE }),
-    silences: new DynamoSilenceStore({ client: db.client, tableName: LOCAL_TABLE }),
-    publisher: new OutboxPublisher(outbox),
-    description: `embedded store in ${stateDir}, messages appended to ${outbox}`,
-    close: () => db.close(),
+    store: new DynamoAuditStore(table),
+    silences: new DynamoSilenceStore(table),
+    publisher: sns
+      ? new SnsAlertPublisher({ client: sns, topicArn: env.ALERT_TOPIC_ARN as string })
+      : new OutboxPublisher(outbox),
+    description: sns
+      ? `${table.description}, SNS topic ${env.ALERT_TOPIC_ARN}`
+      : `${table.description}, messages appended to ${outbox}`,
+    close: async () => {
+      sns?.destroy();
+      await table.close();
+    },
   };
 }
 
 /** The silences of the audit table: DynamoDB with `AUDIT_TABLE`, else the embedded store. */
 export async function openSilences(
   stateDir: string,
-  env: Record<string, string | undefined>,
+  env: Env,
 ): Promise<{ silences: DynamoSilenceStore; description: string; close(): Promise<void> }> {
-  if (env.AUDIT_TABLE) {
-    const raw = new DynamoDBClient({});
-    const client = DynamoDBDocumentClient.from(raw, { marshallOptions: { removeUndefinedValues: true } });
-    return {
-      silences: new DynamoSilenceStore({ client, tableName: env.AUDIT_TABLE }),
-      description: `DynamoDB table ${env.AUDIT_TABLE}`,
-      close: async () => raw.destroy(),
-    };
-  }
-  const db = await startEmbeddedDynamo({ dir: join(stateDir, "dynamodb"), tables: [LOCAL_TABLE] });
-  return {
-    silences: new DynamoSilenceStore({ client: db.client, tableName: LOCAL_TABLE }),
-    description: `embedded store in ${stateDir}`,
-    close: () => db.close(),
-  };
+  const table = await openTable(stateDir, env.AUDIT_TABLE, "audit");
+  return { silences: new DynamoSilenceStore(table), description: table.description, close: table.close };
+}
+
+/** The Application status table: DynamoDB with `STATUS_TABLE`, else the embedded store. */
+export async function openStatusBackend(
+  stateDir: string,
+  env: Env,
+): Promise<{ store: DynamoStatusStore; description: string; close(): Promise<void> }> {
+  const table = await openTable(stateDir, env.STATUS_TABLE, "status");
+  return { store: new DynamoStatusStore(table), description: table.description, close: table.close };
 }

@@ -2,7 +2,7 @@ import { readFile } from "node:fs/promises";
 import { parseArgs } from "node:util";
 import type { QuarantineItem, StatusRow } from "@fleet-auditor/metaserver";
 import { type IngestCounts, ingestBatch, lineMessageId } from "@fleet-auditor/runner";
-import { openStatusBackend } from "../status-backend.ts";
+import { openStatusBackend } from "../backend.ts";
 import { renderTable } from "../table.ts";
 import { UsageError } from "../usage-error.ts";
 
