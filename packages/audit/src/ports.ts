@@ -12,7 +12,6 @@ export interface CommitResult {
 /** The lease a commit is fenced by: it goes through only while `owner` still holds it. */
 export interface CommitFence {
   owner: string;
-  now: Date;
   /** The lease is extended to this time for the commit. */
   until: Date;
 }

@@ -18,6 +18,8 @@ import {
 import { type RuntimeSource, type ScanResult, scanAll } from "@fleet-auditor/keb";
 import type { AuditRunInput } from "./run-input.ts";
 
+const DEFAULT_LEASE_MS = 15 * 60_000;
+
 /** The minimal logger a run writes to (Powertools Logger fits). */
 export interface RunLogger {
   info(message: string, ...extra: Array<Record<string, unknown>>): void;
@@ -97,7 +99,8 @@ export async function runAudit(deps: AuditRunDeps, input: AuditRunInput): Promis
       return { ...done.summary, status: "duplicate" };
     }
   }
-  const leaseUntil = new Date(startedAt.getTime() + (deps.leaseMs ?? 15 * 60_000));
+  const leaseMs = deps.leaseMs ?? DEFAULT_LEASE_MS;
+  const leaseUntil = new Date(startedAt.getTime() + leaseMs);
   if (!dryRun && !(await deps.store.acquireLease(audit.name, runId, startedAt, leaseUntil))) {
     log?.warn("another run of this audit holds the lease; standing back", { audit: audit.name });
     summary.status = "skipped";
@@ -206,8 +209,7 @@ export async function runAudit(deps: AuditRunDeps, input: AuditRunInput): Promis
     }
     const commit = await deps.store.commit(audit.name, committable(diff, published), {
       owner: runId,
-      now: clock(),
-      until: new Date(clock().getTime() + (deps.leaseMs ?? 15 * 60_000)),
+      until: new Date(clock().getTime() + leaseMs),
     });
     summary.writes = { snapshot: commit.written, deleted: commit.deleted };
     const result = finish();

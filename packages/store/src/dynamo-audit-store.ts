@@ -64,7 +64,7 @@ export class DynamoAuditStore implements AuditStateStore {
     if (changes.length === 0) return result;
     // Fencing: one conditional write proves this run still owns the audit, so no other run can
     // interleave; the changes themselves then go in batches of 25 instead of one request each.
-    if (!(await this.acquireLease(audit, fence.owner, fence.now, fence.until, true))) {
+    if (!(await this.#renewLease(audit, fence.owner, fence.until))) {
       throw new LeaseLostError(audit, fence.owner);
     }
     await batchWrite(
@@ -124,26 +124,39 @@ export class DynamoAuditStore implements AuditStateStore {
     return (out.Items ?? []).map(toRunRecord);
   }
 
-  async acquireLease(
+  async acquireLease(audit: string, owner: string, now: Date, until: Date): Promise<boolean> {
+    // Free, expired (a crashed run), or already ours (a retry of the same invocation).
+    return this.#putLease(
+      audit,
+      owner,
+      until,
+      "attribute_not_exists(pk) OR expiresAtMs < :now OR #owner = :owner",
+      {
+        ":now": now.getTime(),
+      },
+    );
+  }
+
+  /** Extends the lease only if `owner` still holds it: the fence of a commit. */
+  #renewLease(audit: string, owner: string, until: Date): Promise<boolean> {
+    return this.#putLease(audit, owner, until, "#owner = :owner", {});
+  }
+
+  async #putLease(
     audit: string,
     owner: string,
-    now: Date,
     until: Date,
-    mustHold = false,
+    condition: string,
+    values: Record<string, unknown>,
   ): Promise<boolean> {
     try {
       await this.#client.send(
         new PutCommand({
           TableName: this.#table,
           Item: { ...itemKey.lease(audit), owner, expiresAtMs: until.getTime() },
-          // Free, expired (a crashed run), or already ours; when renewing, only ours.
-          ConditionExpression: mustHold
-            ? "#owner = :owner"
-            : "attribute_not_exists(pk) OR expiresAtMs < :now OR #owner = :owner",
+          ConditionExpression: condition,
           ExpressionAttributeNames: { "#owner": "owner" },
-          ExpressionAttributeValues: mustHold
-            ? { ":owner": owner }
-            : { ":now": now.getTime(), ":owner": owner },
+          ExpressionAttributeValues: { ...values, ":owner": owner },
         }),
       );
       return true;

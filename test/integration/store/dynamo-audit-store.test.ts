@@ -23,7 +23,7 @@ const T1 = new Date("2026-11-01T00:05:00Z");
 /** Takes the audit's lease for `owner` and returns the fence to commit with. */
 async function fenced(s: DynamoAuditStore, audit: string, owner = "run-1") {
   expect(await s.acquireLease(audit, owner, T0, T1)).toBe(true);
-  return { owner, now: T0, until: T1 };
+  return { owner, until: T1 };
 }
 const summary = (audit: string): RunSummary => ({
   audit,
@@ -157,7 +157,7 @@ describe("DynamoAuditStore on a real DynamoDB API (dynalite)", () => {
     await s.commit(
       "throttled",
       [0, 1, 2].map((i) => ({ op: "put" as const, entry: entry(`t-${i}`) })),
-      { owner: "r", now: T0, until: T1 },
+      { owner: "r", until: T1 },
     );
     mock.restore();
     expect(calls).toBe(3);
@@ -172,7 +172,7 @@ describe("DynamoAuditStore on a real DynamoDB API (dynalite)", () => {
     }));
     const s = new DynamoAuditStore({ client, tableName: "audit" });
     const err = await s
-      .commit("stuck", [{ op: "put", entry: entry("x") }], { owner: "r", now: T0, until: T1 })
+      .commit("stuck", [{ op: "put", entry: entry("x") }], { owner: "r", until: T1 })
       .catch((e: unknown) => e);
     mock.restore();
     expect(err).toBeInstanceOf(UnprocessedItemsError);
