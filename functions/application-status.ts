@@ -1,17 +1,15 @@
 import { Logger } from "@aws-lambda-powertools/logger";
 import { Metrics } from "@aws-lambda-powertools/metrics";
-import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
-import { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import type { QuarantineItem, StatusRow } from "@fleet-auditor/metaserver";
 import { ApplicationsEnvSchema, parseConfig, parseStatusQuery } from "@fleet-auditor/runner";
-import { DynamoStatusStore } from "@fleet-auditor/store";
+import { DynamoStatusStore, documentClient } from "@fleet-auditor/store";
 import { functionStack } from "./lib/stack.ts";
 
 const env = parseConfig(ApplicationsEnvSchema, process.env);
 const logger = new Logger({ serviceName: "fleet-auditor" });
 const metrics = new Metrics({ namespace: "FleetAuditor", serviceName: "application-status" });
 const store = new DynamoStatusStore({
-  client: DynamoDBDocumentClient.from(new DynamoDBClient({})),
+  client: documentClient(),
   tableName: env.STATUS_TABLE,
 });
 

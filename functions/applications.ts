@@ -1,9 +1,7 @@
 import { Logger } from "@aws-lambda-powertools/logger";
 import { Metrics } from "@aws-lambda-powertools/metrics";
-import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
-import { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import { ApplicationsEnvSchema, ingestBatch, parseConfig } from "@fleet-auditor/runner";
-import { DynamoStatusStore } from "@fleet-auditor/store";
+import { DynamoStatusStore, documentClient } from "@fleet-auditor/store";
 import type { SQSBatchResponse, SQSEvent } from "aws-lambda";
 import { recordIngestMetrics } from "./lib/ingest-metrics.ts";
 import { functionStack } from "./lib/stack.ts";
@@ -13,9 +11,7 @@ const env = parseConfig(ApplicationsEnvSchema, process.env);
 const logger = new Logger({ serviceName: "fleet-auditor" });
 const metrics = new Metrics({ namespace: "FleetAuditor", serviceName: "applications" });
 const store = new DynamoStatusStore({
-  client: DynamoDBDocumentClient.from(new DynamoDBClient({}), {
-    marshallOptions: { removeUndefinedValues: true },
-  }),
+  client: documentClient(),
   tableName: env.STATUS_TABLE,
   finishedTtlHours: env.FINISHED_TTL_HOURS,
   unfinishedTtlDays: env.UNFINISHED_TTL_DAYS,

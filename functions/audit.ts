@@ -1,8 +1,6 @@
 import { Logger } from "@aws-lambda-powertools/logger";
 import { Metrics } from "@aws-lambda-powertools/metrics";
-import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import { SNSClient } from "@aws-sdk/client-sns";
-import { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import type { RunSummary } from "@fleet-auditor/audit";
 import { createKebDispatcher } from "@fleet-auditor/keb";
 import { SnsAlertPublisher } from "@fleet-auditor/notify";
@@ -14,7 +12,7 @@ import {
   policyFrom,
   runAudit,
 } from "@fleet-auditor/runner";
-import { DynamoAuditStore, DynamoSilenceStore } from "@fleet-auditor/store";
+import { DynamoAuditStore, DynamoSilenceStore, documentClient } from "@fleet-auditor/store";
 import { linkedEnv } from "./lib/linked-env.ts";
 import { recordRunMetrics } from "./lib/run-metrics.ts";
 import { functionStack } from "./lib/stack.ts";
@@ -32,9 +30,7 @@ const env = parseConfig(
 const logger = new Logger({ serviceName: "fleet-auditor" });
 const metrics = new Metrics({ namespace: "FleetAuditor", serviceName: "audit" });
 const dispatcher = createKebDispatcher();
-const ddb = DynamoDBDocumentClient.from(new DynamoDBClient({}), {
-  marshallOptions: { removeUndefinedValues: true },
-});
+const ddb = documentClient();
 const deps = {
   source: kebClientFrom(env, dispatcher),
   store: new DynamoAuditStore({ client: ddb, tableName: env.AUDIT_TABLE }),

@@ -1,7 +1,7 @@
 import { type Finding, problemKey } from "./finding.ts";
 import type { AlertPolicy } from "./policy.ts";
 import { type Silence, silencing } from "./silence.ts";
-import type { SnapshotChange, SnapshotEntry, Transition } from "./snapshot.ts";
+import type { SnapshotChange, SnapshotEntry, Transition, TransitionRef } from "./snapshot.ts";
 
 /** Everything one diff needs; time is an input, nothing here reads a clock. */
 export interface DiffInput {
@@ -27,8 +27,8 @@ export interface DiffResult {
  * Compares a run's findings with the previous snapshot. Flagged runtimes move pending → firing
  * after `fireAfterRuns`; firing ones emit `changed` when their state or failing operation changes
  * and `reminder` after `repeatIntervalMs`; absent ones resolve after `resolveAfterRuns`, but only
- * when the scan was complete. Writes tied to a transition carry its index: commit them only
- * once that transition was published (or is silenced), so a failed publish is retried next run.
+ * when the scan was complete. Writes tied to a transition carry its `TransitionRef`: they are
+ * committed only once that transition was told (`committable`), so a failed publish is retried.
  */
 export function diffSnapshot(input: DiffInput): DiffResult {
   const { previous, now, policy } = input;
@@ -36,7 +36,7 @@ export function diffSnapshot(input: DiffInput): DiffResult {
   const transitions: Transition[] = [];
   const changes: SnapshotChange[] = [];
   const silences = input.silences ?? [];
-  const notify = (t: Omit<Transition, "silencedBy">, finding: Finding): number => {
+  const notify = (t: Omit<Transition, "silencedBy">, finding: Finding): TransitionRef => {
     const silence = silencing(finding, input.audit, silences, now);
     transitions.push(silence ? { ...t, silencedBy: silence.id } : t);
     return transitions.length - 1;
@@ -144,14 +144,4 @@ export function diffSnapshot(input: DiffInput): DiffResult {
     });
   }
   return { transitions, changes };
-}
-
-/** The changes to commit given which transitions were published. Silenced ones count as done. */
-export function committable(result: DiffResult, published: ReadonlySet<number>): SnapshotChange[] {
-  return result.changes.filter(
-    (c) =>
-      c.transition === undefined ||
-      published.has(c.transition) ||
-      result.transitions[c.transition]?.silencedBy !== undefined,
-  );
 }

@@ -1,7 +1,7 @@
 import { SEVERITY_RANK, type Severity } from "./finding.ts";
 import { chatbotNotification } from "./render-chatbot.ts";
 import { renderText } from "./render-text.ts";
-import type { Transition, TransitionKind } from "./snapshot.ts";
+import { TRANSITION_KINDS, type Transition, type TransitionKind, type TransitionRef } from "./snapshot.ts";
 
 /** SNS's limit for a whole publish (message, subject and attributes), bytes. */
 export const SNS_MESSAGE_LIMIT = 262_144;
@@ -30,13 +30,11 @@ export interface DigestMessage {
   /** The JSON-structured message: `default`, `email` (plain text) and `https` (AWS Chatbot). */
   message: string;
   attributes: { audit: string; severity: Severity; kinds: TransitionKind[] };
-  /** Indexes into the run's transitions that this message notifies. */
-  transitions: number[];
-  /** Transitions told only as "+N more" in this message (beyond `MAX_MESSAGES_PER_RUN`). */
-  omitted: number[];
+  /** The run's transitions this message lists. */
+  transitions: TransitionRef[];
+  /** Transitions told only as "+N more" in this message (beyond `MAX_MESSAGES_PER_RUN`); see `delivery.ts`. */
+  omitted: TransitionRef[];
 }
-
-const KIND_ORDER: TransitionKind[] = ["firing", "changed", "reminder", "resolved"];
 
 /**
  * Renders a run's transitions into as few SNS messages as fit the 256 KiB limit, most severe
@@ -54,7 +52,7 @@ export function renderDigests(
     .sort(
       (a, b) =>
         SEVERITY_RANK[b.t.severity] - SEVERITY_RANK[a.t.severity] ||
-        KIND_ORDER.indexOf(a.t.kind) - KIND_ORDER.indexOf(b.t.kind) ||
+        TRANSITION_KINDS.indexOf(a.t.kind) - TRANSITION_KINDS.indexOf(b.t.kind) ||
         a.t.instanceID.localeCompare(b.t.instanceID),
     );
   if (order.length === 0) return [];
@@ -98,7 +96,7 @@ function build(
     (hi, t) => (SEVERITY_RANK[t.severity] > SEVERITY_RANK[hi] ? t.severity : hi),
     "info",
   );
-  const kinds = KIND_ORDER.filter((k) => items.some((t) => t.kind === k));
+  const kinds = TRANSITION_KINDS.filter((k) => items.some((t) => t.kind === k));
   const counts = countByKind(all.filter((t) => t.silencedBy === undefined));
   const text = renderText(ctx, items, omitted);
   const https = JSON.stringify(chatbotNotification(ctx, items, omitted, severity));
@@ -112,7 +110,7 @@ function build(
 }
 
 function countByKind(items: readonly Transition[]): Record<TransitionKind, number> {
-  const counts = { firing: 0, changed: 0, reminder: 0, resolved: 0 };
+  const counts = Object.fromEntries(TRANSITION_KINDS.map((k) => [k, 0])) as Record<TransitionKind, number>;
   for (const t of items) counts[t.kind]++;
   return counts;
 }
@@ -127,7 +125,7 @@ export function subjectLine(
   severity: Severity,
   sequence = 0,
 ): string {
-  const parts = KIND_ORDER.filter((k) => counts[k] > 0).map((k) => `${counts[k]} ${k}`);
+  const parts = TRANSITION_KINDS.filter((k) => counts[k] > 0).map((k) => `${counts[k]} ${k}`);
   const part = sequence > 0 ? ` (part ${sequence + 1})` : "";
   return asciiSubject(`[fleet-auditor] ${severity.toUpperCase()} ${audit}: ${parts.join(", ")}${part}`);
 }

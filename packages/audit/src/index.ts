@@ -7,7 +7,8 @@ export {
   type NarrowingFilters,
   narrowedQueries,
 } from "./definitions.ts";
-export { committable, type DiffInput, type DiffResult, diffSnapshot } from "./diff.ts";
+export { committable, type Delivery, toldBy, toldQuietly } from "./delivery.ts";
+export { type DiffInput, type DiffResult, diffSnapshot } from "./diff.ts";
 export {
   asciiSubject,
   byteSize,
@@ -39,5 +40,17 @@ export type {
 export { chatbotNotification } from "./render-chatbot.ts";
 export { renderText } from "./render-text.ts";
 export { type Silence, type SilenceMatchers, silencing } from "./silence.ts";
-export type { SnapshotChange, SnapshotEntry, Transition, TransitionKind } from "./snapshot.ts";
-export type { QuerySummary, RunSummary, TransitionSummary } from "./summary.ts";
+export {
+  type SnapshotChange,
+  type SnapshotEntry,
+  TRANSITION_KINDS,
+  type Transition,
+  type TransitionKind,
+  type TransitionRef,
+} from "./snapshot.ts";
+export {
+  type QuerySummary,
+  type RunSummary,
+  summarizeTransition,
+  type TransitionSummary,
+} from "./summary.ts";

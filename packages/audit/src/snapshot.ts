@@ -19,8 +19,15 @@ export interface SnapshotEntry {
   version: number;
 }
 
-/** The kinds of transition a run can produce. */
-export type TransitionKind = "firing" | "changed" | "resolved" | "reminder";
+/** The kinds of transition a run can produce, in the order digests and summaries list them. */
+export const TRANSITION_KINDS = ["firing", "changed", "reminder", "resolved"] as const;
+export type TransitionKind = (typeof TRANSITION_KINDS)[number];
+
+/**
+ * A transition's position in its run's `DiffResult.transitions`. Digests and snapshot writes refer
+ * to transitions by it; `delivery.ts` is where the three meet.
+ */
+export type TransitionRef = number;
 
 /** One state change worth telling subscribers about. */
 export interface Transition {
@@ -34,7 +41,10 @@ export interface Transition {
   silencedBy?: string;
 }
 
-/** A write to the snapshot, committed after the run; `transition` ties it to a notification. */
+/**
+ * A write to the snapshot, committed after the run. `transition` ties it to a notification: it is
+ * committed only once that transition was told (see `committable`).
+ */
 export type SnapshotChange =
-  | { op: "put"; entry: SnapshotEntry; transition?: number }
-  | { op: "delete"; instanceID: string; transition?: number };
+  | { op: "put"; entry: SnapshotEntry; transition?: TransitionRef }
+  | { op: "delete"; instanceID: string; transition?: TransitionRef };

@@ -1,5 +1,4 @@
-import type { Severity } from "./finding.ts";
-import type { TransitionKind } from "./snapshot.ts";
+import type { Transition } from "./snapshot.ts";
 
 /** One KEB query of a run. */
 export interface QuerySummary {
@@ -9,15 +8,16 @@ export interface QuerySummary {
   listed: number;
 }
 
-/** A transition as the run summary reports it. */
-export interface TransitionSummary {
-  kind: TransitionKind;
-  instanceID: string;
-  state: string;
-  previousState: string | null;
-  severity: Severity;
-  /** Present when a silence kept it from being published. */
-  silencedBy?: string;
+/** A transition as the run summary reports it: without the finding; `silencedBy` only when silenced. */
+export type TransitionSummary = Pick<
+  Transition,
+  "kind" | "instanceID" | "state" | "previousState" | "severity" | "silencedBy"
+>;
+
+/** The summary's view of a transition. */
+export function summarizeTransition(t: Transition): TransitionSummary {
+  const { kind, instanceID, state, previousState, severity, silencedBy } = t;
+  return { kind, instanceID, state, previousState, severity, ...(silencedBy ? { silencedBy } : {}) };
 }
 
 /**

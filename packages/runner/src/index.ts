@@ -1,6 +1,6 @@
 export { ApplicationsEnvSchema } from "./applications-config.ts";
 export { AuditEnvSchema, type AuditFunctionEnv, AuditFunctionEnvSchema, policyFrom } from "./audit-config.ts";
-export { ConfigError, parseConfig } from "./config-error.ts";
+export * from "./errors.ts";
 export {
   type IngestCounts,
   type IngestDeps,
@@ -8,19 +8,20 @@ export {
   lineMessageId,
   type QueuedMessage,
 } from "./ingest-applications.ts";
-export { type KebEnv, KebEnvSchema, kebClientFrom, tokenProviderFrom } from "./keb-connection.ts";
 export {
-  type AuditRunDeps,
-  type AuditRunResult,
-  LEDGER_TRANSITIONS,
-  type RunLogger,
-  runAudit,
-} from "./run-audit.ts";
+  type KebAuth,
+  type KebConnection,
+  type KebEnv,
+  KebEnvSchema,
+  kebClientFrom,
+  tokenProviderFrom,
+} from "./keb-connection.ts";
+export type { RunLogger } from "./ports.ts";
+export { type AuditRunDeps, type AuditRunResult, LEDGER_TRANSITIONS, runAudit } from "./run-audit.ts";
 export {
   type AuditRunInput,
   AuditRunInputSchema,
   NarrowingFiltersSchema,
   parseRunInput,
-  RunInputError,
 } from "./run-input.ts";
 export { parseStatusQuery, type StatusQueryInput, StatusQueryInputSchema } from "./status-query-input.ts";

@@ -7,7 +7,7 @@ import {
   type StatusUpdate,
   toUpdate,
 } from "@fleet-auditor/metaserver";
-import type { RunLogger } from "./run-audit.ts";
+import type { RunLogger } from "./ports.ts";
 
 /** One queued message: an SQS record's id and body. */
 export interface QueuedMessage {

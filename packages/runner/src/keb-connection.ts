@@ -6,14 +6,30 @@ import {
   type TokenProvider,
 } from "@fleet-auditor/keb";
 import type { Dispatcher } from "undici";
-import { object, enum as oneOf, optional, type output, string, url } from "zod";
+import { NEVER, object, enum as oneOf, optional, type output, string, url } from "zod";
 
-/**
- * The KEB connection as environment variables, shared by the function and the CLI. Auth is one of:
- * `KEB_TOKEN` (a static bearer token), or `KEB_TOKEN_URL` + `KEB_CLIENT_ID` with either
- * `KEB_CLIENT_SECRET` (client credentials) or `KEB_USERNAME` + `KEB_PASSWORD` (password grant).
- */
-export const KebEnvSchema = object({
+/** Settings both OAuth2 grants share. */
+interface OAuth2Settings {
+  tokenUrl: string;
+  clientId: string;
+  scope?: string;
+  tokenField?: "access_token" | "id_token";
+  clientAuth?: "basic" | "post";
+}
+
+/** How the auditor authenticates to KEB: exactly one of three ways. */
+export type KebAuth =
+  | { kind: "static"; token: string }
+  | ({ kind: "client-credentials"; clientSecret: string } & OAuth2Settings)
+  | ({ kind: "password"; username: string; password: string; clientSecret?: string } & OAuth2Settings);
+
+/** The KEB connection: where, and how to authenticate. */
+export interface KebConnection {
+  KEB_URL: string;
+  auth: KebAuth;
+}
+
+const KebVariables = object({
   KEB_URL: url({ protocol: /^https?$/ }),
   KEB_TOKEN: optional(string().min(1)),
   KEB_TOKEN_URL: optional(url({ protocol: /^https?$/ })),
@@ -24,52 +40,79 @@ export const KebEnvSchema = object({
   KEB_SCOPE: optional(string().min(1)),
   KEB_TOKEN_FIELD: optional(oneOf(["access_token", "id_token"])),
   KEB_CLIENT_AUTH: optional(oneOf(["basic", "post"])),
-}).superRefine((env, ctx) => {
-  const oauth = env.KEB_TOKEN_URL !== undefined;
-  if (!env.KEB_TOKEN && !oauth) {
-    ctx.addIssue({
-      code: "custom",
-      path: ["KEB_TOKEN"],
-      message: "set KEB_TOKEN, or KEB_TOKEN_URL with client credentials or a user",
-    });
+});
+
+/**
+ * The KEB connection as environment variables, shared by the function and the CLI, parsed into
+ * a tagged union. Auth is one of: `KEB_TOKEN` (a static bearer token), or `KEB_TOKEN_URL` +
+ * `KEB_CLIENT_ID` with either `KEB_CLIENT_SECRET` (client credentials) or `KEB_USERNAME` +
+ * `KEB_PASSWORD` (password grant; it wins when a user is given).
+ */
+export const KebEnvSchema = KebVariables.transform((env, ctx): KebConnection => {
+  const problem = (variable: string, message: string): typeof NEVER => {
+    ctx.addIssue({ code: "custom", path: [variable], message });
+    return NEVER;
+  };
+  if (!env.KEB_TOKEN_URL) {
+    if (!env.KEB_TOKEN)
+      return problem("KEB_TOKEN", "set KEB_TOKEN, or KEB_TOKEN_URL with client credentials or a user");
+    return { KEB_URL: env.KEB_URL, auth: { kind: "static", token: env.KEB_TOKEN } };
   }
-  if (oauth && !env.KEB_CLIENT_ID)
-    ctx.addIssue({ code: "custom", path: ["KEB_CLIENT_ID"], message: "required with KEB_TOKEN_URL" });
-  if (oauth && !env.KEB_CLIENT_SECRET && !(env.KEB_USERNAME && env.KEB_PASSWORD)) {
-    ctx.addIssue({
-      code: "custom",
-      path: ["KEB_CLIENT_SECRET"],
-      message:
-        "KEB_TOKEN_URL needs KEB_CLIENT_SECRET (client credentials) or KEB_USERNAME and KEB_PASSWORD (password grant)",
-    });
+  if (!env.KEB_CLIENT_ID) return problem("KEB_CLIENT_ID", "required with KEB_TOKEN_URL");
+  const oauth: OAuth2Settings = {
+    tokenUrl: env.KEB_TOKEN_URL,
+    clientId: env.KEB_CLIENT_ID,
+    scope: env.KEB_SCOPE,
+    tokenField: env.KEB_TOKEN_FIELD,
+    clientAuth: env.KEB_CLIENT_AUTH,
+  };
+  if (env.KEB_USERNAME && env.KEB_PASSWORD) {
+    return {
+      KEB_URL: env.KEB_URL,
+      auth: {
+        kind: "password",
+        ...oauth,
+        username: env.KEB_USERNAME,
+        password: env.KEB_PASSWORD,
+        clientSecret: env.KEB_CLIENT_SECRET,
+      },
+    };
   }
+  if (!env.KEB_CLIENT_SECRET) {
+    return problem(
+      "KEB_CLIENT_SECRET",
+      "KEB_TOKEN_URL needs KEB_CLIENT_SECRET (client credentials) or KEB_USERNAME and KEB_PASSWORD (password grant)",
+    );
+  }
+  return {
+    KEB_URL: env.KEB_URL,
+    auth: { kind: "client-credentials", ...oauth, clientSecret: env.KEB_CLIENT_SECRET },
+  };
 });
 
 export type KebEnv = output<typeof KebEnvSchema>;
 
-/** The token provider the variables describe. The password grant wins when a user is given. */
-export function tokenProviderFrom(env: KebEnv, dispatcher: Dispatcher): TokenProvider {
-  if (!env.KEB_TOKEN_URL) return new StaticTokenProvider(env.KEB_TOKEN as string);
-  const common = {
-    tokenUrl: env.KEB_TOKEN_URL,
-    clientId: env.KEB_CLIENT_ID as string,
-    clientSecret: env.KEB_CLIENT_SECRET,
-    scope: env.KEB_SCOPE,
-    tokenField: env.KEB_TOKEN_FIELD,
-    clientAuth: env.KEB_CLIENT_AUTH,
-    dispatcher,
-  };
-  if (env.KEB_USERNAME && env.KEB_PASSWORD) {
-    return new PasswordTokenProvider({ ...common, username: env.KEB_USERNAME, password: env.KEB_PASSWORD });
+/** The token provider an auth setting describes. */
+export function tokenProviderFrom(auth: KebAuth, dispatcher: Dispatcher): TokenProvider {
+  switch (auth.kind) {
+    case "static":
+      return new StaticTokenProvider(auth.token);
+    case "password": {
+      const { kind: _kind, ...options } = auth;
+      return new PasswordTokenProvider({ ...options, dispatcher });
+    }
+    case "client-credentials": {
+      const { kind: _kind, ...options } = auth;
+      return new ClientCredentialsTokenProvider({ ...options, dispatcher });
+    }
   }
-  return new ClientCredentialsTokenProvider({ ...common, clientSecret: env.KEB_CLIENT_SECRET as string });
 }
 
-/** A KEB client for these variables. */
-export function kebClientFrom(env: KebEnv, dispatcher: Dispatcher): KebClient {
+/** A KEB client for this connection. */
+export function kebClientFrom(env: KebConnection, dispatcher: Dispatcher): KebClient {
   return new KebClient({
     baseUrl: env.KEB_URL,
     dispatcher,
-    tokenProvider: tokenProviderFrom(env, dispatcher),
+    tokenProvider: tokenProviderFrom(env.auth, dispatcher),
   });
 }

@@ -1,4 +1,5 @@
 import { array, boolean, iso, optional, type output, strictObject, string } from "zod";
+import { parseInput } from "./errors.ts";
 
 const values = optional(array(string().min(1)).min(1));
 
@@ -29,23 +30,7 @@ export const AuditRunInputSchema = strictObject({
 
 export type AuditRunInput = output<typeof AuditRunInputSchema>;
 
-/** Parses a run input; throws an error listing every bad field by path. */
+/** Parses a run input; throws `RunInputError` listing every bad field by path. */
 export function parseRunInput(input: unknown): AuditRunInput {
-  const parsed = AuditRunInputSchema.safeParse(input);
-  if (parsed.success) return parsed.data;
-  const problems = parsed.error.issues.map(
-    (i) => `${i.path.length ? i.path.join(".") : "(input)"}: ${i.message}`,
-  );
-  throw new RunInputError(problems);
-}
-
-/** A run input that does not validate; `problems` names each bad field. */
-export class RunInputError extends Error {
-  readonly code = "RUN_INPUT";
-  readonly problems: string[];
-  constructor(problems: string[]) {
-    super(`invalid input: ${problems.join("; ")}`);
-    this.name = "RunInputError";
-    this.problems = problems;
-  }
+  return parseInput(AuditRunInputSchema, input);
 }

@@ -1,5 +1,5 @@
 import { boolean, coerce, iso, optional, type output, strictObject, string } from "zod";
-import { RunInputError } from "./run-input.ts";
+import { parseInput } from "./errors.ts";
 
 /** A console query of the status table: `{ "node": "edge-1", "status": "Rejected", "since": "…" }`. */
 export const StatusQueryInputSchema = strictObject({
@@ -12,9 +12,7 @@ export const StatusQueryInputSchema = strictObject({
 });
 export type StatusQueryInput = output<typeof StatusQueryInputSchema>;
 
-/** Parses a status query; throws an error naming every bad field. */
+/** Parses a status query; throws `RunInputError` naming every bad field. */
 export function parseStatusQuery(input: unknown): StatusQueryInput {
-  const parsed = StatusQueryInputSchema.safeParse(input ?? {});
-  if (parsed.success) return parsed.data;
-  throw new RunInputError(parsed.error.issues.map((i) => `${i.path.join(".") || "(input)"}: ${i.message}`));
+  return parseInput(StatusQueryInputSchema, input ?? {});
 }

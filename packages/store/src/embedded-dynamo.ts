@@ -2,8 +2,9 @@ import { mkdirSync } from "node:fs";
 import { createRequire } from "node:module";
 import type { AddressInfo } from "node:net";
 import { CreateTableCommand, DynamoDBClient, ResourceInUseException } from "@aws-sdk/client-dynamodb";
-import { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
+import type { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import { auditTableDefinition } from "./audit-table.ts";
+import { documentClient } from "./document-client.ts";
 import { statusTableDefinition } from "./status-table.ts";
 
 // dynalite ships CommonJS without types.
@@ -52,7 +53,7 @@ export async function startEmbeddedDynamo(options: {
       if (!(err instanceof ResourceInUseException)) throw err;
     }
   }
-  const client = DynamoDBDocumentClient.from(raw, { marshallOptions: { removeUndefinedValues: true } });
+  const client = documentClient(raw);
   return {
     endpoint,
     client,

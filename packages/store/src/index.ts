@@ -1,5 +1,6 @@
 export { auditTableDefinition, itemKey, KEYS } from "./audit-table.ts";
 export { batchWrite } from "./batch-write.ts";
+export { documentClient } from "./document-client.ts";
 export { DynamoAuditStore, type DynamoAuditStoreOptions } from "./dynamo-audit-store.ts";
 export { DynamoSilenceStore } from "./dynamo-silence-store.ts";
 export {

@@ -1,0 +1,50 @@
+import type { DiffResult } from "./diff.ts";
+import type { DigestMessage } from "./digest.ts";
+import type { SnapshotChange, TransitionRef } from "./snapshot.ts";
+
+/**
+ * The contract between the diff, the digests and the commit, in one place.
+ *
+ * `diffSnapshot` numbers a run's transitions (`TransitionRef`) and ties each snapshot write that
+ * depends on a notification to one of them. `renderDigests` says which transitions each message
+ * lists (`transitions`) and which it tells only as "+N more" (`omitted`). After publishing, the
+ * runner knows which messages went out; `toldBy` turns that into transitions, and `committable`
+ * into the snapshot writes that may be committed.
+ *
+ * The rules:
+ * - A transition is told when a message that lists it, or counts it in "+N more", was accepted.
+ *   The overflow counts as told, or a large incident would be re-sent on every run.
+ * - A silenced transition is never published and counts as done.
+ * - A write tied to a transition that was not told is not committed, so the next run sees the
+ *   same transition again and sends it again.
+ */
+export interface Delivery {
+  /** Transitions a published message told (listed or counted as "+N more"). */
+  told: ReadonlySet<TransitionRef>;
+  /** Messages accepted. */
+  messages: number;
+  /** Transitions whose message was refused: they are sent again next run. */
+  failed: number;
+  /** A baseline: `told` holds what is remembered as told, though nobody was. */
+  quiet?: true;
+}
+
+/** The transitions one accepted digest tells: the ones it lists and the ones its "+N more" counts. */
+export function toldBy(digest: Pick<DigestMessage, "transitions" | "omitted">): TransitionRef[] {
+  return [...digest.transitions, ...digest.omitted];
+}
+
+/** A baseline run tells nobody and remembers every transition as told. */
+export function toldQuietly(diff: DiffResult): Delivery {
+  return { told: new Set(diff.transitions.keys()), messages: 0, failed: 0, quiet: true };
+}
+
+/** The snapshot writes to commit given what was told. Silenced transitions count as done. */
+export function committable(diff: DiffResult, told: ReadonlySet<TransitionRef>): SnapshotChange[] {
+  return diff.changes.filter(
+    (c) =>
+      c.transition === undefined ||
+      told.has(c.transition) ||
+      diff.transitions[c.transition]?.silencedBy !== undefined,
+  );
+}
