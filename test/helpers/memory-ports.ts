@@ -1,0 +1,148 @@
+import type {
+  AlertPublisher,
+  AuditStateStore,
+  CommitFence,
+  CommitResult,
+  DigestMessage,
+  RunRecord,
+  Silence,
+  SilenceSource,
+  SnapshotChange,
+  SnapshotEntry,
+} from "@fleet-auditor/audit";
+import {
+  KebHttpError,
+  type ListParameters,
+  pageQuery,
+  parseRuntimesPage,
+  type RuntimeSource,
+  type RuntimesPage,
+} from "@fleet-auditor/keb";
+import { answerText, type Fleet, RuntimesHandler } from "@fleet-auditor/keb-sim";
+import { LeaseLostError } from "@fleet-auditor/store";
+
+/**
+ * In-memory implementations of the run's ports, for tests of `runAudit`'s logic that need no
+ * server. Each keeps the contract of its real adapter (the DynamoDB store's lease and fence
+ * rules, KEB's query semantics through the simulator's own handler), so a test that passes here
+ * tests the logic, not a friendlier fake.
+ */
+
+/** KEB's `/runtimes` in process: the simulator's handler over a fleet, parsed as the client parses. */
+export class FleetSource implements RuntimeSource {
+  readonly fleet: Fleet;
+  readonly #handler: RuntimesHandler;
+  /** Pages asked for, in order. */
+  readonly requests: ListParameters[] = [];
+  /** Runs before each page is answered: may change the fleet or throw (a failed request). */
+  beforePage?: (params: ListParameters) => void;
+
+  constructor(fleet: Fleet) {
+    this.fleet = fleet;
+    this.#handler = new RuntimesHandler(fleet);
+  }
+
+  async listPage(params: ListParameters): Promise<RuntimesPage> {
+    this.requests.push(params);
+    this.beforePage?.(params);
+    const query = pageQuery(params);
+    const answer = this.#handler.handle(new URLSearchParams(query));
+    if (answer.status !== 200) {
+      throw new KebHttpError({
+        status: answer.status,
+        bodyExcerpt: answer.body.error,
+        url: `memory:?${query}`,
+      });
+    }
+    return parseRuntimesPage(JSON.parse(answerText(answer)), params.page ?? 1);
+  }
+}
+
+/** The audit table's rules in a Map: lease with expiry, commits fenced by the lease, ledger written once. */
+export class MemoryAuditStore implements AuditStateStore {
+  readonly snapshots = new Map<string, Map<string, SnapshotEntry>>();
+  readonly ledger = new Map<string, RunRecord>();
+  readonly leases = new Map<string, { owner: string; expiresAtMs: number }>();
+  /** Snapshot items put and deleted, over all commits. */
+  readonly itemWrites = { put: 0, deleted: 0 };
+
+  async loadSnapshot(audit: string): Promise<Map<string, SnapshotEntry>> {
+    return structuredClone(this.snapshots.get(audit) ?? new Map());
+  }
+
+  async commit(audit: string, changes: readonly SnapshotChange[], fence: CommitFence): Promise<CommitResult> {
+    const result: CommitResult = { written: 0, deleted: 0 };
+    if (changes.length === 0) return result;
+    const lease = this.leases.get(audit);
+    if (lease?.owner !== fence.owner) throw new LeaseLostError(audit, fence.owner);
+    lease.expiresAtMs = fence.until.getTime();
+    const snapshot = this.snapshots.get(audit) ?? new Map<string, SnapshotEntry>();
+    this.snapshots.set(audit, snapshot);
+    for (const c of changes) {
+      if (c.op === "put") {
+        snapshot.set(c.entry.instanceID, structuredClone(c.entry));
+        result.written++;
+      } else {
+        snapshot.delete(c.instanceID);
+        result.deleted++;
+      }
+    }
+    this.itemWrites.put += result.written;
+    this.itemWrites.deleted += result.deleted;
+    return result;
+  }
+
+  async findRun(audit: string, runKey: string): Promise<RunRecord | undefined> {
+    return structuredClone(this.ledger.get(`${audit}|${runKey}`));
+  }
+
+  async recordRun(record: RunRecord): Promise<boolean> {
+    const key = `${record.audit}|${record.runKey}`;
+    if (this.ledger.has(key)) return false;
+    this.ledger.set(key, structuredClone(record));
+    return true;
+  }
+
+  async acquireLease(audit: string, owner: string, now: Date, until: Date): Promise<boolean> {
+    const held = this.leases.get(audit);
+    if (held && held.expiresAtMs >= now.getTime() && held.owner !== owner) return false;
+    this.leases.set(audit, { owner, expiresAtMs: until.getTime() });
+    return true;
+  }
+
+  async releaseLease(audit: string, owner: string): Promise<void> {
+    if (this.leases.get(audit)?.owner === owner) this.leases.delete(audit);
+  }
+
+  async recentRuns(audit: string, limit: number): Promise<RunRecord[]> {
+    return [...this.ledger.values()]
+      .filter((r) => r.audit === audit)
+      .sort((a, b) => (a.runKey < b.runKey ? 1 : -1))
+      .slice(0, limit);
+  }
+}
+
+/** Keeps what was published; `refuse` decides which publishes fail, as SNS refusing them would. */
+export class MemoryPublisher implements AlertPublisher {
+  readonly published: DigestMessage[] = [];
+  refuse: (message: DigestMessage, attempt: number) => boolean = () => false;
+  #attempts = 0;
+
+  async publish(message: DigestMessage): Promise<{ messageId: string }> {
+    if (this.refuse(message, this.#attempts++)) throw new Error("publish refused (injected)");
+    this.published.push(message);
+    return { messageId: `m-${this.published.length}` };
+  }
+}
+
+/** Silences in force at a time, from a list. */
+export class MemorySilences implements SilenceSource {
+  readonly silences: Silence[];
+  constructor(silences: Silence[] = []) {
+    this.silences = silences;
+  }
+  async active(now: Date): Promise<Silence[]> {
+    const t = now.getTime();
+    return this.silences.filter((s) => Date.parse(s.startsAt) <= t && Date.parse(s.endsAt) > t);
+  }
+}

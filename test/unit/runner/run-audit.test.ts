@@ -1,0 +1,335 @@
+import type { AuditDefinition } from "@fleet-auditor/audit";
+import { KebHttpError } from "@fleet-auditor/keb";
+import { Fleet, generateFleet } from "@fleet-auditor/keb-sim";
+import { type AuditRunDeps, LEDGER_TRANSITIONS, runAudit } from "@fleet-auditor/runner";
+import { LeaseLostError } from "@fleet-auditor/store";
+import { beforeEach, describe, expect, it } from "vitest";
+import {
+  FleetSource,
+  MemoryAuditStore,
+  MemoryPublisher,
+  MemorySilences,
+} from "../../helpers/memory-ports.ts";
+
+// Every branch of runAudit on in-memory ports: milliseconds per test, no server. The invariants
+// against real servers stay in test/integration/runner/run-audit.test.ts.
+
+const hour = (h: number): string => new Date(Date.UTC(2026, 10, 1, h)).toISOString();
+
+let source: FleetSource;
+let store: MemoryAuditStore;
+let publisher: MemoryPublisher;
+let silences: MemorySilences;
+let ids: string[];
+let deps: AuditRunDeps;
+
+beforeEach(() => {
+  // 300 flagged of 600: the failing audit's first query spans two pages of 100 (159 rows).
+  source = new FleetSource(new Fleet(generateFleet({ size: 600, seed: 7, flagged: 300 })));
+  store = new MemoryAuditStore();
+  publisher = new MemoryPublisher();
+  silences = new MemorySilences();
+  let n = 0;
+  ids = [];
+  deps = {
+    source,
+    store,
+    publisher,
+    silences,
+    clock: () => new Date(hour(0)),
+    newId: () => {
+      ids.push(`run-${++n}`);
+      return `run-${n}`;
+    },
+  };
+});
+
+const failing = (h: number, extra: Record<string, unknown> = {}) =>
+  runAudit(deps, { audit: "failing", scheduledTime: hour(h), ...extra });
+
+const healthyId = (): string => {
+  const healthy = source.fleet
+    .all()
+    .find((i) => i.active && !i.deletedAt && i.operations.every((o) => o.state === "succeeded"));
+  if (!healthy) throw new Error("fixture has no healthy runtime");
+  return healthy.instanceID;
+};
+
+describe("runAudit: recorded run", () => {
+  it("returns the recorded summary of a scheduled time as duplicate, without a lease, a scan or a message", async () => {
+    const first = await failing(0);
+    const requests = source.requests.length;
+    const published = publisher.published.length;
+    store.leases.set("failing", { owner: "someone-else", expiresAtMs: Date.parse(hour(5)) });
+    const again = await failing(0);
+    expect(again).toEqual({ ...first, status: "duplicate" });
+    expect(source.requests).toHaveLength(requests);
+    expect(publisher.published).toHaveLength(published);
+    expect(store.leases.get("failing")?.owner).toBe("someone-else");
+  });
+
+  it("does not look the ledger up for an ad-hoc run or a dry run", async () => {
+    await failing(0);
+    const dry = await failing(0, { dryRun: true });
+    expect(dry.status).toBe("completed");
+    const adhoc = await runAudit(deps, { audit: "failing" });
+    expect(adhoc.status).toBe("completed");
+    expect([...store.ledger.keys()].filter((k) => k.startsWith("failing|adhoc:"))).toHaveLength(1);
+  });
+});
+
+describe("runAudit: lease", () => {
+  it("stands back as skipped while another run holds the lease, and leaves that lease alone", async () => {
+    store.leases.set("failing", { owner: "other", expiresAtMs: Date.parse(hour(0)) + 60_000 });
+    const s = await failing(0);
+    expect(s).toMatchObject({
+      status: "skipped",
+      complete: false,
+      incompleteReason: "another run of this audit was in progress",
+      transitions: [],
+      notified: { messages: 0, transitions: 0, failed: 0, suppressed: 0 },
+    });
+    expect(source.requests).toEqual([]);
+    expect(store.ledger.size).toBe(0);
+    expect(store.leases.get("failing")?.owner).toBe("other");
+  });
+
+  it("takes over a lease that expired (a crashed run) and releases it at the end", async () => {
+    store.leases.set("failing", { owner: "crashed", expiresAtMs: Date.parse(hour(0)) - 1 });
+    const s = await failing(0);
+    expect(s.status).toBe("completed");
+    expect(store.leases.has("failing")).toBe(false);
+  });
+
+  it("commits nothing and records nothing when the lease was lost before the commit", async () => {
+    publisher.refuse = () => {
+      // Another run took over while this one was publishing.
+      store.leases.set("failing", { owner: "thief", expiresAtMs: Date.parse(hour(1)) });
+      return false;
+    };
+    await expect(failing(0)).rejects.toBeInstanceOf(LeaseLostError);
+    expect(store.snapshots.get("failing")).toBeUndefined();
+    expect(store.ledger.size).toBe(0);
+    // The thief's lease is not released by the loser.
+    expect(store.leases.get("failing")?.owner).toBe("thief");
+  });
+
+  it("releases the lease when the scan throws", async () => {
+    const broken: AuditDefinition = {
+      name: "broken",
+      description: "a definition whose query KEB would misread",
+      queries: [{ states: ["deprovisioned"] }],
+      classify: () => undefined,
+    };
+    await expect(runAudit({ ...deps, audits: [broken] }, { audit: "broken" })).rejects.toThrow(
+      /deprovisioned/,
+    );
+    expect(store.leases.size).toBe(0);
+  });
+});
+
+describe("runAudit: scan", () => {
+  it("lists every page of both queries once when nothing moves", async () => {
+    const s = await failing(0);
+    expect(s.complete).toBe(true);
+    expect(s.rescans).toBeUndefined();
+    expect(s.queries.map((q) => q.query)).toEqual([
+      "state=failed&state=error",
+      "state=deprovisionincomplete",
+    ]);
+    expect(s.queries[0]?.pages).toBe(2);
+    expect(s.flagged).toBe(s.queries.reduce((n, q) => n + q.listed, 0));
+  });
+
+  it("scans once more when the inventory moved under the paging, and completes", async () => {
+    const moved = healthyId();
+    let once = true;
+    source.beforePage = (params) => {
+      // Between page 1 and page 2 of the first query, a runtime fails: totalCount drifts.
+      if (once && params.page === 2) source.fleet.fail(moved, "update");
+      once &&= params.page !== 2;
+    };
+    const s = await failing(0);
+    expect(s.rescans).toBe(1);
+    expect(s.complete).toBe(true);
+    expect(s.transitions.map((t) => t.instanceID)).toContain(moved);
+  });
+
+  it("rescans only once: an inventory still moving leaves the run incomplete, resolving nothing", async () => {
+    await failing(0);
+    const recovered = publisher.published.length ? firstFiring() : "";
+    source.fleet.recover(recovered);
+    let moving = healthyId();
+    source.beforePage = (params) => {
+      if (params.page === 2) {
+        source.fleet.fail(moving, "update");
+        moving = healthyId();
+      }
+    };
+    const s = await failing(1);
+    expect(s.rescans).toBe(1);
+    expect(s.complete).toBe(false);
+    expect(s.incompleteReason).toMatch(/^state=failed&state=error: /);
+    expect(s.transitions.filter((t) => t.kind === "resolved")).toEqual([]);
+    expect(store.snapshots.get("failing")?.has(recovered)).toBe(true);
+  });
+
+  it("does not rescan after a failed request, and resolves nothing", async () => {
+    await failing(0);
+    const recovered = firstFiring();
+    source.fleet.recover(recovered);
+    const before = source.requests.length;
+    source.beforePage = (params) => {
+      if (params.page === 2)
+        throw new KebHttpError({ status: 503, bodyExcerpt: "no healthy upstream", url: "memory:" });
+    };
+    const s = await failing(1);
+    expect(s.rescans).toBeUndefined();
+    expect(s.complete).toBe(false);
+    expect(s.incompleteReason).toMatch(/503/);
+    expect(s.transitions.filter((t) => t.kind === "resolved")).toEqual([]);
+    expect(store.snapshots.get("failing")?.has(recovered)).toBe(true);
+    // One pass: page 1 and 2 of the first query, page 1 of the second.
+    expect(source.requests.length - before).toBe(3);
+  });
+});
+
+describe("runAudit: plan, dry run and baseline", () => {
+  it("a dry run previews the digests and takes no lease, publishes, writes or records nothing", async () => {
+    store.leases.set("failing", { owner: "other", expiresAtMs: Date.parse(hour(5)) });
+    const dry = await failing(0, { dryRun: true });
+    expect(dry.dryRun).toBe(true);
+    expect(dry.transitions.length).toBeGreaterThan(0);
+    expect(dry.preview?.[0]?.subject).toMatch(/firing/);
+    expect(dry.notified).toEqual({ messages: 0, transitions: 0, failed: 0, suppressed: 0 });
+    expect(dry.writes).toEqual({ snapshot: 0, deleted: 0 });
+    expect(publisher.published).toEqual([]);
+    expect(store.itemWrites).toEqual({ put: 0, deleted: 0 });
+    expect(store.ledger.size).toBe(0);
+  });
+
+  it("a baseline remembers every transition as told without publishing, so the next run is quiet", async () => {
+    const baseline = await failing(0, { notify: false });
+    expect(baseline.transitions.length).toBeGreaterThan(0);
+    expect(baseline.notified).toMatchObject({ messages: 0, transitions: 0, failed: 0 });
+    expect(baseline.writes.snapshot).toBe(baseline.transitions.length);
+    expect(publisher.published).toEqual([]);
+    const next = await failing(1);
+    expect(next.transitions).toEqual([]);
+  });
+
+  it("a steady run writes no snapshot item and sends nothing", async () => {
+    await failing(0);
+    const writes = { ...store.itemWrites };
+    const sent = publisher.published.length;
+    const steady = await failing(1);
+    expect(steady.transitions).toEqual([]);
+    expect(steady.writes).toEqual({ snapshot: 0, deleted: 0 });
+    expect(store.itemWrites).toEqual(writes);
+    expect(publisher.published).toHaveLength(sent);
+  });
+});
+
+describe("runAudit: publish, commit and record", () => {
+  it("publishes one digest, commits its writes and records the run", async () => {
+    const s = await failing(0);
+    expect(publisher.published).toHaveLength(1);
+    expect(s.notified).toMatchObject({ messages: 1, transitions: s.transitions.length, failed: 0 });
+    expect(store.snapshots.get("failing")?.size).toBe(s.transitions.length);
+    expect(store.ledger.get(`failing|sched:${hour(0)}`)?.summary).toEqual(s);
+  });
+
+  it("a refused publish is not committed or recorded, and the next run sends it again", async () => {
+    publisher.refuse = () => true;
+    const failed = await failing(0);
+    expect(failed.notified).toMatchObject({ messages: 0, transitions: 0, failed: failed.transitions.length });
+    expect(store.snapshots.get("failing")).toBeUndefined();
+    expect(store.ledger.size).toBe(0);
+    publisher.refuse = () => false;
+    const retry = await failing(0);
+    expect(retry.status).toBe("completed");
+    expect(retry.transitions.map((t) => t.instanceID).sort()).toEqual(
+      failed.transitions.map((t) => t.instanceID).sort(),
+    );
+    expect(publisher.published).toHaveLength(1);
+  });
+
+  it("commits only the writes of the digests that went out when one of several is refused", async () => {
+    // 630 transitions: three digests under SNS's 256 KiB.
+    source.fleet.reset(generateFleet({ size: 2000, seed: 7, flagged: 1000 }));
+    publisher.refuse = (_m, attempt) => attempt === 1;
+    const s = await failing(0);
+    expect(publisher.published).toHaveLength(2);
+    const lost = new Set(s.transitions.map((t) => t.instanceID));
+    for (const m of publisher.published)
+      for (const ref of m.transitions) lost.delete(s.transitions[ref]?.instanceID ?? "");
+    expect(s.notified).toMatchObject({
+      messages: 2,
+      failed: lost.size,
+      transitions: s.transitions.length - lost.size,
+    });
+    const snapshot = store.snapshots.get("failing");
+    expect([...lost].filter((id) => snapshot?.has(id))).toEqual([]);
+    expect(snapshot?.size).toBe(s.transitions.length - lost.size);
+    expect(store.ledger.size).toBe(0);
+    // The next run tells exactly the refused ones.
+    publisher.refuse = () => false;
+    const next = await failing(1);
+    expect(new Set(next.transitions.map((t) => t.instanceID))).toEqual(lost);
+  });
+
+  it("counts a large incident's overflow as told by +N more, so the next run is quiet", async () => {
+    source.fleet.reset(generateFleet({ size: 2000, seed: 7, flagged: 1000 }));
+    const big = await runAudit(
+      { ...deps, maxMessagesPerRun: 1 },
+      { audit: "failing", scheduledTime: hour(0) },
+    );
+    expect(big.transitions.length).toBeGreaterThan(LEDGER_TRANSITIONS);
+    expect(publisher.published).toHaveLength(1);
+    expect(publisher.published[0]?.omitted.length).toBeGreaterThan(0);
+    expect(big.notified).toMatchObject({ messages: 1, transitions: big.transitions.length, failed: 0 });
+    const record = store.ledger.get(`failing|sched:${hour(0)}`);
+    expect(record?.summary.transitions).toHaveLength(LEDGER_TRANSITIONS);
+    expect(record?.summary.transitionsOmitted).toBe(big.transitions.length - LEDGER_TRANSITIONS);
+    const next = await runAudit(
+      { ...deps, maxMessagesPerRun: 1 },
+      { audit: "failing", scheduledTime: hour(1) },
+    );
+    expect(next.transitions).toEqual([]);
+  });
+
+  it("keeps silenced transitions out of the digests, counts them suppressed and commits them", async () => {
+    silences.silences.push({
+      id: "s-1",
+      matchers: { state: "error" },
+      startsAt: hour(0),
+      endsAt: hour(10),
+      createdBy: "ops",
+      comment: "known",
+    });
+    const s = await failing(0);
+    const silenced = s.transitions.filter((t) => t.silencedBy === "s-1");
+    expect(silenced.length).toBeGreaterThan(0);
+    expect(s.notified.suppressed).toBe(silenced.length);
+    const listed = new Set(publisher.published.flatMap((m) => m.transitions));
+    expect(listed.size).toBe(s.transitions.length - silenced.length);
+    expect(store.snapshots.get("failing")?.size).toBe(s.transitions.length);
+  });
+
+  it("measures the run's duration on the clock it was given", async () => {
+    let t = Date.parse(hour(0));
+    const clock = (): Date => {
+      t += 250;
+      return new Date(t);
+    };
+    const s = await runAudit({ ...deps, clock }, { audit: "failing" });
+    expect(s.durationMs).toBeGreaterThan(0);
+    expect(s.durationMs % 250).toBe(0);
+  });
+});
+
+function firstFiring(): string {
+  const [first] = [...(store.snapshots.get("failing")?.values() ?? [])].filter((e) => e.phase === "firing");
+  if (!first) throw new Error("nothing firing");
+  return first.instanceID;
+}
