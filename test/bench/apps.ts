@@ -1,6 +1,7 @@
 import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
-import { applicationTraffic, coalesce, decodeMessage, toUpdate } from "@fleet-auditor/metaserver";
+import { applicationTraffic } from "@fleet-auditor/keb-sim";
+import { coalesce, decodeMessage, toUpdate } from "@fleet-auditor/metaserver";
 import { ingestBatch } from "@fleet-auditor/runner";
 import { DynamoStatusStore, statusUpdateCommand } from "@fleet-auditor/store";
 import { countRequests, sumOf } from "../helpers/aws-requests.ts";

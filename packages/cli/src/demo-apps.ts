@@ -1,4 +1,5 @@
-import { applicationTraffic, type StatusRow } from "@fleet-auditor/metaserver";
+import { applicationTraffic } from "@fleet-auditor/keb-sim";
+import type { StatusRow } from "@fleet-auditor/metaserver";
 import { ingestBatch } from "@fleet-auditor/runner";
 import type { DynamoStatusStore } from "@fleet-auditor/store";
 import { renderTable } from "./table.ts";

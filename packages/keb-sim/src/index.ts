@@ -1,3 +1,4 @@
+export { applicationTraffic, type TrafficOptions } from "./application-traffic.ts";
 export { PLANS, type Plan, SERVICE_CLASS } from "./catalog.ts";
 export { type FaultAction, FaultPlan, type FaultRule } from "./faults.ts";
 export { Fleet, type FleetChange, type MutationPlan } from "./fleet.ts";

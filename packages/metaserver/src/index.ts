@@ -43,4 +43,3 @@ export {
   type StatusUpdate,
   toUpdate,
 } from "./status-update.ts";
-export { applicationTraffic, type TrafficOptions } from "./traffic.ts";

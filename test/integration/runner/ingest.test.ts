@@ -1,6 +1,7 @@
 import { ProvisionedThroughputExceededException } from "@aws-sdk/client-dynamodb";
 import { DynamoDBDocumentClient, UpdateCommand } from "@aws-sdk/lib-dynamodb";
-import { applicationTraffic, comparePrecedence, decodeMessage, statusRank } from "@fleet-auditor/metaserver";
+import { applicationTraffic } from "@fleet-auditor/keb-sim";
+import { comparePrecedence, decodeMessage, statusRank } from "@fleet-auditor/metaserver";
 import { ingestBatch } from "@fleet-auditor/runner";
 import { DynamoStatusStore } from "@fleet-auditor/store";
 import { mockClient } from "aws-sdk-client-mock";

@@ -1,16 +1,5 @@
-import { encodeBytes } from "./base64.ts";
-import { identifier } from "./identifier.ts";
-
-/** A deterministic PRNG for traffic generation (mulberry32). */
-function prng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(s ^ (s >>> 15), s | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { encodeBytes, identifier } from "@fleet-auditor/metaserver";
+import { Random } from "./random.ts";
 
 const KEYS = [
   ["/core/v1/pods/default/null", "list", '{"labelSelector":"app=nginx","resourceVersion":"0"}'],
@@ -43,7 +32,8 @@ export interface TrafficOptions {
  * the order they were produced.
  */
 export function applicationTraffic(options: TrafficOptions): string[] {
-  const rnd = prng(options.seed ?? 1);
+  const rng = new Random(options.seed ?? 1);
+  const rnd = (): number => rng.next();
   const nodes = options.nodes ?? 20;
   let t = options.start ?? Date.UTC(2026, 10, 29, 6);
   const out: string[] = [];

@@ -1,4 +1,5 @@
-import { applicationTraffic, decodeMessage } from "@fleet-auditor/metaserver";
+import { applicationTraffic } from "@fleet-auditor/keb-sim";
+import { decodeMessage } from "@fleet-auditor/metaserver";
 import { describe, expect, it } from "vitest";
 
 describe("applicationTraffic", () => {
