@@ -18,11 +18,9 @@ export const handler = functionStack<unknown, StatusRow[] | QuarantineItem[]>(lo
   async (event) => {
     const q = parseStatusQuery(event);
     if (q.quarantine) return store.quarantined(q.limit);
-    return store.query({
-      node: q.node,
-      status: q.status,
-      since: q.since ? new Date(q.since) : undefined,
-      limit: q.limit,
-    });
+    return store.query(
+      { node: q.node, status: q.status, since: q.since ? new Date(q.since) : undefined, limit: q.limit },
+      new Date(),
+    );
   },
 );

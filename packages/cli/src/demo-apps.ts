@@ -76,7 +76,7 @@ export async function runAppsDemo(store: DynamoStatusStore, out: NodeJS.Writable
     `\n━━ KubeEdge Applications: ${burst.length} SQS messages (reversed order, 12 repeated, a watch sync, 3 malformed)\n` +
       `  ${totals.applied} rows written, ${totals.stale} stale, ${totals.duplicate} duplicate, ${totals.quarantined} quarantined, ${totals.failed} failed\n\n`,
   );
-  const rows = await store.query({ limit: 500 });
+  const rows = await store.query({ limit: 500 }, new Date());
   const byStatus = new Map<string, number>();
   for (const r of rows) byStatus.set(r.status, (byStatus.get(r.status) ?? 0) + 1);
   out.write(

@@ -41,6 +41,7 @@ export interface ApplicationStatusStore {
   /** Writes the update unless the row already holds a newer message or this msg_id. */
   apply(update: StatusUpdate, now: Date): Promise<ApplyOutcome>;
   quarantine(item: QuarantineItem): Promise<void>;
-  query(query: StatusQuery): Promise<StatusRow[]>;
+  /** Rows matching the query, newest message first; rows whose TTL passed before `now` are left out. */
+  query(query: StatusQuery, now: Date): Promise<StatusRow[]>;
   quarantined(limit?: number): Promise<QuarantineItem[]>;
 }

@@ -7,15 +7,22 @@ import {
   paginateScan,
   UpdateCommand,
 } from "@aws-sdk/lib-dynamodb";
-import {
-  type ApplicationStatusStore,
-  type ApplyOutcome,
-  FINISHED,
-  type QuarantineItem,
-  type StatusQuery,
-  type StatusRow,
-  type StatusUpdate,
+import type {
+  ApplicationStatusStore,
+  ApplyOutcome,
+  QuarantineItem,
+  StatusQuery,
+  StatusRow,
+  StatusUpdate,
 } from "@fleet-auditor/metaserver";
+import {
+  quarantineToItem,
+  STATUS_ATTRIBUTES,
+  statusQueryInput,
+  statusUpdateCommand,
+  toQuarantineItem,
+  toRow,
+} from "./status-item.ts";
 import { STATUS_INDEXES } from "./status-table.ts";
 
 /** Settings of `DynamoStatusStore`. */
@@ -30,11 +37,10 @@ export interface DynamoStatusStoreOptions {
   quarantineTtlDays?: number;
 }
 
-const Q_PREFIX = "QUARANTINE#";
-
 /**
  * The status table on DynamoDB. Each update is one conditional UpdateItem that wins only over an
- * older message (header timestamp, then status rank, then msg_id): never a read-then-write.
+ * older message (header timestamp, then status rank, then msg_id): never a read-then-write. What
+ * it sends is built by the pure `status-item.ts`.
  */
 export class DynamoStatusStore implements ApplicationStatusStore {
   readonly #o: Required<DynamoStatusStoreOptions>;
@@ -54,13 +60,17 @@ export class DynamoStatusStore implements ApplicationStatusStore {
 
   /** Tells a repeated message from an older one; only for the metrics, after the write was refused. */
   async #refused(u: StatusUpdate, err: ConditionalCheckFailedException): Promise<ApplyOutcome> {
-    let known = (err.Item?.msgIds as { SS?: string[] } | undefined)?.SS;
+    let known = (err.Item?.[STATUS_ATTRIBUTES.msgIds] as { SS?: string[] } | undefined)?.SS;
     if (!known) {
       // DynamoDB returns the old item with the error; dynalite does not, so read it here.
       const old = await this.#o.client.send(
-        new GetCommand({ TableName: this.#o.tableName, Key: { id: u.id }, ProjectionExpression: "msgIds" }),
+        new GetCommand({
+          TableName: this.#o.tableName,
+          Key: { [STATUS_ATTRIBUTES.id]: u.id },
+          ProjectionExpression: STATUS_ATTRIBUTES.msgIds,
+        }),
       );
-      known = [...((old.Item?.msgIds as Set<string> | undefined) ?? [])];
+      known = [...((old.Item?.[STATUS_ATTRIBUTES.msgIds] as Set<string> | undefined) ?? [])];
     }
     return u.msgIds.every((m) => known?.includes(m)) ? "duplicate" : "stale";
   }
@@ -70,12 +80,7 @@ export class DynamoStatusStore implements ApplicationStatusStore {
       await this.#o.client.send(
         new PutCommand({
           TableName: this.#o.tableName,
-          Item: {
-            id: `${Q_PREFIX}${item.sqsMessageId}`,
-            qk: "Q",
-            ...item,
-            ttl: Math.floor(Date.parse(item.receivedAt) / 1000) + this.#o.quarantineTtlDays * 86_400,
-          },
+          Item: quarantineToItem(item, this.#o.quarantineTtlDays),
           // Quarantining a redelivered message again is a no-op.
           ConditionExpression: "attribute_not_exists(id)",
         }),
@@ -85,64 +90,19 @@ export class DynamoStatusStore implements ApplicationStatusStore {
     }
   }
 
-  async query(q: StatusQuery): Promise<StatusRow[]> {
-    const nowS = Math.floor(Date.now() / 1000);
-    const since = q.since?.getTime() ?? 0;
-    const names: Record<string, string> = { "#ts": "ts", "#ttl": "ttl" };
-    const values: Record<string, unknown> = { ":since": since, ":nowS": nowS };
-    // TTL deletion lags by up to two days: expired rows are filtered out here.
-    const filters = ["#ttl > :nowS"];
-    let input: { IndexName: string; KeyConditionExpression: string } | undefined;
-    if (q.node) {
-      names["#node"] = "node";
-      values[":node"] = q.node;
-      if (q.status) {
-        names["#status"] = "status";
-        values[":status"] = q.status;
-        filters.push("#status = :status");
-      }
-      input = { IndexName: STATUS_INDEXES.byNode, KeyConditionExpression: "#node = :node AND #ts >= :since" };
-    } else if (q.status) {
-      names["#status"] = "status";
-      values[":status"] = q.status;
-      input = {
-        IndexName: STATUS_INDEXES.byStatus,
-        KeyConditionExpression: "#status = :status AND #ts >= :since",
-      };
-    }
+  async query(q: StatusQuery, now: Date): Promise<StatusRow[]> {
+    const read = statusQueryInput(this.#o.tableName, q, now);
     const rows: StatusRow[] = [];
-    const limit = q.limit ?? 1000;
-    if (input) {
-      const pages = paginateQuery(
-        { client: this.#o.client },
-        {
-          ...input,
-          TableName: this.#o.tableName,
-          FilterExpression: filters.join(" AND "),
-          ExpressionAttributeNames: names,
-          ExpressionAttributeValues: values,
-          ScanIndexForward: false,
-        },
-      );
-      for await (const page of pages) {
-        for (const item of page.Items ?? []) if (rows.push(toRow(item)) >= limit) return rows;
+    if (read.op === "query") {
+      for await (const page of paginateQuery({ client: this.#o.client }, read.input)) {
+        for (const item of page.Items ?? []) if (rows.push(toRow(item)) >= read.limit) return rows;
       }
       return rows;
     }
-    // Neither node nor status: a filtered scan (fine for a status table; prefer the indexed queries).
-    names["#status"] = "status";
-    filters.push("attribute_exists(#status)", "#ts >= :since");
-    const pages = paginateScan(
-      { client: this.#o.client },
-      {
-        TableName: this.#o.tableName,
-        FilterExpression: filters.join(" AND "),
-        ExpressionAttributeNames: names,
-        ExpressionAttributeValues: values,
-      },
-    );
-    for await (const page of pages) for (const item of page.Items ?? []) rows.push(toRow(item));
-    return rows.sort((a, b) => (a.messageTime < b.messageTime ? 1 : -1)).slice(0, limit);
+    for await (const page of paginateScan({ client: this.#o.client }, read.input)) {
+      for (const item of page.Items ?? []) rows.push(toRow(item));
+    }
+    return rows.sort((a, b) => (a.messageTime < b.messageTime ? 1 : -1)).slice(0, read.limit);
   }
 
   async quarantined(limit = 100): Promise<QuarantineItem[]> {
@@ -159,114 +119,10 @@ export class DynamoStatusStore implements ApplicationStatusStore {
     );
     for await (const page of pages) {
       for (const item of page.Items ?? []) {
-        const { id: _id, qk: _qk, ttl: _ttl, ...rest } = item;
-        out.push(rest as QuarantineItem);
+        out.push(toQuarantineItem(item));
         if (out.length >= limit) return out;
       }
     }
     return out;
   }
-}
-
-function toRow(item: Record<string, unknown>): StatusRow {
-  const row: StatusRow = {
-    id: String(item.id),
-    key: String(item.key ?? ""),
-    group: String(item.grp ?? ""),
-    version: String(item.ver ?? ""),
-    resource: String(item.res ?? ""),
-    namespace: String(item.ns ?? ""),
-    name: String(item.name ?? ""),
-    verb: String(item.verb ?? ""),
-    subresource: String(item.subresource ?? ""),
-    node: String(item.node ?? ""),
-    status: String(item.status ?? ""),
-    reason: String(item.reason ?? ""),
-    messageTime: new Date(Number(item.ts)).toISOString(),
-    msgId: String(item.msgId ?? ""),
-    kind: String(item.kind ?? ""),
-    firstSeenAt: String(item.firstSeenAt ?? ""),
-    updatedAt: String(item.updatedAt ?? ""),
-    sizes: (item.sizes as StatusRow["sizes"]) ?? { option: 0, reqBody: 0, respBody: 0 },
-  };
-  if (item.errorCode !== undefined || item.errorReason !== undefined || item.errorMessage !== undefined) {
-    row.error = {};
-    if (item.errorCode !== undefined) row.error.code = Number(item.errorCode);
-    if (item.errorReason !== undefined) row.error.reason = String(item.errorReason);
-    if (item.errorMessage !== undefined) row.error.message = String(item.errorMessage);
-  }
-  return row;
-}
-
-/**
- * The conditional UpdateItem for one status update: it writes only over an older message
- * (timestamp, then status rank, then msg_id), keeps `firstSeenAt`, and records the msg_ids.
- */
-export function statusUpdateCommand(
-  tableName: string,
-  u: StatusUpdate,
-  now: Date,
-  ttl: { finishedTtlHours: number; unfinishedTtlDays: number },
-): ConstructorParameters<typeof UpdateCommand>[0] {
-  const at = now.toISOString();
-  const ttlMs = FINISHED.has(u.status)
-    ? ttl.finishedTtlHours * 3_600_000
-    : ttl.unfinishedTtlDays * 86_400_000;
-  const fields: Record<string, unknown> = {
-    key: u.key,
-    grp: u.group,
-    ver: u.version,
-    res: u.resource,
-    ns: u.namespace,
-    name: u.name,
-    verb: u.verb,
-    subresource: u.subresource,
-    status: u.status,
-    reason: u.reason,
-    ts: u.timestamp,
-    rank: u.rank,
-    msgId: u.msgId,
-    kind: u.kind,
-    appTimestamp: u.appTimestamp,
-    sizes: u.sizes,
-    updatedAt: at,
-    ttl: Math.floor((now.getTime() + ttlMs) / 1000),
-  };
-  // An empty node cannot be an index key: leave it out (the row is then not in byNode).
-  if (u.node) fields.node = u.node;
-  const names: Record<string, string> = { "#id": "id", "#firstSeenAt": "firstSeenAt", "#msgIds": "msgIds" };
-  const values: Record<string, unknown> = { ":now": at, ":msgIds": new Set(u.msgIds) };
-  const sets = Object.entries(fields).map(([k, v]) => {
-    names[`#${k}`] = k;
-    values[`:${k}`] = v;
-    return `#${k} = :${k}`;
-  });
-  sets.push("#firstSeenAt = if_not_exists(#firstSeenAt, :now)");
-  const removes: string[] = [];
-  for (const [attr, value] of [
-    ["errorCode", u.errorCode],
-    ["errorReason", u.errorReason],
-    ["errorMessage", u.errorMessage],
-  ] as const) {
-    names[`#${attr}`] = attr;
-    if (value === undefined) removes.push(`#${attr}`);
-    else {
-      values[`:${attr}`] = value;
-      sets.push(`#${attr} = :${attr}`);
-    }
-  }
-  if (!u.node) {
-    names["#node"] = "node";
-    removes.push("#node");
-  }
-  return {
-    TableName: tableName,
-    Key: { id: u.id },
-    UpdateExpression: `SET ${sets.join(", ")} ADD #msgIds :msgIds${removes.length ? ` REMOVE ${removes.join(", ")}` : ""}`,
-    ConditionExpression:
-      "attribute_not_exists(#id) OR #ts < :ts OR (#ts = :ts AND #rank < :rank) OR (#ts = :ts AND #rank = :rank AND #msgId < :msgId)",
-    ExpressionAttributeNames: names,
-    ExpressionAttributeValues: values,
-    ReturnValuesOnConditionCheckFailure: "ALL_OLD",
-  };
 }

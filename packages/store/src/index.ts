@@ -3,11 +3,18 @@ export { batchWrite } from "./batch-write.ts";
 export { documentClient } from "./document-client.ts";
 export { DynamoAuditStore, type DynamoAuditStoreOptions } from "./dynamo-audit-store.ts";
 export { DynamoSilenceStore } from "./dynamo-silence-store.ts";
-export {
-  DynamoStatusStore,
-  type DynamoStatusStoreOptions,
-  statusUpdateCommand,
-} from "./dynamo-status-store.ts";
+export { DynamoStatusStore, type DynamoStatusStoreOptions } from "./dynamo-status-store.ts";
 export { type EmbeddedDynamo, startEmbeddedDynamo } from "./embedded-dynamo.ts";
 export * from "./errors.ts";
+export {
+  QUARANTINE_PREFIX,
+  quarantineToItem,
+  STATUS_ATTRIBUTES,
+  type StatusRead,
+  type StatusTtl,
+  statusQueryInput,
+  statusUpdateCommand,
+  toQuarantineItem,
+  toRow,
+} from "./status-item.ts";
 export { STATUS_INDEXES, statusTableDefinition } from "./status-table.ts";

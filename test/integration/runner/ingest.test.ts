@@ -30,7 +30,7 @@ function expectedWinners(bodies: readonly string[]): Map<string, { status: strin
 
 async function rowsOf(ids: Iterable<string>): Promise<Map<string, { status: string; msgId: string }>> {
   const wanted = new Set(ids);
-  const rows = await store().query({ limit: 100_000 });
+  const rows = await store().query({ limit: 100_000 }, new Date());
   return new Map(
     rows.filter((r) => wanted.has(r.id)).map((r) => [r.id, { status: r.status, msgId: r.msgId }]),
   );

@@ -1,13 +1,27 @@
+import { CreateTableCommand } from "@aws-sdk/client-dynamodb";
 import { decodeMessage, type StatusUpdate, toUpdate } from "@fleet-auditor/metaserver";
-import { DynamoStatusStore, type EmbeddedDynamo, startEmbeddedDynamo } from "@fleet-auditor/store";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  DynamoStatusStore,
+  type EmbeddedDynamo,
+  startEmbeddedDynamo,
+  statusTableDefinition,
+} from "@fleet-auditor/store";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 
 let db: EmbeddedDynamo;
 beforeAll(async () => {
-  db = await startEmbeddedDynamo({ tables: [], statusTables: ["status"] });
+  db = await startEmbeddedDynamo({ tables: [] });
 });
 afterAll(async () => db?.close());
-const store = () => new DynamoStatusStore({ client: db.client, tableName: "status" });
+
+// Each test its own table: no test reads rows another wrote.
+let tableNo = 0;
+let table: string;
+beforeEach(async () => {
+  table = `status-${++tableNo}`;
+  await db.client.send(new CreateTableCommand(statusTableDefinition(table)));
+});
+const store = () => new DynamoStatusStore({ client: db.client, tableName: table });
 
 function update(
   id: string,
@@ -26,7 +40,8 @@ function update(
   );
   return toUpdate(m, m.applications[0] as NonNullable<(typeof m.applications)[0]>);
 }
-const NOW = new Date();
+// A fixed time: rows' TTLs and the queries' "since" never depend on when the suite runs.
+const NOW = new Date(Date.UTC(2026, 10, 30, 12, 0));
 const ms = (minutesAgo: number) => NOW.getTime() - minutesAgo * 60_000;
 
 describe("DynamoStatusStore on a real DynamoDB API (dynalite)", () => {
@@ -38,7 +53,7 @@ describe("DynamoStatusStore on a real DynamoDB API (dynalite)", () => {
     expect(await s.apply(update("a1", "PreApplying", ms(11), "m0"), NOW)).toBe("stale");
     // Same time: the higher status rank wins, whichever arrives first.
     expect(await s.apply(update("a1", "InProcessing", ms(9), "m3"), NOW)).toBe("stale");
-    const [row] = await s.query({ node: "edge-1" });
+    const [row] = await s.query({ node: "edge-1" }, NOW);
     expect(row).toMatchObject({
       id: "a1",
       status: "Approved",
@@ -68,7 +83,7 @@ describe("DynamoStatusStore on a real DynamoDB API (dynalite)", () => {
       }),
       NOW,
     );
-    const [row] = (await s.query({ status: "Rejected" })).filter((r) => r.id === "a2");
+    const [row] = (await s.query({ status: "Rejected" }, NOW)).filter((r) => r.id === "a2");
     expect(row).toMatchObject({
       firstSeenAt: first.toISOString(),
       updatedAt: NOW.toISOString(),
@@ -81,26 +96,30 @@ describe("DynamoStatusStore on a real DynamoDB API (dynalite)", () => {
       }),
       NOW,
     );
-    const [after] = (await s.query({ node: "edge-1" })).filter((r) => r.id === "a2");
+    const [after] = (await s.query({ node: "edge-1" }, NOW)).filter((r) => r.id === "a2");
     expect(after?.error).toBeUndefined();
   });
 
   it("answers a node's applications by time and a status since a time, newest first", async () => {
     const s = store();
+    await s.apply(update("a1", "Approved", ms(240), "a1m"), NOW);
     await s.apply(update("b1", "Rejected", ms(120), "b1m", "edge-2"), NOW);
     await s.apply(update("b2", "Rejected", ms(30), "b2m", "edge-2"), NOW);
     await s.apply(update("b3", "InApplying", ms(20), "b3m", "edge-2"), NOW);
     await s.apply(update("b4", "Rejected", ms(10), "b4m", "edge-3"), NOW);
-    expect((await s.query({ node: "edge-2" })).map((r) => r.id)).toEqual(["b3", "b2", "b1"]);
-    expect((await s.query({ node: "edge-2", status: "Rejected" })).map((r) => r.id)).toEqual(["b2", "b1"]);
-    expect((await s.query({ status: "Rejected", since: new Date(ms(60)) })).map((r) => r.id)).toEqual([
+    expect((await s.query({ node: "edge-2" }, NOW)).map((r) => r.id)).toEqual(["b3", "b2", "b1"]);
+    expect((await s.query({ node: "edge-2", status: "Rejected" }, NOW)).map((r) => r.id)).toEqual([
+      "b2",
+      "b1",
+    ]);
+    expect((await s.query({ status: "Rejected", since: new Date(ms(60)) }, NOW)).map((r) => r.id)).toEqual([
       "b4",
       "b2",
     ]);
-    expect((await s.query({ status: "InApplying", since: new Date(ms(25)) })).map((r) => r.id)).toContain(
-      "b3",
-    );
-    const all = await s.query({});
+    expect(
+      (await s.query({ status: "InApplying", since: new Date(ms(25)) }, NOW)).map((r) => r.id),
+    ).toContain("b3");
+    const all = await s.query({}, NOW);
     expect(all.map((r) => r.id)).toEqual(expect.arrayContaining(["a1", "b1", "b4"]));
   });
 
@@ -120,6 +139,6 @@ describe("DynamoStatusStore on a real DynamoDB API (dynalite)", () => {
     const listed = await s.quarantined();
     expect(listed).toEqual([item]);
     // Quarantined items are not Applications.
-    expect((await s.query({})).some((r) => r.id.startsWith("QUARANTINE#"))).toBe(false);
+    expect((await s.query({}, NOW)).some((r) => r.id.startsWith("QUARANTINE#"))).toBe(false);
   });
 });

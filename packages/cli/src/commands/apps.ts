@@ -59,12 +59,15 @@ export async function appsCommand(
       return counts.failed > 0 ? 1 : 0;
     }
     if (sub === "status") {
-      const rows = await backend.store.query({
-        node: values.node,
-        status: values.status,
-        since,
-        limit: values.limit ? Number(values.limit) : undefined,
-      });
+      const rows = await backend.store.query(
+        {
+          node: values.node,
+          status: values.status,
+          since,
+          limit: values.limit ? Number(values.limit) : undefined,
+        },
+        new Date(),
+      );
       io.stdout.write(output === "json" ? `${JSON.stringify(rows, null, 2)}\n` : `${statusTable(rows)}\n`);
       return 0;
     }

@@ -1,0 +1,225 @@
+import { decodeMessage, type StatusUpdate, toUpdate } from "@fleet-auditor/metaserver";
+import {
+  QUARANTINE_PREFIX,
+  quarantineToItem,
+  STATUS_ATTRIBUTES,
+  STATUS_INDEXES,
+  statusQueryInput,
+  statusUpdateCommand,
+  toQuarantineItem,
+  toRow,
+} from "@fleet-auditor/store";
+import { describe, expect, it } from "vitest";
+
+// The status table's pure codec and expression builders, without a server.
+
+const NOW = new Date(Date.UTC(2026, 10, 30, 12, 0));
+const TTL = { finishedTtlHours: 72, unfinishedTtlDays: 30 };
+
+function update(status: string, extra: Record<string, unknown> = {}, node = "edge-1"): StatusUpdate {
+  const m = decodeMessage(
+    JSON.stringify({
+      header: { msg_id: "m-1", timestamp: NOW.getTime() - 60_000 },
+      route: { resource: `node/${node}/null` },
+      content: {
+        ID: "app-1",
+        Key: "/apps/v1/deployments/default/nginx",
+        Verb: "get",
+        Status: status,
+        ...extra,
+      },
+    }),
+  );
+  return toUpdate(m, m.applications[0] as NonNullable<(typeof m.applications)[0]>);
+}
+
+/** Every `#name` and `:value` is used by an expression: DynamoDB refuses the request otherwise. */
+function expectAllUsed(input: {
+  ExpressionAttributeNames?: Record<string, string>;
+  ExpressionAttributeValues?: Record<string, unknown>;
+  [expression: string]: unknown;
+}): void {
+  const text = Object.entries(input)
+    .filter(([k]) => k.endsWith("Expression"))
+    .map(([, v]) => String(v))
+    .join(" ");
+  for (const token of [
+    ...Object.keys(input.ExpressionAttributeNames ?? {}),
+    ...Object.keys(input.ExpressionAttributeValues ?? {}),
+  ]) {
+    expect(text, `${token} is unused`).toMatch(new RegExp(`${token}(?![\\w])`));
+  }
+}
+
+/** The item the SET clauses of an update command would write. */
+function itemOf(cmd: ReturnType<typeof statusUpdateCommand>): Record<string, unknown> {
+  const item: Record<string, unknown> = { ...cmd.Key };
+  const sets = /^SET (.*?)(?: ADD | REMOVE |$)/.exec(cmd.UpdateExpression ?? "")?.[1] ?? "";
+  for (const [, name, value] of sets.matchAll(/(#\w+) = (:\w+)/g)) {
+    item[cmd.ExpressionAttributeNames?.[name as string] as string] =
+      cmd.ExpressionAttributeValues?.[value as string];
+  }
+  item[STATUS_ATTRIBUTES.firstSeenAt] = NOW.toISOString();
+  return item;
+}
+
+describe("statusUpdateCommand", () => {
+  it("writes over an older message only, keeps firstSeenAt, adds the msg_ids, and uses every name and value", () => {
+    const cmd = statusUpdateCommand("status", update("InApplying"), NOW, TTL);
+    expect(cmd.Key).toEqual({ id: "app-1" });
+    expect(cmd.ConditionExpression).toBe(
+      "attribute_not_exists(#id) OR #ts < :ts OR (#ts = :ts AND #rank < :rank) OR (#ts = :ts AND #rank = :rank AND #msgId < :msgId)",
+    );
+    expect(cmd.UpdateExpression).toContain("#firstSeenAt = if_not_exists(#firstSeenAt, :now)");
+    expect(cmd.UpdateExpression).toContain("ADD #msgIds :msgIds");
+    expect(cmd.ExpressionAttributeValues?.[":msgIds"]).toEqual(new Set(["m-1"]));
+    expect(cmd.ReturnValuesOnConditionCheckFailure).toBe("ALL_OLD");
+    expectAllUsed(cmd);
+  });
+
+  it("uses the short attribute names of STATUS_ATTRIBUTES", () => {
+    const names = Object.values(
+      statusUpdateCommand("status", update("Approved"), NOW, TTL).ExpressionAttributeNames ?? {},
+    );
+    expect(names).toEqual(expect.arrayContaining(["grp", "ver", "res", "ns", "ts"]));
+    expect(names).not.toContain("group");
+    expect(names).not.toContain("namespace");
+  });
+
+  it("removes an empty node (an index key may not be empty) and error fields the update does not have", () => {
+    const cmd = statusUpdateCommand("status", update("Approved", {}, ""), NOW, TTL);
+    expect(cmd.UpdateExpression).toMatch(/ REMOVE #node, #errorCode, #errorReason, #errorMessage$/);
+    expect(Object.keys(cmd.ExpressionAttributeValues ?? {})).not.toContain(":node");
+    expectAllUsed(cmd);
+  });
+
+  it("sets a rejection's error code, reason and message", () => {
+    const rejected = update("Rejected", {
+      Error: {
+        ErrStatus: {
+          status: "Failure",
+          message: 'deployments "nginx" not found',
+          reason: "NotFound",
+          code: 404,
+        },
+      },
+    });
+    const cmd = statusUpdateCommand("status", rejected, NOW, TTL);
+    expect(cmd.ExpressionAttributeValues).toMatchObject({
+      ":errorCode": 404,
+      ":errorReason": "NotFound",
+      ":errorMessage": 'deployments "nginx" not found',
+    });
+    expect(cmd.UpdateExpression).not.toContain("REMOVE #node");
+    expectAllUsed(cmd);
+  });
+
+  it("keeps finished rows for hours and unfinished ones for days", () => {
+    const ttlOf = (status: string) =>
+      Number(statusUpdateCommand("status", update(status), NOW, TTL).ExpressionAttributeValues?.[":ttl"]);
+    const nowS = NOW.getTime() / 1000;
+    expect(ttlOf("Approved") - nowS).toBe(72 * 3600);
+    expect(ttlOf("InApplying") - nowS).toBe(30 * 86_400);
+  });
+});
+
+describe("toRow", () => {
+  it("reads back what an update wrote, with the message time as ISO", () => {
+    const u = update("Rejected", { Error: { ErrStatus: { reason: "Forbidden", code: 403 } } });
+    const row = toRow(itemOf(statusUpdateCommand("status", u, NOW, TTL)));
+    expect(row).toEqual({
+      id: "app-1",
+      key: "/apps/v1/deployments/default/nginx",
+      group: "apps",
+      version: "v1",
+      resource: "deployments",
+      namespace: "default",
+      name: "nginx",
+      verb: "get",
+      subresource: "",
+      node: "edge-1",
+      status: "Rejected",
+      reason: u.reason,
+      messageTime: new Date(NOW.getTime() - 60_000).toISOString(),
+      msgId: "m-1",
+      kind: u.kind,
+      firstSeenAt: NOW.toISOString(),
+      updatedAt: NOW.toISOString(),
+      sizes: u.sizes,
+      error: { code: 403, reason: "Forbidden" },
+    });
+  });
+
+  it("reads an item without optional attributes as empty, without an error", () => {
+    const row = toRow({ id: "x", ts: 0 });
+    expect(row).toMatchObject({ id: "x", node: "", status: "", messageTime: "1970-01-01T00:00:00.000Z" });
+    expect(row.error).toBeUndefined();
+  });
+});
+
+describe("statusQueryInput", () => {
+  const since = new Date(NOW.getTime() - 3_600_000);
+
+  it("queries byNode newest first, filtering the status and expired rows", () => {
+    const read = statusQueryInput("status", { node: "edge-1", status: "Rejected", since, limit: 5 }, NOW);
+    expect(read.op).toBe("query");
+    expect(read.limit).toBe(5);
+    expect(read.input).toMatchObject({
+      TableName: "status",
+      IndexName: STATUS_INDEXES.byNode,
+      KeyConditionExpression: "#node = :node AND #ts >= :since",
+      FilterExpression: "#ttl > :nowS AND #status = :status",
+      ScanIndexForward: false,
+    });
+    expect(read.input.ExpressionAttributeValues).toEqual({
+      ":node": "edge-1",
+      ":status": "Rejected",
+      ":since": since.getTime(),
+      ":nowS": NOW.getTime() / 1000,
+    });
+    expectAllUsed(read.input);
+  });
+
+  it("queries byStatus with a status alone, and byNode without a status filter with a node alone", () => {
+    const byStatus = statusQueryInput("status", { status: "InApplying" }, NOW);
+    expect(byStatus.input).toMatchObject({
+      IndexName: STATUS_INDEXES.byStatus,
+      KeyConditionExpression: "#status = :status AND #ts >= :since",
+    });
+    expect(byStatus.input.ExpressionAttributeValues?.[":since"]).toBe(0);
+    expectAllUsed(byStatus.input);
+    const byNode = statusQueryInput("status", { node: "edge-2" }, NOW);
+    expect(byNode.input.FilterExpression).toBe("#ttl > :nowS");
+    expectAllUsed(byNode.input);
+  });
+
+  it("scans Applications only (not quarantine items) with neither, by default 1000 rows", () => {
+    const read = statusQueryInput("status", { since }, NOW);
+    expect(read.op).toBe("scan");
+    expect(read.limit).toBe(1000);
+    expect(read.input.FilterExpression).toBe("#ttl > :nowS AND attribute_exists(#status) AND #ts >= :since");
+    expect("IndexName" in read.input).toBe(false);
+    expectAllUsed(read.input);
+  });
+});
+
+describe("quarantine items", () => {
+  it("are keyed by the SQS message id, kept for the TTL, and read back as they were", () => {
+    const q = {
+      sqsMessageId: "sqs-1",
+      reason: "body is not JSON",
+      code: "MS_NOT_JSON",
+      body: "{oops",
+      bodyBytes: 5,
+      truncated: false,
+      receivedAt: NOW.toISOString(),
+    };
+    const item = quarantineToItem(q, 30);
+    expect(item).toMatchObject({
+      id: `${QUARANTINE_PREFIX}sqs-1`,
+      qk: "Q",
+      ttl: NOW.getTime() / 1000 + 30 * 86_400,
+    });
+    expect(toQuarantineItem(item)).toEqual(q);
+  });
+});
