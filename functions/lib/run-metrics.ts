@@ -1,11 +1,11 @@
 import { type Metrics, MetricUnit } from "@aws-lambda-powertools/metrics";
-import type { RunSummary } from "@fleet-auditor/audit";
+import { type RunSummary, TRANSITION_KINDS } from "@fleet-auditor/audit";
 
 /** EMF metrics of one audit run: flagged, transitions by kind, pages, duration, incomplete scans. */
 export function recordRunMetrics(metrics: Metrics, summary: RunSummary): void {
   metrics.addDimension("audit", summary.audit);
   metrics.addMetric("Flagged", MetricUnit.Count, summary.flagged);
-  for (const kind of ["firing", "changed", "reminder", "resolved"] as const) {
+  for (const kind of TRANSITION_KINDS) {
     metrics.addMetric(
       `Transitions_${kind}`,
       MetricUnit.Count,

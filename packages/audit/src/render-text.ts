@@ -1,6 +1,6 @@
 import type { DigestContext } from "./digest.ts";
 import type { Finding } from "./finding.ts";
-import type { Transition, TransitionKind } from "./snapshot.ts";
+import { TRANSITION_KINDS, type Transition, type TransitionKind } from "./snapshot.ts";
 
 const HEADINGS: Record<TransitionKind, string> = {
   firing: "NEW",
@@ -20,7 +20,7 @@ export function renderText(ctx: DigestContext, items: readonly Transition[], omi
       ? `Scan complete: ${ctx.listed} runtimes listed, ${ctx.flagged} flagged.`
       : `Scan INCOMPLETE (${ctx.incompleteReason}): nothing was resolved this run; ${ctx.listed} runtimes listed.`,
   );
-  for (const kind of ["firing", "changed", "reminder", "resolved"] as const) {
+  for (const kind of TRANSITION_KINDS) {
     const group = items.filter((t) => t.kind === kind);
     if (group.length === 0) continue;
     lines.push("", `${HEADINGS[kind]} (${group.length})`);

@@ -1,17 +1,18 @@
 import { join } from "node:path";
 import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import { SNSClient } from "@aws-sdk/client-sns";
-import { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
+import type { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import type { AlertPublisher, AuditStateStore } from "@fleet-auditor/audit";
 import { OutboxPublisher, SnsAlertPublisher } from "@fleet-auditor/notify";
+import { ConfigError } from "@fleet-auditor/runner";
 import {
   DynamoAuditStore,
   DynamoSilenceStore,
   DynamoStatusStore,
+  documentClient,
   startEmbeddedDynamo,
 } from "@fleet-auditor/store";
-
-type Env = Record<string, string | undefined>;
+import type { CliEnv } from "./env.ts";
 
 /** A DynamoDB table the CLI works on, wherever it lives. */
 interface OpenTable {
@@ -38,7 +39,7 @@ async function openTable(
   if (awsTable) {
     const raw = new DynamoDBClient({});
     return {
-      client: DynamoDBDocumentClient.from(raw, { marshallOptions: { removeUndefinedValues: true } }),
+      client: documentClient(raw),
       tableName: awsTable,
       description: `DynamoDB table ${awsTable}`,
       close: async () => raw.destroy(),
@@ -72,26 +73,29 @@ export interface Backend {
  * AWS when `AUDIT_TABLE` and `ALERT_TOPIC_ARN` are set; otherwise the embedded stack: the store
  * under `stateDir` and `<stateDir>/outbox.jsonl` for messages.
  */
-export async function openBackend(stateDir: string, env: Env): Promise<Backend> {
-  if (Boolean(env.AUDIT_TABLE) !== Boolean(env.ALERT_TOPIC_ARN)) {
-    throw new Error(
-      "set both AUDIT_TABLE and ALERT_TOPIC_ARN to use AWS, or neither to use the embedded store",
-    );
+export async function openBackend(stateDir: string, env: CliEnv): Promise<Backend> {
+  const topicArn = env.ALERT_TOPIC_ARN;
+  if ((env.AUDIT_TABLE === undefined) !== (topicArn === undefined)) {
+    const missing = topicArn === undefined ? "ALERT_TOPIC_ARN" : "AUDIT_TABLE";
+    throw new ConfigError([
+      {
+        path: missing,
+        message: "set both AUDIT_TABLE and ALERT_TOPIC_ARN to use AWS, or neither to use the embedded store",
+      },
+    ]);
   }
   const table = await openTable(stateDir, env.AUDIT_TABLE, "audit");
-  const sns = env.ALERT_TOPIC_ARN ? new SNSClient({}) : undefined;
+  const sns = topicArn ? { client: new SNSClient({}), topicArn } : undefined;
   const outbox = join(stateDir, "outbox.jsonl");
   return {
     store: new DynamoAuditStore(table),
     silences: new DynamoSilenceStore(table),
-    publisher: sns
-      ? new SnsAlertPublisher({ client: sns, topicArn: env.ALERT_TOPIC_ARN as string })
-      : new OutboxPublisher(outbox),
+    publisher: sns ? new SnsAlertPublisher(sns) : new OutboxPublisher(outbox),
     description: sns
-      ? `${table.description}, SNS topic ${env.ALERT_TOPIC_ARN}`
+      ? `${table.description}, SNS topic ${sns.topicArn}`
       : `${table.description}, messages appended to ${outbox}`,
     close: async () => {
-      sns?.destroy();
+      sns?.client.destroy();
       await table.close();
     },
   };
@@ -100,7 +104,7 @@ export async function openBackend(stateDir: string, env: Env): Promise<Backend> 
 /** The silences of the audit table: DynamoDB with `AUDIT_TABLE`, else the embedded store. */
 export async function openSilences(
   stateDir: string,
-  env: Env,
+  env: CliEnv,
 ): Promise<{ silences: DynamoSilenceStore; description: string; close(): Promise<void> }> {
   const table = await openTable(stateDir, env.AUDIT_TABLE, "audit");
   return { silences: new DynamoSilenceStore(table), description: table.description, close: table.close };
@@ -109,7 +113,7 @@ export async function openSilences(
 /** The Application status table: DynamoDB with `STATUS_TABLE`, else the embedded store. */
 export async function openStatusBackend(
   stateDir: string,
-  env: Env,
+  env: CliEnv,
 ): Promise<{ store: DynamoStatusStore; description: string; close(): Promise<void> }> {
   const table = await openTable(stateDir, env.STATUS_TABLE, "status");
   return { store: new DynamoStatusStore(table), description: table.description, close: table.close };

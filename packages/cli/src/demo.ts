@@ -1,4 +1,10 @@
-import type { AlertPublisher, DigestMessage, RunSummary } from "@fleet-auditor/audit";
+import {
+  type AlertPublisher,
+  AUDITS,
+  type DigestMessage,
+  type RunSummary,
+  TRANSITION_KINDS,
+} from "@fleet-auditor/audit";
 import { ClientCredentialsTokenProvider, createKebDispatcher, KebClient } from "@fleet-auditor/keb";
 import { startKebSimulator } from "@fleet-auditor/keb-sim";
 import { type AuditRunDeps, runAudit } from "@fleet-auditor/runner";
@@ -12,7 +18,6 @@ import { runAppsDemo } from "./demo-apps.ts";
 
 const TABLE = "fleet-auditor-demo";
 const STATUS_TABLE = "fleet-auditor-demo-status";
-const AUDITS = ["failing", "expired"] as const;
 
 /** Prints each published digest the way a subscriber reads it: the e-mail, then the Slack line. */
 class PrintingPublisher implements AlertPublisher {
@@ -71,7 +76,7 @@ export async function runDemo(out: NodeJS.WritableStream = process.stdout): Prom
   const runBoth = async (title: string, at = hour++): Promise<void> => {
     const scheduledTime = new Date(Date.UTC(2026, 10, 29, at)).toISOString();
     out.write(`\n━━ ${scheduledTime.slice(11, 16)} UTC  ${title}\n`);
-    for (const audit of AUDITS)
+    for (const { name: audit } of AUDITS)
       out.write(
         `  ${line(await runAudit({ ...deps, clock: () => new Date(scheduledTime) }, { audit, scheduledTime }))}\n`,
       );
@@ -116,8 +121,7 @@ export async function runDemo(out: NodeJS.WritableStream = process.stdout): Prom
 function line(s: RunSummary): string {
   if (s.status === "duplicate")
     return `${s.audit}: already done by run ${s.runId.slice(0, 8)} for this scheduled time; nothing sent, nothing written`;
-  const counts = ["firing", "changed", "reminder", "resolved"]
-    .map((k) => [k, s.transitions.filter((t) => t.kind === k).length] as const)
+  const counts = TRANSITION_KINDS.map((k) => [k, s.transitions.filter((t) => t.kind === k).length] as const)
     .filter(([, n]) => n > 0)
     .map(([k, n]) => `${n} ${k}`);
   const scan =

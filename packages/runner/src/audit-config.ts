@@ -4,10 +4,16 @@ import { KebEnvSchema } from "./keb-connection.ts";
 
 const positiveInt = (fallback: number) => coerce.number().int().positive().default(fallback);
 
+/** An SNS topic ARN, in any partition. */
+export const TopicArnSchema = string().regex(
+  /^arn:aws[a-z-]*:sns:[^:]+:\d{12}:[\w-]+$/,
+  "expected an SNS topic ARN",
+);
+
 /** Variables of an audit run besides the KEB connection. */
 export const AuditEnvSchema = object({
   AUDIT_TABLE: string().min(3),
-  ALERT_TOPIC_ARN: string().regex(/^arn:aws[a-z-]*:sns:[^:]+:\d{12}:[\w-]+$/, "expected an SNS topic ARN"),
+  ALERT_TOPIC_ARN: TopicArnSchema,
   FIRE_AFTER_RUNS: positiveInt(1),
   RESOLVE_AFTER_RUNS: positiveInt(1),
   REPEAT_INTERVAL_HOURS: positiveInt(24),

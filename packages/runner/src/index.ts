@@ -1,5 +1,11 @@
 export { ApplicationsEnvSchema } from "./applications-config.ts";
-export { AuditEnvSchema, type AuditFunctionEnv, AuditFunctionEnvSchema, policyFrom } from "./audit-config.ts";
+export {
+  AuditEnvSchema,
+  type AuditFunctionEnv,
+  AuditFunctionEnvSchema,
+  policyFrom,
+  TopicArnSchema,
+} from "./audit-config.ts";
 export * from "./errors.ts";
 export {
   type IngestCounts,

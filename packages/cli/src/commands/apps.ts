@@ -2,14 +2,16 @@ import { readFile } from "node:fs/promises";
 import { parseArgs } from "node:util";
 import type { QuarantineItem, StatusRow } from "@fleet-auditor/metaserver";
 import { type IngestCounts, ingestBatch, lineMessageId } from "@fleet-auditor/runner";
+import { outputOption, parseLimit, parseOutput, parseSince, stateDirOption } from "../args.ts";
 import { openStatusBackend } from "../backend.ts";
+import type { Command, Io } from "../command.ts";
+import { UsageError } from "../errors.ts";
 import { renderTable } from "../table.ts";
-import { UsageError } from "../usage-error.ts";
 
-export const APPS_USAGE = `usage:
-  fleet-auditor apps ingest FILE|- [--output json]      each line: one SQS message body
-  fleet-auditor apps status [--node N] [--status S] [--since ISO-TIME|30m|1h|2d] [--output json|table]
-  fleet-auditor apps quarantine [--output json|table]
+const USAGE = `usage:
+  fleet-auditor apps ingest FILE|- [--output json|table]   each line: one SQS message body
+  fleet-auditor apps status [--node N] [--status S] [--since ISO-TIME|90s|30m|1h|2d] [--limit N] [--output json|table]
+  fleet-auditor apps quarantine [--limit N] [--output json|table]
 
 options: --state-dir DIR (default .fleet-auditor/); STATUS_TABLE=<table> uses DynamoDB instead.
 ingest exits 0 unless a write failed for a transient reason (then 1; the counts say how many).
@@ -18,68 +20,63 @@ ingest exits 0 unless a write failed for a transient reason (then 1; the counts 
 /** SQS delivers at most 10 messages per batch by default; the CLI feeds the handler the same way. */
 const SQS_BATCH = 10;
 
-type Io = { stdout: NodeJS.WritableStream; stdin: NodeJS.ReadableStream };
+const SUBCOMMANDS = ["ingest", "status", "quarantine"] as const;
 
-/** `fleet-auditor apps …`; returns the exit code. */
-export async function appsCommand(
-  argv: string[],
-  env: Record<string, string | undefined>,
-  io: Io,
-): Promise<number> {
-  const [sub, ...rest] = argv;
-  const { values, positionals } = parseArgs({
-    args: rest,
-    allowPositionals: true,
-    options: {
-      "state-dir": { type: "string", default: ".fleet-auditor" },
-      output: { type: "string", default: sub === "ingest" ? "text" : "table" },
-      node: { type: "string" },
-      status: { type: "string" },
-      since: { type: "string" },
-      limit: { type: "string" },
-    },
-  });
-  if (sub !== "ingest" && sub !== "status" && sub !== "quarantine") {
-    throw new UsageError(sub ? `unknown apps command: ${sub}` : "apps needs a command", APPS_USAGE);
-  }
-  const output = values.output;
-  if (!["json", "table", "text"].includes(output))
-    throw new UsageError(`--output must be json or table, got ${output}`, APPS_USAGE);
-  const since = values.since === undefined ? undefined : parseSince(values.since, new Date());
-  const input = sub === "ingest" ? await readInput(positionals[0], io) : "";
-  const backend = await openStatusBackend(values["state-dir"], env);
-  try {
-    if (sub === "ingest") {
-      const counts = await ingestLines(input, backend.store);
+/** `fleet-auditor apps …`: feed and read the Application status table. */
+export const appsCommand: Command = {
+  name: "apps",
+  summary: "KubeEdge Application status: ingest, status, quarantine",
+  usage: USAGE,
+  async run(argv, { env, io, now }) {
+    const [sub, ...rest] = argv;
+    const { values, positionals } = parseArgs({
+      args: rest,
+      allowPositionals: true,
+      options: {
+        ...stateDirOption,
+        ...outputOption,
+        node: { type: "string" },
+        status: { type: "string" },
+        since: { type: "string" },
+        limit: { type: "string" },
+      },
+    });
+    if (!SUBCOMMANDS.includes(sub as (typeof SUBCOMMANDS)[number])) {
+      throw new UsageError(sub ? `unknown apps command: ${sub}` : "apps needs a command", USAGE);
+    }
+    const output = parseOutput(values.output, USAGE);
+    const limit = parseLimit(values.limit, USAGE);
+    const since = values.since === undefined ? undefined : parseSince(values.since, now(), USAGE);
+    const input = sub === "ingest" ? await readInput(positionals[0], io) : "";
+    const backend = await openStatusBackend(values["state-dir"], env);
+    try {
+      if (sub === "ingest") {
+        const counts = await ingestLines(input, backend.store);
+        io.stdout.write(
+          output === "json"
+            ? `${JSON.stringify(counts)}\n`
+            : `${counts.records} message(s): ${counts.applied} applied, ${counts.stale} stale, ${counts.duplicate} duplicate, ${counts.quarantined} quarantined, ${counts.failed} failed (${backend.description})\n`,
+        );
+        return counts.failed > 0 ? 1 : 0;
+      }
+      if (sub === "status") {
+        const rows = await backend.store.query(
+          { node: values.node, status: values.status, since, limit },
+          now(),
+        );
+        io.stdout.write(output === "json" ? `${JSON.stringify(rows, null, 2)}\n` : `${statusTable(rows)}\n`);
+        return 0;
+      }
+      const items = await backend.store.quarantined(limit ?? 100);
       io.stdout.write(
-        output === "json"
-          ? `${JSON.stringify(counts)}\n`
-          : `${counts.records} message(s): ${counts.applied} applied, ${counts.stale} stale, ${counts.duplicate} duplicate, ${counts.quarantined} quarantined, ${counts.failed} failed (${backend.description})\n`,
+        output === "json" ? `${JSON.stringify(items, null, 2)}\n` : `${quarantineTable(items)}\n`,
       );
-      return counts.failed > 0 ? 1 : 0;
-    }
-    if (sub === "status") {
-      const rows = await backend.store.query(
-        {
-          node: values.node,
-          status: values.status,
-          since,
-          limit: values.limit ? Number(values.limit) : undefined,
-        },
-        new Date(),
-      );
-      io.stdout.write(output === "json" ? `${JSON.stringify(rows, null, 2)}\n` : `${statusTable(rows)}\n`);
       return 0;
+    } finally {
+      await backend.close();
     }
-    const items = await backend.store.quarantined(values.limit ? Number(values.limit) : 100);
-    io.stdout.write(
-      output === "json" ? `${JSON.stringify(items, null, 2)}\n` : `${quarantineTable(items)}\n`,
-    );
-    return 0;
-  } finally {
-    await backend.close();
-  }
-}
+  },
+};
 
 /** Feeds lines through the Lambda handler's core in SQS-sized batches; sums the counts. */
 export async function ingestLines(
@@ -104,28 +101,11 @@ export async function ingestLines(
 }
 
 async function readInput(path: string | undefined, io: Io): Promise<string> {
-  if (!path) throw new UsageError("apps ingest needs a FILE, or - for standard input", APPS_USAGE);
+  if (!path) throw new UsageError("apps ingest needs a FILE, or - for standard input", USAGE);
   if (path !== "-") return readFile(path, "utf8");
   const chunks: Buffer[] = [];
   for await (const chunk of io.stdin) chunks.push(Buffer.from(chunk as Buffer));
   return Buffer.concat(chunks).toString("utf8");
-}
-
-/** An ISO time, or a duration back from now: `90s`, `30m`, `1h`, `2d`. */
-export function parseSince(value: string, now: Date): Date {
-  const rel = /^(\d+)(s|m|h|d)$/.exec(value);
-  if (rel) {
-    const unit = { s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 }[rel[2] as "s" | "m" | "h" | "d"];
-    return new Date(now.getTime() - Number(rel[1]) * unit);
-  }
-  const at = Date.parse(value);
-  if (Number.isNaN(at) || !/^\d{4}-\d{2}-\d{2}T/.test(value)) {
-    throw new UsageError(
-      `--since ${value}: expected an ISO time or a duration such as 30m, 1h, 2d`,
-      APPS_USAGE,
-    );
-  }
-  return new Date(at);
 }
 
 function statusTable(rows: StatusRow[]): string {

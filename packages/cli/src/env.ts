@@ -1,0 +1,22 @@
+import { TopicArnSchema } from "@fleet-auditor/runner";
+import { object, optional, type output, preprocess, string, type ZodType } from "zod";
+
+// An empty variable (`AUDIT_TABLE= fleet-auditor …`) means unset, as shells make it easy to write.
+const unsetIfEmpty = <T>(schema: ZodType<T>) =>
+  preprocess((v) => (v === "" ? undefined : v), optional(schema));
+
+/**
+ * The variables the CLI itself reads, parsed once at its start. Each AWS variable switches its
+ * part from the embedded store to AWS; the KEB connection (`KEB_*`) is parsed by `run`, where the
+ * `--keb-url` flag can stand in for `KEB_URL`.
+ */
+export const CliEnvSchema = object({
+  /** The audit table (snapshots, ledger, silences) on DynamoDB. */
+  AUDIT_TABLE: unsetIfEmpty(string()),
+  /** The alert topic; `run` needs it together with `AUDIT_TABLE`. */
+  ALERT_TOPIC_ARN: unsetIfEmpty(TopicArnSchema),
+  /** The Application status table on DynamoDB. */
+  STATUS_TABLE: unsetIfEmpty(string()),
+});
+
+export type CliEnv = output<typeof CliEnvSchema>;

@@ -1,0 +1,68 @@
+import {
+  DEFAULT_STATE_DIR,
+  parseDuration,
+  parseIsoTime,
+  parseKeyValues,
+  parseLimit,
+  parseOutput,
+  parseSince,
+  stateDirOption,
+  UsageError,
+} from "@fleet-auditor/cli";
+import { describe, expect, it } from "vitest";
+
+const NOW = new Date(Date.UTC(2026, 10, 30, 12));
+
+describe("args: what the commands parse alike", () => {
+  it("reads durations in seconds, minutes, hours and days, and nothing else", () => {
+    expect([parseDuration("90s"), parseDuration("30m"), parseDuration("4h"), parseDuration("2d")]).toEqual([
+      90_000, 1_800_000, 14_400_000, 172_800_000,
+    ]);
+    for (const bad of ["", "1", "1w", "-1h", "1.5h", "h", "1h30m"])
+      expect(parseDuration(bad)).toBeUndefined();
+  });
+
+  it("reads --since as a duration back from now or as an ISO time", () => {
+    expect(parseSince("90s", NOW, "u")).toEqual(new Date(NOW.getTime() - 90_000));
+    expect(parseSince("2026-11-29T06:00:00Z", NOW, "u")).toEqual(new Date("2026-11-29T06:00:00Z"));
+    expect(() => parseSince("yesterday", NOW, "u")).toThrow(
+      /--since yesterday: expected an ISO time or a duration/,
+    );
+    expect(() => parseSince("2026-11-29", NOW, "u")).toThrow(UsageError);
+    expect(parseIsoTime("2026-13-45T00:00:00Z")).toBeUndefined();
+  });
+
+  it("reads repeated KEY=VALUE options, values with = included, and names the allowed keys", () => {
+    const keys = { plan: "plans", region: "regions" } as const;
+    const parsed = parseKeyValues(["plan=trial", "region=eu=1", "plan=aws"], keys, "--filter", "u");
+    expect(Object.fromEntries(parsed)).toEqual({ plans: ["trial", "aws"], regions: ["eu=1"] });
+    for (const bad of ["colour=red", "plan=", "=trial", "plan", "constructor=x", "toString=y"]) {
+      expect(() => parseKeyValues([bad], keys, "--filter", "u"), bad).toThrow(
+        `--filter ${bad}: expected KEY=VALUE with KEY one of plan, region`,
+      );
+    }
+  });
+
+  it("offers json and table output, and one state-dir default", () => {
+    expect(parseOutput("json", "u")).toBe("json");
+    expect(parseOutput("table", "u")).toBe("table");
+    expect(() => parseOutput("text", "u")).toThrow("--output must be json or table, got text");
+    expect(stateDirOption["state-dir"].default).toBe(DEFAULT_STATE_DIR);
+  });
+
+  it("takes a positive integer limit", () => {
+    expect(parseLimit(undefined, "u")).toBeUndefined();
+    expect(parseLimit("25", "u")).toBe(25);
+    for (const bad of ["0", "-1", "2.5", "ten", ""])
+      expect(() => parseLimit(bad, "u"), bad).toThrow(/--limit/);
+  });
+
+  it("keeps the usage on the error, for the CLI to print", () => {
+    try {
+      parseOutput("xml", "the usage");
+    } catch (err) {
+      expect(err).toMatchObject({ code: "CLI_USAGE", usage: "the usage" });
+    }
+    expect.assertions(1);
+  });
+});
