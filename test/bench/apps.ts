@@ -1,9 +1,8 @@
 import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
-import { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import { applicationTraffic } from "@fleet-auditor/keb-sim";
 import { coalesce, decodeMessage, toUpdate } from "@fleet-auditor/metaserver";
 import { ingestBatch } from "@fleet-auditor/runner";
-import { DynamoStatusStore, statusUpdateCommand } from "@fleet-auditor/store";
+import { DynamoStatusStore, documentClient, statusUpdateCommand } from "@fleet-auditor/store";
 import { countRequests, sumOf } from "../helpers/aws-requests.ts";
 import { startChildDynamo } from "./sim-child.ts";
 
@@ -103,7 +102,7 @@ export async function benchApps(): Promise<boolean> {
     const { CreateTableCommand } = await import("@aws-sdk/client-dynamodb");
     const { statusTableDefinition } = await import("@fleet-auditor/store");
     await raw.send(new CreateTableCommand(statusTableDefinition("status")));
-    const client = DynamoDBDocumentClient.from(raw, { marshallOptions: { removeUndefinedValues: true } });
+    const client = documentClient(raw);
     const calls = countRequests(client);
     const store = new DynamoStatusStore({ client, tableName: "status" });
     const totals = { applied: 0, stale: 0, duplicate: 0, quarantined: 0, failed: 0 };

@@ -1,11 +1,11 @@
 import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import { CreateTopicCommand, SNSClient } from "@aws-sdk/client-sns";
-import { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
+import type { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import { AUDITS, type AuditDefinition } from "@fleet-auditor/audit";
 import { createKebDispatcher, KebClient, StaticTokenProvider, scanAll } from "@fleet-auditor/keb";
 import { SnsAlertPublisher } from "@fleet-auditor/notify";
 import { type AuditRunDeps, runAudit } from "@fleet-auditor/runner";
-import { DynamoAuditStore } from "@fleet-auditor/store";
+import { DynamoAuditStore, documentClient } from "@fleet-auditor/store";
 import { startFauxqs } from "fauxqs";
 import { countRequests, sumOf } from "../helpers/aws-requests.ts";
 import { naiveAudit } from "./naive-audit.ts";
@@ -29,12 +29,7 @@ export async function benchAudit(): Promise<boolean> {
   const sqs = await startFauxqs({ port: 0, host: "127.0.0.1", logger: false });
   const dispatcher = createKebDispatcher();
   const ddbClient = (): DynamoDBDocumentClient =>
-    DynamoDBDocumentClient.from(
-      new DynamoDBClient({ endpoint: dynamo.endpoint, region: "local", credentials }),
-      {
-        marshallOptions: { removeUndefinedValues: true },
-      },
-    );
+    documentClient(new DynamoDBClient({ endpoint: dynamo.endpoint, region: "local", credentials }));
   const snsClient = (): SNSClient =>
     new SNSClient({ endpoint: `http://127.0.0.1:${sqs.port}`, region: "us-east-1", credentials });
   let ok = true;

@@ -1,5 +1,5 @@
 /** Stable codes of the audit engine's errors. */
-export type AuditErrorCode = "AUDIT_UNKNOWN" | "AUDIT_INPUT";
+export type AuditErrorCode = "AUDIT_UNKNOWN";
 
 /** Base of the audit engine's errors. */
 export class AuditError extends Error {

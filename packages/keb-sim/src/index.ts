@@ -1,5 +1,6 @@
 export { applicationTraffic, type TrafficOptions } from "./application-traffic.ts";
 export { PLANS, type Plan, SERVICE_CLASS } from "./catalog.ts";
+export * from "./errors.ts";
 export { type FaultAction, FaultPlan, type FaultRule } from "./faults.ts";
 export { Fleet, type FleetChange, type MutationPlan } from "./fleet.ts";
 export {

@@ -1,8 +1,6 @@
 import { compareTimes } from "@fleet-auditor/keb";
+import { BadQueryError } from "./errors.ts";
 import type { SimInstance, SimOperation } from "./model.ts";
-
-/** A 400 as KEB words it: `{"error":"while getting query parameters: …"}`. */
-export class BadQueryError extends Error {}
 
 /** Paging read exactly as `common/pagination/pagination.go` does. */
 export function readPaging(query: URLSearchParams, maxPage = 100): { page: number; pageSize: number } {

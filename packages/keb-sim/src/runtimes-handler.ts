@@ -1,6 +1,7 @@
+import { BadQueryError } from "./errors.ts";
 import type { Fleet } from "./fleet.ts";
 import type { SimInstance } from "./model.ts";
-import { BadQueryError, instancePredicate, readFilters, readOpDetail, readPaging } from "./query.ts";
+import { instancePredicate, readFilters, readOpDetail, readPaging } from "./query.ts";
 import { renderArchived, renderRuntime } from "./render.ts";
 
 /** A response of the `/runtimes` handler: an error body, or a page whose items are already JSON text. */

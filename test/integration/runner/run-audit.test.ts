@@ -1,6 +1,5 @@
 import { CreateTableCommand, DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import { PublishCommand, SNSClient } from "@aws-sdk/client-sns";
-import { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import { generateFleet } from "@fleet-auditor/keb-sim";
 import { SnsAlertPublisher } from "@fleet-auditor/notify";
 import {
@@ -10,7 +9,7 @@ import {
   RunInputError,
   runAudit,
 } from "@fleet-auditor/runner";
-import { auditTableDefinition, DynamoAuditStore } from "@fleet-auditor/store";
+import { auditTableDefinition, DynamoAuditStore, documentClient } from "@fleet-auditor/store";
 import { mockClient } from "aws-sdk-client-mock";
 import { beforeEach, describe, expect, it } from "vitest";
 import { countRequests, sumOf } from "../../helpers/aws-requests.ts";
@@ -37,7 +36,7 @@ beforeEach(async () => {
     credentials: { accessKeyId: "l", secretAccessKey: "l" },
   });
   await raw.send(new CreateTableCommand(auditTableDefinition(table)));
-  const client = DynamoDBDocumentClient.from(raw, { marshallOptions: { removeUndefinedValues: true } });
+  const client = documentClient(raw);
   ddbCalls = countRequests(client);
   drainAll = await sns.subscriber(`all-${tableNo}`);
   deps = {

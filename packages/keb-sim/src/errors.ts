@@ -1,0 +1,20 @@
+/** Stable codes of the simulator's errors. */
+export type SimErrorCode = "SIM_BAD_QUERY";
+
+/** Base of the simulator's errors. */
+export class SimError extends Error {
+  readonly code: SimErrorCode;
+  constructor(code: SimErrorCode, message: string) {
+    super(message);
+    this.name = "SimError";
+    this.code = code;
+  }
+}
+
+/** A query KEB answers with 400, worded as KEB words it: `{"error":"while getting query parameters: …"}`. */
+export class BadQueryError extends SimError {
+  constructor(message: string) {
+    super("SIM_BAD_QUERY", message);
+    this.name = "BadQueryError";
+  }
+}
