@@ -92,12 +92,23 @@ describe("functions/audit.ts", () => {
     );
     const err = await loadHandler({ ...baseEnv(), KEB_CLIENT_SECRET: undefined }).catch((e: unknown) => e);
     expect(String(err)).toMatch(/KEB_CLIENT_SECRET: KEB_TOKEN_URL needs KEB_CLIENT_SECRET/);
-    const bad = await loadHandler({
-      ...baseEnv(),
-      FIRE_AFTER_RUNS: "zero",
-      KEB_CLIENT_SECRET: "fn-secret",
-    }).catch((e: unknown) => e);
-    expect(String(bad)).toMatch(/FIRE_AFTER_RUNS/);
-    expect(String(bad)).not.toContain("fn-secret");
+    // The secret itself is the invalid value: where a value would be echoed if any were.
+    for (const [variable, value] of [
+      ["KEB_CLIENT_SECRET", "fn-secret\n"],
+      ["KEB_CLIENT_SECRET", " fn-secret"],
+      ["KEB_PASSWORD", "fn-secret\r\n"],
+      ["FIRE_AFTER_RUNS", "fn-secret"],
+    ] as const) {
+      const vars = {
+        ...baseEnv(),
+        [variable]: value,
+        ...(variable === "KEB_PASSWORD" ? { KEB_USERNAME: "u" } : {}),
+      };
+      const bad = await loadHandler(vars).catch((e: unknown) => e);
+      expect(String(bad)).toMatch(new RegExp(`invalid configuration: ${variable}: `));
+      expect(String(bad)).not.toContain("fn-secret");
+      expect(JSON.stringify(bad)).not.toContain("fn-secret");
+      restore();
+    }
   });
 });
