@@ -3,12 +3,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { applicationTraffic } from "@fleet-auditor/keb-sim";
 import { describe, expect, it } from "vitest";
-import { cli as spawnCli } from "../helpers/cli.ts";
+import { cli as runCommandLine } from "../helpers/cli.ts";
 
 const fixture = (name: string) =>
   readFileSync(new URL(`../fixtures/kubeedge/${name}`, import.meta.url), "utf8");
 const oneLine = (json: string) => JSON.stringify(JSON.parse(json));
-const cli = (args: string[], stdin?: string) => spawnCli(args, { stdin });
+const cli = (args: string[], stdin?: string) => runCommandLine(args, { stdin });
 
 describe("fleet-auditor apps", () => {
   it("ingests a file through the Lambda handler code and reports the counts as JSON", async () => {

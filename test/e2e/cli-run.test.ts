@@ -2,14 +2,14 @@ import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { cli as spawnCli } from "../helpers/cli.ts";
+import { cli as runCommandLine } from "../helpers/cli.ts";
 import { useKebSimulator } from "../helpers/keb.ts";
 
 const kit = useKebSimulator({ fleet: { size: 500, seed: 77, flagged: 45 } });
 afterEach(() => kit.sim.faults.clear());
 // Auth for every run: a static token, unless a test overrides it.
 const cli = (args: string[], env: Record<string, string> = {}) =>
-  spawnCli(args, { env: { KEB_TOKEN: "local-token", ...env } });
+  runCommandLine(args, { env: { KEB_TOKEN: "local-token", ...env } });
 
 describe("fleet-auditor run", () => {
   it("prints exactly the run summary as JSON, keeps state between runs and writes the outbox", async () => {

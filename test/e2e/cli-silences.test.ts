@@ -2,11 +2,11 @@ import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { cli as spawnCli } from "../helpers/cli.ts";
+import { cli as runCommandLine } from "../helpers/cli.ts";
 import { useKebSimulator } from "../helpers/keb.ts";
 
 const kit = useKebSimulator({ fleet: { size: 400, seed: 13, flagged: 30 } });
-const cli = (args: string[]) => spawnCli(args, { env: { KEB_TOKEN: "local-token" } });
+const cli = (args: string[]) => runCommandLine(args, { env: { KEB_TOKEN: "local-token" } });
 const outbox = (dir: string): Array<{ message: string }> =>
   readFileSync(join(dir, "outbox.jsonl"), "utf8")
     .trim()

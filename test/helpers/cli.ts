@@ -1,12 +1,43 @@
 import { spawn } from "node:child_process";
+import { PassThrough } from "node:stream";
+import { runCli } from "@fleet-auditor/cli";
 
 const MAIN = new URL("../../packages/cli/src/main.ts", import.meta.url).pathname;
 
-/** Runs the real `fleet-auditor` command in a child process with only PATH and `env` set. */
-export function cli(
+/** What a command line did. */
+export interface CliResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/**
+ * Runs a `fleet-auditor` command line through `runCli`, in this process: the same code as the
+ * binary from the argument list on (`main.ts` only hands it `process.argv`, `process.env` and the
+ * streams), with only `env` as the environment. A second process per call cost about a second of
+ * module loading each; `spawnCli` keeps one real process path covered.
+ */
+export async function cli(
   args: string[],
   options: { env?: Record<string, string>; stdin?: string } = {},
-): Promise<{ code: number; stdout: string; stderr: string }> {
+): Promise<CliResult> {
+  const stdout = new PassThrough();
+  const stderr = new PassThrough();
+  const stdin = new PassThrough();
+  stdin.end(options.stdin ?? "");
+  const out = collect(stdout);
+  const err = collect(stderr);
+  const code = await runCli(args, { ...options.env }, { stdout, stderr, stdin });
+  stdout.end();
+  stderr.end();
+  return { code, stdout: await out, stderr: await err };
+}
+
+/** Runs the real `fleet-auditor` command in a child process with only PATH and `env` set. */
+export function spawnCli(
+  args: string[],
+  options: { env?: Record<string, string>; stdin?: string } = {},
+): Promise<CliResult> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [MAIN, ...args], {
       env: { PATH: process.env.PATH ?? "", ...options.env },
@@ -21,5 +52,15 @@ export function cli(
     });
     child.on("close", (code) => resolve({ code: code ?? -1, stdout, stderr }));
     child.stdin.end(options.stdin ?? "");
+  });
+}
+
+function collect(stream: PassThrough): Promise<string> {
+  return new Promise((resolve) => {
+    let text = "";
+    stream.on("data", (d: Buffer) => {
+      text += d;
+    });
+    stream.on("end", () => resolve(text));
   });
 }

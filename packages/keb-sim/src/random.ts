@@ -1,3 +1,5 @@
+const HEX = "0123456789abcdef";
+
 /** A seeded PRNG (mulberry32): the same seed gives the same fleet on every machine. */
 export class Random {
   #state: number;
@@ -36,16 +38,20 @@ export class Random {
   chance(p: number): boolean {
     return this.next() < p;
   }
-  /** A random UUID v4 drawn from this generator. */
+  /** `n` hex digits, one draw each. */
+  hex(n: number): string {
+    let out = "";
+    for (let i = 0; i < n; i++) out += HEX[Math.floor(this.next() * 16)];
+    return out;
+  }
+  /** A random UUID v4 drawn from this generator (33 draws: 32 digits, then the variant). */
   uuid(): string {
-    const hex = Array.from({ length: 32 }, () => this.int(0, 15).toString(16));
-    hex[12] = "4";
-    hex[16] = ((this.int(0, 15) & 0x3) | 0x8).toString(16);
-    const h = hex.join("");
-    return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
+    const h = this.hex(32);
+    const variant = HEX[(this.int(0, 15) & 0x3) | 0x8];
+    return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-${variant}${h.slice(17, 20)}-${h.slice(20)}`;
   }
   /** A Gardener-style shoot name, `c-` and 7 hex digits. */
   shootName(): string {
-    return `c-${Array.from({ length: 7 }, () => this.int(0, 15).toString(16)).join("")}`;
+    return `c-${this.hex(7)}`;
   }
 }

@@ -1,4 +1,5 @@
 import {
+  createKebDispatcher,
   KebAuthError,
   KebClient,
   KebConfigError,
@@ -146,10 +147,13 @@ describe("KebClient against faults", () => {
 
   it("reports a body that stops arriving as KEB_TIMEOUT (body) after asking again", async () => {
     kit.sim.faults.add({ action: { kind: "stall" }, times: 3 });
+    // A short body timeout: three stalls at the harness's 2 s would take 6 s of the suite.
+    const dispatcher = createKebDispatcher({ headersTimeoutMs: 2000, bodyTimeoutMs: 300 });
     const err = await kit
-      .client({ requestTimeoutMs: 15_000 })
+      .client({ requestTimeoutMs: 15_000, dispatcher })
       .listPage(page1)
-      .catch((e: unknown) => e);
+      .catch((e: unknown) => e)
+      .finally(() => dispatcher.close());
     expect(err).toBeInstanceOf(KebTimeoutError);
     expect(err).toMatchObject({ code: "KEB_TIMEOUT", phase: "body" });
   });

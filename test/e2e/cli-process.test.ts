@@ -1,0 +1,54 @@
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { applicationTraffic } from "@fleet-auditor/keb-sim";
+import { describe, expect, it } from "vitest";
+import { spawnCli } from "../helpers/cli.ts";
+import { useKebSimulator } from "../helpers/keb.ts";
+
+// The other CLI tests call runCli in process; these run the real binary, so that what main.ts
+// adds (process.argv, process.env, the standard streams, the exit code) stays covered.
+
+const kit = useKebSimulator({ fleet: { size: 200, seed: 3, flagged: 20 } });
+
+describe("the fleet-auditor process", () => {
+  it("exits 0 with the usage for --help, and 1 with the usage for an unknown option", async () => {
+    const help = await spawnCli(["--help"]);
+    expect(help).toMatchObject({ code: 0, stderr: "" });
+    expect(help.stdout).toMatch(/^usage: fleet-auditor <command>/);
+    const bad = await spawnCli(["apps", "status", "--colour", "red"]);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toMatch(/Unknown option '--colour'[\s\S]*usage:/);
+  });
+
+  it("reads KEB_TOKEN from its environment, runs an audit and exits 0", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "fa-proc-"));
+    const out = await spawnCli(
+      ["run", "--audit", "failing", "--keb-url", kit.sim.url, "--state-dir", dir, "--output", "json"],
+      { env: { KEB_TOKEN: "local-token" } },
+    );
+    expect(out.code).toBe(0);
+    expect(JSON.parse(out.stdout)).toMatchObject({ audit: "failing", status: "completed", complete: true });
+  });
+
+  it("reads standard input for apps ingest -", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "fa-proc-"));
+    const lines = applicationTraffic({ applications: 3, seed: 2 }).join("\n");
+    const out = await spawnCli(["apps", "ingest", "-", "--state-dir", dir, "--output", "json"], {
+      stdin: lines,
+    });
+    expect(out.code).toBe(0);
+    expect(JSON.parse(out.stdout)).toMatchObject({ records: 6, failed: 0 });
+  });
+
+  it("exits 2 when the scan is incomplete", async () => {
+    kit.sim.faults.add({ page: 1, times: Number.POSITIVE_INFINITY, action: { kind: "status", status: 503 } });
+    const dir = mkdtempSync(join(tmpdir(), "fa-proc-"));
+    const out = await spawnCli(["run", "--audit", "failing", "--keb-url", kit.sim.url, "--state-dir", dir], {
+      env: { KEB_TOKEN: "local-token" },
+    });
+    kit.sim.faults.clear();
+    expect(out.code).toBe(2);
+    expect(out.stdout).toContain("INCOMPLETE scan");
+  });
+});
