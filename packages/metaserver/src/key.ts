@@ -1,3 +1,5 @@
+import { MetaserverParseError } from "./errors.ts";
+
 /** A Kubernetes group/version/resource; the core group is `""`. */
 export interface GroupVersionResource {
   group: string;
@@ -49,7 +51,7 @@ export interface KeyedObject {
  * empty namespace `null`; the name is used as it is (not replaced by `null`). Throws without a kind.
  */
 export function keyFuncObj(obj: KeyedObject): string {
-  if (!obj.kind) throw new Error("object has no kind");
+  if (!obj.kind) throw new MetaserverParseError("MS_APPLICATION", "object has no kind");
   const [groupOrVersion = "", maybeVersion] = (obj.apiVersion ?? "").split("/");
   const group = maybeVersion === undefined ? "" : groupOrVersion;
   const version = maybeVersion ?? groupOrVersion;
