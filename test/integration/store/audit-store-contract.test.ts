@@ -1,0 +1,108 @@
+import type { AuditStateStore, RunRecord, SnapshotEntry } from "@fleet-auditor/audit";
+import { DynamoAuditStore, LeaseLostError } from "@fleet-auditor/store";
+import { describe, expect, it } from "vitest";
+import { useDynamo } from "../../helpers/dynamo.ts";
+import { finding } from "../../helpers/findings.ts";
+import { MemoryAuditStore } from "../../helpers/memory-ports.ts";
+
+// The in-memory store the runAudit unit tests use must keep the DynamoDB store's rules, or those
+// tests prove the logic against a friendlier world. Each rule here runs on both.
+
+const env = useDynamo(["contract"]);
+let auditNo = 0;
+
+const T0 = new Date("2026-11-01T00:00:00Z");
+const T1 = new Date("2026-11-01T00:05:00Z");
+const T2 = new Date("2026-11-01T00:10:00Z");
+const entry = (id: string): SnapshotEntry => ({
+  instanceID: id,
+  phase: "firing",
+  finding: finding(id),
+  flaggedRuns: 1,
+  clearRuns: 0,
+  firstSeenAt: T0.toISOString(),
+  notifiedAt: T0.toISOString(),
+  version: 1,
+});
+const record = (audit: string, runKey: string): RunRecord => ({
+  audit,
+  runKey,
+  expiresAt: 2_000_000_000,
+  summary: {
+    audit,
+    runId: "r1",
+    scheduledTime: null,
+    dryRun: false,
+    status: "completed",
+    complete: true,
+    incompleteReason: null,
+    queries: [],
+    flagged: 0,
+    transitions: [],
+    notified: { messages: 0, transitions: 0, failed: 0, suppressed: 0 },
+    writes: { snapshot: 0, deleted: 0 },
+    startedAt: T0.toISOString(),
+    durationMs: 1,
+  },
+});
+
+describe.each([
+  ["MemoryAuditStore", (): AuditStateStore => new MemoryAuditStore()],
+  [
+    "DynamoAuditStore",
+    (): AuditStateStore => new DynamoAuditStore({ client: env.db.client, tableName: "contract" }),
+  ],
+])("the audit store contract: %s", (_name, make) => {
+  const audit = () => `contract-${++auditNo}`;
+
+  it("leases to one owner until it expires; the owner may take it again", async () => {
+    const s = make();
+    const a = audit();
+    expect(await s.acquireLease(a, "one", T0, T1)).toBe(true);
+    expect(await s.acquireLease(a, "two", T0, T1)).toBe(false);
+    expect(await s.acquireLease(a, "one", T0, T2)).toBe(true);
+    expect(await s.acquireLease(a, "two", new Date(T2.getTime() + 1), T2)).toBe(true);
+  });
+
+  it("releases only the owner's lease", async () => {
+    const s = make();
+    const a = audit();
+    await s.acquireLease(a, "one", T0, T2);
+    await s.releaseLease(a, "two");
+    expect(await s.acquireLease(a, "two", T1, T2)).toBe(false);
+    await s.releaseLease(a, "one");
+    expect(await s.acquireLease(a, "two", T1, T2)).toBe(true);
+  });
+
+  it("commits only while the run holds the lease, and writes nothing otherwise", async () => {
+    const s = make();
+    const a = audit();
+    await s.acquireLease(a, "one", T0, T1);
+    expect(await s.commit(a, [{ op: "put", entry: entry("x") }], { owner: "one", until: T2 })).toEqual({
+      written: 1,
+      deleted: 0,
+    });
+    // The commit extended the lease to T2: another run still cannot take it at T1.
+    expect(await s.acquireLease(a, "two", new Date(T1.getTime() + 1), T2)).toBe(false);
+    await expect(
+      s.commit(a, [{ op: "put", entry: entry("y") }], { owner: "two", until: T2 }),
+    ).rejects.toBeInstanceOf(LeaseLostError);
+    expect([...(await s.loadSnapshot(a)).keys()]).toEqual(["x"]);
+    await s.commit(a, [{ op: "delete", instanceID: "x" }], { owner: "one", until: T2 });
+    expect((await s.loadSnapshot(a)).size).toBe(0);
+  });
+
+  it("commits nothing, without a fence, when there is nothing to commit", async () => {
+    const s = make();
+    expect(await s.commit(audit(), [], { owner: "nobody", until: T1 })).toEqual({ written: 0, deleted: 0 });
+  });
+
+  it("records a run key once and finds it", async () => {
+    const s = make();
+    const a = audit();
+    expect(await s.recordRun(record(a, "sched:1"))).toBe(true);
+    expect(await s.recordRun(record(a, "sched:1"))).toBe(false);
+    expect((await s.findRun(a, "sched:1"))?.summary.runId).toBe("r1");
+    expect(await s.findRun(a, "sched:2")).toBeUndefined();
+  });
+});
