@@ -40,7 +40,8 @@ describe("scanRuntimes", () => {
 
   it("keeps at most `concurrency` pages in flight", async () => {
     reseed();
-    kit.sim.faults.latencyMs = 15;
+    // Long enough that a loaded machine still fills every slot before the first answer.
+    kit.sim.faults.latencyMs = 80;
     await scanRuntimes(kit.client(), { states: ["all"] }, { concurrency: 3 });
     expect(kit.sim.stats.maxInFlight).toBe(3);
     kit.sim.stats.maxInFlight = 0;
@@ -50,7 +51,7 @@ describe("scanRuntimes", () => {
 
   it("shares one limit between the queries of scanAll", async () => {
     reseed();
-    kit.sim.faults.latencyMs = 15;
+    kit.sim.faults.latencyMs = 80;
     const [a, b] = await scanAll(kit.client(), [{ states: ["all"] }, { states: ["all"], plans: ["trial"] }], {
       concurrency: 4,
     });
