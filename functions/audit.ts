@@ -6,13 +6,18 @@ import { createKebDispatcher } from "@fleet-auditor/keb";
 import { SnsAlertPublisher } from "@fleet-auditor/notify";
 import {
   AuditFunctionEnvSchema,
+  isShowRequest,
   kebClientFrom,
+  linksFrom,
   parseConfig,
   parseRunInput,
+  parseShowRun,
   policyFrom,
+  type RunView,
   runAudit,
+  showRun,
 } from "@fleet-auditor/runner";
-import { DynamoAuditStore, DynamoSilenceStore, documentClient } from "@fleet-auditor/store";
+import { DynamoAuditStore, DynamoReportStore, DynamoSilenceStore, documentClient } from "@fleet-auditor/store";
 import { linkedEnv } from "./lib/linked-env.ts";
 import { recordRunMetrics } from "./lib/run-metrics.ts";
 import { functionStack } from "./lib/stack.ts";
@@ -40,25 +45,36 @@ const deps = {
   concurrency: env.KEB_CONCURRENCY,
   leaseMs: env.LEASE_MINUTES * 60_000,
   ledgerRetentionDays: env.LEDGER_RETENTION_DAYS,
-  ledgerHint: env.LEDGER_HINT ?? `table ${env.AUDIT_TABLE}`,
+  reports: new DynamoReportStore({ client: ddb, tableName: env.AUDIT_TABLE }),
+  reportCommand: (runId: string) => `AUDIT_TABLE=${env.AUDIT_TABLE} fleet-auditor runs show ${runId}`,
+  landscape: env.LANDSCAPE,
+  links: linksFrom(env),
+  collapseAt: env.GROUP_COLLAPSE_AT,
+  degradedAfterRuns: env.DEGRADED_AFTER_RUNS,
   log: logger,
 };
 
-/** Schedule (`{audit, scheduledTime}`) or console test event: one audit run; returns its summary. */
-export const handler = functionStack<unknown, RunSummary>(logger, metrics).handler(async (event) => {
-  const input = parseRunInput(event);
-  logger.appendKeys({
-    audit: input.audit,
-    scheduledTime: input.scheduledTime ?? "none",
-    dryRun: input.dryRun ?? false,
-  });
-  const summary = await runAudit(deps, input);
-  logger.info("audit run finished", {
-    runId: summary.runId,
-    status: summary.status,
-    complete: summary.complete,
-    transitions: summary.transitions.length,
-  });
-  recordRunMetrics(metrics, summary);
-  return summary;
-});
+/**
+ * Schedule (`{audit, scheduledTime}`) or console test event: one audit run, returning its
+ * summary; or `{ "show": RUN_ID }`: that run's report, every transition.
+ */
+export const handler = functionStack<unknown, RunSummary | RunView | null>(logger, metrics).handler(
+  async (event) => {
+    if (isShowRequest(event)) return (await showRun(deps, parseShowRun(event))) ?? null;
+    const input = parseRunInput(event);
+    logger.appendKeys({
+      audit: input.audit,
+      scheduledTime: input.scheduledTime ?? "none",
+      dryRun: input.dryRun ?? false,
+    });
+    const summary = await runAudit(deps, input);
+    logger.info("audit run finished", {
+      runId: summary.runId,
+      status: summary.status,
+      complete: summary.complete,
+      transitions: summary.transitions.length,
+    });
+    recordRunMetrics(metrics, summary);
+    return summary;
+  },
+);

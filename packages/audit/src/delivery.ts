@@ -12,8 +12,10 @@ import type { SnapshotChange, TransitionRef } from "./snapshot.ts";
  * into the snapshot writes that may be committed.
  *
  * The rules:
- * - A transition is told when a message that lists it, or counts it in "+N more", was accepted.
- *   The overflow counts as told, or a large incident would be re-sent on every run.
+ * - A transition is told when a message that names it was accepted, or one that counts it (in a
+ *   group line or "+N more") was accepted and the run report, which names it, was stored. The
+ *   counted ones must count as told, or a large incident would be re-sent on every run; and
+ *   only a stored report makes them retrievable.
  * - A silenced transition is never published and counts as done.
  * - A write tied to a transition that was not told is not committed, so the next run sees the
  *   same transition again and sends it again.
@@ -29,9 +31,12 @@ export interface Delivery {
   quiet?: true;
 }
 
-/** The transitions one accepted digest tells: the ones it lists and the ones its "+N more" counts. */
-export function toldBy(digest: Pick<DigestMessage, "transitions" | "omitted">): TransitionRef[] {
-  return [...digest.transitions, ...digest.omitted];
+/** The transitions one accepted digest tells: those it names, and those it counts if the report is stored. */
+export function toldBy(
+  digest: Pick<DigestMessage, "transitions" | "omitted">,
+  reportStored: boolean,
+): TransitionRef[] {
+  return reportStored ? [...digest.transitions, ...digest.omitted] : [...digest.transitions];
 }
 
 /** A baseline run tells nobody and remembers every transition as told. */

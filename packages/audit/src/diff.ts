@@ -51,6 +51,7 @@ export function diffSnapshot(input: DiffInput): DiffResult {
       state: finding.state,
       severity: finding.severity,
       finding,
+      since: prev?.firstSeenAt ?? at,
     };
     if (!prev || prev.phase === "pending") {
       const flaggedRuns = (prev?.flaggedRuns ?? 0) + 1;
@@ -81,7 +82,10 @@ export function diffSnapshot(input: DiffInput): DiffResult {
     if (changed || neverSent || due) {
       const kind = changed ? "changed" : neverSent ? "firing" : "reminder";
       const previousState = kind === "firing" ? null : prev.finding.state;
-      const index = notify({ ...base, kind, previousState }, finding);
+      const index = notify(
+        { ...base, kind, previousState, ...(kind === "changed" ? { previous: prev.finding } : {}) },
+        finding,
+      );
       const silenced = transitions[index]?.silencedBy !== undefined;
       // A still-silenced, unchanged runtime is not written again: steady state writes nothing.
       if (silenced && !changed && prev.clearRuns === 0) {
@@ -134,6 +138,7 @@ export function diffSnapshot(input: DiffInput): DiffResult {
         previousState: f.state,
         severity: f.severity,
         finding: f,
+        since: prev.firstSeenAt,
       },
       f,
     );

@@ -1,16 +1,15 @@
 import { SEVERITY_RANK, type Severity } from "./finding.ts";
+import { groupTransitions, type TransitionGroup } from "./groups.ts";
+import type { LinkTemplates } from "./links.ts";
 import { chatbotNotification } from "./render-chatbot.ts";
-import { renderText } from "./render-text.ts";
+import { renderText, reportPointer } from "./render-text.ts";
 import { TRANSITION_KINDS, type Transition, type TransitionKind, type TransitionRef } from "./snapshot.ts";
+import { oneLine } from "./text.ts";
 
 /** SNS's limit for a whole publish (message, subject and attributes), bytes. */
 export const SNS_MESSAGE_LIMIT = 262_144;
-// Room for the subject, attributes and the JSON envelope beyond the measured variants.
-const BUDGET = SNS_MESSAGE_LIMIT - 4_096;
-/** More than this many messages in one run becomes "+N more" in the last one. */
-export const MAX_MESSAGES_PER_RUN = 10;
 
-/** The run a digest reports on. */
+/** The run a digest reports on, and how its messages point further. */
 export interface DigestContext {
   audit: string;
   runId: string;
@@ -20,125 +19,175 @@ export interface DigestContext {
   incompleteReason: string | null;
   listed: number;
   flagged: number;
-  /** Where the run ledger can be read, e.g. a table name or console URL. */
-  ledgerHint?: string;
+  /** The landscape's name (`LANDSCAPE`, e.g. `prod-eu`): in every subject and title. */
+  landscape?: string;
+  links?: LinkTemplates;
+  /**
+   * The run report holding every transition. `stored` is false when it could not be written:
+   * then a message says so, and what it only counts is sent again next run.
+   */
+  report: { stored: boolean; command: string };
+  /** Groups larger than this are one line (`GROUP_COLLAPSE_AT`, default 20). */
+  collapseAt?: number;
 }
+
+/** What a message is about: transitions, or the auditor's own health. */
+export type MessageKind = TransitionKind | "degraded" | "recovered";
 
 /** One SNS publish: everything `MessageStructure=json` needs, plus which transitions it carries. */
 export interface DigestMessage {
   subject: string;
-  /** The JSON-structured message: `default`, `email` (plain text) and `https` (AWS Chatbot). */
+  /** The JSON-structured message: `default` (short), `email` (plain text) and `https` (AWS Chatbot). */
   message: string;
-  attributes: { audit: string; severity: Severity; kinds: TransitionKind[] };
-  /** The run's transitions this message lists. */
+  attributes: { audit: string; severity: Severity; kinds: MessageKind[] };
+  /** The run's transitions this message names one by one. */
   transitions: TransitionRef[];
-  /** Transitions told only as "+N more" in this message (beyond `MAX_MESSAGES_PER_RUN`); see `delivery.ts`. */
+  /** Transitions this message only counts (in a group line or "+N more"); see `delivery.ts`. */
   omitted: TransitionRef[];
 }
 
 /**
- * Renders a run's transitions into as few SNS messages as fit the 256 KiB limit, most severe
- * first. Silenced transitions are left out. Beyond `MAX_MESSAGES_PER_RUN`, the last message
- * ends with "+N more" and a pointer to the run ledger instead of being rejected by SNS.
+ * Renders a run's transitions into one grouped digest (silenced ones left out): a subject, a
+ * short `default` text, the e-mail (`renderText`, under 100 KB) and the Chatbot notification.
+ * Everything the message does not name is counted and is in the run report. A digest of only
+ * resolutions is `info` and reads `[RESOLVED]`.
  */
-export function renderDigests(
-  ctx: DigestContext,
-  transitions: readonly Transition[],
-  maxMessages = MAX_MESSAGES_PER_RUN,
-): DigestMessage[] {
-  const order = transitions
-    .map((t, index) => ({ t, index }))
-    .filter(({ t }) => t.silencedBy === undefined)
-    .sort(
-      (a, b) =>
-        SEVERITY_RANK[b.t.severity] - SEVERITY_RANK[a.t.severity] ||
-        TRANSITION_KINDS.indexOf(a.t.kind) - TRANSITION_KINDS.indexOf(b.t.kind) ||
-        a.t.instanceID.localeCompare(b.t.instanceID),
-    );
-  if (order.length === 0) return [];
-  const messages: DigestMessage[] = [];
-  let start = 0;
-  while (start < order.length) {
-    const remaining = order.length - start;
-    const isLast = messages.length === maxMessages - 1;
-    const make = (n: number): DigestMessage =>
-      build(
-        ctx,
-        transitions,
-        order.slice(start, start + n),
-        isLast ? order.slice(start + n) : [],
-        messages.length,
-      );
-    let count = remaining;
-    let built = make(count);
-    // Shrink in proportion to the overshoot until it fits; one transition always fits (texts are capped).
-    for (let size = byteSize(built); size > BUDGET && count > 1; size = byteSize(built)) {
-      count = Math.max(1, Math.min(count - 1, Math.floor((count * BUDGET * 0.97) / size)));
-      built = make(count);
-    }
-    messages.push(built);
-    start += count;
-    if (isLast) break;
-  }
-  return messages;
-}
-
-function build(
-  ctx: DigestContext,
-  all: readonly Transition[],
-  part: ReadonlyArray<{ t: Transition; index: number }>,
-  overflow: ReadonlyArray<{ t: Transition; index: number }>,
-  sequence: number,
-): DigestMessage {
-  const omitted = overflow.length;
-  const items = part.map((p) => p.t);
-  const severity = items.reduce<Severity>(
-    (hi, t) => (SEVERITY_RANK[t.severity] > SEVERITY_RANK[hi] ? t.severity : hi),
-    "info",
+export function renderDigests(ctx: DigestContext, transitions: readonly Transition[]): DigestMessage[] {
+  const refs = [...transitions.keys()].filter((i) => transitions[i]?.silencedBy === undefined);
+  if (refs.length === 0) return [];
+  const groups = groupTransitions(transitions, refs);
+  const severity = messageSeverity(transitions, refs);
+  const email = renderText(ctx, transitions, groups);
+  const subject = subjectLine(ctx, transitions, groups, severity);
+  const chatbot = chatbotNotification(
+    ctx,
+    transitions,
+    groups,
+    severity,
+    subject.replace(/^\[fleet-auditor\] /, ""),
   );
-  const kinds = TRANSITION_KINDS.filter((k) => items.some((t) => t.kind === k));
-  const counts = countByKind(all.filter((t) => t.silencedBy === undefined));
-  const text = renderText(ctx, items, omitted);
-  const https = JSON.stringify(chatbotNotification(ctx, items, omitted, severity));
-  return {
-    subject: subjectLine(ctx.audit, counts, severity, sequence),
-    message: JSON.stringify({ default: text, email: text, https }),
-    attributes: { audit: ctx.audit, severity, kinds },
-    transitions: part.map((p) => p.index),
-    omitted: overflow.map((p) => p.index),
+  const message: DigestMessage = {
+    subject,
+    message: JSON.stringify({
+      default: shortText(ctx, groups),
+      email: email.text,
+      https: JSON.stringify(chatbot),
+    }),
+    attributes: {
+      audit: ctx.audit,
+      severity,
+      kinds: TRANSITION_KINDS.filter((k) => groups.some((g) => g.kind === k)),
+    },
+    transitions: refs.filter((r) => email.named.has(r)),
+    omitted: refs.filter((r) => !email.named.has(r)),
   };
+  if (byteSize(message) > SNS_MESSAGE_LIMIT) {
+    // The e-mail is capped at 100 KB and the rest are short: this is a bug, not a big incident.
+    throw new RangeError(`digest of run ${ctx.runId} is ${byteSize(message)} bytes, over SNS's limit`);
+  }
+  return [message];
 }
 
-function countByKind(items: readonly Transition[]): Record<TransitionKind, number> {
-  const counts = Object.fromEntries(TRANSITION_KINDS.map((k) => [k, 0])) as Record<TransitionKind, number>;
-  for (const t of items) counts[t.kind]++;
-  return counts;
+/** The most severe unresolved transition's severity; `info` when everything resolved. */
+function messageSeverity(transitions: readonly Transition[], refs: readonly TransitionRef[]): Severity {
+  let severity: Severity = "info";
+  for (const ref of refs) {
+    const t = transitions[ref] as Transition;
+    if (t.kind !== "resolved" && SEVERITY_RANK[t.severity] > SEVERITY_RANK[severity]) severity = t.severity;
+  }
+  return severity;
+}
+
+/** For protocols without a variant of their own: what happened and where to read it, briefly. */
+function shortText(ctx: DigestContext, groups: readonly TransitionGroup[]): string {
+  const where = ctx.landscape ? `[${ctx.landscape}] ` : "";
+  return [
+    `fleet-auditor ${where}${ctx.audit} audit, run ${ctx.runId} at ${ctx.at}: ${counts(groups)}.`,
+    ctx.complete ? "Scan complete." : `Scan INCOMPLETE (${oneLine(ctx.incompleteReason ?? "unknown", 300)}).`,
+    ...reportPointer(ctx),
+  ].join("\n");
+}
+
+function counts(groups: readonly TransitionGroup[]): string {
+  return TRANSITION_KINDS.map((k) => [k, groups.filter((g) => g.kind === k)] as const)
+    .map(([k, gs]) => [k, gs.reduce((n, g) => n + g.members.length, 0)] as const)
+    .filter(([, n]) => n > 0)
+    .map(([k, n]) => `${n} ${k}`)
+    .join(", ");
 }
 
 /**
- * The e-mail subject: printable ASCII only, no line breaks, at most 99 characters (SNS accepts
- * fewer than 100, and mail clients choke on the rest).
+ * The e-mail subject: `[fleet-auditor] [landscape] SEVERITY audit: …`. One transition names
+ * its shoot, region, state and reason; several give counts; only resolutions read `[RESOLVED]`;
+ * an incomplete scan says INCOMPLETE. Printable ASCII within 99 characters; `suffix`
+ * (e.g. "(part 2 of 3)") is never cut.
  */
 export function subjectLine(
-  audit: string,
-  counts: Record<TransitionKind, number>,
+  ctx: Pick<DigestContext, "audit" | "landscape" | "complete">,
+  transitions: readonly Transition[],
+  groups: readonly TransitionGroup[],
   severity: Severity,
-  sequence = 0,
+  suffix = "",
 ): string {
-  const parts = TRANSITION_KINDS.filter((k) => counts[k] > 0).map((k) => `${counts[k]} ${k}`);
-  const part = sequence > 0 ? ` (part ${sequence + 1})` : "";
-  return asciiSubject(`[fleet-auditor] ${severity.toUpperCase()} ${audit}: ${parts.join(", ")}${part}`);
+  const resolvedOnly = groups.every((g) => g.kind === "resolved");
+  const label = resolvedOnly ? "[RESOLVED]" : severity.toUpperCase();
+  const scan = ctx.complete ? "" : " INCOMPLETE scan,";
+  const single = groups.length === 1 && groups[0]?.members.length === 1 ? groups[0] : undefined;
+  let what: string;
+  if (single) {
+    const t = transitions[single.members[0] as TransitionRef] as Transition;
+    const f = t.finding;
+    const state =
+      t.kind === "resolved" ? `no longer ${f.state}` : t.kind === "reminder" ? `still ${f.state}` : f.state;
+    what = `${t.kind} ${f.shootName || f.instanceID} ${f.region || "-"} ${state}${single.reason ? ` (${single.reason})` : ""}`;
+  } else {
+    what = counts(groups);
+  }
+  const landscape = ctx.landscape ? `[${ctx.landscape}] ` : "";
+  return asciiSubject(`[fleet-auditor] ${landscape}${label} ${ctx.audit}:${scan} ${what}`, suffix);
 }
 
-/** Printable ASCII, whitespace folded, cut to 99 characters with an ellipsis. */
-export function asciiSubject(raw: string): string {
-  const ascii = raw
-    .normalize("NFKD")
-    .replace(/\p{M}+/gu, "")
-    .replace(/[^\x20-\x7e]+/g, " ")
-    .replace(/\s+/g, " ")
-    .trim();
-  return ascii.length <= 99 ? ascii : `${ascii.slice(0, 96)}...`;
+// What NFKD does not take to ASCII, spelled out rather than dropped.
+const TRANSLITERATIONS: Record<string, string> = {
+  ß: "ss",
+  æ: "ae",
+  Æ: "AE",
+  ø: "o",
+  Ø: "O",
+  œ: "oe",
+  Œ: "OE",
+  ł: "l",
+  Ł: "L",
+  đ: "d",
+  Đ: "D",
+  þ: "th",
+  Þ: "Th",
+  "→": "->",
+  "←": "<-",
+  "–": "-",
+  "—": "-",
+  "‘": "'",
+  "’": "'",
+  "“": '"',
+  "”": '"',
+  "…": "...",
+  "×": "x",
+};
+
+/** Printable ASCII, transliterated, whitespace folded, cut to 99 characters (the suffix kept whole). */
+export function asciiSubject(raw: string, suffix = ""): string {
+  const ascii = (text: string): string =>
+    Array.from(text.normalize("NFKD").replace(/\p{M}+/gu, ""))
+      .map((c) => TRANSLITERATIONS[c] ?? c)
+      .join("")
+      .replace(/[\p{Cc}\s]+/gu, " ")
+      .replace(/[^\x20-\x7e]/g, "?")
+      .replace(/ +/g, " ")
+      .trim();
+  const tail = suffix ? ` ${ascii(suffix)}` : "";
+  const head = ascii(raw);
+  const room = 99 - tail.length;
+  return `${head.length <= room ? head : `${head.slice(0, room - 3)}...`}${tail}`;
 }
 
 /** UTF-8 bytes of a message as SNS counts them: body, subject and attribute names and values. */

@@ -15,6 +15,8 @@ export interface FailingOperation {
   errorComponent?: string;
   errorStep?: string;
   updatedAt?: string;
+  /** A deprovisioning that "succeeded" with these steps left undone (`deprovisionincomplete`). */
+  notCompletedSteps?: string[];
 }
 
 /**
@@ -66,9 +68,21 @@ export function toFinding(runtime: Runtime, state: string, severity: Severity): 
     if (op.error?.component) failing.errorComponent = op.error.component;
     if (op.error?.step) failing.errorStep = op.error.step;
     if (op.updatedAt) failing.updatedAt = op.updatedAt;
+    if (op.executedButNotCompletedSteps?.length)
+      failing.notCompletedSteps = [...op.executedButNotCompletedSteps];
     finding.operation = failing;
   }
   return finding;
+}
+
+/**
+ * What a finding is about, for grouping, runbooks and silences: the operation's error reason,
+ * else its failing step, else `steps-not-completed` for a deprovisioning that left steps undone;
+ * `""` when KEB says nothing (an expired runtime).
+ */
+export function reasonOf(f: Finding): string {
+  const op = f.operation;
+  return op?.errorReason || op?.errorStep || (op?.notCompletedSteps?.length ? "steps-not-completed" : "");
 }
 
 /** What makes two findings the "same problem": a change here is a `changed` transition. */

@@ -14,7 +14,7 @@ export {
   byteSize,
   type DigestContext,
   type DigestMessage,
-  MAX_MESSAGES_PER_RUN,
+  type MessageKind,
   renderDigests,
   SNS_MESSAGE_LIMIT,
   subjectLine,
@@ -24,10 +24,21 @@ export {
   type FailingOperation,
   type Finding,
   problemKey,
+  reasonOf,
   SEVERITY_RANK,
   type Severity,
   toFinding,
 } from "./finding.ts";
+export { groupKey, groupTransitions, type TransitionGroup } from "./groups.ts";
+export {
+  type AuditHealth,
+  DEGRADED_AFTER_RUNS,
+  HEALTHY,
+  type HealthStep,
+  healthNotice,
+  nextHealth,
+} from "./health.ts";
+export { fillTemplate, findingValues, kcpCommand, type LinkTemplates, silenceCommand } from "./links.ts";
 export { type AlertPolicy, DEFAULT_POLICY } from "./policy.ts";
 export type {
   AlertPublisher,
@@ -35,10 +46,17 @@ export type {
   CommitFence,
   CommitResult,
   RunRecord,
+  RunReportStore,
   SilenceSource,
 } from "./ports.ts";
-export { chatbotNotification } from "./render-chatbot.ts";
-export { renderText } from "./render-text.ts";
+export {
+  CHATBOT_DESCRIPTION_LIMIT,
+  type ChatbotNotification,
+  chatbotNotification,
+  threadId,
+} from "./render-chatbot.ts";
+export { EMAIL_BUDGET, GROUP_COLLAPSE_AT, type RenderedText, renderText } from "./render-text.ts";
+export { type ReportTransition, type RunReport, reportTransition } from "./report.ts";
 export { type Silence, type SilenceMatchers, silencing } from "./silence.ts";
 export {
   type SnapshotChange,
@@ -54,3 +72,4 @@ export {
   summarizeTransition,
   type TransitionSummary,
 } from "./summary.ts";
+export { humanDuration, oneLine, shortTime, slackCode, slackText } from "./text.ts";

@@ -1,4 +1,6 @@
 import type { DigestMessage } from "./digest.ts";
+import type { AuditHealth } from "./health.ts";
+import type { RunReport } from "./report.ts";
 import type { Silence } from "./silence.ts";
 import type { SnapshotChange, SnapshotEntry } from "./snapshot.ts";
 import type { RunSummary } from "./summary.ts";
@@ -44,6 +46,16 @@ export interface AuditStateStore {
   releaseLease(audit: string, owner: string): Promise<void>;
   /** The most recent ledger records, newest first. */
   recentRuns(audit: string, limit: number): Promise<RunRecord[]>;
+  /** The audit's health (consecutive bad runs and whether a notice went out); healthy when unknown. */
+  loadHealth(audit: string): Promise<AuditHealth>;
+  saveHealth(audit: string, health: AuditHealth): Promise<void>;
+}
+
+/** Run reports: every transition of a run, by run ID, for as long as the ledger keeps runs. */
+export interface RunReportStore {
+  /** Stores the whole report, or throws; a report that was not completely written is not found. */
+  saveReport(report: RunReport, expiresAt: number): Promise<void>;
+  loadReport(runId: string): Promise<RunReport | undefined>;
 }
 
 /** Silences in force. */

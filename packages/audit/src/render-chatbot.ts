@@ -1,54 +1,172 @@
 import type { DigestContext } from "./digest.ts";
 import type { Severity } from "./finding.ts";
-import { cut, placement } from "./render-text.ts";
-import type { Transition } from "./snapshot.ts";
+import type { TransitionGroup } from "./groups.ts";
+import { fillTemplate, findingValues, kcpCommand, silenceCommand } from "./links.ts";
+import type { Transition, TransitionKind, TransitionRef } from "./snapshot.ts";
+import { humanDuration, oneLine, shortTime, slackCode, slackText } from "./text.ts";
 
 const EMOJI: Record<Severity, string> = {
   critical: ":red_circle:",
   warning: ":large_orange_circle:",
   info: ":large_blue_circle:",
 };
-// Chatbot posts to Slack; keep each message readable there.
-const MAX_LINES = 40;
+const VERB: Record<TransitionKind, string> = {
+  firing: "new",
+  changed: "changed",
+  reminder: "still failing",
+  resolved: "resolved",
+};
+/** Slack refuses section text over 3,000 characters; Chatbot's description is budgeted as one section. */
+export const CHATBOT_DESCRIPTION_LIMIT = 3_000;
+const EXAMPLES = 3;
+
+/** The AWS Chatbot custom notification of one digest message. */
+export interface ChatbotNotification {
+  version: "1.0";
+  source: "custom";
+  id: string;
+  content: {
+    textType: "client-markdown";
+    title: string;
+    description: string;
+    nextSteps: string[];
+    keywords: string[];
+  };
+  metadata: {
+    threadId: string;
+    summary: string;
+    eventType: string;
+    additionalContext: Record<string, string>;
+  };
+}
 
 /**
- * The AWS Chatbot (Amazon Q Developer in chat) custom-notification payload: `version` 1.0,
- * `source` custom, markdown content. Chatbot drops payloads it cannot read, so the shape is fixed.
+ * The AWS Chatbot (Amazon Q Developer in chat) custom notification: `version` 1.0, `source`
+ * custom, `client-markdown` content (Chatbot drops what it cannot read, so the shape is fixed).
+ * The description is the grouped summary within `CHATBOT_DESCRIPTION_LIMIT`; every text from KEB
+ * is escaped for Slack. `id` is unique per message; `threadId` names the incident of the
+ * message's first group (audit, state, reason, region and the day it began), so a new incident
+ * starts a thread and its changes, reminders and resolution reply under it.
  */
 export function chatbotNotification(
   ctx: DigestContext,
-  items: readonly Transition[],
-  omitted: number,
+  transitions: readonly Transition[],
+  groups: readonly TransitionGroup[],
   severity: Severity,
-) {
-  const lines = items.slice(0, MAX_LINES).map((t) => {
-    const f = t.finding;
-    const what = t.kind === "resolved" ? `resolved (was ${t.state})` : `${t.kind}: *${t.state}*`;
-    const op =
-      f.operation && t.kind !== "resolved"
-        ? ` — ${f.operation.kind} ${f.operation.state}: ${cut(f.operation.description, 160)}`
-        : "";
-    return `${EMOJI[t.severity]} ${what} \`${f.instanceID}\` ${placement(f)}${op}`;
-  });
-  const more = items.length - lines.length + omitted;
-  if (more > 0) lines.push(`…and ${more} more; see run \`${ctx.runId}\` in the run ledger`);
-  if (!ctx.complete)
-    lines.unshift(`:warning: Scan incomplete (${ctx.incompleteReason}); nothing was resolved.`);
+  title: string,
+  sequence = 0,
+): ChatbotNotification {
+  const lines: string[] = [];
+  if (!ctx.complete) {
+    lines.push(
+      `:warning: Scan incomplete (${slackText(ctx.incompleteReason ?? "unknown", 300)}): nothing was resolved.`,
+    );
+  }
+  const report = reportLine(ctx);
+  // Room kept for the report line and a "+N more" line.
+  const budget = CHATBOT_DESCRIPTION_LIMIT - report.length - 120;
+  let used = lines.reduce((n, l) => n + l.length + 1, 0);
+  let hidden = 0;
+  let hiddenTransitions = 0;
+  for (const g of groups) {
+    const line = groupLine(ctx, transitions, g);
+    if (used + line.length + 1 > budget) {
+      hidden++;
+      hiddenTransitions += g.members.length;
+      continue;
+    }
+    lines.push(line);
+    used += line.length + 1;
+  }
+  if (hidden > 0) lines.push(`…and ${hiddenTransitions} more in ${hidden} group(s).`);
+  lines.push(report);
+  const first = groups[0];
+  const example = first ? (transitions[first.members[0] as TransitionRef] as Transition) : undefined;
   return {
     version: "1.0",
     source: "custom",
-    id: `${ctx.runId}`,
+    id: `${ctx.runId}:${sequence}`,
     content: {
       textType: "client-markdown",
-      title: `${EMOJI[severity]} fleet-auditor ${ctx.audit}: ${items.length} change(s)`,
-      description: lines.join("\n"),
-      keywords: [ctx.audit, severity],
+      title: `${EMOJI[severity]} ${slackText(title, 250)}`,
+      description: lines.join("\n").slice(0, CHATBOT_DESCRIPTION_LIMIT),
+      nextSteps: nextSteps(ctx, first, example),
+      keywords: [ctx.audit, severity, ...(ctx.landscape ? [ctx.landscape] : [])].map((k) => slackText(k, 60)),
     },
     metadata: {
-      threadId: `fleet-auditor-${ctx.audit}`,
-      summary: `${ctx.audit}: ${items.length} change(s), ${ctx.flagged} flagged`,
+      threadId: threadId(ctx, first),
+      summary: slackText(title, 250),
       eventType: `fleet-auditor.${ctx.audit}`,
-      additionalContext: { runId: ctx.runId, at: ctx.at, complete: String(ctx.complete) },
+      additionalContext: {
+        runId: ctx.runId,
+        at: ctx.at,
+        complete: String(ctx.complete),
+        ...(ctx.landscape ? { landscape: ctx.landscape } : {}),
+      },
     },
   };
+}
+
+/** One incident per thread: audit, state, reason, region and the day it began (not the kind). */
+export function threadId(
+  ctx: Pick<DigestContext, "audit" | "landscape" | "runId">,
+  g?: TransitionGroup,
+): string {
+  if (!g) return `fleet-auditor:${ctx.landscape ?? "-"}:${ctx.audit}:${ctx.runId}`;
+  const incident = [
+    ctx.landscape ?? "-",
+    ctx.audit,
+    g.state,
+    g.reason || "-",
+    g.region || "-",
+    g.since.slice(0, 10),
+  ];
+  return `fleet-auditor:${incident.map((p) => p.replace(/[^\w.-]+/g, "_")).join(":")}`;
+}
+
+function groupLine(ctx: DigestContext, transitions: readonly Transition[], g: TransitionGroup): string {
+  const examples = g.members
+    .slice(0, EXAMPLES)
+    .map((ref) => transitions[ref] as Transition)
+    .map((t) => slackCode(t.finding.shootName || t.instanceID, 40))
+    .join(", ");
+  const more = g.members.length > EXAMPLES ? ` +${g.members.length - EXAMPLES}` : "";
+  const reason = g.reason ? ` ${slackCode(g.reason, 80)}` : "";
+  const age =
+    g.kind === "resolved"
+      ? ""
+      : `, since ${shortTime(g.since)} (${humanDuration(Date.parse(ctx.at) - Date.parse(g.since))})`;
+  return `${EMOJI[g.severity]} *${g.members.length} ${VERB[g.kind]}* ${slackCode(g.state, 40)}${reason} in ${slackCode(g.region || "-", 40)}${age}: ${examples}${more}`;
+}
+
+function reportLine(ctx: DigestContext): string {
+  if (!ctx.report.stored)
+    return "The run report could not be stored: what is not named here is sent again next run.";
+  const url = fillTemplate(ctx.links?.report, { runId: ctx.runId });
+  const command = slackCode(ctx.report.command, 300);
+  return url
+    ? `Full report: <${url}|run ${slackText(ctx.runId, 80)}> or ${command}`
+    : `Full report: ${command}`;
+}
+
+function nextSteps(ctx: DigestContext, g: TransitionGroup | undefined, t: Transition | undefined): string[] {
+  const steps: string[] = [];
+  if (t) {
+    const console = fillTemplate(ctx.links?.runtime, findingValues(t.finding));
+    if (console) steps.push(`Open <${console}|${slackText(t.finding.shootName || t.instanceID, 60)}>`);
+    steps.push(`Inspect: ${slackCode(kcpCommand(t.finding), 200)}`);
+    const runbook = fillTemplate(ctx.links?.runbook, findingValues(t.finding));
+    if (runbook) steps.push(`Runbook: <${runbook}|${slackText(g?.reason || "runbook", 60)}>`);
+  }
+  if (g && g.kind !== "resolved") {
+    const silence = silenceCommand({
+      audit: ctx.audit,
+      state: g.state,
+      region: g.region,
+      reason: g.reason || undefined,
+    });
+    steps.push(`Silence: ${slackCode(oneLine(silence, 400), 400)}`);
+  }
+  steps.push(reportLine(ctx));
+  return steps;
 }

@@ -1,6 +1,9 @@
 import type { DigestContext } from "./digest.ts";
 import type { Finding } from "./finding.ts";
-import { TRANSITION_KINDS, type Transition, type TransitionKind } from "./snapshot.ts";
+import type { TransitionGroup } from "./groups.ts";
+import { fillTemplate, findingValues, kcpCommand, silenceCommand } from "./links.ts";
+import { TRANSITION_KINDS, type Transition, type TransitionKind, type TransitionRef } from "./snapshot.ts";
+import { humanDuration, oneLine, shortTime } from "./text.ts";
 
 const HEADINGS: Record<TransitionKind, string> = {
   firing: "NEW",
@@ -8,67 +11,254 @@ const HEADINGS: Record<TransitionKind, string> = {
   reminder: "STILL FAILING",
   resolved: "RESOLVED",
 };
-// A description or error longer than this is cut: one runtime must never blow the size budget.
-const MAX_FIELD = 600;
+const WORDS: Record<TransitionKind, string> = {
+  firing: "new",
+  changed: "changed",
+  reminder: "still failing",
+  resolved: "resolved",
+};
+/** Gmail clips a body past about 102 KB: the e-mail stays under this, in UTF-8 bytes. */
+export const EMAIL_BUDGET = 100_000;
+/** A group larger than this is told as one line with a count and examples. */
+export const GROUP_COLLAPSE_AT = 20;
+const EXAMPLES = 3;
+const SUMMARY_ROWS = 30;
+// Collapsed first when the e-mail would not fit: resolved news matters least.
+const COLLAPSE_ORDER: TransitionKind[] = ["resolved", "reminder", "changed", "firing"];
 
-/** The plain-text digest for e-mail: readable in any mail client, one block per runtime. */
-export function renderText(ctx: DigestContext, items: readonly Transition[], omitted: number): string {
-  const lines: string[] = [];
-  lines.push(`fleet-auditor: ${ctx.audit} audit at ${ctx.at}`);
+/** The e-mail text and which transitions it names one by one (the rest it counts). */
+export interface RenderedText {
+  text: string;
+  named: Set<TransitionRef>;
+  /** Groups left out for the size budget (their transitions are only in the report). */
+  hiddenGroups: number;
+}
+
+/**
+ * The plain-text e-mail: what happened and where to read everything first, then a summary by
+ * group, then a section per kind. Large groups are one line with a count and examples; when the
+ * text would pass `EMAIL_BUDGET`, whole kinds collapse (resolved first), and groups that still do
+ * not fit are counted at the end. Every text from KEB is one line, so none can forge a line.
+ */
+export function renderText(
+  ctx: DigestContext,
+  transitions: readonly Transition[],
+  groups: readonly TransitionGroup[],
+): RenderedText {
+  const collapseAt = ctx.collapseAt ?? GROUP_COLLAPSE_AT;
+  const thresholds = Object.fromEntries(TRANSITION_KINDS.map((k) => [k, collapseAt])) as Record<
+    TransitionKind,
+    number
+  >;
+  let rendered = renderWith(ctx, transitions, groups, thresholds);
+  for (const kind of COLLAPSE_ORDER) {
+    if (rendered.hiddenGroups === 0 && bytes(rendered.text) <= EMAIL_BUDGET) break;
+    thresholds[kind] = 0;
+    rendered = renderWith(ctx, transitions, groups, thresholds);
+  }
+  return rendered;
+}
+
+function renderWith(
+  ctx: DigestContext,
+  transitions: readonly Transition[],
+  groups: readonly TransitionGroup[],
+  collapseAt: Record<TransitionKind, number>,
+): RenderedText {
+  const out = new Budgeted(EMAIL_BUDGET - 1_000);
+  const named = new Set<TransitionRef>();
+  out.force(...head(ctx), "", ...summary(groups), "");
+  let hidden = 0;
+  let hiddenTransitions = 0;
+  for (const kind of TRANSITION_KINDS) {
+    const section = groups.filter((g) => g.kind === kind);
+    if (section.length === 0) continue;
+    const count = section.reduce((n, g) => n + g.members.length, 0);
+    if (!out.add([`${HEADINGS[kind]} (${count})`])) {
+      hidden += section.length;
+      hiddenTransitions += count;
+      continue;
+    }
+    for (const g of section) {
+      const collapsed = g.members.length > collapseAt[kind];
+      const shown = collapsed ? g.members.slice(0, EXAMPLES) : g.members;
+      const lines = collapsed
+        ? groupLines(ctx, transitions, g)
+        : shown.flatMap((ref) => transitionLines(ctx, transitions[ref] as Transition, kind === "reminder"));
+      if (out.add(lines)) for (const ref of shown) named.add(ref);
+      else {
+        hidden++;
+        hiddenTransitions += g.members.length;
+      }
+    }
+    out.force("");
+  }
+  if (hidden > 0) {
+    out.force(
+      `+${hiddenTransitions} more transitions in ${hidden} group(s) not shown here, to keep this e-mail readable; ${ctx.report.stored ? "all are in the run report above" : "they are sent again next run"}.`,
+      "",
+    );
+  }
+  out.force(`Run ${ctx.runId}.`);
+  return { text: out.text(), named, hiddenGroups: hidden };
+}
+
+function head(ctx: DigestContext): string[] {
+  const where = ctx.landscape ? `[${ctx.landscape}] ` : "";
+  const lines = [`fleet-auditor ${where}${ctx.audit} audit, run ${ctx.runId} at ${shortTime(ctx.at)}`];
   lines.push(
     ctx.complete
       ? `Scan complete: ${ctx.listed} runtimes listed, ${ctx.flagged} flagged.`
-      : `Scan INCOMPLETE (${ctx.incompleteReason}): nothing was resolved this run; ${ctx.listed} runtimes listed.`,
+      : `Scan INCOMPLETE (${oneLine(ctx.incompleteReason ?? "unknown", 300)}): nothing was resolved this run; ${ctx.listed} runtimes listed.`,
   );
-  for (const kind of TRANSITION_KINDS) {
-    const group = items.filter((t) => t.kind === kind);
-    if (group.length === 0) continue;
-    lines.push("", `${HEADINGS[kind]} (${group.length})`);
-    for (const t of group) lines.push(...block(t));
-  }
-  if (omitted > 0) {
-    lines.push(
-      "",
-      `+${omitted} more transitions not shown; see run ${ctx.runId} in the run ledger${ctx.ledgerHint ? ` (${ctx.ledgerHint})` : ""}.`,
-    );
-  }
-  lines.push("", `Run ${ctx.runId}.`);
-  return lines.join("\n");
+  lines.push(...reportPointer(ctx));
+  return lines;
 }
 
-function block(t: Transition): string[] {
-  const f = t.finding;
-  const was = t.previousState && t.previousState !== t.state ? ` (was ${t.previousState})` : "";
-  const state = t.kind === "resolved" ? `no longer ${t.state}` : `${t.state}${was}`;
-  const lines = [`- [${t.severity}] ${state}: ${placement(f)}`];
-  lines.push(`    instance ${f.instanceID}${f.runtimeID ? `, runtime ${f.runtimeID}` : ""}`);
-  lines.push(`    global account ${f.globalAccountID || "-"}, subaccount ${f.subAccountID || "-"}`);
-  if (f.expiredAt) lines.push(`    expired at ${f.expiredAt}`);
-  const op = f.operation;
-  if (op && t.kind !== "resolved") {
-    const where = [
-      op.errorStep && `step ${op.errorStep}`,
-      op.errorComponent && `component ${op.errorComponent}`,
-      op.errorReason && `reason ${op.errorReason}`,
-    ]
-      .filter(Boolean)
-      .join(", ");
+/** Where every transition can be read; said near the top of every message. */
+export function reportPointer(ctx: DigestContext): string[] {
+  if (!ctx.report.stored) {
+    return ["The run report could not be stored: what this message does not name is sent again next run."];
+  }
+  const url = fillTemplate(ctx.links?.report, { runId: ctx.runId });
+  return [`Every transition of this run: ${ctx.report.command}`, ...(url ? [`  ${url}`] : [])];
+}
+
+/** Counts by kind, then one row per group (kind, count, state, reason, region, plans, since). */
+function summary(groups: readonly TransitionGroup[]): string[] {
+  const byKind = TRANSITION_KINDS.map((k) => [k, groups.filter((g) => g.kind === k)] as const)
+    .map(([k, gs]) => [k, gs.reduce((n, g) => n + g.members.length, 0)] as const)
+    .filter(([, n]) => n > 0)
+    .map(([k, n]) => `${n} ${WORDS[k]}`);
+  const lines = [`Summary: ${byKind.join(", ")}`];
+  const rows = [...groups].sort(
+    (a, b) =>
+      TRANSITION_KINDS.indexOf(a.kind) - TRANSITION_KINDS.indexOf(b.kind) || a.since.localeCompare(b.since),
+  );
+  for (const g of rows.slice(0, SUMMARY_ROWS)) {
     lines.push(
-      `    last operation: ${op.kind} ${op.state}${op.updatedAt ? ` at ${op.updatedAt}` : ""}${where ? ` (${where})` : ""}`,
+      `  ${HEADINGS[g.kind].padEnd(13)} ${String(g.members.length).padStart(6)}  ${oneLine(g.state, 40)}${g.reason ? ` (${oneLine(g.reason, 80)})` : ""} in ${oneLine(g.region, 40) || "-"}; ${plans(g)}; since ${shortTime(g.since)}`,
     );
-    if (op.description) lines.push(`    ${cut(op.description)}`);
+  }
+  if (rows.length > SUMMARY_ROWS) lines.push(`  +${rows.length - SUMMARY_ROWS} more groups`);
+  return lines;
+}
+
+function plans(g: TransitionGroup): string {
+  const shown = g.plans.slice(0, 4).map(([p, n]) => `${oneLine(p, 30) || "-"} ${n}`);
+  return `plans ${shown.join(", ")}${g.plans.length > 4 ? ", …" : ""}`;
+}
+
+/** A collapsed group: one line with its count, examples, its runbook and how to silence it. */
+function groupLines(ctx: DigestContext, transitions: readonly Transition[], g: TransitionGroup): string[] {
+  const first = transitions[g.members[0] as TransitionRef] as Transition;
+  const verb = g.kind === "resolved" ? `no longer ${oneLine(g.state, 40)}` : oneLine(g.state, 40);
+  const lines = [
+    `* ${g.members.length} runtimes ${verb}${g.reason ? ` (${oneLine(g.reason, 80)})` : ""} in ${oneLine(g.region, 40) || "-"}, ${plans(g)}, since ${shortTime(g.since)} [${g.severity}]`,
+  ];
+  const examples = g.members
+    .slice(0, EXAMPLES)
+    .map((ref) => transitions[ref] as Transition)
+    .map((t) => `shoot ${oneLine(t.finding.shootName, 40) || "-"} (instance ${oneLine(t.instanceID, 60)})`);
+  lines.push(`    e.g. ${examples.join(", ")}`);
+  if (g.kind !== "resolved") {
+    const description = first.finding.operation?.description;
+    if (description) lines.push(`    ${oneLine(description, 300)}`);
+    const runbook = fillTemplate(ctx.links?.runbook, findingValues(first.finding));
+    if (runbook) lines.push(`    runbook: ${runbook}`);
+    lines.push(
+      `    silence: ${silenceCommand({ audit: ctx.audit, state: g.state, region: g.region, reason: g.reason || undefined })}`,
+    );
   }
   return lines;
 }
 
-/** `aws eu-central-1 shoot c-1a2b3c4` with the blanks KEB leaves on early failures shown as `-`. */
-export function placement(f: Finding): string {
-  return `${f.plan || "-"} ${f.region || "-"} shoot ${f.shootName || "-"}`;
+/** One runtime: a block, or one line for a reminder in a small group. */
+function transitionLines(ctx: DigestContext, t: Transition, brief: boolean): string[] {
+  const f = t.finding;
+  const since = `since ${shortTime(t.since)} (${humanDuration(Date.parse(ctx.at) - Date.parse(t.since))})`;
+  if (t.kind === "resolved") {
+    const ending = t.ending ? `now ${oneLine(t.ending, 60)}` : "how it ended is unknown (KEB lookup failed)";
+    return [
+      `- resolved after ${humanDuration(Date.parse(ctx.at) - Date.parse(t.since))}: ${placement(f)}, was ${oneLine(f.state, 40)}${reasonText(f)}, ${ending}`,
+      `    instance ${oneLine(f.instanceID, 60)}`,
+    ];
+  }
+  if (brief)
+    return [`- [${t.severity}] still ${oneLine(f.state, 40)}${reasonText(f)} ${since}: ${placement(f)}`];
+  const state =
+    t.kind === "changed" && t.previousState && t.previousState !== t.state
+      ? `${oneLine(t.previousState, 40)} -> ${oneLine(t.state, 40)}`
+      : oneLine(t.state, 40);
+  const lines = [`- [${t.severity}] ${state}: ${placement(f)}, ${since}`];
+  lines.push(
+    `    instance ${oneLine(f.instanceID, 60)}${f.runtimeID ? `, runtime ${oneLine(f.runtimeID, 60)}` : ""}`,
+  );
+  lines.push(
+    `    global account ${oneLine(f.globalAccountID, 60) || "-"}, subaccount ${oneLine(f.subAccountID, 60) || "-"}`,
+  );
+  if (f.expiredAt) lines.push(`    expired at ${oneLine(f.expiredAt, 40)}`);
+  if (t.kind === "changed" && t.previous) lines.push(`    was: ${operationText(t.previous)}`);
+  if (f.operation) {
+    lines.push(`    ${t.kind === "changed" ? "now" : "last operation"}: ${operationText(f)}`);
+    if (f.operation.description) lines.push(`    ${oneLine(f.operation.description)}`);
+    const steps = f.operation.notCompletedSteps;
+    if (steps?.length) lines.push(`    steps not completed: ${oneLine(steps.join(", "), 300)}`);
+  }
+  const console = fillTemplate(ctx.links?.runtime, findingValues(f));
+  const runbook = fillTemplate(ctx.links?.runbook, findingValues(f));
+  if (console) lines.push(`    console: ${console}`);
+  if (runbook) lines.push(`    runbook: ${runbook}`);
+  lines.push(`    inspect: ${kcpCommand(f)}`);
+  return lines;
 }
 
-/** Cuts on a code point boundary and marks the cut. */
-export function cut(text: string, max = MAX_FIELD): string {
-  const flat = text.replace(/\s+/g, " ").trim();
-  if (flat.length <= max) return flat;
-  return `${Array.from(flat).slice(0, max).join("")}…`;
+function operationText(f: Finding): string {
+  const op = f.operation;
+  if (!op) return `state ${oneLine(f.state, 40)}`;
+  const where = [
+    op.errorStep && `step ${oneLine(op.errorStep, 80)}`,
+    op.errorComponent && `component ${oneLine(op.errorComponent, 80)}`,
+    op.errorReason && `reason ${oneLine(op.errorReason, 80)}`,
+  ]
+    .filter(Boolean)
+    .join(", ");
+  return `${op.kind} ${oneLine(op.state, 40)}${op.updatedAt ? ` at ${oneLine(op.updatedAt, 40)}` : ""}${where ? ` (${where})` : ""}`;
+}
+
+function reasonText(f: Finding): string {
+  const reason = f.operation?.errorReason || f.operation?.errorStep;
+  return reason ? ` (${oneLine(reason, 80)})` : "";
+}
+
+/** `aws eu-central-1 shoot c-1a2b3c4` with the blanks KEB leaves on early failures shown as `-`. */
+export function placement(f: Finding): string {
+  return `${oneLine(f.plan, 40) || "-"} ${oneLine(f.region, 40) || "-"} shoot ${oneLine(f.shootName, 40) || "-"}`;
+}
+
+const bytes = (text: string): number => Buffer.byteLength(text);
+
+/** Lines added while they fit a byte budget; `force` adds regardless (heads and footers). */
+class Budgeted {
+  readonly #lines: string[] = [];
+  #bytes = 0;
+  readonly #budget: number;
+  constructor(budget: number) {
+    this.#budget = budget;
+  }
+  add(lines: readonly string[]): boolean {
+    const size = lines.reduce((n, l) => n + bytes(l) + 1, 0);
+    if (this.#bytes + size > this.#budget) return false;
+    this.force(...lines);
+    return true;
+  }
+  force(...lines: string[]): void {
+    for (const l of lines) {
+      this.#lines.push(l);
+      this.#bytes += bytes(l) + 1;
+    }
+  }
+  text(): string {
+    return this.#lines.join("\n");
+  }
 }

@@ -1,4 +1,4 @@
-import type { Finding } from "./finding.ts";
+import { type Finding, reasonOf } from "./finding.ts";
 
 /** What a silence matches; every given field must match (AND), an absent field matches anything. */
 export interface SilenceMatchers {
@@ -8,6 +8,8 @@ export interface SilenceMatchers {
   plan?: string;
   region?: string;
   state?: string;
+  /** The error reason (or failing step) as `reasonOf` gives it. */
+  reason?: string;
 }
 
 /** A silence with an expiry: matching runtimes change state quietly until `endsAt`. */
@@ -40,7 +42,8 @@ export function silencing(
       (m.subAccountID === undefined || m.subAccountID === finding.subAccountID) &&
       (m.plan === undefined || m.plan === finding.plan) &&
       (m.region === undefined || m.region === finding.region) &&
-      (m.state === undefined || m.state === finding.state)
+      (m.state === undefined || m.state === finding.state) &&
+      (m.reason === undefined || m.reason === reasonOf(finding))
     );
   });
 }

@@ -37,6 +37,15 @@ export interface Transition {
   previousState: string | null;
   severity: Severity;
   finding: Finding;
+  /** When this incident began: the runtime was first seen flagged (ISO). */
+  since: string;
+  /** `changed`: the finding as it was, so a message can say old → new. */
+  previous?: Finding;
+  /**
+   * `resolved`: how it ended, from a lookup after the scan: the runtime's displayed state when
+   * KEB still lists it, "no longer listed" when it does not. Absent when the lookup failed.
+   */
+  ending?: string;
   /** The silence that keeps it from being published. */
   silencedBy?: string;
 }

@@ -38,8 +38,12 @@ export interface RunSummary {
   transitions: TransitionSummary[];
   /** Present when the inventory moved during the first scan and the run scanned again. */
   rescans?: number;
-  /** In a ledger record: transitions beyond the first 500, counted, not listed. */
+  /** In a ledger record: transitions beyond the first 500, counted, not listed (the report has them all). */
   transitionsOmitted?: number;
+  /** Present when the run had transitions: whether its report (every transition) was stored. */
+  report?: { stored: boolean };
+  /** The audit's health after this run; `notice` when this run sent a degraded or recovered notice. */
+  health?: { badRuns: number; badSince: string | null; notice?: "degraded" | "recovered" };
   notified: { messages: number; transitions: number; failed: number; suppressed: number };
   /** Snapshot items written and deleted. */
   writes: { snapshot: number; deleted: number };

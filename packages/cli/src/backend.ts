@@ -7,6 +7,7 @@ import { OutboxPublisher, SnsAlertPublisher } from "@fleet-auditor/notify";
 import { ConfigError } from "@fleet-auditor/runner";
 import {
   DynamoAuditStore,
+  DynamoReportStore,
   DynamoSilenceStore,
   DynamoStatusStore,
   documentClient,
@@ -62,6 +63,9 @@ async function openTable(
 /** Where a CLI run keeps its state and sends its messages. */
 export interface Backend {
   store: AuditStateStore;
+  reports: DynamoReportStore;
+  /** The command that prints a run's report against this backend. */
+  reportCommand: (runId: string) => string;
   silences: DynamoSilenceStore;
   publisher: AlertPublisher;
   /** One line for humans: where state and messages go. */
@@ -89,6 +93,11 @@ export async function openBackend(stateDir: string, env: CliEnv): Promise<Backen
   const outbox = join(stateDir, "outbox.jsonl");
   return {
     store: new DynamoAuditStore(table),
+    reports: new DynamoReportStore(table),
+    reportCommand: (runId) =>
+      env.AUDIT_TABLE
+        ? `AUDIT_TABLE=${env.AUDIT_TABLE} fleet-auditor runs show ${runId}`
+        : `fleet-auditor runs show ${runId} --state-dir ${stateDir}`,
     silences: new DynamoSilenceStore(table),
     publisher: sns ? new SnsAlertPublisher(sns) : new OutboxPublisher(outbox),
     description: sns
@@ -108,6 +117,25 @@ export async function openSilences(
 ): Promise<{ silences: DynamoSilenceStore; description: string; close(): Promise<void> }> {
   const table = await openTable(stateDir, env.AUDIT_TABLE, "audit");
   return { silences: new DynamoSilenceStore(table), description: table.description, close: table.close };
+}
+
+/** The run ledger and reports of the audit table: DynamoDB with `AUDIT_TABLE`, else the embedded store. */
+export async function openRuns(
+  stateDir: string,
+  env: CliEnv,
+): Promise<{
+  store: DynamoAuditStore;
+  reports: DynamoReportStore;
+  description: string;
+  close(): Promise<void>;
+}> {
+  const table = await openTable(stateDir, env.AUDIT_TABLE, "audit");
+  return {
+    store: new DynamoAuditStore(table),
+    reports: new DynamoReportStore(table),
+    description: table.description,
+    close: table.close,
+  };
 }
 
 /** The Application status table: DynamoDB with `STATUS_TABLE`, else the embedded store. */

@@ -4,12 +4,19 @@ import type { Command, Io } from "./command.ts";
 import { appsCommand } from "./commands/apps.ts";
 import { demoCommand } from "./commands/demo.ts";
 import { runCommand } from "./commands/run.ts";
+import { runsCommand } from "./commands/runs.ts";
 import { silencesCommand } from "./commands/silences.ts";
 import { CliEnvSchema } from "./env.ts";
 import { UsageError } from "./errors.ts";
 
 /** The command table: `fleet-auditor <name> …` runs the entry of that name. */
-export const COMMANDS: readonly Command[] = [runCommand, appsCommand, silencesCommand, demoCommand];
+export const COMMANDS: readonly Command[] = [
+  runCommand,
+  runsCommand,
+  appsCommand,
+  silencesCommand,
+  demoCommand,
+];
 
 const HELP = new Set(["--help", "-h", "help"]);
 const VERSION = new Set(["--version", "-V"]);

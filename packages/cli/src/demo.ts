@@ -10,6 +10,7 @@ import { startKebSimulator } from "@fleet-auditor/keb-sim";
 import { type AuditRunDeps, runAudit } from "@fleet-auditor/runner";
 import {
   DynamoAuditStore,
+  DynamoReportStore,
   DynamoSilenceStore,
   DynamoStatusStore,
   startEmbeddedDynamo,
@@ -70,7 +71,15 @@ export async function runDemo(out: NodeJS.WritableStream = process.stdout): Prom
     store: new DynamoAuditStore({ client: db.client, tableName: TABLE }),
     silences: new DynamoSilenceStore({ client: db.client, tableName: TABLE }),
     publisher: new PrintingPublisher(out),
-    ledgerHint: `table ${TABLE}`,
+    reports: new DynamoReportStore({ client: db.client, tableName: TABLE }),
+    reportCommand: (runId) => `fleet-auditor runs show ${runId} (the demo's store lives in memory)`,
+    landscape: "demo",
+    links: {
+      runtime: "https://console.example/runtimes/{instanceID}",
+      runbook: "https://runbooks.example/keb/{reason}",
+    },
+    // The demo shows the notice after two blind runs instead of three.
+    degradedAfterRuns: 2,
   };
   let hour = 6;
   const runBoth = async (title: string, at = hour++): Promise<void> => {
@@ -107,8 +116,9 @@ export async function runDemo(out: NodeJS.WritableStream = process.stdout): Prom
     });
     out.write(`\n${recovered.length} runtimes recover, but KEB's gateway answers 503 on every request\n`);
     await runBoth("KEB unreachable: the scan is incomplete, so nothing resolves");
+    await runBoth("KEB still unreachable: the second blind run in a row sends one DEGRADED notice");
     sim.faults.clear();
-    await runBoth("KEB is back: the recoveries resolve");
+    await runBoth("KEB is back: the recoveries resolve, and one RECOVERED notice");
 
     await runAppsDemo(new DynamoStatusStore({ client: db.client, tableName: STATUS_TABLE }), out);
   } finally {
@@ -130,5 +140,6 @@ function line(s: RunSummary): string {
         ? "complete scan"
         : `INCOMPLETE scan (${s.incompleteReason})`
       : s.status;
-  return `${s.audit}: ${scan}, ${s.flagged} flagged, ${counts.length ? counts.join(", ") : "no transitions"}, ${s.notified.messages} message(s), ${s.writes.snapshot + s.writes.deleted} snapshot write(s)`;
+  const notice = s.health?.notice ? `, ${s.health.notice.toUpperCase()} notice sent` : "";
+  return `${s.audit}: ${scan}, ${s.flagged} flagged, ${counts.length ? counts.join(", ") : "no transitions"}, ${s.notified.messages} message(s), ${s.writes.snapshot + s.writes.deleted} snapshot write(s)${notice}`;
 }

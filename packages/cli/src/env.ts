@@ -1,4 +1,4 @@
-import { TopicArnSchema } from "@fleet-auditor/runner";
+import { AlertingEnvSchema, TopicArnSchema } from "@fleet-auditor/runner";
 import { object, optional, type output, preprocess, string, type ZodType } from "zod";
 
 // An empty variable (`AUDIT_TABLE= fleet-auditor …`) means unset, as shells make it easy to write.
@@ -8,7 +8,8 @@ const unsetIfEmpty = <T>(schema: ZodType<T>) =>
 /**
  * The variables the CLI itself reads, parsed once at its start. Each AWS variable switches its
  * part from the embedded store to AWS; the KEB connection (`KEB_*`) is parsed by `run`, where the
- * `--keb-url` flag can stand in for `KEB_URL`.
+ * `--keb-url` flag can stand in for `KEB_URL`. The message settings (`LANDSCAPE`, link
+ * templates, …) are the audit function's own.
  */
 export const CliEnvSchema = object({
   /** The audit table (snapshots, ledger, silences) on DynamoDB. */
@@ -17,6 +18,6 @@ export const CliEnvSchema = object({
   ALERT_TOPIC_ARN: unsetIfEmpty(TopicArnSchema),
   /** The Application status table on DynamoDB. */
   STATUS_TABLE: unsetIfEmpty(string()),
-});
+}).extend(AlertingEnvSchema.shape);
 
 export type CliEnv = output<typeof CliEnvSchema>;

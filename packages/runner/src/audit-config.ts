@@ -1,4 +1,4 @@
-import type { AlertPolicy } from "@fleet-auditor/audit";
+import type { AlertPolicy, LinkTemplates } from "@fleet-auditor/audit";
 import { coerce, object, optional, type output, string } from "zod";
 import { KebEnvSchema } from "./keb-connection.ts";
 
@@ -10,6 +10,37 @@ export const TopicArnSchema = string().regex(
   "expected an SNS topic ARN",
 );
 
+const template = () =>
+  optional(
+    string().refine((v) => URL.canParse(v.replace(/\{\w+\}/g, "x")), {
+      message: "expected a URL template such as https://console.example/runtimes/{instanceID}",
+    }),
+  );
+
+/**
+ * How messages read, for the function and the CLI alike: the landscape's name, link templates
+ * (placeholders `{instanceID}`, `{runtimeID}`, `{shootName}`, `{globalAccountID}`,
+ * `{subAccountID}`, `{region}`, `{reason}`, `{runId}`), group collapsing and the degraded notice.
+ */
+export const AlertingEnvSchema = object({
+  LANDSCAPE: optional(string().regex(/^[\w.-]{1,40}$/, "expected a short name such as prod-eu")),
+  RUNTIME_URL_TEMPLATE: template(),
+  RUNBOOK_URL_TEMPLATE: template(),
+  REPORT_URL_TEMPLATE: template(),
+  GROUP_COLLAPSE_AT: coerce.number().int().nonnegative().default(20),
+  DEGRADED_AFTER_RUNS: positiveInt(3),
+});
+export type AlertingEnv = output<typeof AlertingEnvSchema>;
+
+/** The link templates the variables describe. */
+export function linksFrom(env: AlertingEnv): LinkTemplates {
+  return {
+    ...(env.RUNTIME_URL_TEMPLATE ? { runtime: env.RUNTIME_URL_TEMPLATE } : {}),
+    ...(env.RUNBOOK_URL_TEMPLATE ? { runbook: env.RUNBOOK_URL_TEMPLATE } : {}),
+    ...(env.REPORT_URL_TEMPLATE ? { report: env.REPORT_URL_TEMPLATE } : {}),
+  };
+}
+
 /** Variables of an audit run besides the KEB connection. */
 export const AuditEnvSchema = object({
   AUDIT_TABLE: string().min(3),
@@ -20,11 +51,10 @@ export const AuditEnvSchema = object({
   KEB_CONCURRENCY: positiveInt(4),
   LEDGER_RETENTION_DAYS: positiveInt(30),
   LEASE_MINUTES: positiveInt(15),
-  LEDGER_HINT: optional(string()),
 });
 
 /** Everything the audit function reads from its environment. */
-export const AuditFunctionEnvSchema = KebEnvSchema.and(AuditEnvSchema);
+export const AuditFunctionEnvSchema = KebEnvSchema.and(AuditEnvSchema).and(AlertingEnvSchema);
 export type AuditFunctionEnv = output<typeof AuditFunctionEnvSchema>;
 
 /** The alert policy the variables describe. */

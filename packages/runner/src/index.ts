@@ -1,8 +1,11 @@
 export { ApplicationsEnvSchema } from "./applications-config.ts";
 export {
+  type AlertingEnv,
+  AlertingEnvSchema,
   AuditEnvSchema,
   type AuditFunctionEnv,
   AuditFunctionEnvSchema,
+  linksFrom,
   policyFrom,
   TopicArnSchema,
 } from "./audit-config.ts";
@@ -30,4 +33,5 @@ export {
   NarrowingFiltersSchema,
   parseRunInput,
 } from "./run-input.ts";
+export { isShowRequest, parseShowRun, type RunView, ShowRunInputSchema, showRun } from "./show-run.ts";
 export { parseStatusQuery, type StatusQueryInput, StatusQueryInputSchema } from "./status-query-input.ts";

@@ -3,6 +3,7 @@ import {
   type AlertPublisher,
   AUDITS,
   type AuditDefinition,
+  type AuditHealth,
   type AuditStateStore,
   auditNamed,
   type CommitResult,
@@ -10,21 +11,28 @@ import {
   DEFAULT_POLICY,
   type Delivery,
   type DiffResult,
+  type DigestContext,
   type DigestMessage,
   diffSnapshot,
   type Finding,
+  healthNotice,
+  type LinkTemplates,
   narrowedQueries,
+  nextHealth,
+  type RunReportStore,
   type RunSummary,
   renderDigests,
+  reportTransition,
   type Silence,
   type SilenceSource,
   type SnapshotEntry,
   summarizeTransition,
+  type Transition,
   type TransitionRef,
   toldBy,
   toldQuietly,
 } from "@fleet-auditor/audit";
-import { type RuntimeSource, type ScanResult, scanAll } from "@fleet-auditor/keb";
+import { displayedState, type RuntimeSource, type ScanResult, scanAll } from "@fleet-auditor/keb";
 import type { RunLogger } from "./ports.ts";
 import type { AuditRunInput } from "./run-input.ts";
 
@@ -45,12 +53,19 @@ export interface AuditRunDeps {
   concurrency?: number;
   /** How long the audit's lease lasts; longer than a run can take. Default 15 min. */
   leaseMs?: number;
-  /** Ledger items are kept this long. Default 30 days. */
+  /** Ledger items and run reports are kept this long. Default 30 days. */
   ledgerRetentionDays?: number;
-  /** Messages per run before the rest becomes "+N more". Default 10. */
-  maxMessagesPerRun?: number;
-  /** Where to read the ledger, named in "+N more" lines. */
-  ledgerHint?: string;
+  /** Where every transition of a run is kept; without it, messages can only tell what they name. */
+  reports?: RunReportStore;
+  /** The command that prints a run's report, quoted in messages. Default `fleet-auditor runs show <id>`. */
+  reportCommand?: (runId: string) => string;
+  /** The landscape's name, in every subject and title. */
+  landscape?: string;
+  links?: LinkTemplates;
+  /** Groups larger than this are one line in messages. Default 20. */
+  collapseAt?: number;
+  /** Consecutive incomplete or failed runs before one `degraded` notice. Default 3. */
+  degradedAfterRuns?: number;
   log?: RunLogger;
   onProgress?: (done: number, total: number) => void;
 }
@@ -67,15 +82,19 @@ export type AuditRunResult = RunSummary & {
  * 1. Recorded run? A scheduled time already in the ledger returns its summary.
  * 2. Lease: take the audit's lease, or stand back.
  * 3. Scan: list every page of the audit's queries, classifying as pages arrive, while the
- *    snapshot and silences load; scan once more if the inventory moved under the paging.
- * 4. Plan (pure): diff the findings against the snapshot and render the digests.
- * 5. A dry run returns here, with the digests as a preview.
- * 6. Publish the digests (a baseline publishes none and counts all as told).
- * 7. Commit the snapshot writes whose transitions were told, fenced by the lease.
- * 8. Summarize, and record the run in the ledger unless a publish failed, so that a retry of
- *    the same scheduled time sends what failed.
+ *    snapshot, silences and the audit's health load; scan once more if the inventory moved.
+ * 4. Plan (pure): diff the findings against the snapshot.
+ * 5. Endings: one batched KEB lookup says how resolved runtimes ended.
+ * 6. Report: keep every transition under the run ID (not in a dry run).
+ * 7. Render (pure) the grouped digest; a dry run returns here, with it as a preview.
+ * 8. Publish it (a baseline publishes nothing and counts all as told).
+ * 9. Commit the snapshot writes whose transitions were told, fenced by the lease.
+ * 10. Health: count an incomplete or failed run; the Nth in a row sends one `degraded` notice,
+ *     the first good run after it one `recovered`.
+ * 11. Summarize, and record the run in the ledger unless a publish failed, so that a retry of
+ *     the same scheduled time sends what failed.
  *
- * The lease is released however the run ends.
+ * The lease is released however the run ends; a run that throws still counts for health.
  */
 export async function runAudit(deps: AuditRunDeps, input: AuditRunInput): Promise<AuditRunResult> {
   const run = startRun(deps, input);
@@ -84,22 +103,40 @@ export async function runAudit(deps: AuditRunDeps, input: AuditRunInput): Promis
     if (recorded) return recorded;
   }
   if (!run.dryRun && !(await takeLease(deps, run))) return skipped(run);
+  let health: AuditHealth | undefined;
   try {
     const [scan, state] = await Promise.all([scanWithRescan(deps, run), loadState(deps, run)]);
-    const plan = planNotifications(deps, run, scan, state);
+    health = state.health;
+    const diff = planTransitions(deps, run, scan, state);
+    const transitions = await describeEndings(deps, run, diff.transitions);
+    const plan = { diff: { ...diff, transitions } };
+    const report = run.dryRun ? { stored: true } : await keepReport(deps, run, scan, transitions);
+    const digests = renderDigests(digestContext(deps, run, scan, report.stored), transitions);
     if (run.dryRun) {
-      const preview = plan.digests.map(({ subject, message, attributes }) => ({
-        subject,
-        message,
-        attributes,
-      }));
+      const preview = digests.map(({ subject, message, attributes }) => ({ subject, message, attributes }));
       return { ...summarize(run, scan, plan, NOTHING_TOLD, NO_WRITES), preview };
     }
-    const delivery = input.notify === false ? toldQuietly(plan.diff) : await publish(deps, plan);
+    const delivery =
+      input.notify === false ? toldQuietly(plan.diff) : await publish(deps, digests, report.stored);
     const writes = await commit(deps, run, plan.diff, delivery);
-    const summary = summarize(run, scan, plan, delivery, writes);
+    const ok = scan.complete && delivery.failed === 0;
+    const reason = scan.incompleteReason ?? (delivery.failed ? "publishing the digest failed" : null);
+    const healthAfter = await updateHealth(deps, run, health, { ok, reason });
+    const summary = {
+      ...summarize(run, scan, plan, delivery, writes),
+      ...(transitions.length ? { report } : {}),
+      health: healthAfter,
+    };
     if (delivery.failed === 0) await record(deps, run, summary);
     return summary;
+  } catch (err) {
+    // Blind in another way (a store, the lease): it counts toward `degraded` like an incomplete scan.
+    if (!run.dryRun && health) {
+      await updateHealth(deps, run, health, { ok: false, reason: (err as Error).message }).catch(
+        () => undefined,
+      );
+    }
+    throw err;
   } finally {
     if (!run.dryRun) await deps.store.releaseLease(run.audit.name, run.id);
   }
@@ -135,16 +172,16 @@ interface Scan {
   incompleteReason: string | null;
 }
 
-/** What the audit remembered and what keeps it quiet. */
+/** What the audit remembered, what keeps it quiet, and how well it has seen lately. */
 interface State {
   previous: Map<string, SnapshotEntry>;
   silences: Silence[];
+  health: AuditHealth;
 }
 
-/** The diff and the messages that tell it. */
+/** The transitions and snapshot writes of a run. */
 interface Plan {
   diff: DiffResult;
-  digests: DigestMessage[];
 }
 
 const NOTHING_TOLD: Delivery = { told: new Set(), messages: 0, failed: 0 };
@@ -237,18 +274,19 @@ async function scanOnce(deps: AuditRunDeps, run: Run): Promise<{ scans: ScanResu
   return { scans, findings: [...findings.values()] };
 }
 
-/** Read alongside the scan: the audit's snapshot and the silences in force. */
+/** Read alongside the scan: the audit's snapshot, the silences in force and its health. */
 async function loadState(deps: AuditRunDeps, run: Run): Promise<State> {
-  const [previous, silences] = await Promise.all([
+  const [previous, silences, health] = await Promise.all([
     deps.store.loadSnapshot(run.audit.name),
     deps.silences?.active(run.now) ?? Promise.resolve([]),
+    deps.store.loadHealth(run.audit.name),
   ]);
-  return { previous, silences };
+  return { previous, silences, health };
 }
 
-/** Stage 4 (pure): the transitions and snapshot writes, and the digests that tell them. */
-function planNotifications(deps: AuditRunDeps, run: Run, scan: Scan, state: State): Plan {
-  const diff = diffSnapshot({
+/** Stage 4 (pure): the transitions and snapshot writes. */
+function planTransitions(deps: AuditRunDeps, run: Run, scan: Scan, state: State): DiffResult {
+  return diffSnapshot({
     audit: run.audit.name,
     previous: state.previous,
     findings: scan.findings,
@@ -257,45 +295,141 @@ function planNotifications(deps: AuditRunDeps, run: Run, scan: Scan, state: Stat
     policy: deps.policy ?? DEFAULT_POLICY,
     silences: state.silences,
   });
-  const digests = renderDigests(
-    {
-      audit: run.audit.name,
-      runId: run.id,
-      at: run.now.toISOString(),
-      complete: scan.complete,
-      incompleteReason: scan.incompleteReason,
-      listed: scan.scans.reduce((n, s) => n + s.listed, 0),
-      flagged: scan.findings.length,
-      ledgerHint: deps.ledgerHint,
-    },
-    diff.transitions,
-    deps.maxMessagesPerRun,
-  );
-  return { diff, digests };
 }
 
-/** Stage 6: each digest once; a refused one is logged and its transitions stay untold. */
-async function publish(deps: AuditRunDeps, plan: Plan): Promise<Delivery> {
+// instance_id values per lookup query: a page of KEB's, and a URL of a few KB.
+const LOOKUP_IDS = 100;
+
+/**
+ * Stage 5: how each resolved runtime ended, from one batched lookup (`instance_id=…&state=all`,
+ * 100 IDs a query): its displayed state when KEB still lists it, "no longer listed" when a
+ * complete lookup did not find it. A failed lookup leaves `ending` unset; nothing else depends on it.
+ */
+async function describeEndings(
+  deps: AuditRunDeps,
+  run: Run,
+  transitions: Transition[],
+): Promise<Transition[]> {
+  const ids = transitions.filter((t) => t.kind === "resolved").map((t) => t.instanceID);
+  if (ids.length === 0) return transitions;
+  const queries = [];
+  for (let i = 0; i < ids.length; i += LOOKUP_IDS) {
+    queries.push({
+      ...run.input.filters,
+      instanceIDs: ids.slice(i, i + LOOKUP_IDS),
+      states: ["all" as const],
+    });
+  }
+  const now = new Map<string, string>();
+  let complete = true;
+  try {
+    const scans = await scanAll(deps.source, queries, {
+      concurrency: deps.concurrency ?? 4,
+      retain: false,
+      onPage: (runtimes) => {
+        for (const r of runtimes)
+          now.set(r.instanceID, r.status.state || displayedState(r.status) || "unknown");
+      },
+    });
+    complete = scans.every((s) => s.complete);
+  } catch (err) {
+    deps.log?.warn("looking up how resolved runtimes ended failed", { error: (err as Error).message });
+    return transitions;
+  }
+  return transitions.map((t) => {
+    if (t.kind !== "resolved") return t;
+    const ending = now.get(t.instanceID) ?? (complete ? "no longer listed" : undefined);
+    return ending === undefined ? t : { ...t, ending };
+  });
+}
+
+/**
+ * Stage 6: every transition under the run ID, for as long as the ledger keeps the run. A report
+ * that cannot be stored is logged, and messages then count as told only what they name.
+ */
+async function keepReport(
+  deps: AuditRunDeps,
+  run: Run,
+  scan: Scan,
+  transitions: readonly Transition[],
+): Promise<{ stored: boolean }> {
+  if (transitions.length === 0 || !deps.reports) return { stored: false };
+  const { transitions: _t, ...summary } = summarize(
+    run,
+    scan,
+    { diff: { transitions: [], changes: [] } },
+    NOTHING_TOLD,
+    NO_WRITES,
+  );
+  try {
+    await deps.reports.saveReport(
+      {
+        runId: run.id,
+        audit: run.audit.name,
+        runKey: run.runKey,
+        scheduledTime: run.scheduledTime,
+        startedAt: run.startedAt.toISOString(),
+        ...(deps.landscape ? { landscape: deps.landscape } : {}),
+        summary,
+        transitions: transitions.map(reportTransition),
+      },
+      expiresAt(deps, run),
+    );
+    return { stored: true };
+  } catch (err) {
+    deps.log?.warn("the run report could not be stored; messages count as told only what they name", {
+      error: (err as Error).message,
+    });
+    return { stored: false };
+  }
+}
+
+/** Stage 7: what the digest says about the run and where it points. */
+function digestContext(deps: AuditRunDeps, run: Run, scan: Scan, reportStored: boolean): DigestContext {
+  return {
+    audit: run.audit.name,
+    runId: run.id,
+    at: run.now.toISOString(),
+    complete: scan.complete,
+    incompleteReason: scan.incompleteReason,
+    listed: scan.scans.reduce((n, s) => n + s.listed, 0),
+    flagged: scan.findings.length,
+    ...(deps.landscape ? { landscape: deps.landscape } : {}),
+    ...(deps.links ? { links: deps.links } : {}),
+    ...(deps.collapseAt ? { collapseAt: deps.collapseAt } : {}),
+    report: {
+      stored: reportStored,
+      command: (deps.reportCommand ?? ((id: string) => `fleet-auditor runs show ${id}`))(run.id),
+    },
+  };
+}
+
+/** Stage 8: each digest once; a refused one is logged and its transitions stay untold. */
+async function publish(
+  deps: AuditRunDeps,
+  digests: readonly DigestMessage[],
+  reportStored: boolean,
+): Promise<Delivery> {
   const told = new Set<TransitionRef>();
   let messages = 0;
   let failed = 0;
-  for (const digest of plan.digests) {
+  for (const digest of digests) {
     try {
       await deps.publisher.publish(digest);
       messages++;
-      for (const ref of toldBy(digest)) told.add(ref);
+      for (const ref of toldBy(digest, reportStored)) told.add(ref);
     } catch (err) {
-      failed += toldBy(digest).length;
+      failed += toldBy(digest, true).length;
       deps.log?.warn("publish failed; these transitions will be sent again next run", {
         error: (err as Error).message,
-        transitions: digest.transitions.length,
+        transitions: digest.transitions.length + digest.omitted.length,
       });
     }
   }
   return { told, messages, failed };
 }
 
-/** Stage 7: the writes whose transitions were told; throws `LeaseLostError` if the lease was lost. */
+/** Stage 9: the writes whose transitions were told; throws `LeaseLostError` if the lease was lost. */
 function commit(deps: AuditRunDeps, run: Run, diff: DiffResult, delivery: Delivery): Promise<CommitResult> {
   return deps.store.commit(run.audit.name, committable(diff, delivery.told), {
     owner: run.id,
@@ -303,7 +437,44 @@ function commit(deps: AuditRunDeps, run: Run, diff: DiffResult, delivery: Delive
   });
 }
 
-/** Stage 8: the run summary every caller gets. */
+/**
+ * Stage 10: the audit's health after this run, written only when it changed, and the notice it
+ * owes. A notice that could not be published is owed again next run.
+ */
+async function updateHealth(
+  deps: AuditRunDeps,
+  run: Run,
+  previous: AuditHealth,
+  outcome: { ok: boolean; reason: string | null },
+): Promise<NonNullable<RunSummary["health"]>> {
+  const step = nextHealth(previous, { ...outcome, at: run.now.toISOString() }, deps.degradedAfterRuns);
+  let health = step.health;
+  let sent: "degraded" | "recovered" | undefined;
+  if (step.notice) {
+    try {
+      await deps.publisher.publish(
+        healthNotice(
+          { audit: run.audit.name, runId: run.id, at: run.now.toISOString(), landscape: deps.landscape },
+          step.notice,
+          health,
+          previous,
+        ),
+      );
+      sent = step.notice;
+      if (sent === "degraded") health = { ...health, degradedNotified: true };
+    } catch (err) {
+      deps.log?.warn(`the ${step.notice} notice could not be published; it is sent again next run`, {
+        error: (err as Error).message,
+      });
+      // A recovered notice still owed: keep the episode open until it goes out.
+      if (step.notice === "recovered") health = previous;
+    }
+  }
+  if (step.changed || sent) await deps.store.saveHealth(run.audit.name, health);
+  return { badRuns: health.badRuns, badSince: health.badSince, ...(sent ? { notice: sent } : {}) };
+}
+
+/** Stage 11: the run summary every caller gets. */
 function summarize(
   run: Run,
   scan: Scan,
@@ -357,15 +528,20 @@ function emptySummary(run: Run): RunSummary {
 
 const elapsed = (run: Run): number => run.clock().getTime() - run.startedAt.getTime();
 
-/** Stage 8: the run's ledger record (a retry of its scheduled time then returns `duplicate`). */
+/** Stage 11: the run's ledger record (a retry of its scheduled time then returns `duplicate`). */
 async function record(deps: AuditRunDeps, run: Run, summary: RunSummary): Promise<void> {
-  const retentionS = (deps.ledgerRetentionDays ?? DEFAULT_LEDGER_RETENTION_DAYS) * 86_400;
   await deps.store.recordRun({
     audit: run.audit.name,
     runKey: run.runKey,
     summary: forLedger(summary),
-    expiresAt: Math.floor(run.startedAt.getTime() / 1000) + retentionS,
+    expiresAt: expiresAt(deps, run),
   });
+}
+
+/** When the run's ledger item and report expire (DynamoDB TTL, epoch seconds). */
+function expiresAt(deps: AuditRunDeps, run: Run): number {
+  const retentionS = (deps.ledgerRetentionDays ?? DEFAULT_LEDGER_RETENTION_DAYS) * 86_400;
+  return Math.floor(run.startedAt.getTime() / 1000) + retentionS;
 }
 
 function forLedger(summary: RunSummary): RunSummary {

@@ -8,6 +8,12 @@ export const itemKey = {
   snapshot: (audit: string, instanceID: string) => ({ pk: `AUDIT#${audit}`, sk: `RT#${instanceID}` }),
   lease: (audit: string) => ({ pk: `AUDIT#${audit}`, sk: "LEASE" }),
   run: (audit: string, runKey: string) => ({ pk: `RUN#${audit}`, sk: runKey }),
+  health: (audit: string) => ({ pk: `AUDIT#${audit}`, sk: "HEALTH" }),
+  reportHead: (runId: string) => ({ pk: `REPORT#${runId}`, sk: "HEAD" }),
+  reportPart: (runId: string, part: number) => ({
+    pk: `REPORT#${runId}`,
+    sk: `PART#${String(part).padStart(5, "0")}`,
+  }),
   silence: (id: string) => ({ pk: "SILENCE", sk: id }),
 };
 

@@ -7,13 +7,15 @@ import {
   paginateQuery,
   QueryCommand,
 } from "@aws-sdk/lib-dynamodb";
-import type {
-  AuditStateStore,
-  CommitFence,
-  CommitResult,
-  RunRecord,
-  SnapshotChange,
-  SnapshotEntry,
+import {
+  type AuditHealth,
+  type AuditStateStore,
+  type CommitFence,
+  type CommitResult,
+  HEALTHY,
+  type RunRecord,
+  type SnapshotChange,
+  type SnapshotEntry,
 } from "@fleet-auditor/audit";
 import { itemKey } from "./audit-table.ts";
 import { batchWrite } from "./batch-write.ts";
@@ -164,6 +166,19 @@ export class DynamoAuditStore implements AuditStateStore {
       if (err instanceof ConditionalCheckFailedException) return false;
       throw err;
     }
+  }
+
+  async loadHealth(audit: string): Promise<AuditHealth> {
+    const out = await this.#client.send(
+      new GetCommand({ TableName: this.#table, Key: itemKey.health(audit), ConsistentRead: true }),
+    );
+    return (out.Item?.health as AuditHealth | undefined) ?? HEALTHY;
+  }
+
+  async saveHealth(audit: string, health: AuditHealth): Promise<void> {
+    await this.#client.send(
+      new PutCommand({ TableName: this.#table, Item: { ...itemKey.health(audit), health } }),
+    );
   }
 
   async releaseLease(audit: string, owner: string): Promise<void> {

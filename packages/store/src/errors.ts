@@ -1,5 +1,5 @@
 /** Stable codes of the store's errors. */
-export type StoreErrorCode = "STORE_UNPROCESSED" | "STORE_LEASE_LOST";
+export type StoreErrorCode = "STORE_UNPROCESSED" | "STORE_LEASE_LOST" | "STORE_REPORT_INCOMPLETE";
 
 /** Base of the store's errors. */
 export class StoreError extends Error {
@@ -29,5 +29,18 @@ export class LeaseLostError extends StoreError {
       `run ${owner} no longer holds the lease of audit ${audit}; its changes were not committed`,
     );
     this.name = "LeaseLostError";
+  }
+}
+
+/** A run report's head promises more transitions than its parts hold (a part expired or was lost). */
+export class ReportIncompleteError extends StoreError {
+  readonly runId: string;
+  constructor(runId: string, expected: number, found: number, parts: number) {
+    super(
+      "STORE_REPORT_INCOMPLETE",
+      `the report of run ${runId} holds ${found} of its ${expected} transitions (${parts} parts expected)`,
+    );
+    this.name = "ReportIncompleteError";
+    this.runId = runId;
   }
 }

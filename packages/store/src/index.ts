@@ -2,6 +2,7 @@ export { auditTableDefinition, itemKey, KEYS } from "./audit-table.ts";
 export { batchWrite } from "./batch-write.ts";
 export { documentClient } from "./document-client.ts";
 export { DynamoAuditStore, type DynamoAuditStoreOptions } from "./dynamo-audit-store.ts";
+export { DynamoReportStore, packParts } from "./dynamo-report-store.ts";
 export { DynamoSilenceStore } from "./dynamo-silence-store.ts";
 export { DynamoStatusStore, type DynamoStatusStoreOptions } from "./dynamo-status-store.ts";
 export { type EmbeddedDynamo, startEmbeddedDynamo } from "./embedded-dynamo.ts";

@@ -22,7 +22,8 @@ const USAGE = `usage:
   fleet-auditor silences list [--all] [--output json|table]
   fleet-auditor silences expire ID
 
-match keys: instance, account, subaccount, plan, region, state (all must match).
+match keys: instance, account, subaccount, plan, region, state, reason (all must match;
+reason is the error reason, else the failing step, as messages show it).
 options: --state-dir DIR (default .fleet-auditor/); AUDIT_TABLE=<table> uses DynamoDB instead.
 `;
 
@@ -33,6 +34,7 @@ const MATCH_KEYS: Record<string, keyof SilenceMatchers> = {
   plan: "plan",
   region: "region",
   state: "state",
+  reason: "reason",
 };
 
 /** `fleet-auditor silences …`: keep matching runtimes quiet until a time. */

@@ -1,0 +1,54 @@
+// Text from KEB or a user goes into e-mail and Slack: these make it safe for each, and short.
+
+/** A field longer than this is cut: one runtime must never blow a message's size budget. */
+export const MAX_FIELD = 600;
+
+/**
+ * One line of plain text: control characters and line breaks become spaces, so no text from KEB
+ * can forge a line of the e-mail; cut on a code point boundary, the cut marked with `…`.
+ */
+export function oneLine(text: string, max = MAX_FIELD): string {
+  const flat = text
+    .replace(/[\p{Cc}\p{Zl}\p{Zp}]+/gu, " ")
+    .replace(/\s+/g, " ")
+    .trim();
+  const points = Array.from(flat);
+  return points.length <= max ? flat : `${points.slice(0, max - 1).join("")}…`;
+}
+
+/**
+ * Text for Slack markup (`mrkdwn`, which Chatbot's `client-markdown` is): one line, cut first,
+ * then `&`, `<`, `>` escaped, so that no mention (`<!channel>`), link or user reference can be
+ * injected, and backticks replaced so that no code span can be opened or left open.
+ */
+export function slackText(text: string, max = MAX_FIELD): string {
+  return oneLine(text, max)
+    .replace(/&/g, "&amp;")
+    .replace(/</g, "&lt;")
+    .replace(/>/g, "&gt;")
+    .replace(/`/g, "ˋ");
+}
+
+/** Slack text as inline code: formatting characters (`*`, `_`, `~`) inside it are not applied. */
+export function slackCode(text: string, max = MAX_FIELD): string {
+  const inner = slackText(text, max);
+  return inner === "" ? "" : `\`${inner}\``;
+}
+
+/** A duration for people: `45s`, `12m`, `3h 20m`, `2d 4h`. */
+export function humanDuration(ms: number): string {
+  const s = Math.max(0, Math.floor(ms / 1000));
+  if (s < 60) return `${s}s`;
+  const m = Math.floor(s / 60);
+  if (m < 60) return `${m}m`;
+  const h = Math.floor(m / 60);
+  if (h < 48) return m % 60 ? `${h}h ${m % 60}m` : `${h}h`;
+  const d = Math.floor(h / 24);
+  return h % 24 ? `${d}d ${h % 24}h` : `${d}d`;
+}
+
+/** `2026-11-30 06:00 UTC` from an ISO time; the input as it is when it does not parse. */
+export function shortTime(iso: string): string {
+  const t = Date.parse(iso);
+  return Number.isNaN(t) ? iso : `${new Date(t).toISOString().slice(0, 16).replace("T", " ")} UTC`;
+}

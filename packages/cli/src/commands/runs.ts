@@ -1,0 +1,190 @@
+import { parseArgs } from "node:util";
+import { AUDITS, type ReportTransition, type RunSummary, type TransitionSummary } from "@fleet-auditor/audit";
+import { type RunView, showRun } from "@fleet-auditor/runner";
+import { parseLimit, stateDirOption } from "../args.ts";
+import { openRuns } from "../backend.ts";
+import type { Command } from "../command.ts";
+import { UsageError } from "../errors.ts";
+import { renderTable } from "../table.ts";
+
+const AUDIT_NAMES = AUDITS.map((a) => a.name);
+
+const USAGE = `usage:
+  fleet-auditor runs list [--audit ${AUDIT_NAMES.join("|")}] [--limit N] [--output json|table]
+  fleet-auditor runs show RUN_ID [--output json|table|csv]
+
+show prints every transition of a run (the run ID is the one its messages quote), from its
+report; a run without transitions keeps none, and shows its ledger record.
+options: --state-dir DIR (default .fleet-auditor/); AUDIT_TABLE=<table> uses DynamoDB instead.
+exit codes: 0 found, 1 bad input or no such run.
+`;
+
+/** `fleet-auditor runs …`: the run ledger and every run's report. */
+export const runsCommand: Command = {
+  name: "runs",
+  summary: "the run ledger and each run's full report: list, show",
+  usage: USAGE,
+  async run(argv, { env, io }) {
+    const [sub, ...rest] = argv;
+    const { values, positionals } = parseArgs({
+      args: rest,
+      allowPositionals: true,
+      options: {
+        ...stateDirOption,
+        output: { type: "string", default: "table" },
+        audit: { type: "string" },
+        limit: { type: "string" },
+      },
+    });
+    if (sub !== "list" && sub !== "show") {
+      throw new UsageError(sub ? `unknown runs command: ${sub}` : "runs needs a command", USAGE);
+    }
+    const formats = sub === "show" ? ["json", "table", "csv"] : ["json", "table"];
+    if (!formats.includes(values.output)) {
+      throw new UsageError(`--output must be ${formats.join(" or ")}, got ${values.output}`, USAGE);
+    }
+    if (values.audit !== undefined && !AUDIT_NAMES.includes(values.audit)) {
+      throw new UsageError(`--audit ${values.audit}: one of ${AUDIT_NAMES.join(", ")}`, USAGE);
+    }
+    const runId = positionals[0];
+    if (sub === "show" && !runId) throw new UsageError("runs show needs a RUN_ID", USAGE);
+    const limit = parseLimit(values.limit, USAGE) ?? 20;
+    const backend = await openRuns(values["state-dir"], env);
+    try {
+      if (sub === "list") {
+        const audits = values.audit ? [values.audit] : AUDIT_NAMES;
+        const runs = (await Promise.all(audits.map((a) => backend.store.recentRuns(a, limit))))
+          .flat()
+          .map((r) => r.summary)
+          .sort((a, b) => b.startedAt.localeCompare(a.startedAt))
+          .slice(0, limit);
+        io.stdout.write(
+          values.output === "json" ? `${JSON.stringify(runs.map(listed), null, 2)}\n` : `${runTable(runs)}\n`,
+        );
+        return 0;
+      }
+      const view = await showRun(backend, runId as string);
+      if (!view) {
+        io.stderr.write(`fleet-auditor: no run ${runId} in the ${backend.description}\n`);
+        return 1;
+      }
+      const out =
+        values.output === "json"
+          ? JSON.stringify(view, null, 2)
+          : values.output === "csv"
+            ? csv(view)
+            : showTable(view);
+      io.stdout.write(`${out}\n`);
+      return 0;
+    } finally {
+      await backend.close();
+    }
+  },
+};
+
+/** A ledger line: the run without its transition list. */
+function listed(s: RunSummary) {
+  const { transitions, ...rest } = s;
+  return { ...rest, transitions: transitions.length + (s.transitionsOmitted ?? 0) };
+}
+
+function runTable(runs: RunSummary[]): string {
+  if (runs.length === 0) return "no runs";
+  return renderTable(
+    ["STARTED", "AUDIT", "RUN ID", "STATUS", "SCAN", "TRANSITIONS", "MESSAGES"],
+    runs.map((s) => [
+      s.startedAt.replace("T", " ").slice(0, 19),
+      s.audit,
+      s.runId,
+      s.status,
+      s.complete ? "complete" : "INCOMPLETE",
+      String(s.transitions.length + (s.transitionsOmitted ?? 0)),
+      String(s.notified.messages),
+    ]),
+  );
+}
+
+const isReport = (t: ReportTransition | TransitionSummary): t is ReportTransition => "since" in t;
+
+function showTable(v: RunView): string {
+  const head = `run ${v.runId}: ${v.audit}, ${v.status}, ${v.complete ? "complete scan" : `INCOMPLETE scan (${v.incompleteReason})`}, started ${v.startedAt}, ${v.transitions.length} transition(s)${v.transitionsOmitted ? ` (+${v.transitionsOmitted} not kept: no report)` : ""}`;
+  if (v.transitions.length === 0) return `${head}\n\nno transitions`;
+  const rows = v.transitions.map((t) =>
+    isReport(t)
+      ? [
+          t.kind,
+          t.severity,
+          t.state,
+          t.previousState ?? "-",
+          t.shootName || "-",
+          t.region || "-",
+          t.plan || "-",
+          t.reason || "-",
+          t.instanceID,
+          t.since,
+        ]
+      : [t.kind, t.severity, t.state, t.previousState ?? "-", "-", "-", "-", "-", t.instanceID, "-"],
+  );
+  return `${head}\n\n${renderTable(["KIND", "SEVERITY", "STATE", "PREVIOUS", "SHOOT", "REGION", "PLAN", "REASON", "INSTANCE ID", "SINCE"], rows)}`;
+}
+
+const CSV_COLUMNS = [
+  "kind",
+  "severity",
+  "state",
+  "previousState",
+  "instanceID",
+  "runtimeID",
+  "shootName",
+  "globalAccountID",
+  "subAccountID",
+  "plan",
+  "region",
+  "provider",
+  "reason",
+  "since",
+  "ending",
+  "silencedBy",
+  "expiredAt",
+  "operationKind",
+  "operationID",
+  "operationState",
+  "operationDescription",
+] as const;
+
+/** RFC 4180 CSV with a header; a cell a spreadsheet would run as a formula is prefixed with `'`. */
+function csv(v: RunView): string {
+  const rows = v.transitions.map((t) => {
+    const r = t as Partial<ReportTransition>;
+    const values: Record<(typeof CSV_COLUMNS)[number], string | null | undefined> = {
+      kind: t.kind,
+      severity: t.severity,
+      state: t.state,
+      previousState: t.previousState,
+      instanceID: t.instanceID,
+      runtimeID: r.runtimeID,
+      shootName: r.shootName,
+      globalAccountID: r.globalAccountID,
+      subAccountID: r.subAccountID,
+      plan: r.plan,
+      region: r.region,
+      provider: r.provider,
+      reason: r.reason,
+      since: r.since,
+      ending: r.ending,
+      silencedBy: t.silencedBy,
+      expiredAt: r.expiredAt,
+      operationKind: r.operation?.kind,
+      operationID: r.operation?.operationID,
+      operationState: r.operation?.state,
+      operationDescription: r.operation?.description,
+    };
+    return CSV_COLUMNS.map((c) => cell(values[c] ?? "")).join(",");
+  });
+  return [CSV_COLUMNS.join(","), ...rows].join("\r\n");
+}
+
+function cell(value: string): string {
+  const safe = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
+  return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
+}
