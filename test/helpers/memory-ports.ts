@@ -1,14 +1,18 @@
-import type {
-  AlertPublisher,
-  AuditStateStore,
-  CommitFence,
-  CommitResult,
-  DigestMessage,
-  RunRecord,
-  Silence,
-  SilenceSource,
-  SnapshotChange,
-  SnapshotEntry,
+import {
+  type AlertPublisher,
+  type AuditHealth,
+  type AuditStateStore,
+  type CommitFence,
+  type CommitResult,
+  type DigestMessage,
+  HEALTHY,
+  type RunRecord,
+  type RunReport,
+  type RunReportStore,
+  type Silence,
+  type SilenceSource,
+  type SnapshotChange,
+  type SnapshotEntry,
 } from "@fleet-auditor/audit";
 import {
   KebHttpError,
@@ -63,6 +67,7 @@ export class MemoryAuditStore implements AuditStateStore {
   readonly snapshots = new Map<string, Map<string, SnapshotEntry>>();
   readonly ledger = new Map<string, RunRecord>();
   readonly leases = new Map<string, { owner: string; expiresAtMs: number }>();
+  readonly health = new Map<string, AuditHealth>();
   /** Snapshot items put and deleted, over all commits. */
   readonly itemWrites = { put: 0, deleted: 0 };
 
@@ -114,6 +119,14 @@ export class MemoryAuditStore implements AuditStateStore {
     if (this.leases.get(audit)?.owner === owner) this.leases.delete(audit);
   }
 
+  async loadHealth(audit: string): Promise<AuditHealth> {
+    return structuredClone(this.health.get(audit) ?? HEALTHY);
+  }
+
+  async saveHealth(audit: string, health: AuditHealth): Promise<void> {
+    this.health.set(audit, structuredClone(health));
+  }
+
   async recentRuns(audit: string, limit: number): Promise<RunRecord[]> {
     return [...this.ledger.values()]
       .filter((r) => r.audit === audit)
@@ -144,5 +157,18 @@ export class MemorySilences implements SilenceSource {
   async active(now: Date): Promise<Silence[]> {
     const t = now.getTime();
     return this.silences.filter((s) => Date.parse(s.startsAt) <= t && Date.parse(s.endsAt) > t);
+  }
+}
+
+/** Run reports in a Map; `refuse` makes saving fail, as a throttled table would. */
+export class MemoryReportStore implements RunReportStore {
+  readonly reports = new Map<string, RunReport>();
+  refuse = false;
+  async saveReport(report: RunReport): Promise<void> {
+    if (this.refuse) throw new Error("report write refused (injected)");
+    this.reports.set(report.runId, structuredClone(report));
+  }
+  async loadReport(runId: string): Promise<RunReport | undefined> {
+    return structuredClone(this.reports.get(runId));
   }
 }

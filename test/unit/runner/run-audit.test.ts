@@ -8,6 +8,7 @@ import {
   FleetSource,
   MemoryAuditStore,
   MemoryPublisher,
+  MemoryReportStore,
   MemorySilences,
 } from "../../helpers/memory-ports.ts";
 
@@ -20,6 +21,7 @@ let source: FleetSource;
 let store: MemoryAuditStore;
 let publisher: MemoryPublisher;
 let silences: MemorySilences;
+let reports: MemoryReportStore;
 let ids: string[];
 let deps: AuditRunDeps;
 
@@ -29,6 +31,7 @@ beforeEach(() => {
   store = new MemoryAuditStore();
   publisher = new MemoryPublisher();
   silences = new MemorySilences();
+  reports = new MemoryReportStore();
   let n = 0;
   ids = [];
   deps = {
@@ -36,6 +39,7 @@ beforeEach(() => {
     store,
     publisher,
     silences,
+    reports,
     clock: () => new Date(hour(0)),
     newId: () => {
       ids.push(`run-${++n}`);
@@ -44,8 +48,9 @@ beforeEach(() => {
   };
 });
 
+/** A scheduled run of the failing audit at hour `h`, the clock reading that hour. */
 const failing = (h: number, extra: Record<string, unknown> = {}) =>
-  runAudit(deps, { audit: "failing", scheduledTime: hour(h), ...extra });
+  runAudit({ ...deps, clock: () => new Date(hour(h)) }, { audit: "failing", scheduledTime: hour(h), ...extra });
 
 const healthyId = (): string => {
   const healthy = source.fleet
@@ -254,36 +259,42 @@ describe("runAudit: publish, commit and record", () => {
     expect(publisher.published).toHaveLength(1);
   });
 
-  it("commits only the writes of the digests that went out when one of several is refused", async () => {
-    // 630 transitions: three digests under SNS's 256 KiB.
+  it("counts as told only what the digest names when the report cannot be stored", async () => {
+    // 630 transitions: the digest names some and counts the rest, which only the report lists.
     source.fleet.reset(generateFleet({ size: 2000, seed: 7, flagged: 1000 }));
-    publisher.refuse = (_m, attempt) => attempt === 1;
+    reports.refuse = true;
     const s = await failing(0);
-    expect(publisher.published).toHaveLength(2);
-    const lost = new Set(s.transitions.map((t) => t.instanceID));
-    for (const m of publisher.published)
-      for (const ref of m.transitions) lost.delete(s.transitions[ref]?.instanceID ?? "");
-    expect(s.notified).toMatchObject({
-      messages: 2,
-      failed: lost.size,
-      transitions: s.transitions.length - lost.size,
-    });
-    const snapshot = store.snapshots.get("failing");
-    expect([...lost].filter((id) => snapshot?.has(id))).toEqual([]);
-    expect(snapshot?.size).toBe(s.transitions.length - lost.size);
-    expect(store.ledger.size).toBe(0);
-    // The next run tells exactly the refused ones.
-    publisher.refuse = () => false;
+    const [digest] = publisher.published;
+    expect(digest?.omitted.length).toBeGreaterThan(0);
+    expect(s.report).toEqual({ stored: false });
+    expect(JSON.parse(digest?.message ?? "{}").email).toContain("The run report could not be stored");
+    const named = new Set((digest?.transitions ?? []).map((ref) => s.transitions[ref]?.instanceID));
+    expect(s.notified).toMatchObject({ messages: 1, transitions: named.size, failed: 0 });
+    expect(store.snapshots.get("failing")?.size).toBe(named.size);
+    // The counted ones come again, as new, once the report can be stored.
+    reports.refuse = false;
     const next = await failing(1);
-    expect(new Set(next.transitions.map((t) => t.instanceID))).toEqual(lost);
+    expect(next.transitions).toHaveLength(s.transitions.length - named.size);
+    expect(next.transitions.every((t) => t.kind === "firing" && !named.has(t.instanceID))).toBe(true);
+    expect(next.report).toEqual({ stored: true });
   });
 
-  it("counts a large incident's overflow as told by +N more, so the next run is quiet", async () => {
+  it("keeps every transition in the run report, found by run ID", async () => {
     source.fleet.reset(generateFleet({ size: 2000, seed: 7, flagged: 1000 }));
-    const big = await runAudit(
-      { ...deps, maxMessagesPerRun: 1 },
-      { audit: "failing", scheduledTime: hour(0) },
+    const s = await failing(0);
+    const report = reports.reports.get(s.runId);
+    expect(report?.transitions).toHaveLength(s.transitions.length);
+    expect(report?.transitions.map((t) => t.instanceID).sort()).toEqual(
+      s.transitions.map((t) => t.instanceID).sort(),
     );
+    expect(report?.transitions[0]).toMatchObject({ kind: "firing", since: hour(0) });
+    expect(report?.transitions[0]?.shootName).toBeTruthy();
+    expect(report?.summary).toMatchObject({ runId: s.runId, audit: "failing", complete: true });
+  });
+
+  it("counts a large incident's counted transitions as told once the report is stored, so the next run is quiet", async () => {
+    source.fleet.reset(generateFleet({ size: 2000, seed: 7, flagged: 1000 }));
+    const big = await failing(0);
     expect(big.transitions.length).toBeGreaterThan(LEDGER_TRANSITIONS);
     expect(publisher.published).toHaveLength(1);
     expect(publisher.published[0]?.omitted.length).toBeGreaterThan(0);
@@ -291,10 +302,7 @@ describe("runAudit: publish, commit and record", () => {
     const record = store.ledger.get(`failing|sched:${hour(0)}`);
     expect(record?.summary.transitions).toHaveLength(LEDGER_TRANSITIONS);
     expect(record?.summary.transitionsOmitted).toBe(big.transitions.length - LEDGER_TRANSITIONS);
-    const next = await runAudit(
-      { ...deps, maxMessagesPerRun: 1 },
-      { audit: "failing", scheduledTime: hour(1) },
-    );
+    const next = await failing(1);
     expect(next.transitions).toEqual([]);
   });
 
@@ -325,6 +333,84 @@ describe("runAudit: publish, commit and record", () => {
     const s = await runAudit({ ...deps, clock }, { audit: "failing" });
     expect(s.durationMs).toBeGreaterThan(0);
     expect(s.durationMs % 250).toBe(0);
+  });
+});
+
+describe("runAudit: resolutions and the auditor's health", () => {
+  it("tells how each resolved runtime ended: its state now, or no longer listed", async () => {
+    await failing(0);
+    const [recovered, deleted] = [...(store.snapshots.get("failing")?.values() ?? [])]
+      .filter((e) => e.finding.state === "error")
+      .map((e) => e.instanceID);
+    source.fleet.recover(recovered as string);
+    source.fleet.delete(deleted as string);
+    const s = await failing(1);
+    const ending = (id: string) =>
+      reports.reports.get(s.runId)?.transitions.find((t) => t.instanceID === id)?.ending;
+    expect(ending(recovered as string)).toBe("succeeded");
+    expect(ending(deleted as string)).toBe("no longer listed");
+    const email = JSON.parse(publisher.published.at(-1)?.message ?? "{}").email as string;
+    expect(email).toMatch(/resolved after 1h: .*now succeeded/);
+    expect(email).toMatch(/resolved after 1h: .*now no longer listed/);
+  });
+
+  const blind = (): void => {
+    source.beforePage = () => {
+      throw new KebHttpError({ status: 503, bodyExcerpt: "no healthy upstream", url: "memory:" });
+    };
+  };
+  const notices = () =>
+    publisher.published.filter((m) => m.attributes.kinds.some((k) => k === "degraded" || k === "recovered"));
+
+  it("sends one degraded notice after three incomplete runs in a row, and one recovered when a complete run follows", async () => {
+    await failing(0);
+    blind();
+    const runs = [await failing(1), await failing(2), await failing(3), await failing(4)];
+    expect(runs.map((r) => r.health)).toEqual([
+      { badRuns: 1, badSince: hour(1) },
+      { badRuns: 2, badSince: hour(1) },
+      { badRuns: 3, badSince: hour(1), notice: "degraded" },
+      { badRuns: 4, badSince: hour(1) },
+    ]);
+    expect(notices()).toHaveLength(1);
+    expect(notices()[0]?.attributes).toEqual({ audit: "failing", severity: "warning", kinds: ["degraded"] });
+    expect(JSON.parse(notices()[0]?.message ?? "{}").email).toMatch(
+      /DEGRADED: 3 runs in a row .*\nLatest reason: .*503/s,
+    );
+    source.beforePage = undefined;
+    const back = await failing(5);
+    expect(back.health).toEqual({ badRuns: 0, badSince: null, notice: "recovered" });
+    expect(notices().map((m) => m.attributes.kinds[0])).toEqual(["degraded", "recovered"]);
+    expect(notices()[1]?.attributes.severity).toBe("info");
+    // The next good run owes nothing and writes no health item.
+    const quiet = await failing(6);
+    expect(quiet.health).toEqual({ badRuns: 0, badSince: null });
+    expect(notices()).toHaveLength(2);
+  });
+
+  it("counts a run that throws toward degraded", async () => {
+    deps.degradedAfterRuns = 1;
+    publisher.refuse = (m) => {
+      if (m.attributes.kinds.includes("degraded")) return false;
+      store.leases.set("failing", { owner: "thief", expiresAtMs: Date.parse(hour(9)) });
+      return false;
+    };
+    await expect(failing(0)).rejects.toBeInstanceOf(LeaseLostError);
+    expect(store.health.get("failing")).toMatchObject({ badRuns: 1, degradedNotified: true });
+    expect(notices()).toHaveLength(1);
+    expect(JSON.parse(notices()[0]?.message ?? "{}").email).toMatch(/no longer holds the lease/);
+  });
+
+  it("sends a refused degraded notice again on the next bad run", async () => {
+    deps.degradedAfterRuns = 1;
+    blind();
+    publisher.refuse = () => true;
+    const first = await failing(0);
+    expect(first.health).toEqual({ badRuns: 1, badSince: hour(0) });
+    publisher.refuse = () => false;
+    const second = await failing(1);
+    expect(second.health).toMatchObject({ badRuns: 2, notice: "degraded" });
+    expect(notices()).toHaveLength(1);
   });
 });
 
