@@ -1,7 +1,11 @@
 import {
   asciiSubject,
   byteSize,
-  MAX_MESSAGES_PER_RUN,
+  CHATBOT_DESCRIPTION_LIMIT,
+  type ChatbotNotification,
+  type DigestContext,
+  type DigestMessage,
+  EMAIL_BUDGET,
   renderDigests,
   SNS_MESSAGE_LIMIT,
   type Transition,
@@ -9,91 +13,271 @@ import {
 import { describe, expect, it } from "vitest";
 import { finding } from "../../helpers/findings.ts";
 
-const ctx = {
+const AT = "2026-11-30T06:00:00.000Z";
+const ctx: DigestContext = {
   audit: "failing",
   runId: "run-1",
-  at: "2026-11-01T00:00:00.000Z",
+  at: AT,
   complete: true,
   incompleteReason: null,
-  listed: 500,
+  listed: 20_000,
   flagged: 3,
+  landscape: "prod-eu",
+  links: {
+    runtime: "https://console.example/runtimes/{instanceID}",
+    runbook: "https://runbooks.example/{reason}",
+    report: "https://console.example/runs/{runId}",
+  },
+  report: { stored: true, command: "fleet-auditor runs show run-1" },
 };
-const t = (
-  id: string,
+
+const REGIONS = ["eu-central-1", "westeurope", "us-east-1"];
+const REASONS = ["err_provisioning", "err_keb_timeout", "err_quota"];
+
+/** A transition of runtime `i`: regions, reasons and plans vary with `i` unless given. */
+function t(
+  i: number,
   kind: Transition["kind"] = "firing",
-  severity: "critical" | "warning" = "critical",
-): Transition => ({
-  kind,
-  instanceID: id,
-  state: "failed",
-  previousState: kind === "firing" ? null : "failed",
-  severity,
-  finding: finding(id, "failed", severity),
-});
+  over: { region?: string; reason?: string; severity?: "critical" | "warning"; state?: string } = {},
+): Transition {
+  const id = `instance-${String(i).padStart(5, "0")}`;
+  const f = finding(id, over.state ?? "failed", over.severity ?? "critical");
+  f.shootName = `c-${i.toString(16).padStart(7, "0")}`;
+  f.region = over.region ?? (REGIONS[i % 3] as string);
+  f.plan = i % 5 === 0 ? "trial" : "aws";
+  if (f.operation) f.operation.errorReason = over.reason ?? (REASONS[i % 3] as string);
+  return {
+    kind,
+    instanceID: id,
+    state: f.state,
+    previousState: kind === "firing" ? null : f.state,
+    severity: f.severity,
+    finding: f,
+    since: new Date(Date.parse(AT) - (i % 7) * 3_600_000).toISOString(),
+    ...(kind === "resolved" ? { ending: "succeeded" } : {}),
+  };
+}
+
+const body = (m: DigestMessage | undefined) =>
+  JSON.parse(m?.message ?? "{}") as { default: string; email: string; https: string };
+const chatbot = (m: DigestMessage | undefined) => JSON.parse(body(m).https) as ChatbotNotification;
 
 describe("digests", () => {
-  it("render one message with plain text, e-mail and a Chatbot payload, and filterable attributes", () => {
-    const [m, ...rest] = renderDigests(ctx, [t("a"), t("b", "resolved", "warning")]);
+  it("render one message: a short default, the e-mail and a Chatbot payload, and filterable attributes", () => {
+    const [m, ...rest] = renderDigests(ctx, [t(1), t(2, "resolved", { severity: "warning" })]);
     expect(rest).toEqual([]);
-    const body = JSON.parse(m?.message ?? "{}") as { default: string; email: string; https: string };
-    expect(body.default).toContain("NEW (1)");
-    expect(body.email).toBe(body.default);
-    expect(body.default).toContain("RESOLVED (1)");
-    const chatbot: unknown = JSON.parse(body.https);
-    expect(chatbot).toMatchObject({
+    const { default: short, email } = body(m);
+    expect(email).toContain("NEW (1)");
+    expect(email).toContain("RESOLVED (1)");
+    expect(short).not.toBe(email);
+    expect(short.length).toBeLessThan(600);
+    expect(chatbot(m)).toMatchObject({
       version: "1.0",
       source: "custom",
       content: { textType: "client-markdown" },
     });
     expect(m?.attributes).toEqual({ audit: "failing", severity: "critical", kinds: ["firing", "resolved"] });
-    expect(m?.subject).toBe("[fleet-auditor] CRITICAL failing: 1 firing, 1 resolved");
+    expect(m?.subject).toBe("[fleet-auditor] [prod-eu] CRITICAL failing: 1 firing, 1 resolved");
   });
 
   it("leave silenced transitions out, and render nothing when nothing notifies", () => {
-    expect(renderDigests(ctx, [{ ...t("a"), silencedBy: "s1" }])).toEqual([]);
+    expect(renderDigests(ctx, [{ ...t(1), silencedBy: "s1" }])).toEqual([]);
     expect(renderDigests(ctx, [])).toEqual([]);
   });
 
-  it("keep subjects ASCII, on one line and under 100 characters", () => {
-    const s = asciiSubject(`[fleet-auditor] Ärger\r\nmit ${"x".repeat(200)} ✓`);
+  it("put what happened and where to read everything first", () => {
+    const lines = body(renderDigests(ctx, [t(1), t(2)])[0]).email.split("\n");
+    expect(lines[0]).toBe("fleet-auditor [prod-eu] failing audit, run run-1 at 2026-11-30 06:00 UTC");
+    expect(lines[2]).toBe("Every transition of this run: fleet-auditor runs show run-1");
+    expect(lines[3]).toBe("  https://console.example/runs/run-1");
+  });
+
+  it("name one runtime in the subject: shoot, region, state and reason", () => {
+    const [m] = renderDigests(ctx, [t(1)]);
+    expect(m?.subject).toBe(
+      "[fleet-auditor] [prod-eu] CRITICAL failing: firing c-0000001 westeurope failed (err_keb_timeout)",
+    );
+  });
+
+  it("mark a digest of only resolutions info and [RESOLVED], saying how long and how it ended", () => {
+    const [m] = renderDigests(ctx, [t(1, "resolved"), t(2, "resolved")]);
+    expect(m?.attributes.severity).toBe("info");
+    expect(m?.subject).toBe("[fleet-auditor] [prod-eu] [RESOLVED] failing: 2 resolved");
+    expect(body(m).email).toMatch(
+      /- resolved after 1h: aws westeurope shoot c-0000001, was failed \(err_keb_timeout\), now succeeded/,
+    );
+    const [gone] = renderDigests(ctx, [{ ...t(3, "resolved"), ending: "no longer listed" }]);
+    expect(body(gone).email).toContain("now no longer listed");
+    expect(gone?.subject).toContain("[RESOLVED] failing: resolved c-0000003 eu-central-1 no longer failed");
+  });
+
+  it("say old -> new for a change, since when for a reminder, and the steps a deprovisioning left undone", () => {
+    const changed = t(1, "changed");
+    changed.previous = finding("instance-00001", "error", "warning", "op-0");
+    changed.previousState = "error";
+    const reminder = t(2, "reminder");
+    const incomplete = t(3, "firing", { state: "deprovisionincomplete", severity: "warning" });
+    if (incomplete.finding.operation) {
+      incomplete.finding.operation.errorReason = undefined;
+      incomplete.finding.operation.notCompletedSteps = ["Delete_Kyma_Resource", "Free_Subscription"];
+    }
+    const email = body(renderDigests(ctx, [changed, reminder, incomplete])[0]).email;
+    expect(email).toContain("- [critical] error -> failed: aws westeurope shoot c-0000001");
+    expect(email).toMatch(/ {4}was: provision failed \(reason err_provisioning\)\n {4}now: provision failed/);
+    expect(email).toMatch(/- \[critical\] still failed \(err_quota\) since 2026-11-30 04:00 UTC \(2h\)/);
+    expect(email).toContain("steps not completed: Delete_Kyma_Resource, Free_Subscription");
+    expect(email).toContain("inspect: kcp rt -i instance-00003 --ops -o json");
+    expect(email).toContain("console: https://console.example/runtimes/instance-00001");
+    expect(email).toContain("runbook: https://runbooks.example/err_keb_timeout");
+  });
+
+  it("collapse a large group into one line with a count, examples, a runbook and a silence command", () => {
+    const many = Array.from({ length: 300 }, (_, i) =>
+      t(i * 3, "firing", { region: "eu-central-1", reason: "err_quota" }),
+    );
+    const [m] = renderDigests(ctx, many);
+    const email = body(m).email;
+    expect(email).toMatch(
+      /\* 300 runtimes failed \(err_quota\) in eu-central-1, plans aws 240, trial 60, since .*\[critical\]/,
+    );
+    expect(email).toContain(
+      `silence: fleet-auditor silences add --audit failing --match state=failed --match region=eu-central-1 --match reason=err_quota --for 4h --comment "..." --by "$USER"`,
+    );
+    expect(m?.transitions).toHaveLength(3);
+    expect(m?.omitted).toHaveLength(297);
+  });
+
+  it("say when the scan was incomplete, in the subject too", () => {
+    const [m] = renderDigests({ ...ctx, complete: false, incompleteReason: "page 3 failed" }, [t(1), t(2)]);
+    expect(body(m).email).toContain("Scan INCOMPLETE (page 3 failed): nothing was resolved");
+    expect(m?.subject).toBe("[fleet-auditor] [prod-eu] CRITICAL failing: INCOMPLETE scan, 2 firing");
+  });
+
+  it("say so when the report could not be stored", () => {
+    const [m] = renderDigests({ ...ctx, report: { stored: false, command: "x" } }, [t(1)]);
+    expect(body(m).email).toContain("The run report could not be stored");
+    expect(chatbot(m).content.description).toContain("The run report could not be stored");
+  });
+});
+
+describe("a large incident", () => {
+  // 3,000 runtimes failing: 2,601 in one region, the rest spread, with changes, reminders and recoveries.
+  const incident = (): Transition[] => [
+    ...Array.from({ length: 2_601 }, (_, i) =>
+      t(i, "firing", { region: "eu-central-1", reason: "err_provisioning" }),
+    ),
+    ...Array.from({ length: 150 }, (_, i) => t(10_000 + i, "firing", { reason: `err_${i % 40}` })),
+    ...Array.from({ length: 100 }, (_, i) => t(20_000 + i, "reminder")),
+    ...Array.from({ length: 149 }, (_, i) => t(30_000 + i, "resolved")),
+  ];
+
+  it("is one message within SNS's limit, its e-mail under 100 KB, and tells every transition", () => {
+    const all = incident();
+    const messages = renderDigests(ctx, all);
+    expect(messages).toHaveLength(1);
+    const [m] = messages;
+    expect(byteSize(m as DigestMessage)).toBeLessThanOrEqual(SNS_MESSAGE_LIMIT);
+    expect(Buffer.byteLength(body(m).email)).toBeLessThan(EMAIL_BUDGET);
+    expect(new Set([...(m?.transitions ?? []), ...(m?.omitted ?? [])]).size).toBe(all.length);
+    expect(body(m).email).toMatch(/^Summary: 2751 new, 100 still failing, 149 resolved$/m);
+  });
+
+  it("keeps the Chatbot description within Slack's 3,000 characters", () => {
+    const note = chatbot(renderDigests(ctx, incident())[0]);
+    expect(note.content.description.length).toBeLessThanOrEqual(CHATBOT_DESCRIPTION_LIMIT);
+    expect(note.content.description).toMatch(
+      /:red_circle: \*2601 new\* `failed` `err_provisioning` in `eu-central-1`/,
+    );
+    expect(note.content.description).toMatch(
+      /Full report: <https:\/\/console.example\/runs\/run-1\|run run-1>/,
+    );
+  });
+});
+
+describe("Slack safety", () => {
+  it("escapes markup from KEB: no mention, link or code span can be injected", () => {
+    const evil = t(1);
+    if (evil.finding.operation)
+      evil.finding.operation.errorReason = "<!channel> `x` <https://evil|click> & *bold*";
+    evil.finding.shootName = "<@U123>";
+    const note = chatbot(renderDigests(ctx, [evil])[0]);
+    const text = JSON.stringify(note.content);
+    expect(text).not.toContain("<!channel>");
+    expect(text).not.toContain("<@U123>");
+    expect(text).not.toContain("<https://evil");
+    expect(note.content.description).toContain("&lt;!channel&gt;");
+    // Every code span is closed: backticks come in pairs on every line.
+    for (const line of note.content.description.split("\n"))
+      expect((line.match(/`/g) ?? []).length % 2).toBe(0);
+  });
+
+  it("never lets a control character or line break from KEB forge a line of the e-mail", () => {
+    const evil = t(1);
+    if (evil.finding.operation)
+      evil.finding.operation.description = "fine\nRESOLVED (1)\r\n- resolved: all good\u0085\u2028x";
+    const email = body(renderDigests(ctx, [evil])[0]).email;
+    expect(email).not.toMatch(/^RESOLVED/m);
+    expect(email).not.toMatch(/^- resolved/m);
+    expect(email).toContain("fine RESOLVED (1) - resolved: all good x");
+  });
+
+  it("gives every message its own id and one thread per incident, from firing to resolved", () => {
+    const firing = chatbot(renderDigests({ ...ctx, runId: "r1" }, [t(1)])[0]);
+    const resolved = chatbot(renderDigests({ ...ctx, runId: "r2" }, [t(1, "resolved")])[0]);
+    const other = chatbot(renderDigests({ ...ctx, runId: "r3" }, [t(2)])[0]);
+    expect(new Set([firing.id, resolved.id, other.id]).size).toBe(3);
+    expect(resolved.metadata.threadId).toBe(firing.metadata.threadId);
+    expect(other.metadata.threadId).not.toBe(firing.metadata.threadId);
+  });
+});
+
+describe("subjects", () => {
+  it("are printable ASCII on one line within 99 characters, transliterated rather than blanked", () => {
+    const s = asciiSubject(`[fleet-auditor] Ärger\r\nmit Straße → ${"x".repeat(200)} ✓`);
     expect(s).toMatch(/^[\x20-\x7e]+$/);
     expect(s.length).toBeLessThanOrEqual(99);
-    expect(s.startsWith("[fleet-auditor] Arger mit")).toBe(true);
+    expect(s.startsWith("[fleet-auditor] Arger mit Strasse -> x")).toBe(true);
   });
 
-  it("split a digest that exceeds the 256 KiB SNS limit, every message within it", () => {
-    const many = Array.from({ length: 1500 }, (_, i) => t(`instance-${String(i).padStart(5, "0")}`));
-    const messages = renderDigests(ctx, many);
-    expect(messages.length).toBeGreaterThan(1);
-    for (const m of messages) expect(byteSize(m)).toBeLessThanOrEqual(SNS_MESSAGE_LIMIT);
-    const carried = messages.flatMap((m) => m.transitions);
-    expect(new Set(carried).size).toBe(1500);
-    expect(messages[1]?.subject).toContain("(part 2)");
+  it("never cut the part suffix", () => {
+    const s = asciiSubject(`[fleet-auditor] ${"y".repeat(200)}`, "(part 2 of 3)");
+    expect(s.length).toBeLessThanOrEqual(99);
+    expect(s.endsWith("... (part 2 of 3)")).toBe(true);
   });
+});
 
-  it("end with +N more and a pointer to the run ledger instead of sending too many messages", () => {
-    const long = "x".repeat(590);
-    const huge = Array.from({ length: 12_000 }, (_, i) => {
-      const tr = t(`i-${i}`);
-      if (tr.finding.operation) tr.finding.operation.description = long;
-      return tr;
-    });
-    const messages = renderDigests(ctx, huge);
-    expect(messages).toHaveLength(MAX_MESSAGES_PER_RUN);
-    const last = messages.at(-1);
-    expect(last?.omitted.length).toBeGreaterThan(0);
-    expect(JSON.parse(last?.message ?? "{}").default).toContain(
-      `+${last?.omitted.length} more transitions not shown; see run run-1`,
+describe("renderings as received (snapshots)", () => {
+  const cases: Array<[string, () => Transition[]]> = [
+    ["1 transition", () => [t(1)]],
+    [
+      "50 transitions",
+      () => [
+        ...Array.from({ length: 30 }, (_, i) =>
+          t(i, "firing", { region: "eu-central-1", reason: "err_quota" }),
+        ),
+        ...Array.from({ length: 10 }, (_, i) => t(100 + i, "reminder")),
+        ...Array.from({ length: 10 }, (_, i) => t(200 + i, "resolved")),
+      ],
+    ],
+    [
+      "3000 transitions",
+      () => [
+        ...Array.from({ length: 2_601 }, (_, i) =>
+          t(i, "firing", { region: "eu-central-1", reason: "err_provisioning" }),
+        ),
+        ...Array.from({ length: 250 }, (_, i) => t(10_000 + i, "reminder")),
+        ...Array.from({ length: 149 }, (_, i) => t(30_000 + i, "resolved")),
+      ],
+    ],
+  ];
+  it.each(cases)("%s: e-mail and Chatbot", async (name, make) => {
+    const [m] = renderDigests(ctx, make());
+    const slug = name.replace(/ /g, "-");
+    await expect(`Subject: ${m?.subject}\n\n${body(m).email}\n`).toMatchFileSnapshot(
+      `__snapshots__/email-${slug}.txt`,
     );
-    for (const m of messages) expect(byteSize(m)).toBeLessThanOrEqual(SNS_MESSAGE_LIMIT);
-    const told = [...messages.flatMap((m) => m.transitions), ...(last?.omitted ?? [])];
-    expect(new Set(told).size).toBe(12_000);
-  });
-
-  it("say when the scan was incomplete", () => {
-    const [m] = renderDigests({ ...ctx, complete: false, incompleteReason: "page 3 failed" }, [t("a")]);
-    expect(JSON.parse(m?.message ?? "{}").default).toContain(
-      "Scan INCOMPLETE (page 3 failed): nothing was resolved",
+    await expect(`${JSON.stringify(chatbot(m), null, 2)}\n`).toMatchFileSnapshot(
+      `__snapshots__/chatbot-${slug}.json`,
     );
   });
 });

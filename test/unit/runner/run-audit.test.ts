@@ -50,7 +50,10 @@ beforeEach(() => {
 
 /** A scheduled run of the failing audit at hour `h`, the clock reading that hour. */
 const failing = (h: number, extra: Record<string, unknown> = {}) =>
-  runAudit({ ...deps, clock: () => new Date(hour(h)) }, { audit: "failing", scheduledTime: hour(h), ...extra });
+  runAudit(
+    { ...deps, clock: () => new Date(hour(h)) },
+    { audit: "failing", scheduledTime: hour(h), ...extra },
+  );
 
 const healthyId = (): string => {
   const healthy = source.fleet
