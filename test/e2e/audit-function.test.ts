@@ -1,3 +1,5 @@
+import type { RunSummary } from "@fleet-auditor/audit";
+import type { RunView } from "@fleet-auditor/runner";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { useDynamo } from "../helpers/dynamo.ts";
 import { useKebSimulator } from "../helpers/keb.ts";
@@ -48,8 +50,14 @@ describe("functions/audit.ts", () => {
       return true;
     });
     const handler = await loadHandler({ ...baseEnv(), POWERTOOLS_METRICS_DISABLED: "false" });
-    const summary = await handler({ audit: "failing", scheduledTime: "2026-11-29T06:00:00Z" }, fakeContext());
-    const again = await handler({ audit: "failing", scheduledTime: "2026-11-29T06:00:00Z" }, fakeContext());
+    const summary = (await handler(
+      { audit: "failing", scheduledTime: "2026-11-29T06:00:00Z" },
+      fakeContext(),
+    )) as RunSummary;
+    const again = (await handler(
+      { audit: "failing", scheduledTime: "2026-11-29T06:00:00Z" },
+      fakeContext(),
+    )) as RunSummary;
     spy.mockRestore();
     expect(summary).toMatchObject({
       audit: "failing",
@@ -67,6 +75,12 @@ describe("functions/audit.ts", () => {
     expect(emf.some((m) => m.Flagged === summary.flagged && m.audit === "failing")).toBe(true);
     expect(again.status).toBe("duplicate");
     expect(await drain()).toHaveLength(0);
+    // { "show": RUN_ID } from the console: that run's report, every transition with its details.
+    const shown = (await handler({ show: summary.runId }, fakeContext())) as RunView;
+    expect(shown).toMatchObject({ runId: summary.runId, audit: "failing", source: "report" });
+    expect(shown.transitions).toHaveLength(summary.transitions.length);
+    expect(shown.transitions[0]).toHaveProperty("shootName");
+    expect(await handler({ show: "no-such-run" }, fakeContext())).toBeNull();
   });
 
   it("runs a console test event without scheduledTime at once, and a dry run writes nothing", async () => {

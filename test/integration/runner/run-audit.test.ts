@@ -1,5 +1,6 @@
 import { CreateTableCommand, DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import { PublishCommand, SNSClient } from "@aws-sdk/client-sns";
+import type { RunReportStore } from "@fleet-auditor/audit";
 import { generateFleet } from "@fleet-auditor/keb-sim";
 import { SnsAlertPublisher } from "@fleet-auditor/notify";
 import {
@@ -8,8 +9,14 @@ import {
   parseRunInput,
   RunInputError,
   runAudit,
+  showRun,
 } from "@fleet-auditor/runner";
-import { auditTableDefinition, DynamoAuditStore, documentClient } from "@fleet-auditor/store";
+import {
+  auditTableDefinition,
+  DynamoAuditStore,
+  DynamoReportStore,
+  documentClient,
+} from "@fleet-auditor/store";
 import { mockClient } from "aws-sdk-client-mock";
 import { beforeEach, describe, expect, it } from "vitest";
 import { countRequests, sumOf } from "../../helpers/aws-requests.ts";
@@ -42,6 +49,7 @@ beforeEach(async () => {
   deps = {
     source: kit.client(),
     store: new DynamoAuditStore({ client, tableName: table }),
+    reports: new DynamoReportStore({ client, tableName: table }),
     publisher: new SnsAlertPublisher({ client: sns.sns, topicArn: sns.topicArn }),
   };
 });
@@ -239,16 +247,21 @@ describe("runAudit end to end (KEB simulator, dynalite, fauxqs)", () => {
     expect(next.transitions).toEqual([]);
   });
 
-  it("counts a large incident's overflow as told by +N more, so the next run is quiet", async () => {
-    kit.sim.fleet.reset(generateFleet({ size: 3000, seed: 5, flagged: 1400 }));
-    const big = await runAudit(
-      { ...deps, maxMessagesPerRun: 1 },
-      { audit: "failing", scheduledTime: hour(0) },
-    );
-    expect(big.transitions.length).toBeGreaterThan(LEDGER_TRANSITIONS);
+  it("tells a large incident in one grouped message, keeps every transition in the report, and the next run is quiet", async () => {
+    kit.sim.fleet.reset(generateFleet({ size: 7000, seed: 5, flagged: 5200 }));
+    const big = await runAudit(deps, { audit: "failing", scheduledTime: hour(0) });
+    expect(big.transitions.length).toBeGreaterThan(3000);
     expect(big.notified).toMatchObject({ messages: 1, transitions: big.transitions.length, failed: 0 });
-    const [msg] = messagesOf(await drainAll());
-    expect(msg?.body.default).toMatch(/\+\d+ more transitions not shown; see run /);
+    expect(big.report).toEqual({ stored: true });
+    const [msg, ...more] = messagesOf(await drainAll());
+    expect(more).toEqual([]);
+    expect(Buffer.byteLength(msg?.body.email ?? "")).toBeLessThan(100_000);
+    expect(msg?.body.email).toContain(`Every transition of this run: fleet-auditor runs show ${big.runId}`);
+    const view = await showRun({ reports: deps.reports as RunReportStore, store: deps.store }, big.runId);
+    expect(view?.source).toBe("report");
+    expect(view?.transitions.map((t) => t.instanceID).sort()).toEqual(
+      big.transitions.map((t) => t.instanceID).sort(),
+    );
     const next = await runAudit(deps, { audit: "failing", scheduledTime: hour(1) });
     expect(next.transitions).toEqual([]);
     // The ledger item stays under DynamoDB's 400 KB: the first 500 transitions and a count.

@@ -1,0 +1,86 @@
+import { DeleteCommand } from "@aws-sdk/lib-dynamodb";
+import type { ReportTransition, RunReport } from "@fleet-auditor/audit";
+import { DynamoReportStore, packParts, ReportIncompleteError } from "@fleet-auditor/store";
+import { describe, expect, it } from "vitest";
+import { useDynamo } from "../../helpers/dynamo.ts";
+
+const env = useDynamo(["reports"]);
+const store = () => new DynamoReportStore({ client: env.db.client, tableName: "reports" });
+
+function row(i: number): ReportTransition {
+  return {
+    kind: i % 10 === 0 ? "resolved" : "firing",
+    instanceID: `${i.toString(16).padStart(8, "0")}-4b1c-4a7e-9d2f-${i.toString(16).padStart(12, "0")}`,
+    runtimeID: `rt-${i}`,
+    shootName: `c-${i.toString(16).padStart(7, "0")}`,
+    globalAccountID: `ga-${i % 400}`,
+    subAccountID: `sa-${i}`,
+    plan: i % 5 === 0 ? "trial" : "aws",
+    region: ["eu-central-1", "westeurope", "us-east-1"][i % 3] as string,
+    provider: "AWS",
+    state: "failed",
+    previousState: null,
+    severity: "critical",
+    since: "2026-11-30T05:00:00.000Z",
+    reason: "err_provisioning",
+    operation: {
+      kind: "provision",
+      operationID: `op-${i}`,
+      state: "failed",
+      description: `Operation failed: step create_runtime_resource: quota exceeded for runtime ${i}`,
+      errorReason: "err_provisioning",
+    },
+  };
+}
+
+function report(runId: string, n: number): RunReport {
+  return {
+    runId,
+    audit: "failing",
+    runKey: "sched:2026-11-30T06:00:00.000Z",
+    scheduledTime: "2026-11-30T06:00:00.000Z",
+    startedAt: "2026-11-30T06:00:01.000Z",
+    landscape: "prod-eu",
+    summary: {
+      audit: "failing",
+      runId,
+      scheduledTime: "2026-11-30T06:00:00.000Z",
+      dryRun: false,
+      status: "completed",
+      complete: true,
+      incompleteReason: null,
+      queries: [],
+      flagged: n,
+      notified: { messages: 1, transitions: n, failed: 0, suppressed: 0 },
+      writes: { snapshot: 0, deleted: 0 },
+      startedAt: "2026-11-30T06:00:01.000Z",
+      durationMs: 1,
+    },
+    transitions: Array.from({ length: n }, (_, i) => row(i)),
+  };
+}
+
+describe("DynamoReportStore on a real DynamoDB API (dynalite)", () => {
+  it("keeps 100,000 transitions in parts under 400 KB and reads every one back", async () => {
+    const big = report("run-100k", 100_000);
+    const parts = packParts(big.transitions);
+    expect(parts.length).toBeGreaterThan(1);
+    for (const p of parts) expect(p.byteLength).toBeLessThan(350_000);
+    await store().saveReport(big, 2_000_000_000);
+    const back = await store().loadReport("run-100k");
+    expect(back?.transitions).toHaveLength(100_000);
+    expect(back?.transitions[99_999]).toEqual(big.transitions[99_999]);
+    expect(back?.transitions.map((t) => t.instanceID)).toEqual(big.transitions.map((t) => t.instanceID));
+    expect(back?.summary).toEqual(big.summary);
+  });
+
+  it("finds nothing for an unknown run, and refuses a report that lost a part", async () => {
+    expect(await store().loadReport("nope")).toBeUndefined();
+    await store().saveReport(report("run-small", 3), 2_000_000_000);
+    expect((await store().loadReport("run-small"))?.transitions).toHaveLength(3);
+    await env.db.client.send(
+      new DeleteCommand({ TableName: "reports", Key: { pk: "REPORT#run-small", sk: "PART#00001" } }),
+    );
+    await expect(store().loadReport("run-small")).rejects.toBeInstanceOf(ReportIncompleteError);
+  });
+});
