@@ -11,23 +11,30 @@ describe("npm start (the demo)", () => {
     });
     await runDemo(out);
     const sections = text.split("━━ ").slice(1);
-    expect(sections).toHaveLength(7);
+    expect(sections).toHaveLength(8);
     expect(sections[0]).toMatch(/failing: complete scan, \d+ flagged, \d+ firing, 1 message\(s\)/);
-    expect(sections[0]).toContain("┌─ e-mail: [fleet-auditor] CRITICAL failing:");
+    expect(sections[0]).toContain("┌─ e-mail: [fleet-auditor] [demo] CRITICAL failing:");
+    expect(sections[0]).toContain("│ Every transition of this run: fleet-auditor runs show ");
     expect(sections[1]).toMatch(
       /failing: complete scan, \d+ flagged, no transitions, 0 message\(s\), 0 snapshot write\(s\)/,
     );
     expect(sections[2]).toMatch(/RESOLVED \(\d+\)/);
-    expect(sections[2]).toContain("[fleet-auditor] INFO expired: 2 firing");
+    expect(sections[2]).toMatch(/resolved after 2h: .*now succeeded/);
+    expect(sections[2]).toContain("[fleet-auditor] [demo] INFO expired: 2 firing");
     expect(sections[3]).toMatch(/failing: already done by run \w+ for this scheduled time; nothing sent/);
     expect(sections[3]).not.toContain("e-mail");
     expect(sections[4]).toMatch(
       /failing: INCOMPLETE scan .*503: no healthy upstream.*no transitions, 0 message/,
     );
-    expect(sections[5]).toContain("WARNING failing: 3 resolved");
-    expect(sections[6]).toMatch(/KubeEdge Applications: 96 SQS messages/);
-    expect(sections[6]).toMatch(/\d+ rows written, \d+ stale, \d+ duplicate, 3 quarantined, 0 failed/);
-    expect(sections[6]).toMatch(/Rejected\s+get\s+\S+\s+404 NotFound/);
-    expect(sections[6]).toContain("MS_NOT_JSON");
+    expect(sections[5]).toContain(
+      "e-mail: [fleet-auditor] [demo] failing audit DEGRADED since 2026-11-29 09:00 UTC",
+    );
+    expect(sections[5]).toMatch(/failing: INCOMPLETE scan .*DEGRADED notice sent/);
+    expect(sections[6]).toContain("[fleet-auditor] [demo] [RESOLVED] failing: 3 resolved");
+    expect(sections[6]).toContain("failing audit RECOVERED after 2h");
+    expect(sections[7]).toMatch(/KubeEdge Applications: 96 SQS messages/);
+    expect(sections[7]).toMatch(/\d+ rows written, \d+ stale, \d+ duplicate, 3 quarantined, 0 failed/);
+    expect(sections[7]).toMatch(/Rejected\s+get\s+\S+\s+404 NotFound/);
+    expect(sections[7]).toContain("MS_NOT_JSON");
   });
 });
