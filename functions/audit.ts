@@ -17,7 +17,12 @@ import {
   runAudit,
   showRun,
 } from "@fleet-auditor/runner";
-import { DynamoAuditStore, DynamoReportStore, DynamoSilenceStore, documentClient } from "@fleet-auditor/store";
+import {
+  DynamoAuditStore,
+  DynamoReportStore,
+  DynamoSilenceStore,
+  documentClient,
+} from "@fleet-auditor/store";
 import { linkedEnv } from "./lib/linked-env.ts";
 import { recordRunMetrics } from "./lib/run-metrics.ts";
 import { functionStack } from "./lib/stack.ts";
