@@ -136,7 +136,8 @@ function groupLine(ctx: DigestContext, transitions: readonly Transition[], g: Tr
     g.kind === "resolved"
       ? ""
       : `, since ${shortTime(g.since)} (${humanDuration(Date.parse(ctx.at) - Date.parse(g.since))})`;
-  return `${EMOJI[g.severity]} *${g.members.length} ${VERB[g.kind]}* ${slackCode(g.state, 40)}${reason} in ${slackCode(g.region || "-", 40)}${age}: ${examples}${more}`;
+  const emoji = g.kind === "resolved" ? ":white_check_mark:" : EMOJI[g.severity];
+  return `${emoji} *${g.members.length} ${VERB[g.kind]}* ${slackCode(g.state, 40)}${reason} in ${slackCode(g.region || "-", 40)}${age}: ${examples}${more}`;
 }
 
 function reportLine(ctx: DigestContext): string {

@@ -154,7 +154,7 @@ function groupLines(ctx: DigestContext, transitions: readonly Transition[], g: T
   const first = transitions[g.members[0] as TransitionRef] as Transition;
   const verb = g.kind === "resolved" ? `no longer ${oneLine(g.state, 40)}` : oneLine(g.state, 40);
   const lines = [
-    `* ${g.members.length} runtimes ${verb}${g.reason ? ` (${oneLine(g.reason, 80)})` : ""} in ${oneLine(g.region, 40) || "-"}, ${plans(g)}, since ${shortTime(g.since)} [${g.severity}]`,
+    `* ${g.members.length} runtimes ${verb}${g.reason ? ` (${oneLine(g.reason, 80)})` : ""} in ${oneLine(g.region, 40) || "-"}, ${plans(g)}, since ${shortTime(g.since)}${g.kind === "resolved" ? "" : ` [${g.severity}]`}`,
   ];
   const examples = g.members
     .slice(0, EXAMPLES)
