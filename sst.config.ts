@@ -44,6 +44,9 @@ export default $config({
         ALERT_TOPIC_ARN: alerts.arn,
         // Longer than the function timeout: a crashed run's lease expires before the next schedule.
         LEASE_MINUTES: "6",
+        // In every subject and title; set RUNTIME_URL_TEMPLATE, RUNBOOK_URL_TEMPLATE and
+        // REPORT_URL_TEMPLATE here too to get links in messages.
+        LANDSCAPE: $app.stage,
         POWERTOOLS_SERVICE_NAME: "fleet-auditor",
         POWERTOOLS_LOG_LEVEL: "INFO",
       },

@@ -1,15 +1,19 @@
 import { readdirSync, readFileSync } from "node:fs";
-import { parseRunInput, parseStatusQuery } from "@fleet-auditor/runner";
+import { parseRunInput, parseShowRun, parseStatusQuery } from "@fleet-auditor/runner";
 import { describe, expect, it } from "vitest";
 
 const dir = new URL("../../events/", import.meta.url);
 const files = readdirSync(dir).filter((f) => f.endsWith(".json"));
 
 describe("console test events in events/", () => {
-  it.each(files.filter((f) => !f.startsWith("apps-")))("%s is a valid audit input", (file) => {
+  const audits = files.filter((f) => !f.startsWith("apps-") && !f.startsWith("runs-"));
+  it.each(audits)("%s is a valid audit input", (file) => {
     expect(() => parseRunInput(JSON.parse(readFileSync(new URL(file, dir), "utf8")))).not.toThrow();
   });
   it.each(files.filter((f) => f.startsWith("apps-")))("%s is a valid status query", (file) => {
     expect(() => parseStatusQuery(JSON.parse(readFileSync(new URL(file, dir), "utf8")))).not.toThrow();
+  });
+  it.each(files.filter((f) => f.startsWith("runs-")))("%s asks the audit function for a run's report", (file) => {
+    expect(parseShowRun(JSON.parse(readFileSync(new URL(file, dir), "utf8")))).toMatch(/^[\w-]+$/);
   });
 });
