@@ -5,7 +5,7 @@ import { AUDITS, type AuditDefinition } from "@fleet-auditor/audit";
 import { createKebDispatcher, KebClient, StaticTokenProvider, scanAll } from "@fleet-auditor/keb";
 import { SnsAlertPublisher } from "@fleet-auditor/notify";
 import { type AuditRunDeps, runAudit } from "@fleet-auditor/runner";
-import { DynamoAuditStore, documentClient } from "@fleet-auditor/store";
+import { DynamoAuditStore, DynamoReportStore, documentClient } from "@fleet-auditor/store";
 import { startFauxqs } from "fauxqs";
 import { countRequests, sumOf } from "../helpers/aws-requests.ts";
 import { naiveAudit } from "./naive-audit.ts";
@@ -49,6 +49,7 @@ export async function benchAudit(): Promise<boolean> {
     const deps: AuditRunDeps = {
       source,
       store: new DynamoAuditStore({ client: ours.ddb, tableName: "audit-ours" }),
+      reports: new DynamoReportStore({ client: ours.ddb, tableName: "audit-ours" }),
       publisher: new SnsAlertPublisher({ client: ours.sns, topicArn }),
     };
     // Listing alone, classifying each page as the audit does, but no snapshot, diff or commit.
