@@ -13,7 +13,10 @@ describe("console test events in events/", () => {
   it.each(files.filter((f) => f.startsWith("apps-")))("%s is a valid status query", (file) => {
     expect(() => parseStatusQuery(JSON.parse(readFileSync(new URL(file, dir), "utf8")))).not.toThrow();
   });
-  it.each(files.filter((f) => f.startsWith("runs-")))("%s asks the audit function for a run's report", (file) => {
-    expect(parseShowRun(JSON.parse(readFileSync(new URL(file, dir), "utf8")))).toMatch(/^[\w-]+$/);
-  });
+  it.each(files.filter((f) => f.startsWith("runs-")))(
+    "%s asks the audit function for a run's report",
+    (file) => {
+      expect(parseShowRun(JSON.parse(readFileSync(new URL(file, dir), "utf8")))).toMatch(/^[\w-]+$/);
+    },
+  );
 });
