@@ -67,7 +67,7 @@ describe("fleet-auditor run", () => {
       "--filter",
       "plan=aws",
     ]);
-    expect(out.code).toBe(0);
+    expect(out.code, out.stderr).toBe(0);
     expect(out.stdout).toContain("failing: completed (dry run), complete scan");
     expect(out.stdout).toMatch(/plan=aws&state=failed&state=error\s+\d+\s+\d+\s+\d+/);
     expect(out.stdout).toMatch(/firing\s+(critical|warning)/);
