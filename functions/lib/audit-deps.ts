@@ -1,0 +1,47 @@
+import { SNSClient } from "@aws-sdk/client-sns";
+import { createKebDispatcher } from "@fleet-auditor/keb";
+import { SnsAlertPublisher } from "@fleet-auditor/notify";
+import {
+  type AuditFunctionEnv,
+  type AuditRunDeps,
+  kebClientFrom,
+  linksFrom,
+  policyFrom,
+  type RunLogger,
+} from "@fleet-auditor/runner";
+import {
+  DynamoAuditStore,
+  DynamoReportStore,
+  DynamoSilenceStore,
+  documentClient,
+} from "@fleet-auditor/store";
+
+/**
+ * The audit function's adapters and settings, from its parsed environment: called once per cold
+ * start, so the SDK clients and the undici dispatcher are built once.
+ */
+export function auditDeps(
+  env: AuditFunctionEnv,
+  log: RunLogger,
+): AuditRunDeps & { reports: DynamoReportStore } {
+  const ddb = documentClient();
+  const table = { client: ddb, tableName: env.AUDIT_TABLE };
+  const dispatcher = createKebDispatcher();
+  return {
+    source: kebClientFrom(env, dispatcher),
+    store: new DynamoAuditStore(table),
+    silences: new DynamoSilenceStore(table),
+    reports: new DynamoReportStore(table),
+    publisher: new SnsAlertPublisher({ client: new SNSClient({}), topicArn: env.ALERT_TOPIC_ARN }),
+    policy: policyFrom(env),
+    concurrency: env.KEB_CONCURRENCY,
+    leaseMs: env.LEASE_MINUTES * 60_000,
+    ledgerRetentionDays: env.LEDGER_RETENTION_DAYS,
+    reportCommand: (runId) => `AUDIT_TABLE=${env.AUDIT_TABLE} fleet-auditor runs show ${runId}`,
+    landscape: env.LANDSCAPE,
+    links: linksFrom(env),
+    collapseAt: env.GROUP_COLLAPSE_AT,
+    degradedAfterRuns: env.DEGRADED_AFTER_RUNS,
+    log,
+  };
+}
