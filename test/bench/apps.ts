@@ -2,7 +2,13 @@ import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import { applicationTraffic } from "@fleet-auditor/keb-sim";
 import { coalesce, decodeMessage, toUpdate } from "@fleet-auditor/metaserver";
 import { ingestBatch } from "@fleet-auditor/runner";
-import { DynamoStatusStore, documentClient, statusUpdateCommand } from "@fleet-auditor/store";
+import {
+  DynamoStatusStore,
+  documentClient,
+  ensureTable,
+  statusTableDefinition,
+  statusUpdateCommand,
+} from "@fleet-auditor/store";
 import { countRequests, sumOf } from "../helpers/aws-requests.ts";
 import { startChildDynamo } from "./sim-child.ts";
 
@@ -99,9 +105,7 @@ export async function benchApps(): Promise<boolean> {
       region: "local",
       credentials: { accessKeyId: "b", secretAccessKey: "b" },
     });
-    const { CreateTableCommand } = await import("@aws-sdk/client-dynamodb");
-    const { statusTableDefinition } = await import("@fleet-auditor/store");
-    await raw.send(new CreateTableCommand(statusTableDefinition("status")));
+    await ensureTable(raw, statusTableDefinition("status"));
     const client = documentClient(raw);
     const calls = countRequests(client);
     const store = new DynamoStatusStore({ client, tableName: "status" });

@@ -1,7 +1,13 @@
 import { mkdirSync } from "node:fs";
 import { createRequire } from "node:module";
 import type { AddressInfo } from "node:net";
-import { CreateTableCommand, DynamoDBClient, ResourceInUseException } from "@aws-sdk/client-dynamodb";
+import {
+  CreateTableCommand,
+  type CreateTableCommandInput,
+  DescribeTableCommand,
+  DynamoDBClient,
+  ResourceInUseException,
+} from "@aws-sdk/client-dynamodb";
 import type { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import { auditTableDefinition } from "./audit-table.ts";
 import { documentClient } from "./document-client.ts";
@@ -46,13 +52,7 @@ export async function startEmbeddedDynamo(options: {
     ...options.tables.map(auditTableDefinition),
     ...(options.statusTables ?? []).map(statusTableDefinition),
   ];
-  for (const definition of definitions) {
-    try {
-      await raw.send(new CreateTableCommand(definition));
-    } catch (err) {
-      if (!(err instanceof ResourceInUseException)) throw err;
-    }
-  }
+  for (const definition of definitions) await ensureTable(raw, definition);
   const client = documentClient(raw);
   return {
     endpoint,
@@ -62,4 +62,30 @@ export async function startEmbeddedDynamo(options: {
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
+}
+
+/**
+ * Creates a table unless it exists, and returns once it is ACTIVE. dynalite answers CreateTable
+ * while the table is still CREATING and refuses item requests until a timer flips it: a request
+ * sent at once fails now and then on a loaded machine with ResourceNotFoundException.
+ */
+export async function ensureTable(
+  client: DynamoDBClient | DynamoDBDocumentClient,
+  definition: CreateTableCommandInput,
+  timeoutMs = 10_000,
+): Promise<void> {
+  try {
+    await (client as DynamoDBClient).send(new CreateTableCommand(definition));
+  } catch (err) {
+    if (!(err instanceof ResourceInUseException)) throw err;
+  }
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const { Table } = await (client as DynamoDBClient).send(
+      new DescribeTableCommand({ TableName: definition.TableName }),
+    );
+    if (Table?.TableStatus === "ACTIVE") return;
+    if (Date.now() > until) throw new Error(`table ${definition.TableName} is still ${Table?.TableStatus}`);
+    await new Promise((r) => setTimeout(r, 5));
+  }
 }

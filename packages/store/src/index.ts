@@ -5,7 +5,7 @@ export { DynamoAuditStore, type DynamoAuditStoreOptions } from "./dynamo-audit-s
 export { DynamoReportStore, packParts } from "./dynamo-report-store.ts";
 export { DynamoSilenceStore } from "./dynamo-silence-store.ts";
 export { DynamoStatusStore, type DynamoStatusStoreOptions } from "./dynamo-status-store.ts";
-export { type EmbeddedDynamo, startEmbeddedDynamo } from "./embedded-dynamo.ts";
+export { type EmbeddedDynamo, ensureTable, startEmbeddedDynamo } from "./embedded-dynamo.ts";
 export * from "./errors.ts";
 export {
   QUARANTINE_PREFIX,

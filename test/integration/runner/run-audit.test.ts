@@ -1,4 +1,4 @@
-import { CreateTableCommand, DynamoDBClient } from "@aws-sdk/client-dynamodb";
+import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import { PublishCommand, SNSClient } from "@aws-sdk/client-sns";
 import type { RunReportStore } from "@fleet-auditor/audit";
 import { generateFleet } from "@fleet-auditor/keb-sim";
@@ -16,6 +16,7 @@ import {
   DynamoAuditStore,
   DynamoReportStore,
   documentClient,
+  ensureTable,
 } from "@fleet-auditor/store";
 import { mockClient } from "aws-sdk-client-mock";
 import { beforeEach, describe, expect, it } from "vitest";
@@ -42,7 +43,7 @@ beforeEach(async () => {
     region: "local",
     credentials: { accessKeyId: "l", secretAccessKey: "l" },
   });
-  await raw.send(new CreateTableCommand(auditTableDefinition(table)));
+  await ensureTable(raw, auditTableDefinition(table));
   const client = documentClient(raw);
   ddbCalls = countRequests(client);
   drainAll = await sns.subscriber(`all-${tableNo}`);

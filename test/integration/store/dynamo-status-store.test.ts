@@ -1,8 +1,8 @@
-import { CreateTableCommand } from "@aws-sdk/client-dynamodb";
 import { decodeMessage, type StatusUpdate, toUpdate } from "@fleet-auditor/metaserver";
 import {
   DynamoStatusStore,
   type EmbeddedDynamo,
+  ensureTable,
   startEmbeddedDynamo,
   statusTableDefinition,
 } from "@fleet-auditor/store";
@@ -19,7 +19,7 @@ let tableNo = 0;
 let table: string;
 beforeEach(async () => {
   table = `status-${++tableNo}`;
-  await db.client.send(new CreateTableCommand(statusTableDefinition(table)));
+  await ensureTable(db.client, statusTableDefinition(table));
 });
 const store = () => new DynamoStatusStore({ client: db.client, tableName: table });
 
