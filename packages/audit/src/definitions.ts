@@ -14,11 +14,12 @@ export interface AuditDefinition {
 
 const stateOf = (runtime: Runtime): string => runtime.status.state || displayedState(runtime.status);
 
-const FAILING_SEVERITY: Record<string, Severity> = {
-  failed: "critical",
-  error: "warning",
-  deprovisionincomplete: "warning",
-};
+// A Map: the state is KEB's text, and `constructor` must not reach Object.prototype.
+const FAILING_SEVERITY: ReadonlyMap<string, Severity> = new Map([
+  ["failed", "critical"],
+  ["error", "warning"],
+  ["deprovisionincomplete", "warning"],
+]);
 
 /** Runtimes KEB shows as `failed`, `error` or `deprovisionincomplete`. */
 export const failingAudit: AuditDefinition = {
@@ -28,7 +29,7 @@ export const failingAudit: AuditDefinition = {
   queries: [{ states: ["failed", "error"] }, { states: ["deprovisionincomplete"] }],
   classify(runtime) {
     const state = stateOf(runtime);
-    const severity = FAILING_SEVERITY[state];
+    const severity = FAILING_SEVERITY.get(state);
     return severity ? toFinding(runtime, state, severity) : undefined;
   },
 };

@@ -148,37 +148,39 @@ export function subjectLine(
 }
 
 // What NFKD does not take to ASCII, spelled out rather than dropped.
-const TRANSLITERATIONS: Record<string, string> = {
-  ß: "ss",
-  æ: "ae",
-  Æ: "AE",
-  ø: "o",
-  Ø: "O",
-  œ: "oe",
-  Œ: "OE",
-  ł: "l",
-  Ł: "L",
-  đ: "d",
-  Đ: "D",
-  þ: "th",
-  Þ: "Th",
-  "→": "->",
-  "←": "<-",
-  "–": "-",
-  "—": "-",
-  "‘": "'",
-  "’": "'",
-  "“": '"',
-  "”": '"',
-  "…": "...",
-  "×": "x",
-};
+const TRANSLITERATIONS: ReadonlyMap<string, string> = new Map(
+  Object.entries({
+    ß: "ss",
+    æ: "ae",
+    Æ: "AE",
+    ø: "o",
+    Ø: "O",
+    œ: "oe",
+    Œ: "OE",
+    ł: "l",
+    Ł: "L",
+    đ: "d",
+    Đ: "D",
+    þ: "th",
+    Þ: "Th",
+    "→": "->",
+    "←": "<-",
+    "–": "-",
+    "—": "-",
+    "‘": "'",
+    "’": "'",
+    "“": '"',
+    "”": '"',
+    "…": "...",
+    "×": "x",
+  }),
+);
 
 /** Printable ASCII, transliterated, whitespace folded, cut to 99 characters (the suffix kept whole). */
 export function asciiSubject(raw: string, suffix = ""): string {
   const ascii = (text: string): string =>
     Array.from(text.normalize("NFKD").replace(/\p{M}+/gu, ""))
-      .map((c) => TRANSLITERATIONS[c] ?? c)
+      .map((c) => TRANSLITERATIONS.get(c) ?? c)
       .join("")
       .replace(/[\p{Cc}\s]+/gu, " ")
       .replace(/[^\x20-\x7e]/g, "?")

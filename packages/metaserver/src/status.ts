@@ -12,20 +12,22 @@ export type ApplicationStatus = (typeof APPLICATION_STATUSES)[number];
 
 /**
  * Progress order for messages with the same timestamp: PreApplying < InApplying < InProcessing <
- * Approved = Rejected < Failed < Completed. An unknown status ranks lowest.
+ * Approved = Rejected < Failed < Completed. An unknown status ranks lowest. A Map, not an object:
+ * the status is the sender's text, and `constructor` must not reach `Object.prototype`.
  */
-export const STATUS_RANK: Record<string, number> = {
-  PreApplying: 1,
-  InApplying: 2,
-  InProcessing: 3,
-  Approved: 4,
-  Rejected: 4,
-  Failed: 5,
-  Completed: 6,
-};
+export const STATUS_RANK: ReadonlyMap<string, number> = new Map([
+  ["PreApplying", 1],
+  ["InApplying", 2],
+  ["InProcessing", 3],
+  ["Approved", 4],
+  ["Rejected", 4],
+  ["Failed", 5],
+  ["Completed", 6],
+]);
 
+/** The rank of a status; 0 for any status KubeEdge does not define. */
 export function statusRank(status: string): number {
-  return STATUS_RANK[status] ?? 0;
+  return STATUS_RANK.get(status) ?? 0;
 }
 
 /** Statuses after which nothing more happens to this round trip; their rows age out sooner. */
