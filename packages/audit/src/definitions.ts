@@ -69,3 +69,22 @@ export type NarrowingFilters = Omit<RuntimeFilters, "states" | "expired">;
 export function narrowedQueries(audit: AuditDefinition, extra: NarrowingFilters = {}): RuntimeFilters[] {
   return audit.queries.map((q) => ({ ...q, ...extra }));
 }
+
+/**
+ * Whether a run narrowed by `filters` looked at this finding's runtime (by its last known
+ * placement): only what a run looked at may resolve. No filter covers everything.
+ */
+export function coveredBy(filters: NarrowingFilters | undefined, f: Finding): boolean {
+  if (!filters) return true;
+  const within = (values: readonly string[] | undefined, value: string): boolean =>
+    values === undefined || values.includes(value);
+  return (
+    within(filters.plans, f.plan) &&
+    within(filters.regions, f.region) &&
+    within(filters.globalAccountIDs, f.globalAccountID) &&
+    within(filters.subAccountIDs, f.subAccountID) &&
+    within(filters.shoots, f.shootName) &&
+    within(filters.instanceIDs, f.instanceID) &&
+    within(filters.runtimeIDs, f.runtimeID)
+  );
+}

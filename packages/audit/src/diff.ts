@@ -12,6 +12,11 @@ export interface DiffInput {
   findings: readonly Finding[];
   /** False when the scan could not be verified complete: then nothing resolves or is deleted. */
   complete: boolean;
+  /**
+   * Whether the run looked at an entry's runtime (a filtered run looks at part of the fleet):
+   * entries outside are kept as they are, like after an incomplete scan. Default: every entry.
+   */
+  inScope?: (entry: SnapshotEntry) => boolean;
   now: Date;
   policy: AlertPolicy;
   silences?: readonly Silence[];
@@ -108,10 +113,12 @@ export function diffSnapshot(input: DiffInput): DiffResult {
     }
   }
 
-  // An incomplete scan cannot tell "gone" from "not listed": keep every absent entry as it is.
+  // An incomplete scan cannot tell "gone" from "not listed": keep every absent entry as it is;
+  // so does a filtered run for the entries outside its filter.
   if (!input.complete) return { transitions, changes };
   for (const prev of previous.values()) {
     if (seen.has(prev.instanceID)) continue;
+    if (input.inScope && !input.inScope(prev)) continue;
     if (prev.phase === "pending") {
       changes.push({ op: "delete", instanceID: prev.instanceID });
       continue;

@@ -2,6 +2,7 @@ export {
   AUDITS,
   type AuditDefinition,
   auditNamed,
+  coveredBy,
   expiredAudit,
   failingAudit,
   type NarrowingFilters,

@@ -202,6 +202,37 @@ describe("runAudit: scan", () => {
   });
 });
 
+describe("runAudit: filters", () => {
+  it("resolves nothing outside a filtered run's filter, and keeps those snapshot entries (issue 11, defect 1)", async () => {
+    const first = await failing(0);
+    const trial = first.transitions.filter(
+      (t) => source.fleet.get(t.instanceID)?.servicePlanName === "trial",
+    );
+    const others = first.transitions.length - trial.length;
+    expect(trial.length).toBeGreaterThan(0);
+    expect(others).toBeGreaterThan(0);
+    const filtered = await failing(1, { filters: { plans: ["trial"] } });
+    expect(filtered.complete).toBe(true);
+    expect(filtered.transitions.filter((t) => t.kind === "resolved")).toEqual([]);
+    expect(store.snapshots.get("failing")?.size).toBe(first.transitions.length);
+    // The next unfiltered run fires nothing again.
+    const next = await failing(2);
+    expect(next.transitions).toEqual([]);
+  });
+
+  it("still resolves what the filter covers", async () => {
+    await failing(0);
+    const trialFiring = [...(store.snapshots.get("failing")?.values() ?? [])].find(
+      (e) => e.finding.plan === "trial" && e.finding.state === "error",
+    );
+    source.fleet.recover(trialFiring?.instanceID as string);
+    const filtered = await failing(1, { filters: { plans: ["trial"] } });
+    expect(filtered.transitions.map((t) => [t.kind, t.instanceID])).toEqual([
+      ["resolved", trialFiring?.instanceID],
+    ]);
+  });
+});
+
 describe("runAudit: plan, dry run and baseline", () => {
   it("a dry run previews the digests and takes no lease, publishes, writes or records nothing", async () => {
     store.leases.set("failing", { owner: "other", expiresAtMs: Date.parse(hour(5)) });
