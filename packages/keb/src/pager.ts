@@ -51,8 +51,8 @@ export interface ScanResult {
 /**
  * Lists all pages of one query: page 1 first (it tells `totalCount`), then the rest with bounded
  * concurrency. A scan is complete only when it is verifiably so; a failed page, an empty page
- * before `totalCount`, a `totalCount` that changes between pages, a short page, or a runtime seen
- * twice (rows moved under the OFFSET paging, so others were skipped) all make it incomplete, with
+ * before `totalCount`, a `totalCount` that changes between pages, a page that holds other than
+ * min(page size, totalCount − offset) rows (page 1 included), or a runtime seen twice (rows moved under the OFFSET paging, so others were skipped) all make it incomplete, with
  * the runtimes that did arrive still returned. Never throws for those; throws `KebConfigError`
  * for filters KEB would misread.
  */
@@ -118,7 +118,11 @@ export async function scanRuntimes(
   if (first) {
     pages = 1;
     keep(1, first.data);
+    const owed = Math.min(pageSize, totalCount);
     if (first.data.length === 0 && totalCount > 0) fail(`page 1 was empty but totalCount is ${totalCount}`);
+    // A short page 1, or a totalCount below what it holds, would let unseen rows resolve.
+    else if (!archive && first.data.length !== owed)
+      fail(`page 1 held ${first.data.length} runtimes, expected ${owed}`);
   }
   const maxPages = options.maxPages ?? 2000;
   const lastPage = Math.min(pageCount, maxPages);
