@@ -1,4 +1,5 @@
 import { readFileSync } from "node:fs";
+import { redact } from "@fleet-auditor/keb";
 import { parseConfig } from "@fleet-auditor/runner";
 import type { Command, Io } from "./command.ts";
 import { appsCommand } from "./commands/apps.ts";
@@ -63,7 +64,10 @@ export async function runCli(
     const env = parseConfig(CliEnvSchema, vars);
     return await command.run(rest, { env, vars, io, now: () => new Date() });
   } catch (err) {
-    io.stderr.write(`fleet-auditor: ${(err as Error).message}\n${usageOf(err, command)}`);
+    // Errors are redacted where they are made; this guards what the terminal shows anyway.
+    io.stderr.write(
+      `fleet-auditor: ${redact((err as Error).message ?? String(err))}\n${usageOf(err, command)}`,
+    );
     return 1;
   }
 }

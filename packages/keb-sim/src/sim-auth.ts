@@ -26,6 +26,8 @@ export interface SimAuthOptions {
   tokenTtlSeconds?: number;
   /** Groups that may read `/runtimes` (Istio's policy). Default the three runtime groups. */
   allowedGroups?: string[];
+  /** A careless issuer: refusals echo the request (form and Authorization header) in `error_description`. */
+  echoRequests?: boolean;
 }
 
 /** The answer of the token endpoint: a status and a JSON body. */
@@ -73,11 +75,14 @@ export class SimAuth {
       clientId = decodeURIComponent(id ?? "");
       secret = decodeURIComponent(pw ?? "");
     }
+    const echo = this.#options.echoRequests
+      ? ` (request: ${form.toString()}; authorization: ${authorization ?? "-"})`
+      : "";
     const client = this.#options.clients?.find((c) => c.id === clientId);
     if (!client || client.secret !== secret) {
       return {
         status: 401,
-        body: { error: "invalid_client", error_description: "client authentication failed" },
+        body: { error: "invalid_client", error_description: `client authentication failed${echo}` },
       };
     }
     const grant = form.get("grant_type");
@@ -90,7 +95,10 @@ export class SimAuth {
     } else if (grant === "password") {
       const user = this.#options.users?.find((u) => u.username === form.get("username"));
       if (!user || user.password !== form.get("password")) {
-        return { status: 400, body: { error: "invalid_grant", error_description: "wrong user or password" } };
+        return {
+          status: 400,
+          body: { error: "invalid_grant", error_description: `wrong user or password${echo}` },
+        };
       }
       subject = user.username;
       groups = user.groups;

@@ -1,5 +1,6 @@
 import { isIP } from "node:net";
 import { KebConfigError } from "./errors.ts";
+import { redact } from "./redact.ts";
 
 /** True for localhost, 127.0.0.0/8 and ::1: the only hosts plain http is allowed to. */
 export function isLoopbackHost(hostname: string): boolean {
@@ -11,15 +12,18 @@ export function isLoopbackHost(hostname: string): boolean {
 
 /**
  * Parses a KEB or token endpoint URL. `https:` anywhere; `http:` only on loopback, so that a bearer
- * token never crosses a network in clear text. Throws `KebConfigError` naming the setting.
+ * token never crosses a network in clear text. `user:pass@` in it is dropped: the auditor
+ * authenticates with a token, and a URL is printed in errors. Throws `KebConfigError` naming the setting.
  */
 export function parseEndpointUrl(raw: string, setting: string): URL {
   let url: URL;
   try {
     url = new URL(raw);
   } catch {
-    throw new KebConfigError(`${setting}: not a URL: ${JSON.stringify(raw)}`);
+    throw new KebConfigError(`${setting}: not a URL: ${JSON.stringify(redact(raw).slice(0, 200))}`);
   }
+  url.username = "";
+  url.password = "";
   if (url.protocol === "https:") return url;
   if (url.protocol === "http:" && isLoopbackHost(url.hostname)) return url;
   if (url.protocol === "http:") {

@@ -4,6 +4,7 @@ import { parseEndpointUrl } from "./base-url.ts";
 import { KebAuthError, KebError, KebHttpError, KebSchemaError, KebTimeoutError } from "./errors.ts";
 import { type ListParameters, pageQuery } from "./params.ts";
 import { parseRuntimesPage } from "./parse-page.ts";
+import { redact } from "./redact.ts";
 import { type RetryOptions, retryOptionsUntil } from "./retry-policy.ts";
 import type { RuntimesPage } from "./schemas.ts";
 
@@ -77,7 +78,7 @@ export class KebClient implements RuntimeSource {
           authRetried = true;
           continue;
         }
-        throw this.#describe(err, url, deadline, options.signal);
+        throw this.#describe(err, url, deadline, options.signal, token);
       }
       let body: unknown;
       try {
@@ -86,7 +87,7 @@ export class KebClient implements RuntimeSource {
         if (bodyRetries-- > 0 && !signal.aborted) continue;
         throw new KebSchemaError({
           path: "$",
-          problem: `body is not JSON (${text.length} characters: ${excerpt(text)})`,
+          problem: `body is not JSON (${text.length} characters: ${excerpt(text, token)})`,
           page: params.page,
           cause: err,
         });
@@ -96,7 +97,13 @@ export class KebClient implements RuntimeSource {
     }
   }
 
-  #describe(err: unknown, url: string, deadline: AbortSignal, callerSignal?: AbortSignal): unknown {
+  #describe(
+    err: unknown,
+    url: string,
+    deadline: AbortSignal,
+    callerSignal: AbortSignal | undefined,
+    token: string,
+  ): unknown {
     if (err instanceof KebError) return err;
     if (callerSignal?.aborted && !deadline.aborted) return err;
     if (deadline.aborted) return new KebTimeoutError("deadline", url, { cause: err });
@@ -104,17 +111,20 @@ export class KebClient implements RuntimeSource {
       const body = bodyText(err.body);
       if (err.statusCode === 401 || err.statusCode === 403) {
         const hint = err.statusCode === 403 ? " (the token needs a runtimeViewer group)" : "";
-        return new KebAuthError(`KEB refused the token: HTTP ${err.statusCode}${hint}: ${excerpt(body)}`, {
-          status: err.statusCode,
-        });
+        return new KebAuthError(
+          `KEB refused the token: HTTP ${err.statusCode}${hint}: ${excerpt(body, token)}`,
+          {
+            status: err.statusCode,
+          },
+        );
       }
-      return new KebHttpError({ status: err.statusCode, bodyExcerpt: excerpt(body), url, cause: err });
+      return new KebHttpError({ status: err.statusCode, bodyExcerpt: excerpt(body, token), url, cause: err });
     }
     if (err instanceof errors.ConnectTimeoutError) return new KebTimeoutError("connect", url, { cause: err });
     if (err instanceof errors.HeadersTimeoutError) return new KebTimeoutError("headers", url, { cause: err });
     if (err instanceof errors.BodyTimeoutError) return new KebTimeoutError("body", url, { cause: err });
     const code = (err as { code?: string }).code;
-    const message = err instanceof Error ? err.message : String(err);
+    const message = redact(err instanceof Error ? err.message : String(err), [token]);
     return new KebHttpError({
       status: 0,
       bodyExcerpt: "",
@@ -136,8 +146,9 @@ function bodyText(body: unknown): string {
   return typeof message === "string" ? message : JSON.stringify(body ?? "");
 }
 
-function excerpt(text: string): string {
-  const flat = text.replace(/\s+/g, " ").trim();
+/** A body as an error may quote it: the token it was sent and anything shaped like a secret removed, then cut. */
+function excerpt(text: string, token: string): string {
+  const flat = redact(text, [token]).replace(/\s+/g, " ").trim();
   return flat.length > EXCERPT_CHARS ? `${flat.slice(0, EXCERPT_CHARS)}…` : flat;
 }
 

@@ -33,7 +33,7 @@ import {
   toldBy,
   toldQuietly,
 } from "@fleet-auditor/audit";
-import { displayedState, type RuntimeSource, type ScanResult, scanAll } from "@fleet-auditor/keb";
+import { displayedState, type RuntimeSource, redact, type ScanResult, scanAll } from "@fleet-auditor/keb";
 import type { RunLogger } from "./ports.ts";
 import type { AuditRunInput } from "./run-input.ts";
 
@@ -133,9 +133,8 @@ export async function runAudit(deps: AuditRunDeps, input: AuditRunInput): Promis
   } catch (err) {
     // Blind in another way (a store, the lease): it counts toward `degraded` like an incomplete scan.
     if (!run.dryRun && health) {
-      await updateHealth(deps, run, health, { ok: false, reason: (err as Error).message }).catch(
-        () => undefined,
-      );
+      const reason = redact((err as Error).message ?? String(err)).slice(0, 600);
+      await updateHealth(deps, run, health, { ok: false, reason }).catch(() => undefined);
     }
     throw err;
   } finally {
@@ -254,7 +253,11 @@ async function scanWithRescan(deps: AuditRunDeps, run: Run): Promise<Scan> {
     pass = await scanOnce(deps, run);
   }
   const broken = pass.scans.find((s) => !s.complete);
-  const incompleteReason = broken ? `${broken.query}: ${broken.incompleteReason}` : null;
+  // Error texts are redacted where they are made; this is the last guard before the summary,
+  // the ledger, logs and messages, and it keeps the reason short.
+  const incompleteReason = broken
+    ? redact(`${broken.query}: ${broken.incompleteReason}`).slice(0, 600)
+    : null;
   if (broken) deps.log?.warn("scan incomplete: nothing will be resolved", { reason: incompleteReason });
   return { ...pass, rescans, complete: !broken, incompleteReason };
 }

@@ -3,6 +3,7 @@ import { type Dispatcher, errors, request } from "undici";
 import { number, object, optional, string, union } from "zod";
 import { parseEndpointUrl } from "../base-url.ts";
 import { KebAuthError, KebError, KebTimeoutError } from "../errors.ts";
+import { redact } from "../redact.ts";
 import { retryOptionsUntil } from "../retry-policy.ts";
 import type { TokenProvider } from "./token-provider.ts";
 
@@ -61,6 +62,10 @@ abstract class OAuth2TokenProvider implements TokenProvider {
 
   /** The grant's own form fields. */
   protected abstract grantFields(): Record<string, string>;
+  /** The grant's own secrets, redacted from every error. */
+  protected grantSecrets(): string[] {
+    return [];
+  }
 
   async getToken(signal?: AbortSignal): Promise<string> {
     const cached = this.#cached;
@@ -132,22 +137,30 @@ abstract class OAuth2TokenProvider implements TokenProvider {
     };
   }
 
+  /** What must never appear in an error: the client secret and the grant's own secrets. */
+  #secrets(): Array<string | undefined> {
+    return [this.#options.clientSecret, ...this.grantSecrets()];
+  }
+
   #describe(err: unknown, deadline: AbortSignal): KebError {
     if (err instanceof KebError) return err;
     if (deadline.aborted) return new KebTimeoutError("deadline", this.#tokenUrl.origin, { cause: err });
     if (err instanceof errors.ResponseError) {
       // RFC 6749 error bodies say what is wrong (`invalid_client`) and never echo the secret.
       const b = err.body as { error?: unknown; error_description?: unknown } | string | undefined;
-      const detail =
+      // Not every issuer is careful: some echo the request (the Basic header, the password) into
+      // `error_description`. Whatever it says is redacted and cut.
+      const raw =
         typeof b === "object" && b !== null
           ? [b.error, b.error_description].filter((x) => typeof x === "string").join(": ")
-          : String(b ?? "").slice(0, 200);
+          : String(b ?? "");
+      const detail = redact(raw, this.#secrets()).slice(0, 300);
       return new KebAuthError(
         `token endpoint ${this.#tokenUrl.origin} answered ${err.statusCode}${detail ? `: ${detail}` : ""}`,
         { status: err.statusCode },
       );
     }
-    const message = err instanceof Error ? err.message : String(err);
+    const message = redact(err instanceof Error ? err.message : String(err), this.#secrets());
     return new KebAuthError(`token endpoint ${this.#tokenUrl.origin} unreachable: ${message}`, {
       cause: err,
     });
@@ -187,5 +200,8 @@ export class PasswordTokenProvider extends OAuth2TokenProvider {
   }
   protected grantFields(): Record<string, string> {
     return { grant_type: "password", username: this.#username, password: this.#password };
+  }
+  protected override grantSecrets(): string[] {
+    return [this.#password];
   }
 }
