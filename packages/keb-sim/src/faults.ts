@@ -19,6 +19,8 @@ export type FaultAction =
    * 1,000 per timestamp): the boundary row appears twice and another is never served.
    */
   | { kind: "overlap" }
+  /** Answer the real page with `bytes` of padding in an extra field: valid, and far too large. */
+  | { kind: "oversized"; bytes: number }
   /** Add latency to this request, ms. */
   | { kind: "delay"; ms: number }
   /** Before answering, change the fleet: delete rows before this page and create new ones. */

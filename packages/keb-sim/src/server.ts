@@ -98,7 +98,9 @@ export async function startKebSimulator(options: SimulatorOptions = {}): Promise
     if (fault?.kind === "empty" && answer.status === 200) Object.assign(answer.body, { data: [], count: 0 });
     if (fault?.kind === "schema-invalid" && answer.status === 200)
       breakItem(answer.body.data, fault.item ?? 0);
-    const body = answerText(answer);
+    let body = answerText(answer);
+    if (fault?.kind === "oversized" && answer.status === 200)
+      body = `${body.slice(0, -1)},"padding":"${"x".repeat(fault.bytes)}"}`;
     if (fault?.kind === "truncate" || fault?.kind === "stall") return { kind: fault.kind, body };
     return json(answer.status, body);
   };

@@ -158,6 +158,21 @@ describe("KebClient against faults", () => {
     expect(err).toMatchObject({ code: "KEB_TIMEOUT", phase: "body" });
   });
 
+  it("fails a page whose body passes the size limit, without reading it all (issue 11, defect 9)", async () => {
+    kit.sim.faults.add({ action: { kind: "oversized", bytes: 3_000_000 }, times: 3 });
+    const err = await kit
+      .client({ maxBodyBytes: 1_000_000 })
+      .listPage(page1)
+      .catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(KebSchemaError);
+    expect((err as Error).message).toMatch(/body of \d+ bytes is over the limit of 1000000/);
+    // Not asked for again: the same page would be as large.
+    kit.sim.faults.clear();
+    // The same page under the default limit is read.
+    kit.sim.faults.add({ action: { kind: "oversized", bytes: 3_000_000 } });
+    await expect(kit.client().listPage(page1)).resolves.toMatchObject({ count: 100 });
+  });
+
   it("recovers when a stalled body is followed by a good answer", async () => {
     kit.sim.faults.add({ action: { kind: "stall" } });
     await expect(kit.client().listPage(page1)).resolves.toMatchObject({ count: 100 });
