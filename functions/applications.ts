@@ -1,6 +1,12 @@
 import { Logger } from "@aws-lambda-powertools/logger";
 import { Metrics } from "@aws-lambda-powertools/metrics";
-import { ApplicationsEnvSchema, ingestBatch, parseConfig } from "@fleet-auditor/runner";
+import {
+  ApplicationsEnvSchema,
+  batchItemFailures,
+  ingestBatch,
+  parseConfig,
+  queuedMessages,
+} from "@fleet-auditor/runner";
 import { DynamoStatusStore, documentClient } from "@fleet-auditor/store";
 import type { SQSBatchResponse, SQSEvent } from "aws-lambda";
 import { recordIngestMetrics } from "./lib/ingest-metrics.ts";
@@ -23,11 +29,9 @@ const store = new DynamoStatusStore({
  * records one by one, and this handler folds the whole batch to one write per Application ID.
  */
 export const handler = functionStack<SQSEvent, SQSBatchResponse>(logger, metrics).handler(async (event) => {
-  const { failedMessageIds, counts } = await ingestBatch(
-    { store, log: logger },
-    event.Records.map((r) => ({ messageId: r.messageId, body: r.body })),
-  );
+  const messages = queuedMessages(event);
+  const { failedMessageIds, counts } = await ingestBatch({ store, log: logger }, messages);
   logger.info("batch processed", { ...counts });
   recordIngestMetrics(metrics, counts);
-  return { batchItemFailures: failedMessageIds.map((itemIdentifier) => ({ itemIdentifier })) };
+  return { batchItemFailures: batchItemFailures(messages, failedMessageIds) };
 });

@@ -69,6 +69,36 @@ describe("functions/applications.ts (SQS)", () => {
     });
   });
 
+  it("refuses an event that is not an SQS event, naming the problem (issue 11, defect 10)", async () => {
+    const handler = await load<Ingest>("../../functions/applications.ts");
+    for (const event of [null, {}, [], { Records: "x" }]) {
+      await expect(handler(event, fakeContext())).rejects.toThrow(/invalid input: (\(input\)|Records)/);
+    }
+  });
+
+  it("quarantines a record without a string body, and names a record without messageId by its body", async () => {
+    const handler = await load<Ingest>("../../functions/applications.ts");
+    const event = sqsEvent([raw("request-list.json"), "placeholder"]) as unknown as {
+      Records: Array<Record<string, unknown>>;
+    };
+    (event.Records[1] as Record<string, unknown>).body = { not: "a string" };
+    const noId = { ...(sqsEvent(["still not json"]).Records[0] as unknown as Record<string, unknown>) };
+    delete noId.messageId;
+    event.Records.push(noId);
+    const result = await handler(event, fakeContext());
+    expect(result.batchItemFailures).toEqual([]);
+    const query = await load<Query>("../../functions/application-status.ts");
+    const quarantined = (await query({ quarantine: true }, fakeContext("status"))) as QuarantineItem[];
+    const byId = new Map(quarantined.map((q) => [q.sqsMessageId, q]));
+    expect(byId.get(event.Records[1]?.messageId as string)).toMatchObject({
+      code: "MS_RECORD",
+      reason: "the SQS record has no string body (got object)",
+    });
+    const unnamed = quarantined.find((q) => q.body === "still not json");
+    expect(unnamed?.sqsMessageId).toMatch(/^no-message-id-[0-9a-f]{16}$/);
+    expect(quarantined.some((q) => q.sqsMessageId === "undefined" || q.sqsMessageId === "")).toBe(false);
+  });
+
   it("answers console queries by node, status and time, and rejects a bad query naming the field", async () => {
     const query = await load<Query>("../../functions/application-status.ts");
     const rejected = (await query(

@@ -4,7 +4,9 @@ export type MetaserverErrorCode =
   | "MS_ENVELOPE"
   | "MS_CONTENT"
   | "MS_APPLICATION"
-  | "MS_BASE64";
+  | "MS_BASE64"
+  /** The queue record itself is unusable (no string body). */
+  | "MS_RECORD";
 
 /** A body that can never be processed. The message is the quarantine reason. */
 export class MetaserverParseError extends Error {

@@ -34,4 +34,5 @@ export {
   parseRunInput,
 } from "./run-input.ts";
 export { isShowRequest, parseShowRun, type RunView, ShowRunInputSchema, showRun } from "./show-run.ts";
+export { batchItemFailures, queuedMessages, SqsEventSchema } from "./sqs-event.ts";
 export { parseStatusQuery, type StatusQueryInput, StatusQueryInputSchema } from "./status-query-input.ts";

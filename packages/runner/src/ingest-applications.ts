@@ -13,6 +13,10 @@ import type { RunLogger } from "./ports.ts";
 export interface QueuedMessage {
   messageId: string;
   body: string;
+  /** Why the record itself cannot be processed (it goes to the quarantine as `MS_RECORD`). */
+  problem?: string;
+  /** The record had no `messageId`; this one was made from its body. */
+  unnamed?: boolean;
 }
 
 /** What a batch did, for logs, metrics and the CLI. */
@@ -68,6 +72,7 @@ export async function ingestBatch(
   for (const record of messages) {
     let decoded: ReturnType<typeof decodeMessage>;
     try {
+      if (record.problem) throw new MetaserverParseError("MS_RECORD", record.problem);
       decoded = decodeMessage(record.body);
     } catch (err) {
       quarantines.push(
