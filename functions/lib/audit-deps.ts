@@ -42,6 +42,7 @@ export function auditDeps(
     links: linksFrom(env),
     collapseAt: env.GROUP_COLLAPSE_AT,
     degradedAfterRuns: env.DEGRADED_AFTER_RUNS,
+    maxClockSkewMs: env.MAX_CLOCK_SKEW_HOURS * 3_600_000,
     log,
   };
 }

@@ -13,6 +13,8 @@ const kit = useKebSimulator({
 const env = useDynamo(["fn-audit"]);
 const sns = useSns();
 let drain: () => Promise<unknown[]>;
+// A scheduled time near the clock: a run that writes refuses one days away from it.
+const SCHEDULED = new Date(Math.floor(Date.now() / 3_600_000) * 3_600_000).toISOString();
 let restore: () => void = () => undefined;
 
 const baseEnv = (): Record<string, string | undefined> => ({
@@ -51,11 +53,11 @@ describe("functions/audit.ts", () => {
     });
     const handler = await loadHandler({ ...baseEnv(), POWERTOOLS_METRICS_DISABLED: "false" });
     const summary = (await handler(
-      { audit: "failing", scheduledTime: "2026-11-29T06:00:00Z" },
+      { audit: "failing", scheduledTime: SCHEDULED },
       fakeContext(),
     )) as RunSummary;
     const again = (await handler(
-      { audit: "failing", scheduledTime: "2026-11-29T06:00:00Z" },
+      { audit: "failing", scheduledTime: SCHEDULED },
       fakeContext(),
     )) as RunSummary;
     spy.mockRestore();
@@ -63,7 +65,7 @@ describe("functions/audit.ts", () => {
       audit: "failing",
       status: "completed",
       complete: true,
-      scheduledTime: "2026-11-29T06:00:00.000Z",
+      scheduledTime: SCHEDULED,
     });
     expect(summary.transitions.length).toBeGreaterThan(0);
     expect(await drain()).toHaveLength(1);

@@ -51,6 +51,7 @@ export const AuditEnvSchema = object({
   KEB_CONCURRENCY: positiveInt(4),
   LEDGER_RETENTION_DAYS: positiveInt(30),
   LEASE_MINUTES: positiveInt(15),
+  MAX_CLOCK_SKEW_HOURS: positiveInt(48),
 });
 
 /** Everything the audit function reads from its environment. */

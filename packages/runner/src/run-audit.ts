@@ -34,10 +34,13 @@ import {
   toldQuietly,
 } from "@fleet-auditor/audit";
 import { displayedState, type RuntimeSource, redact, type ScanResult, scanAll } from "@fleet-auditor/keb";
+import { type Problem, RunInputError } from "./errors.ts";
 import type { RunLogger } from "./ports.ts";
 import type { AuditRunInput } from "./run-input.ts";
 
 const DEFAULT_LEASE_MS = 15 * 60_000;
+// EventBridge Scheduler retries a delivery for up to 24 h: a late scheduled time is normal.
+const DEFAULT_MAX_SKEW_MS = 48 * 3_600_000;
 const DEFAULT_LEDGER_RETENTION_DAYS = 30;
 
 /** Everything a run needs; the composition root (function, CLI) builds it once. */
@@ -67,6 +70,8 @@ export interface AuditRunDeps {
   collapseAt?: number;
   /** Consecutive incomplete or failed runs before one `degraded` notice. Default 3. */
   degradedAfterRuns?: number;
+  /** `now` and `scheduledTime` of a run that writes must be this close to the clock. Default 48 h. */
+  maxClockSkewMs?: number;
   log?: RunLogger;
   onProgress?: (done: number, total: number) => void;
 }
@@ -194,6 +199,7 @@ function startRun(deps: AuditRunDeps, input: AuditRunInput): Run {
   const id = (deps.newId ?? (() => crypto.randomUUID()))();
   const dryRun = input.dryRun ?? false;
   const scheduledTime = input.scheduledTime ? new Date(input.scheduledTime).toISOString() : null;
+  if (!dryRun) refuseSkew(input, startedAt, deps.maxClockSkewMs ?? DEFAULT_MAX_SKEW_MS);
   return {
     audit,
     input,
@@ -207,6 +213,26 @@ function startRun(deps: AuditRunDeps, input: AuditRunInput): Run {
     runKey: scheduledTime ? `sched:${scheduledTime}` : `adhoc:${startedAt.toISOString()}:${id}`,
     leaseMs: deps.leaseMs ?? DEFAULT_LEASE_MS,
   };
+}
+
+/**
+ * A run that writes may not judge by a time far from the clock: `--now 2100-01-01` would record
+ * reminders as sent in 2100 and silence the audit for decades. Dry runs may look anywhere.
+ */
+function refuseSkew(input: AuditRunInput, clock: Date, maxSkewMs: number): void {
+  const problems: Problem[] = [];
+  for (const field of ["now", "scheduledTime"] as const) {
+    const value = input[field];
+    if (value === undefined) continue;
+    const skew = Math.abs(Date.parse(value) - clock.getTime());
+    if (skew > maxSkewMs) {
+      problems.push({
+        path: field,
+        message: `${value} is ${Math.round(skew / 3_600_000)} h from the clock (at most ${maxSkewMs / 3_600_000} h unless dryRun)`,
+      });
+    }
+  }
+  if (problems.length) throw new RunInputError(problems);
 }
 
 /** Stage 1: the summary of this scheduled time's recorded run, marked `duplicate`. */

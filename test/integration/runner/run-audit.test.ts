@@ -52,6 +52,8 @@ beforeEach(async () => {
     store: new DynamoAuditStore({ client, tableName: table }),
     reports: new DynamoReportStore({ client, tableName: table }),
     publisher: new SnsAlertPublisher({ client: sns.sns, topicArn: sns.topicArn }),
+    // The scheduled times below are hours of 2026-11-01: the run's clock reads that day too.
+    clock: () => new Date(hour(0)),
   };
 });
 

@@ -202,6 +202,26 @@ describe("runAudit: scan", () => {
   });
 });
 
+describe("runAudit: times far from the clock (issue 11, defect 8)", () => {
+  it("refuses a now or scheduled time days from the clock unless the run is a dry run", async () => {
+    await expect(runAudit(deps, { audit: "failing", now: "2100-01-01T00:00:00Z" })).rejects.toThrow(
+      /invalid input: now: 2100-01-01T00:00:00Z is \d+ h from the clock \(at most 48 h unless dryRun\)/,
+    );
+    await expect(runAudit(deps, { audit: "failing", scheduledTime: "0000-01-01T00:00:00Z" })).rejects.toThrow(
+      /scheduledTime: /,
+    );
+    expect(store.leases.size + store.ledger.size + publisher.published.length).toBe(0);
+    const dry = await runAudit(deps, { audit: "failing", now: "2100-01-01T00:00:00Z", dryRun: true });
+    expect(dry.dryRun).toBe(true);
+    // A scheduler retry a day late is normal.
+    const late = await runAudit(
+      { ...deps, clock: () => new Date(hour(25)) },
+      { audit: "failing", scheduledTime: hour(0) },
+    );
+    expect(late.status).toBe("completed");
+  });
+});
+
 describe("runAudit: filters", () => {
   it("resolves nothing outside a filtered run's filter, and keeps those snapshot entries (issue 11, defect 1)", async () => {
     const first = await failing(0);
