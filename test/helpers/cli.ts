@@ -33,10 +33,13 @@ export async function cli(
   return { code, stdout: await out, stderr: await err };
 }
 
-/** Runs the real `fleet-auditor` command in a child process with only PATH and `env` set. */
+/**
+ * Runs the real `fleet-auditor` command in a child process with only PATH and `env` set; with
+ * `signalWhen`, sends it SIGINT once that resolves.
+ */
 export function spawnCli(
   args: string[],
-  options: { env?: Record<string, string>; stdin?: string } = {},
+  options: { env?: Record<string, string>; stdin?: string; signalWhen?: () => Promise<void> } = {},
 ): Promise<CliResult> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [MAIN, ...args], {
@@ -52,6 +55,7 @@ export function spawnCli(
     });
     child.on("close", (code) => resolve({ code: code ?? -1, stdout, stderr }));
     child.stdin.end(options.stdin ?? "");
+    void options.signalWhen?.().then(() => child.kill("SIGINT"));
   });
 }
 

@@ -4,6 +4,7 @@ import { parseConfig } from "@fleet-auditor/runner";
 import type { Command, Io } from "./command.ts";
 import { appsCommand } from "./commands/apps.ts";
 import { demoCommand } from "./commands/demo.ts";
+import { leaseCommand } from "./commands/lease.ts";
 import { runCommand } from "./commands/run.ts";
 import { runsCommand } from "./commands/runs.ts";
 import { silencesCommand } from "./commands/silences.ts";
@@ -16,6 +17,7 @@ export const COMMANDS: readonly Command[] = [
   runsCommand,
   appsCommand,
   silencesCommand,
+  leaseCommand,
   demoCommand,
 ];
 

@@ -181,6 +181,20 @@ export class DynamoAuditStore implements AuditStateStore {
     );
   }
 
+  /** Who holds the audit's lease, and until when; undefined when nobody does. */
+  async describeLease(audit: string): Promise<{ owner: string; expiresAt: string } | undefined> {
+    const out = await this.#client.send(
+      new GetCommand({ TableName: this.#table, Key: itemKey.lease(audit), ConsistentRead: true }),
+    );
+    if (!out.Item) return undefined;
+    return { owner: String(out.Item.owner), expiresAt: new Date(Number(out.Item.expiresAtMs)).toISOString() };
+  }
+
+  /** Removes the audit's lease whoever holds it: for an operator after a run was killed. */
+  async forceReleaseLease(audit: string): Promise<void> {
+    await this.#client.send(new DeleteCommand({ TableName: this.#table, Key: itemKey.lease(audit) }));
+  }
+
   async releaseLease(audit: string, owner: string): Promise<void> {
     try {
       await this.#client.send(

@@ -11,10 +11,17 @@ import {
 import type { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import { auditTableDefinition } from "./audit-table.ts";
 import { documentClient } from "./document-client.ts";
+import { lockStateDir } from "./state-dir-lock.ts";
 import { statusTableDefinition } from "./status-table.ts";
 
 // dynalite ships CommonJS without types.
 const require = createRequire(import.meta.url);
+
+type Dynalite = (opts: Record<string, unknown>) => {
+  listen(port: number, host: string, cb: () => void): void;
+  address(): AddressInfo;
+  close(cb: () => void): void;
+};
 
 /** A DynamoDB-compatible server in this process (dynalite), for the CLI, the demo and tests. */
 export interface EmbeddedDynamo {
@@ -34,12 +41,25 @@ export async function startEmbeddedDynamo(options: {
   /** Application status tables by name. */
   statusTables?: string[];
 }): Promise<EmbeddedDynamo> {
-  const dynalite = require("dynalite") as (opts: Record<string, unknown>) => {
-    listen(port: number, host: string, cb: () => void): void;
-    address(): AddressInfo;
-    close(cb: () => void): void;
-  };
-  if (options.dir) mkdirSync(options.dir, { recursive: true });
+  const dynalite = require("dynalite") as Dynalite;
+  let unlock = (): void => undefined;
+  if (options.dir) {
+    mkdirSync(options.dir, { recursive: true });
+    unlock = lockStateDir(options.dir);
+  }
+  try {
+    return await serve(dynalite, options, unlock);
+  } catch (err) {
+    unlock();
+    throw err;
+  }
+}
+
+async function serve(
+  dynalite: Dynalite,
+  options: { dir?: string; tables: string[]; statusTables?: string[] },
+  unlock: () => void,
+): Promise<EmbeddedDynamo> {
   const server = dynalite({ path: options.dir, createTableMs: 0, deleteTableMs: 0, updateTableMs: 0 });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const endpoint = `http://127.0.0.1:${server.address().port}`;
@@ -60,6 +80,7 @@ export async function startEmbeddedDynamo(options: {
     close: async () => {
       raw.destroy();
       await new Promise<void>((resolve) => server.close(() => resolve()));
+      unlock();
     },
   };
 }

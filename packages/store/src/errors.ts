@@ -1,5 +1,9 @@
 /** Stable codes of the store's errors. */
-export type StoreErrorCode = "STORE_UNPROCESSED" | "STORE_LEASE_LOST" | "STORE_REPORT_INCOMPLETE";
+export type StoreErrorCode =
+  | "STORE_UNPROCESSED"
+  | "STORE_LEASE_LOST"
+  | "STORE_REPORT_INCOMPLETE"
+  | "STORE_STATE_DIR_IN_USE";
 
 /** Base of the store's errors. */
 export class StoreError extends Error {
@@ -42,5 +46,16 @@ export class ReportIncompleteError extends StoreError {
     );
     this.name = "ReportIncompleteError";
     this.runId = runId;
+  }
+}
+
+/** Another process has the embedded store's directory open. */
+export class StateDirInUseError extends StoreError {
+  constructor(dir: string, pid: number) {
+    super(
+      "STORE_STATE_DIR_IN_USE",
+      `the state directory ${dir} is in use by process ${pid} (another fleet-auditor command?); wait for it, or use another --state-dir`,
+    );
+    this.name = "StateDirInUseError";
   }
 }

@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { parseArgs } from "node:util";
 import { AUDITS, type RunSummary } from "@fleet-auditor/audit";
 import { createKebDispatcher } from "@fleet-auditor/keb";
@@ -29,7 +30,8 @@ options:
 
 auth (environment): KEB_TOKEN, or KEB_TOKEN_URL + KEB_CLIENT_ID with KEB_CLIENT_SECRET
 or KEB_USERNAME + KEB_PASSWORD. AWS instead of the embedded store: AUDIT_TABLE + ALERT_TOPIC_ARN.
-exit codes: 0 complete run, 2 incomplete scan, 1 bad input or configuration.
+exit codes: 0 complete run (or already done for this time), 2 incomplete scan or skipped because
+another run holds the lease (see fleet-auditor lease), 1 bad input or configuration.
 `;
 
 type Filters = NonNullable<AuditRunInput["filters"]>;
@@ -81,6 +83,22 @@ export const runCommand: Command = {
     const progress = io.stderr.isTTY
       ? (done: number, total: number) => io.stderr.write(`\rpages ${done}/${total}   `)
       : undefined;
+    // Ctrl-C or a kill mid-run: give the lease back before leaving, or every run for the next
+    // LEASE_MINUTES would be skipped. The CLI is the process's edge, so it may exit here.
+    let current: { audit: string; runId: string } | undefined;
+    const interrupted = (signal: NodeJS.Signals): void => {
+      const held = current;
+      void (async () => {
+        if (held) await backend.store.releaseLease(held.audit, held.runId).catch(() => undefined);
+        io.stderr.write(
+          `\nfleet-auditor: interrupted by ${signal}${held ? `; the lease of ${held.audit} was released` : ""}\n`,
+        );
+        await backend.close().catch(() => undefined);
+        process.exit(signal === "SIGINT" ? 130 : 143);
+      })();
+    };
+    process.once("SIGINT", interrupted);
+    process.once("SIGTERM", interrupted);
     try {
       const summaries: RunSummary[] = [];
       for (const input of inputs) {
@@ -97,6 +115,11 @@ export const runCommand: Command = {
             collapseAt: env.GROUP_COLLAPSE_AT,
             degradedAfterRuns: env.DEGRADED_AFTER_RUNS,
             onProgress: progress,
+            newId: () => {
+              const runId = randomUUID();
+              current = { audit: input.audit, runId };
+              return runId;
+            },
           },
           input,
         );
@@ -109,8 +132,13 @@ export const runCommand: Command = {
       } else {
         io.stdout.write(`${backend.description}\n\n${summaries.map(renderSummary).join("\n")}`);
       }
-      return summaries.every((s) => s.complete || s.status !== "completed") ? 0 : 2;
+      // An incomplete scan, and a run that stood back for another, did not audit: exit 2.
+      return summaries.every((s) => s.status === "duplicate" || (s.status === "completed" && s.complete))
+        ? 0
+        : 2;
     } finally {
+      process.off("SIGINT", interrupted);
+      process.off("SIGTERM", interrupted);
       await backend.close();
       await dispatcher.close();
     }
