@@ -65,6 +65,7 @@ export async function ingestBatch(
     failed: 0,
   };
   const failed = new Set<string>();
+  const byId = new Map(messages.map((m) => [m.messageId, m]));
   const updates: StatusUpdate[] = [];
   const recordsOf = new Map<string, Set<string>>();
   const quarantines: Array<Promise<void>> = [];
@@ -110,6 +111,21 @@ export async function ingestBatch(
       try {
         counts[await deps.store.apply(update, now)]++;
       } catch (err) {
+        if (refusedForGood(err)) {
+          // Retrying cannot help (an item or key over DynamoDB's limits): keep the records with the reason.
+          const reason = `DynamoDB refused the write of Application ${update.id.slice(0, 80)}${update.id.length > 80 ? "…" : ""} for good: ${(err as Error).name}: ${(err as Error).message}`;
+          for (const id of recordsOf.get(update.id) ?? []) {
+            const record = byId.get(id) as QueuedMessage;
+            await quarantine(deps, record, { code: "STORE_REFUSED", reason }, now).then(
+              () => counts.quarantined++,
+              () => {
+                counts.failed++;
+                failed.add(id);
+              },
+            );
+          }
+          continue;
+        }
         counts.failed++;
         for (const id of recordsOf.get(update.id) ?? []) failed.add(id);
         deps.log?.warn("status write failed; its records will be retried", {
@@ -126,24 +142,45 @@ export async function ingestBatch(
   return { failedMessageIds: messages.map((m) => m.messageId).filter((id) => failed.has(id)), counts };
 }
 
-async function quarantine(deps: IngestDeps, record: QueuedMessage, err: unknown, now: Date): Promise<void> {
+/**
+ * DynamoDB errors no retry can cure: the item or a key is over its limits, or the request is
+ * malformed. Throttling and timeouts are not among them: those records are retried.
+ */
+function refusedForGood(err: unknown): boolean {
+  const name = (err as { name?: unknown }).name;
+  return (
+    name === "ValidationException" ||
+    name === "ItemCollectionSizeLimitExceededException" ||
+    name === "SerializationException"
+  );
+}
+
+async function quarantine(deps: IngestDeps, record: QueuedMessage, why: unknown, now: Date): Promise<void> {
   const cap = deps.bodyCapBytes ?? 32 * 1024;
   const bytes = Buffer.from(record.body, "utf8");
-  const known = err instanceof MetaserverParseError;
+  // A parse error, a refusal we named, or an unexpected exception (a bug of ours; the body is still kept).
+  const { code, reason } =
+    why instanceof MetaserverParseError
+      ? { code: why.code as string, reason: why.message }
+      : isNamed(why)
+        ? why
+        : { code: "MS_UNEXPECTED", reason: `unexpected decoding error: ${String(why)}` };
   await deps.store.quarantine({
     sqsMessageId: record.messageId,
-    // An unexpected exception is a bug of ours, but the body is still kept, not lost.
-    reason: known ? err.message : `unexpected decoding error: ${String(err)}`,
-    code: known ? err.code : "MS_UNEXPECTED",
+    reason,
+    code,
     body: bytes.subarray(0, cap).toString("utf8"),
     bodyBytes: bytes.length,
     truncated: bytes.length > cap,
     receivedAt: now.toISOString(),
   });
-  deps.log?.warn("message quarantined", {
-    messageId: record.messageId,
-    reason: known ? err.code : "MS_UNEXPECTED",
-  });
+  deps.log?.warn("message quarantined", { messageId: record.messageId, reason: code });
+}
+
+function isNamed(why: unknown): why is { code: string; reason: string } {
+  return (
+    typeof why === "object" && why !== null && "code" in why && "reason" in why && !(why instanceof Error)
+  );
 }
 
 /** A stable message id for a line of a file (the CLI's stand-in for SQS message ids). */

@@ -56,6 +56,24 @@ describe("ingestBatch on the real status table", () => {
     expect(again.counts).toMatchObject({ applied: 0, duplicate: ids, stale: 40 - ids });
   });
 
+  it("quarantines the records of a write DynamoDB refuses for good, instead of retrying them into the DLQ (issue 11, defect 5)", async () => {
+    const [good] = applicationTraffic({ applications: 1, seed: 11 });
+    const huge = JSON.stringify({
+      header: { msg_id: "m-huge", timestamp: 1 },
+      route: { resource: "node/edge-1/null" },
+      content: { ID: "x".repeat(3_000), Key: "/core/v1/pods/default/p", Verb: "get", Status: "InApplying" },
+    });
+    const batch = records([good as string, huge]);
+    const { failedMessageIds, counts } = await ingestBatch({ store: store() }, batch);
+    expect(failedMessageIds).toEqual([]);
+    expect(counts).toMatchObject({ applied: 1, quarantined: 1, failed: 0 });
+    const q = (await store().quarantined()).find((item) => item.sqsMessageId === batch[1]?.messageId);
+    expect(q).toMatchObject({ code: "STORE_REFUSED" });
+    expect(q?.reason).toMatch(
+      /^DynamoDB refused the write of Application x+…? for good: ValidationException/,
+    );
+  });
+
   it("reports only the records of a write that failed for a transient reason (injected throttling)", async () => {
     const real = DynamoDBDocumentClient.from(env.db.client);
     const faulty = DynamoDBDocumentClient.from(env.db.client);
