@@ -39,6 +39,25 @@ export interface Finding {
   operation?: FailingOperation;
 }
 
+/** A failing operation's description is kept up to this many characters. */
+export const MAX_DESCRIPTION = 2_000;
+// DynamoDB keys hold at most 1024 bytes; a snapshot item's sort key is `RT#<instanceID>`.
+const MAX_ID_BYTES = 1_000;
+
+function bounded(text: string, max: number): string {
+  return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
+}
+
+/**
+ * Why a finding cannot be kept in the snapshot, or undefined when it can. Such a runtime is
+ * reported in the run summary and left out of the diff: storing it would fail after the publish,
+ * and every run would send the same message again.
+ */
+export function unstorable(f: Finding): string | undefined {
+  const bytes = Buffer.byteLength(f.instanceID);
+  return bytes > MAX_ID_BYTES ? `instanceID is ${bytes} bytes; DynamoDB keys hold at most 1024` : undefined;
+}
+
 /** Builds a finding from a runtime; the state and severity are the audit's verdict. */
 export function toFinding(runtime: Runtime, state: string, severity: Severity): Finding {
   const finding: Finding = {
@@ -58,18 +77,19 @@ export function toFinding(runtime: Runtime, state: string, severity: Severity): 
   const last = lastOperation(runtime.status);
   if (last) {
     const { operation: op, kind } = last;
+    // Findings are stored (one item per runtime, 400 KB at most) and sent: KEB's texts are bounded.
     const failing: FailingOperation = {
       kind,
-      operationID: op.operationID,
-      state: op.state,
-      description: op.description,
+      operationID: bounded(op.operationID, 200),
+      state: bounded(op.state, 100),
+      description: bounded(op.description, MAX_DESCRIPTION),
     };
-    if (op.error?.reason) failing.errorReason = op.error.reason;
-    if (op.error?.component) failing.errorComponent = op.error.component;
-    if (op.error?.step) failing.errorStep = op.error.step;
-    if (op.updatedAt) failing.updatedAt = op.updatedAt;
+    if (op.error?.reason) failing.errorReason = bounded(op.error.reason, 300);
+    if (op.error?.component) failing.errorComponent = bounded(op.error.component, 300);
+    if (op.error?.step) failing.errorStep = bounded(op.error.step, 300);
+    if (op.updatedAt) failing.updatedAt = bounded(op.updatedAt, 60);
     if (op.executedButNotCompletedSteps?.length)
-      failing.notCompletedSteps = [...op.executedButNotCompletedSteps];
+      failing.notCompletedSteps = op.executedButNotCompletedSteps.slice(0, 50).map((s) => bounded(s, 200));
     finding.operation = failing;
   }
   return finding;

@@ -24,11 +24,13 @@ export * from "./errors.ts";
 export {
   type FailingOperation,
   type Finding,
+  MAX_DESCRIPTION,
   problemKey,
   reasonOf,
   SEVERITY_RANK,
   type Severity,
   toFinding,
+  unstorable,
 } from "./finding.ts";
 export { groupKey, groupTransitions, type TransitionGroup } from "./groups.ts";
 export {

@@ -40,6 +40,8 @@ export interface RunSummary {
   rescans?: number;
   /** In a ledger record: transitions beyond the first 500, counted, not listed (the report has them all). */
   transitionsOmitted?: number;
+  /** Flagged runtimes the audit cannot keep (e.g. an instanceID over DynamoDB's key limit): left out. */
+  unstorable?: Array<{ instanceID: string; reason: string }>;
   /** Present when the run had transitions: whether its report (every transition) was stored. */
   report?: { stored: boolean };
   /** The audit's health after this run; `notice` when this run sent a degraded or recovered notice. */

@@ -32,6 +32,7 @@ import {
   type TransitionRef,
   toldBy,
   toldQuietly,
+  unstorable,
 } from "@fleet-auditor/audit";
 import { displayedState, type RuntimeSource, redact, type ScanResult, scanAll } from "@fleet-auditor/keb";
 import { type Problem, RunInputError } from "./errors.ts";
@@ -172,6 +173,8 @@ interface Run {
 interface Scan {
   scans: ScanResult[];
   findings: Finding[];
+  /** Flagged runtimes that cannot be stored, left out of the diff. */
+  unstorable: Array<{ instanceID: string; reason: string }>;
   rescans: number;
   complete: boolean;
   incompleteReason: string | null;
@@ -285,11 +288,19 @@ async function scanWithRescan(deps: AuditRunDeps, run: Run): Promise<Scan> {
     ? redact(`${broken.query}: ${broken.incompleteReason}`).slice(0, 600)
     : null;
   if (broken) deps.log?.warn("scan incomplete: nothing will be resolved", { reason: incompleteReason });
+  if (pass.unstorable.length) {
+    deps.log?.warn("flagged runtimes that cannot be stored were left out", { unstorable: pass.unstorable });
+  }
   return { ...pass, rescans, complete: !broken, incompleteReason };
 }
 
-async function scanOnce(deps: AuditRunDeps, run: Run): Promise<{ scans: ScanResult[]; findings: Finding[] }> {
+/** One pass over the queries: the findings, and the flagged runtimes that cannot be stored. */
+async function scanOnce(
+  deps: AuditRunDeps,
+  run: Run,
+): Promise<Omit<Scan, "rescans" | "complete" | "incompleteReason">> {
   const findings = new Map<string, Finding>();
+  const refused = new Map<string, string>();
   const scans = await scanAll(deps.source, narrowedQueries(run.audit, run.input.filters), {
     concurrency: deps.concurrency ?? 4,
     retain: false,
@@ -297,11 +308,19 @@ async function scanOnce(deps: AuditRunDeps, run: Run): Promise<{ scans: ScanResu
     onPage: (runtimes) => {
       for (const runtime of runtimes) {
         const finding = run.audit.classify(runtime);
-        if (finding) findings.set(finding.instanceID, finding);
+        if (!finding) continue;
+        const problem = unstorable(finding);
+        if (problem) refused.set(finding.instanceID, problem);
+        else findings.set(finding.instanceID, finding);
       }
     },
   });
-  return { scans, findings: [...findings.values()] };
+  const cut = (id: string): string => (id.length > 100 ? `${id.slice(0, 100)}…` : id);
+  return {
+    scans,
+    findings: [...findings.values()],
+    unstorable: [...refused].map(([id, reason]) => ({ instanceID: cut(id), reason })),
+  };
 }
 
 /** Read alongside the scan: the audit's snapshot, the silences in force and its health. */
@@ -526,6 +545,7 @@ function summarize(
     })),
     flagged: scan.findings.length,
     transitions: transitions.map(summarizeTransition),
+    ...(scan.unstorable.length ? { unstorable: scan.unstorable } : {}),
     ...(scan.rescans ? { rescans: scan.rescans } : {}),
     notified: {
       messages: delivery.messages,

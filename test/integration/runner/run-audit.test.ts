@@ -141,6 +141,29 @@ describe("runAudit end to end (KEB simulator, dynalite, fauxqs)", () => {
     expect(new Set(summary.transitions.map((t) => t.severity))).toContain("info");
   });
 
+  it("never loops on a runtime it cannot store: an instanceID over DynamoDB's key limit, a huge description (issue 11, defect 6)", async () => {
+    const flagged = kit.sim.fleet
+      .all()
+      .filter((i) => i.operations.at(-1)?.state === "failed" && !i.deletedAt);
+    const [longId, longText] = flagged;
+    (longId as { instanceID: string }).instanceID = `x${"0".repeat(1_100)}`;
+    const op = longText?.operations.at(-1) as { description: string };
+    op.description = "y".repeat(500_000);
+    const first = await runAudit(deps, { audit: "failing", scheduledTime: hour(0) });
+    expect(first.complete).toBe(true);
+    expect(first.unstorable).toEqual([
+      {
+        instanceID: `x${"0".repeat(99)}…`,
+        reason: "instanceID is 1101 bytes; DynamoDB keys hold at most 1024",
+      },
+    ]);
+    expect(first.notified.failed).toBe(0);
+    expect(await drainAll()).toHaveLength(1);
+    const again = await runAudit(deps, { audit: "failing", scheduledTime: hour(1) });
+    expect(again.transitions).toEqual([]);
+    expect(await drainAll()).toEqual([]);
+  });
+
   it("publishes once for the same scheduled time run twice", async () => {
     const first = await runAudit(deps, { audit: "failing", scheduledTime: hour(0) });
     const again = await runAudit(deps, { audit: "failing", scheduledTime: "2026-11-01T00:00:00.000+00:00" });
