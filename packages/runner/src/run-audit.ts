@@ -91,7 +91,8 @@ export type AuditRunResult = RunSummary & {
  * 3. Scan: list every page of the audit's queries, classifying as pages arrive, while the
  *    snapshot, silences and the audit's health load; scan once more if the inventory moved.
  * 4. Plan (pure): diff the findings against the snapshot.
- * 5. Endings: one batched KEB lookup says how resolved runtimes ended.
+ * 5. Confirm: the runtimes the snapshot has and the scan did not list are looked up by ID; one
+ *    still flagged was missed by the paging and stays; the others say how they ended.
  * 6. Report: keep every transition under the run ID (not in a dry run).
  * 7. Render (pure) the grouped digest; a dry run returns here, with it as a preview.
  * 8. Publish it (a baseline publishes nothing and counts all as told).
@@ -112,10 +113,11 @@ export async function runAudit(deps: AuditRunDeps, input: AuditRunInput): Promis
   if (!run.dryRun && !(await takeLease(deps, run))) return skipped(run);
   let health: AuditHealth | undefined;
   try {
-    const [scan, state] = await Promise.all([scanWithRescan(deps, run), loadState(deps, run)]);
+    const [listed, state] = await Promise.all([scanWithRescan(deps, run), loadState(deps, run)]);
     health = state.health;
+    const { scan, endings } = await confirmAbsences(deps, run, listed, state);
     const diff = planTransitions(deps, run, scan, state);
-    const transitions = await describeEndings(deps, run, diff.transitions);
+    const transitions = withEndings(diff.transitions, endings);
     const plan = { diff: { ...diff, transitions } };
     const report = run.dryRun ? { stored: true } : await keepReport(deps, run, scan, transitions);
     const digests = renderDigests(digestContext(deps, run, scan, report.stored), transitions);
@@ -351,44 +353,74 @@ function planTransitions(deps: AuditRunDeps, run: Run, scan: Scan, state: State)
 const LOOKUP_IDS = 100;
 
 /**
- * Stage 5: how each resolved runtime ended, from one batched lookup (`instance_id=…&state=all`,
- * 100 IDs a query): its displayed state when KEB still lists it, "no longer listed" when a
- * complete lookup did not find it. A failed lookup leaves `ending` unset; nothing else depends on it.
+ * Stage 5: before anything may resolve, the runtimes the snapshot has and the scan did not list
+ * are looked up by ID (`instance_id=…&state=all`, 100 a query). One still flagged was missed by
+ * the paging (an OFFSET scan cannot see a deletion balanced by an insertion between two page
+ * reads): it counts as found, not resolved. The others say how they ended: their displayed state,
+ * or "no longer listed". A lookup that fails or is incomplete makes the scan incomplete, so
+ * nothing resolves: no KEB answer can make a flagged runtime resolve.
  */
-async function describeEndings(
+async function confirmAbsences(
   deps: AuditRunDeps,
   run: Run,
-  transitions: Transition[],
-): Promise<Transition[]> {
-  const ids = transitions.filter((t) => t.kind === "resolved").map((t) => t.instanceID);
-  if (ids.length === 0) return transitions;
+  scan: Scan,
+  state: State,
+): Promise<{ scan: Scan; endings: Map<string, string> }> {
+  const endings = new Map<string, string>();
+  if (!scan.complete) return { scan, endings };
+  const found = new Set(scan.findings.map((f) => f.instanceID));
+  const absent = [...state.previous.values()]
+    .filter((e) => !found.has(e.instanceID) && coveredBy(run.input.filters, e.finding))
+    .map((e) => e.instanceID);
+  if (absent.length === 0) return { scan, endings };
   const queries = [];
-  for (let i = 0; i < ids.length; i += LOOKUP_IDS) {
-    queries.push({
-      ...run.input.filters,
-      instanceIDs: ids.slice(i, i + LOOKUP_IDS),
-      states: ["all" as const],
-    });
+  for (let i = 0; i < absent.length; i += LOOKUP_IDS) {
+    queries.push({ instanceIDs: absent.slice(i, i + LOOKUP_IDS), states: ["all" as const] });
   }
-  const now = new Map<string, string>();
-  let complete = true;
+  const missed: Finding[] = [];
+  const listed = new Set<string>();
+  let lookups: ScanResult[];
   try {
-    const scans = await scanAll(deps.source, queries, {
+    lookups = await scanAll(deps.source, queries, {
       concurrency: deps.concurrency ?? 4,
       retain: false,
       onPage: (runtimes) => {
-        for (const r of runtimes)
-          now.set(r.instanceID, r.status.state || displayedState(r.status) || "unknown");
+        for (const r of runtimes) {
+          listed.add(r.instanceID);
+          const finding = run.audit.classify(r);
+          if (finding && !unstorable(finding)) missed.push(finding);
+          else endings.set(r.instanceID, r.status.state || displayedState(r.status) || "unknown");
+        }
       },
     });
-    complete = scans.every((s) => s.complete);
   } catch (err) {
-    deps.log?.warn("looking up how resolved runtimes ended failed", { error: (err as Error).message });
-    return transitions;
+    return {
+      scan: blind(scan, `confirming ${absent.length} absent runtime(s) failed: ${(err as Error).message}`),
+      endings,
+    };
   }
+  const broken = lookups.find((l) => !l.complete);
+  if (broken) {
+    return {
+      scan: blind(scan, `confirming ${absent.length} absent runtime(s): ${broken.incompleteReason}`),
+      endings,
+    };
+  }
+  for (const id of absent) if (!listed.has(id)) endings.set(id, "no longer listed");
+  if (missed.length) {
+    deps.log?.warn("the paging missed flagged runtimes; they stay flagged", { missed: missed.length });
+  }
+  return { scan: { ...scan, findings: [...scan.findings, ...missed] }, endings };
+}
+
+function blind(scan: Scan, reason: string): Scan {
+  return { ...scan, complete: false, incompleteReason: redact(reason).slice(0, 600) };
+}
+
+/** How each resolved runtime ended, from the confirmation lookup. */
+function withEndings(transitions: Transition[], endings: ReadonlyMap<string, string>): Transition[] {
   return transitions.map((t) => {
-    if (t.kind !== "resolved") return t;
-    const ending = now.get(t.instanceID) ?? (complete ? "no longer listed" : undefined);
+    const ending = t.kind === "resolved" ? endings.get(t.instanceID) : undefined;
     return ending === undefined ? t : { ...t, ending };
   });
 }

@@ -222,6 +222,50 @@ describe("runAudit: times far from the clock (issue 11, defect 8)", () => {
   });
 });
 
+describe("runAudit: no false resolve", () => {
+  it("does not resolve a runtime the paging skipped when a deletion and an insertion balance between page reads", async () => {
+    await failing(0);
+    const flaggedNow = async (): Promise<Set<string>> => {
+      const honest = await runAudit(
+        { ...deps, source: new FleetSource(source.fleet), store: new MemoryAuditStore(), reports: undefined },
+        { audit: "failing", dryRun: true },
+      );
+      return new Set(honest.transitions.map((t) => t.instanceID));
+    };
+    // Between page 1 and page 2 of state=failed&state=error: a row of page 1 leaves, a new failed
+    // runtime arrives at the end. totalCount is unchanged and no row is seen twice, but the first
+    // row of page 2 slid onto page 1, which was already read.
+    const page1 = await new FleetSource(source.fleet).listPage({
+      states: ["failed", "error"],
+      page: 1,
+      pageSize: 100,
+    });
+    const onPage1 = page1.data[0];
+    let once = true;
+    source.beforePage = (params) => {
+      if (!(once && params.page === 2 && params.states?.includes("failed"))) return;
+      once = false;
+      source.fleet.delete(onPage1?.instanceID as string);
+      const [created] = source.fleet.create(1);
+      source.fleet.fail(created?.instanceID as string, "provision");
+    };
+    const s = await failing(1);
+    source.beforePage = undefined;
+    const still = await flaggedNow();
+    const falselyResolved = s.transitions.filter((t) => t.kind === "resolved" && still.has(t.instanceID));
+    expect(falselyResolved).toEqual([]);
+    expect(s.transitions.filter((t) => t.kind === "resolved")).toEqual([]);
+    // The row deleted after page 1 was read resolves on the next run, as no longer listed.
+    const next = await failing(2);
+    expect(next.transitions.filter((t) => t.kind === "resolved").map((t) => t.instanceID)).toEqual([
+      onPage1?.instanceID,
+    ]);
+    expect(reports.reports.get(next.runId)?.transitions.find((t) => t.kind === "resolved")?.ending).toBe(
+      "no longer listed",
+    );
+  });
+});
+
 describe("runAudit: filters", () => {
   it("resolves nothing outside a filtered run's filter, and keeps those snapshot entries (issue 11, defect 1)", async () => {
     const first = await failing(0);
