@@ -82,6 +82,16 @@ describe("fleet-auditor apps", () => {
     expect(second).toMatchObject({ applied: 0, duplicate: first.applied });
   });
 
+  it("reads a file saved with a byte order mark and CRLF line ends", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "fa-apps-"));
+    const lines = applicationTraffic({ applications: 2, seed: 4 });
+    const out = await cli(
+      ["apps", "ingest", "-", "--state-dir", dir, "--output", "json"],
+      `\uFEFF${lines.join("\r\n")}\r\n`,
+    );
+    expect(JSON.parse(out.stdout)).toMatchObject({ records: 4, quarantined: 0, failed: 0 });
+  });
+
   it("names the problem for bad input", async () => {
     expect((await cli(["apps", "ingest"])).stderr).toContain("apps ingest needs a FILE");
     expect((await cli(["apps", "status", "--since", "yesterday"])).stderr).toContain(

@@ -22,18 +22,27 @@ export function parseOutput(value: string, usage: string): Output {
 
 const UNIT_MS = { s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
 
-/** A duration such as `90s`, `30m`, `4h` or `2d`, in ms; undefined when `value` is not one. */
+// Past this a duration is a typo, and past it `Date` overflows into an invalid time.
+const MAX_DURATION_MS = 10 * 365 * 86_400_000;
+
+/** A duration such as `90s`, `30m`, `4h` or `2d` (up to 10 years), in ms; undefined when `value` is not one. */
 export function parseDuration(value: string): number | undefined {
-  const match = /^(\d+)(s|m|h|d)$/.exec(value);
+  const match = /^(\d{1,12})(s|m|h|d)$/.exec(value);
   if (!match) return undefined;
-  return Number(match[1]) * UNIT_MS[match[2] as keyof typeof UNIT_MS];
+  const ms = Number(match[1]) * UNIT_MS[match[2] as keyof typeof UNIT_MS];
+  return ms <= MAX_DURATION_MS ? ms : undefined;
 }
 
 /** An ISO time with a date and a time (`2026-11-30T06:00:00Z`); undefined when `value` is not one. */
 export function parseIsoTime(value: string): Date | undefined {
-  if (!/^\d{4}-\d{2}-\d{2}T/.test(value)) return undefined;
+  const day = /^(\d{4})-(\d{2})-(\d{2})T/.exec(value);
+  if (!day) return undefined;
   const at = Date.parse(value);
-  return Number.isNaN(at) ? undefined : new Date(at);
+  if (Number.isNaN(at)) return undefined;
+  // `Date` rolls 2026-02-30 into March: refuse a day the month does not have.
+  const [, y, m, d] = day.map(Number) as [number, number, number, number];
+  const check = new Date(Date.UTC(y, m - 1, d));
+  return check.getUTCMonth() === m - 1 && check.getUTCDate() === d ? new Date(at) : undefined;
 }
 
 /** `--since`: an ISO time, or a duration back from `now`. */

@@ -18,7 +18,18 @@ describe("args: what the commands parse alike", () => {
     expect([parseDuration("90s"), parseDuration("30m"), parseDuration("4h"), parseDuration("2d")]).toEqual([
       90_000, 1_800_000, 14_400_000, 172_800_000,
     ]);
-    for (const bad of ["", "1", "1w", "-1h", "1.5h", "h", "1h30m"])
+    for (const bad of [
+      "",
+      "1",
+      "1w",
+      "-1h",
+      "1.5h",
+      "h",
+      "1h30m",
+      "99999999999999d",
+      "99999999999d",
+      "3651d",
+    ])
       expect(parseDuration(bad)).toBeUndefined();
   });
 
@@ -30,6 +41,8 @@ describe("args: what the commands parse alike", () => {
     );
     expect(() => parseSince("2026-11-29", NOW, "u")).toThrow(UsageError);
     expect(parseIsoTime("2026-13-45T00:00:00Z")).toBeUndefined();
+    expect(parseIsoTime("2026-02-30T00:00:00Z")).toBeUndefined();
+    expect(parseIsoTime("2028-02-29T00:00:00Z")).toEqual(new Date("2028-02-29T00:00:00Z"));
   });
 
   it("reads repeated KEY=VALUE options, values with = included, and names the allowed keys", () => {

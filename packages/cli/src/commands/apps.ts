@@ -85,7 +85,8 @@ export async function ingestLines(
 ): Promise<IngestCounts & { batches: number }> {
   const lines = text
     .split("\n")
-    .map((line, i) => ({ line: line.replace(/\r$/, ""), n: i + 1 }))
+    // A file saved with a byte order mark starts with U+FEFF: not part of the first message.
+    .map((line, i) => ({ line: (i === 0 ? line.replace(/^\uFEFF/, "") : line).replace(/\r$/, ""), n: i + 1 }))
     .filter(({ line }) => line.trim() !== "");
   const total = { records: 0, applied: 0, stale: 0, duplicate: 0, quarantined: 0, failed: 0, batches: 0 };
   for (let i = 0; i < lines.length; i += SQS_BATCH) {
