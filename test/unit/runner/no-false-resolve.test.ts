@@ -98,43 +98,47 @@ async function flaggedNow(fleet: Fleet): Promise<Set<string>> {
 }
 
 describe("no false resolve (property)", () => {
-  it(`holds for any misbehaving KEB (${RUNS} cases; more with FLEET_AUDITOR_PROPERTY_RUNS)`, async () => {
-    await fc.assert(
-      fc.asyncProperty(
-        fc.integer({ min: 1, max: 10_000 }),
-        fc.integer({ min: 0, max: 8 }),
-        fc.array(misbehaviour, { maxLength: 5 }),
-        fc.option(fc.constantFrom("trial", "aws"), { nil: undefined }),
-        async (seed, recover, plan, plan_filter) => {
-          const fleet = new Fleet(generateFleet({ size: 360, seed, flagged: 220 }), { seed });
-          const store = new MemoryAuditStore();
-          const deps = {
-            store,
-            publisher: new MemoryPublisher(),
-            reports: new MemoryReportStore(),
-            clock: () => new Date(at(0)),
-          };
-          const first = await runAudit(
-            { ...deps, source: new FleetSource(fleet) },
-            { audit: "failing", scheduledTime: at(0) },
-          );
-          expect(first.complete).toBe(true);
-          fleet.mutate({ recover, fail: 2 });
-          const second = await runAudit(
-            { ...deps, source: new MisbehavingSource(fleet, plan), clock: () => new Date(at(1)) },
-            {
-              audit: "failing",
-              scheduledTime: at(1),
-              ...(plan_filter ? { filters: { plans: [plan_filter] } } : {}),
-            },
-          );
-          const resolved = second.transitions.filter((t) => t.kind === "resolved").map((t) => t.instanceID);
-          if (!second.complete) expect(resolved).toEqual([]);
-          const still = await flaggedNow(fleet);
-          expect(resolved.filter((id) => still.has(id))).toEqual([]);
-        },
-      ),
-      { numRuns: RUNS, seed: 20261130 },
-    );
-  });
+  it(
+    `holds for any misbehaving KEB (${RUNS} cases; more with FLEET_AUDITOR_PROPERTY_RUNS)`,
+    async () => {
+      await fc.assert(
+        fc.asyncProperty(
+          fc.integer({ min: 1, max: 10_000 }),
+          fc.integer({ min: 0, max: 8 }),
+          fc.array(misbehaviour, { maxLength: 5 }),
+          fc.option(fc.constantFrom("trial", "aws"), { nil: undefined }),
+          async (seed, recover, plan, plan_filter) => {
+            const fleet = new Fleet(generateFleet({ size: 360, seed, flagged: 220 }), { seed });
+            const store = new MemoryAuditStore();
+            const deps = {
+              store,
+              publisher: new MemoryPublisher(),
+              reports: new MemoryReportStore(),
+              clock: () => new Date(at(0)),
+            };
+            const first = await runAudit(
+              { ...deps, source: new FleetSource(fleet) },
+              { audit: "failing", scheduledTime: at(0) },
+            );
+            expect(first.complete).toBe(true);
+            fleet.mutate({ recover, fail: 2 });
+            const second = await runAudit(
+              { ...deps, source: new MisbehavingSource(fleet, plan), clock: () => new Date(at(1)) },
+              {
+                audit: "failing",
+                scheduledTime: at(1),
+                ...(plan_filter ? { filters: { plans: [plan_filter] } } : {}),
+              },
+            );
+            const resolved = second.transitions.filter((t) => t.kind === "resolved").map((t) => t.instanceID);
+            if (!second.complete) expect(resolved).toEqual([]);
+            const still = await flaggedNow(fleet);
+            expect(resolved.filter((id) => still.has(id))).toEqual([]);
+          },
+        ),
+        { numRuns: RUNS, seed: 20261130 },
+      );
+    },
+    Math.max(20_000, RUNS * 200),
+  );
 });
