@@ -184,6 +184,31 @@ describe("runAudit end to end (KEB simulator, dynalite, fauxqs)", () => {
     expect(third.status).toBe("duplicate");
   });
 
+  it("sends one degraded notice after three blind runs and one recovered after the next complete run", async () => {
+    await runAudit(deps, { audit: "failing", scheduledTime: hour(0) });
+    await drainAll();
+    kit.sim.faults.add({
+      path: "/runtimes",
+      times: Number.POSITIVE_INFINITY,
+      action: { kind: "status", status: 503, body: "no healthy upstream" },
+    });
+    const at = (h: number) =>
+      runAudit({ ...deps, clock: () => new Date(hour(h)) }, { audit: "failing", scheduledTime: hour(h) });
+    const blind = [];
+    for (const h of [1, 2, 3, 4]) blind.push(await at(h));
+    expect(blind.map((b) => b.health?.notice ?? null)).toEqual([null, null, "degraded", null]);
+    const notices = messagesOf(await drainAll());
+    expect(notices.map((n) => n.subject)).toEqual([
+      `[fleet-auditor] failing audit DEGRADED since 2026-11-01 01:00 UTC`,
+    ]);
+    kit.sim.faults.clear();
+    const back = await at(5);
+    expect(back.health).toEqual({ badRuns: 0, badSince: null, notice: "recovered" });
+    expect(messagesOf(await drainAll()).map((n) => n.subject)).toEqual([
+      "[fleet-auditor] failing audit RECOVERED after 4h",
+    ]);
+  });
+
   it("resolves nothing and deletes nothing when the scan is incomplete, and says so", async () => {
     const first = await runAudit(deps, { audit: "failing", scheduledTime: hour(0) });
     await drainAll();
