@@ -92,3 +92,9 @@ export function parseLimit(value: string | undefined, usage: string): number | u
     throw new UsageError(`--limit must be a positive integer, got ${value}`, usage);
   return n;
 }
+
+/** Refuses arguments past the `allowed` a subcommand takes, instead of ignoring them. */
+export function atMostPositionals(positionals: readonly string[], allowed: number, usage: string): void {
+  if (positionals.length > allowed)
+    throw new UsageError(`unexpected argument: ${positionals[allowed]}`, usage);
+}

@@ -78,4 +78,18 @@ describe("fleet-auditor (command table, help, version)", () => {
     expect(r.code).toBe(1);
     expect(r.stderr).toContain("ALERT_TOPIC_ARN: set both AUDIT_TABLE and ALERT_TOPIC_ARN");
   });
+
+  it("refuses arguments a command does not take instead of ignoring them", async () => {
+    for (const argv of [
+      ["apps", "status", "edge-1"],
+      ["apps", "ingest", "a.jsonl", "b.jsonl"],
+      ["silences", "list", "extra"],
+      ["runs", "show", "r1", "r2"],
+      ["lease", "show", "--audit", "failing", "x"],
+    ]) {
+      const r = await cli(argv);
+      expect(r.code, argv.join(" ")).toBe(1);
+      expect(r.stderr, argv.join(" ")).toMatch(/^fleet-auditor: unexpected argument: /);
+    }
+  });
 });

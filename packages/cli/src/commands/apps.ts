@@ -2,7 +2,14 @@ import { readFile } from "node:fs/promises";
 import { parseArgs } from "node:util";
 import type { QuarantineItem, StatusRow } from "@fleet-auditor/metaserver";
 import { type IngestCounts, ingestBatch, lineMessageId } from "@fleet-auditor/runner";
-import { outputOption, parseLimit, parseOutput, parseSince, stateDirOption } from "../args.ts";
+import {
+  atMostPositionals,
+  outputOption,
+  parseLimit,
+  parseOutput,
+  parseSince,
+  stateDirOption,
+} from "../args.ts";
 import { openStatusBackend } from "../backend.ts";
 import type { Command, Io } from "../command.ts";
 import { UsageError } from "../errors.ts";
@@ -47,6 +54,7 @@ export const appsCommand: Command = {
     const output = parseOutput(values.output, USAGE);
     const limit = parseLimit(values.limit, USAGE);
     const since = values.since === undefined ? undefined : parseSince(values.since, now(), USAGE);
+    atMostPositionals(positionals, sub === "ingest" ? 1 : 0, USAGE);
     const input = sub === "ingest" ? await readInput(positionals[0], io) : "";
     const backend = await openStatusBackend(values["state-dir"], env);
     try {

@@ -1,7 +1,7 @@
 import { createInterface } from "node:readline/promises";
 import { parseArgs } from "node:util";
 import { AUDITS } from "@fleet-auditor/audit";
-import { stateDirOption } from "../args.ts";
+import { atMostPositionals, stateDirOption } from "../args.ts";
 import { openRuns } from "../backend.ts";
 import type { Command } from "../command.ts";
 import { UsageError } from "../errors.ts";
@@ -33,7 +33,7 @@ export const leaseCommand: Command = {
     if (sub !== "show" && sub !== "release") {
       throw new UsageError(sub ? `unknown lease command: ${sub}` : "lease needs a command", USAGE);
     }
-    if (positionals.length) throw new UsageError(`unexpected argument: ${positionals[0]}`, USAGE);
+    atMostPositionals(positionals, 0, USAGE);
     const audit = values.audit;
     if (!audit || !AUDIT_NAMES.includes(audit)) {
       throw new UsageError(`--audit must be one of ${AUDIT_NAMES.join(", ")}`, USAGE);

@@ -1,7 +1,7 @@
 import { parseArgs } from "node:util";
 import { AUDITS, type ReportTransition, type RunSummary, type TransitionSummary } from "@fleet-auditor/audit";
 import { type RunView, showRun } from "@fleet-auditor/runner";
-import { parseLimit, stateDirOption } from "../args.ts";
+import { atMostPositionals, parseLimit, stateDirOption } from "../args.ts";
 import { openRuns } from "../backend.ts";
 import type { Command } from "../command.ts";
 import { UsageError } from "../errors.ts";
@@ -46,6 +46,7 @@ export const runsCommand: Command = {
     if (values.audit !== undefined && !AUDIT_NAMES.includes(values.audit)) {
       throw new UsageError(`--audit ${values.audit}: one of ${AUDIT_NAMES.join(", ")}`, USAGE);
     }
+    atMostPositionals(positionals, sub === "show" ? 1 : 0, USAGE);
     const runId = positionals[0];
     if (sub === "show" && !runId) throw new UsageError("runs show needs a RUN_ID", USAGE);
     const limit = parseLimit(values.limit, USAGE) ?? 20;

@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { parseArgs } from "node:util";
 import { AUDITS, type Silence, type SilenceMatchers } from "@fleet-auditor/audit";
 import {
+  atMostPositionals,
   outputOption,
   parseDuration,
   parseIsoTime,
@@ -61,6 +62,7 @@ export const silencesCommand: Command = {
       },
     });
     const output = parseOutput(values.output, USAGE);
+    atMostPositionals(positionals, sub === "expire" ? 1 : 0, USAGE);
     let silence: Silence | undefined;
     if (sub === "add") silence = newSilence(values, now);
     else if (sub === "expire" && !positionals[0])
