@@ -51,4 +51,15 @@ describe("the fleet-auditor process", () => {
     expect(out.code).toBe(2);
     expect(out.stdout).toContain("INCOMPLETE scan");
   });
+
+  it("the standalone simulator refuses bad arguments in one line, without a stack trace", async () => {
+    const { spawnSync } = await import("node:child_process");
+    const main = new URL("../../packages/keb-sim/src/main.ts", import.meta.url).pathname;
+    for (const args of [["--port", "99999"], ["--size=-5"]]) {
+      const r = spawnSync(process.execPath, [main, ...args], { encoding: "utf8", timeout: 20_000 });
+      expect(r.status, args.join(" ")).toBe(1);
+      expect(r.stderr.trim().split("\n")).toHaveLength(1);
+      expect(r.stderr).toMatch(/^keb-sim: --(port|size) must be a whole number/);
+    }
+  });
 });

@@ -4,30 +4,42 @@
 import { parseArgs } from "node:util";
 import { startKebSimulator } from "./server.ts";
 
-const { values } = parseArgs({
-  options: {
-    size: { type: "string", default: "1000" },
-    seed: { type: "string", default: "1" },
-    flagged: { type: "string" },
-    latency: { type: "string", default: "0" },
-    port: { type: "string", default: "4800" },
-    auth: { type: "boolean", default: false },
-  },
-});
-const number = (name: string, raw: string | undefined): number | undefined => {
+// Bad arguments print one line and exit 1, not a stack trace.
+const fail = (message: string): never => {
+  process.stderr.write(`keb-sim: ${message}\n`);
+  process.exit(1);
+};
+const { values } = (() => {
+  try {
+    return parseArgs({
+      options: {
+        size: { type: "string", default: "1000" },
+        seed: { type: "string", default: "1" },
+        flagged: { type: "string" },
+        latency: { type: "string", default: "0" },
+        port: { type: "string", default: "4800" },
+        auth: { type: "boolean", default: false },
+      },
+    });
+  } catch (err) {
+    return fail((err as Error).message);
+  }
+})();
+const number = (name: string, raw: string | undefined, max = Number.MAX_SAFE_INTEGER): number | undefined => {
   if (raw === undefined) return undefined;
   const n = Number(raw);
-  if (!Number.isInteger(n) || n < 0) throw new Error(`--${name} must be a whole number, got ${raw}`);
+  if (!Number.isInteger(n) || n < 0 || n > max)
+    return fail(`--${name} must be a whole number up to ${max}, got ${raw}`);
   return n;
 };
 const sim = await startKebSimulator({
   fleet: {
-    size: number("size", values.size) ?? 1000,
+    size: number("size", values.size, 1_000_000) ?? 1000,
     seed: number("seed", values.seed),
     flagged: number("flagged", values.flagged),
   },
   latencyMs: number("latency", values.latency),
-  port: number("port", values.port),
+  port: number("port", values.port, 65_535),
   auth: values.auth
     ? { clients: [{ id: "fleet-auditor", secret: "local-secret", groups: ["runtimeViewer"] }] }
     : undefined,
