@@ -92,7 +92,7 @@ describe("no secret in any output", () => {
           env: { ...env, KEB_CLIENT_AUTH: clientAuth },
         },
       );
-      expect(out.code).toBe(2);
+      expect(out.code).toBe(1);
       expect(JSON.parse(out.stdout).incompleteReason).toMatch(
         /invalid_client: client authentication failed \(request: /,
       );
@@ -115,7 +115,7 @@ describe("no secret in any output", () => {
         },
       },
     );
-    expect(out.code).toBe(2);
+    expect(out.code).toBe(1);
     expect(JSON.parse(out.stdout).incompleteReason).toMatch(/invalid_grant: wrong user or password/);
     expectNoSecret(everything(dir, out));
   });

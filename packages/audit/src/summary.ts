@@ -33,6 +33,8 @@ export interface RunSummary {
   status: "completed" | "duplicate" | "skipped";
   complete: boolean;
   incompleteReason: string | null;
+  /** Why in a word, when incomplete: the KEB error code (`KEB_AUTH`, `KEB_HTTP`, `KEB_TIMEOUT`, …) or `KEB_INCOMPLETE`. */
+  incompleteCode?: string;
   queries: QuerySummary[];
   flagged: number;
   transitions: TransitionSummary[];

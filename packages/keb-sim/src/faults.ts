@@ -1,7 +1,7 @@
 /** What to do to a matching request instead of (or before) answering normally. */
 export type FaultAction =
   /** Answer with this status; `body` as text/plain unless `json` (KEB's `{"error":…}`). */
-  | { kind: "status"; status: number; body?: string; json?: boolean; retryAfter?: string }
+  | { kind: "status"; status: number; body?: string; json?: boolean; retryAfter?: string; location?: string }
   /** Close the socket without answering. */
   | { kind: "reset" }
   /** Send the headers and part of the body, then close the socket. */

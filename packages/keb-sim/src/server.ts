@@ -78,6 +78,9 @@ export async function startKebSimulator(options: SimulatorOptions = {}): Promise
 
   const route = async (req: IncomingMessage, url: URL, fault: FaultAction | undefined): Promise<Reply> => {
     if (url.pathname === "/oauth2/token" && req.method === "POST" && auth) {
+      // A token endpoint answers faults too (a proxy's HTML page, a 503).
+      const injected = fault && inject(fault, url);
+      if (injected) return injected;
       const answer = await auth.token(new URLSearchParams(await readBody(req)), req.headers.authorization);
       return json(answer.status, JSON.stringify(answer.body));
     }
@@ -111,6 +114,7 @@ export async function startKebSimulator(options: SimulatorOptions = {}): Promise
       case "status": {
         const headers: Record<string, string> = {};
         if (fault.retryAfter !== undefined) headers["retry-after"] = fault.retryAfter;
+        if (fault.location !== undefined) headers.location = fault.location;
         if (fault.json)
           return json(fault.status, JSON.stringify({ error: fault.body ?? "injected" }), headers);
         return text(fault.status, fault.body ?? `${fault.status}`, headers);

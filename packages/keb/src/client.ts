@@ -74,6 +74,17 @@ export class KebClient implements RuntimeSource {
           signal,
           retryOptions: retryOptionsUntil(deadlineAt, this.#options.retry),
         } as Parameters<typeof request>[1]);
+        if (response.statusCode >= 300 && response.statusCode < 400) {
+          // Not followed: a bearer token must not go wherever a redirect points. A login page or
+          // a wrong host is a configuration problem, not a body that is "not JSON".
+          response.body.destroy();
+          const location = String(response.headers.location ?? "nowhere");
+          throw new KebHttpError({
+            status: response.statusCode,
+            bodyExcerpt: `redirected to ${redact(location).slice(0, 200)}: is KEB_URL the broker's API?`,
+            url,
+          });
+        }
         try {
           text = await readCapped(
             response,

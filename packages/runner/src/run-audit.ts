@@ -180,6 +180,8 @@ interface Scan {
   rescans: number;
   complete: boolean;
   incompleteReason: string | null;
+  /** The KEB error code behind an incomplete scan (`KEB_AUTH`, `KEB_HTTP`, …), or `KEB_INCOMPLETE`. */
+  incompleteCode: string | null;
 }
 
 /** What the audit remembered, what keeps it quiet, and how well it has seen lately. */
@@ -293,14 +295,15 @@ async function scanWithRescan(deps: AuditRunDeps, run: Run): Promise<Scan> {
   if (pass.unstorable.length) {
     deps.log?.warn("flagged runtimes that cannot be stored were left out", { unstorable: pass.unstorable });
   }
-  return { ...pass, rescans, complete: !broken, incompleteReason };
+  const incompleteCode = broken ? (broken.error?.code ?? "KEB_INCOMPLETE") : null;
+  return { ...pass, rescans, complete: !broken, incompleteReason, incompleteCode };
 }
 
 /** One pass over the queries: the findings, and the flagged runtimes that cannot be stored. */
 async function scanOnce(
   deps: AuditRunDeps,
   run: Run,
-): Promise<Omit<Scan, "rescans" | "complete" | "incompleteReason">> {
+): Promise<Omit<Scan, "rescans" | "complete" | "incompleteReason" | "incompleteCode">> {
   const findings = new Map<string, Finding>();
   const refused = new Map<string, string>();
   const scans = await scanAll(deps.source, narrowedQueries(run.audit, run.input.filters), {
@@ -414,7 +417,12 @@ async function confirmAbsences(
 }
 
 function blind(scan: Scan, reason: string): Scan {
-  return { ...scan, complete: false, incompleteReason: redact(reason).slice(0, 600) };
+  return {
+    ...scan,
+    complete: false,
+    incompleteReason: redact(reason).slice(0, 600),
+    incompleteCode: "KEB_INCOMPLETE",
+  };
 }
 
 /** How each resolved runtime ended, from the confirmation lookup. */
@@ -569,6 +577,7 @@ function summarize(
     ...emptySummary(run),
     complete: scan.complete,
     incompleteReason: scan.incompleteReason,
+    ...(scan.incompleteCode ? { incompleteCode: scan.incompleteCode } : {}),
     queries: scan.scans.map((s) => ({
       query: s.query,
       pages: s.pages,

@@ -154,6 +154,19 @@ describe("authentication to KEB", () => {
     expect(JSON.stringify({ provider: badClient })).not.toContain(SECRET);
   });
 
+  it("says the token endpoint answered an HTML page, not that it is unreachable (issue 11)", async () => {
+    kit.sim.faults.add({ path: "/oauth2/token", action: { kind: "invalid-json" } });
+    const provider = new ClientCredentialsTokenProvider({
+      ...common(),
+      clientId: "auditor",
+      clientSecret: SECRET,
+    });
+    const err = await provider.getToken().catch((e: unknown) => e);
+    expect(err).toMatchObject({ code: "KEB_AUTH", status: 200 });
+    expect((err as Error).message).toMatch(/answered 200 with an HTML page: <html>/);
+    expect((err as Error).message).not.toContain("unreachable");
+  });
+
   it("refuses a token endpoint over plain http to a remote host", () => {
     expect(
       () =>

@@ -158,6 +158,25 @@ describe("KebClient against faults", () => {
     expect(err).toMatchObject({ code: "KEB_TIMEOUT", phase: "body" });
   });
 
+  it("reports a redirect as what it is, not as a body that is not JSON (issue 11)", async () => {
+    kit.sim.faults.add({
+      action: {
+        kind: "status",
+        status: 302,
+        location: "https://login.example/oauth?client=x",
+        body: "<html>login</html>",
+      },
+    });
+    const err = await kit
+      .client()
+      .listPage(page1)
+      .catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(KebHttpError);
+    expect((err as Error).message).toMatch(
+      /HTTP 302: redirected to https:\/\/login.example\/oauth\?client=x: is KEB_URL the broker's API\?/,
+    );
+  });
+
   it("fails a page whose body passes the size limit, without reading it all (issue 11, defect 9)", async () => {
     kit.sim.faults.add({ action: { kind: "oversized", bytes: 3_000_000 }, times: 3 });
     const err = await kit

@@ -31,7 +31,8 @@ options:
 auth (environment): KEB_TOKEN, or KEB_TOKEN_URL + KEB_CLIENT_ID with KEB_CLIENT_SECRET
 or KEB_USERNAME + KEB_PASSWORD. AWS instead of the embedded store: AUDIT_TABLE + ALERT_TOPIC_ARN.
 exit codes: 0 complete run (or already done for this time), 2 incomplete scan or skipped because
-another run holds the lease (see fleet-auditor lease), 1 bad input or configuration.
+another run holds the lease (see fleet-auditor lease), 1 bad input or configuration (KEB or its
+token endpoint refusing the credentials included).
 `;
 
 type Filters = NonNullable<AuditRunInput["filters"]>;
@@ -132,6 +133,9 @@ export const runCommand: Command = {
       } else {
         io.stdout.write(`${backend.description}\n\n${summaries.map(renderSummary).join("\n")}`);
       }
+      // KEB refusing the credentials is configuration: exit 1, like a bad variable.
+      if (summaries.some((s) => s.incompleteCode === "KEB_AUTH" || s.incompleteCode === "KEB_CONFIG"))
+        return 1;
       // An incomplete scan, and a run that stood back for another, did not audit: exit 2.
       return summaries.every((s) => s.status === "duplicate" || (s.status === "completed" && s.complete))
         ? 0

@@ -115,7 +115,17 @@ abstract class OAuth2TokenProvider implements TokenProvider {
         signal: signal ? AbortSignal.any([signal, deadline]) : deadline,
         retryOptions: retryOptionsUntil(Date.now() + timeoutMs),
       } as Parameters<typeof request>[1]);
-      body = await response.body.json();
+      const text = await response.body.text();
+      try {
+        body = JSON.parse(text);
+      } catch {
+        // An HTML login page or a proxy's error page: say what came back, not "unreachable".
+        const what = /^\s*</.test(text) ? "an HTML page" : "a body that is not JSON";
+        throw new KebAuthError(
+          `token endpoint ${this.#tokenUrl.origin} answered ${response.statusCode} with ${what}: ${redact(text, this.#secrets()).replace(/\s+/g, " ").slice(0, 120)}`,
+          { status: response.statusCode },
+        );
+      }
     } catch (err) {
       throw this.#describe(err, deadline);
     }
