@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -112,5 +112,13 @@ describe("fleet-auditor run", () => {
     expect(badNow.stderr).toMatch(/now: /);
     const half = await cli(["run", "--audit", "failing", "--keb-url", kit.sim.url], { AUDIT_TABLE: "t" });
     expect(half.stderr).toContain("set both AUDIT_TABLE and ALERT_TOPIC_ARN");
+  });
+
+  it("exits 2 and says why when a message cannot be written to the outbox", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "fa-cli-"));
+    mkdirSync(join(dir, "outbox.jsonl"));
+    const out = await cli(["run", "--audit", "failing", "--keb-url", kit.sim.url, "--state-dir", dir]);
+    expect(out.code).toBe(2);
+    expect(out.stdout).toMatch(/\d+ FAILED to send \(EISDIR: illegal operation on a directory/);
   });
 });

@@ -29,6 +29,8 @@ export interface Delivery {
   failed: number;
   /** A baseline: `told` holds what is remembered as told, though nobody was. */
   quiet?: true;
+  /** Why the first refused message was refused. */
+  error?: string;
 }
 
 /** The transitions one accepted digest tells: those it names, and those it counts if the report is stored. */

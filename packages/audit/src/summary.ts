@@ -48,7 +48,8 @@ export interface RunSummary {
   report?: { stored: boolean };
   /** The audit's health after this run; `notice` when this run sent a degraded or recovered notice. */
   health?: { badRuns: number; badSince: string | null; notice?: "degraded" | "recovered" };
-  notified: { messages: number; transitions: number; failed: number; suppressed: number };
+  /** `error`: why a refused message was refused (present only then). */
+  notified: { messages: number; transitions: number; failed: number; suppressed: number; error?: string };
   /** Snapshot items written and deleted. */
   writes: { snapshot: number; deleted: number };
   startedAt: string;

@@ -503,6 +503,7 @@ async function publish(
   const told = new Set<TransitionRef>();
   let messages = 0;
   let failed = 0;
+  let error: string | undefined;
   for (const digest of digests) {
     try {
       await deps.publisher.publish(digest);
@@ -510,13 +511,14 @@ async function publish(
       for (const ref of toldBy(digest, reportStored)) told.add(ref);
     } catch (err) {
       failed += toldBy(digest, true).length;
+      error ??= redact((err as Error).message ?? String(err)).slice(0, 300);
       deps.log?.warn("publish failed; these transitions will be sent again next run", {
         error: (err as Error).message,
         transitions: digest.transitions.length + digest.omitted.length,
       });
     }
   }
-  return { told, messages, failed };
+  return { told, messages, failed, ...(error ? { error } : {}) };
 }
 
 /** Stage 9: the writes whose transitions were told; throws `LeaseLostError` if the lease was lost. */
@@ -593,6 +595,7 @@ function summarize(
       transitions: delivery.quiet ? 0 : delivery.told.size,
       failed: delivery.failed,
       suppressed: transitions.filter((t) => t.silencedBy).length,
+      ...(delivery.error ? { error: delivery.error } : {}),
     },
     writes: { snapshot: writes.written, deleted: writes.deleted },
     durationMs: elapsed(run),

@@ -30,8 +30,8 @@ options:
 
 auth (environment): KEB_TOKEN, or KEB_TOKEN_URL + KEB_CLIENT_ID with KEB_CLIENT_SECRET
 or KEB_USERNAME + KEB_PASSWORD. AWS instead of the embedded store: AUDIT_TABLE + ALERT_TOPIC_ARN.
-exit codes: 0 complete run (or already done for this time), 2 incomplete scan or skipped because
-another run holds the lease (see fleet-auditor lease), 1 bad input or configuration (KEB or its
+exit codes: 0 complete run (or already done for this time), 2 incomplete scan, a message that
+could not be sent, or skipped because another run holds the lease (see fleet-auditor lease), 1 bad input or configuration (KEB or its
 token endpoint refusing the credentials included).
 `;
 
@@ -136,10 +136,10 @@ export const runCommand: Command = {
       // KEB refusing the credentials is configuration: exit 1, like a bad variable.
       if (summaries.some((s) => s.incompleteCode === "KEB_AUTH" || s.incompleteCode === "KEB_CONFIG"))
         return 1;
-      // An incomplete scan, and a run that stood back for another, did not audit: exit 2.
-      return summaries.every((s) => s.status === "duplicate" || (s.status === "completed" && s.complete))
-        ? 0
-        : 2;
+      // An incomplete scan, a message not sent, and a run that stood back for another: exit 2.
+      const audited = (s: RunSummary): boolean =>
+        s.status === "duplicate" || (s.status === "completed" && s.complete && s.notified.failed === 0);
+      return summaries.every(audited) ? 0 : 2;
     } finally {
       process.off("SIGINT", interrupted);
       process.off("SIGTERM", interrupted);
