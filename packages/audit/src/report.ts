@@ -1,33 +1,30 @@
-import { type FailingOperation, reasonOf, type Severity } from "./finding.ts";
-import type { Transition, TransitionKind } from "./snapshot.ts";
+import { type FailingOperation, type Finding, reasonOf } from "./finding.ts";
+import type { Transition } from "./snapshot.ts";
 import type { RunSummary } from "./summary.ts";
 
-/** One transition as the run report keeps it: what a person needs to act on it, and no userID. */
-export interface ReportTransition {
-  kind: TransitionKind;
-  instanceID: string;
-  runtimeID: string;
-  shootName: string;
-  globalAccountID: string;
-  subAccountID: string;
-  plan: string;
-  region: string;
-  provider: string;
-  state: string;
-  previousState: string | null;
-  severity: Severity;
-  /** When the incident began (ISO). */
-  since: string;
-  /** The error reason or failing step (`reasonOf`); `""` when KEB gives none. */
-  reason: string;
-  /** `resolved`: the displayed state KEB shows now, or "no longer listed". */
-  ending?: string;
-  silencedBy?: string;
-  expiredAt?: string;
-  operation?: FailingOperation;
-  /** `changed`: the failing operation before the change. */
-  previousOperation?: FailingOperation;
-}
+/**
+ * One transition as the run report keeps it: the finding's placement and failing operation (no
+ * userID, as in findings), the transition's verdict, and the reason and previous operation.
+ */
+export type ReportTransition = Pick<
+  Finding,
+  | "instanceID"
+  | "runtimeID"
+  | "shootName"
+  | "globalAccountID"
+  | "subAccountID"
+  | "plan"
+  | "region"
+  | "provider"
+  | "expiredAt"
+  | "operation"
+> &
+  Pick<Transition, "kind" | "state" | "previousState" | "severity" | "since" | "ending" | "silencedBy"> & {
+    /** The error reason or failing step (`reasonOf`); `""` when KEB gives none. */
+    reason: string;
+    /** `changed`: the failing operation before the change. */
+    previousOperation?: FailingOperation;
+  };
 
 /**
  * Every transition of one run, however many: what messages point to when they count instead of

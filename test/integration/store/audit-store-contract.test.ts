@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import { useDynamo } from "../../helpers/dynamo.ts";
 import { finding } from "../../helpers/findings.ts";
 import { MemoryAuditStore } from "../../helpers/memory-ports.ts";
+import { runSummary } from "../../helpers/summaries.ts";
 
 // The in-memory store the runAudit unit tests use must keep the DynamoDB store's rules, or those
 // tests prove the logic against a friendlier world. Each rule here runs on both.
@@ -28,22 +29,7 @@ const record = (audit: string, runKey: string): RunRecord => ({
   audit,
   runKey,
   expiresAt: 2_000_000_000,
-  summary: {
-    audit,
-    runId: "r1",
-    scheduledTime: null,
-    dryRun: false,
-    status: "completed",
-    complete: true,
-    incompleteReason: null,
-    queries: [],
-    flagged: 0,
-    transitions: [],
-    notified: { messages: 0, transitions: 0, failed: 0, suppressed: 0 },
-    writes: { snapshot: 0, deleted: 0 },
-    startedAt: T0.toISOString(),
-    durationMs: 1,
-  },
+  summary: runSummary({ audit, scheduledTime: null, startedAt: T0.toISOString() }),
 });
 
 describe.each([

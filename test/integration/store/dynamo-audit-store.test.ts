@@ -5,6 +5,7 @@ import { mockClient } from "aws-sdk-client-mock";
 import { describe, expect, it } from "vitest";
 import { useDynamo } from "../../helpers/dynamo.ts";
 import { finding } from "../../helpers/findings.ts";
+import { runSummary } from "../../helpers/summaries.ts";
 
 const env = useDynamo();
 const store = (): DynamoAuditStore => new DynamoAuditStore({ client: env.db.client, tableName: "audit" });
@@ -25,22 +26,7 @@ async function fenced(s: DynamoAuditStore, audit: string, owner = "run-1") {
   expect(await s.acquireLease(audit, owner, T0, T1)).toBe(true);
   return { owner, until: T1 };
 }
-const summary = (audit: string): RunSummary => ({
-  audit,
-  runId: "r1",
-  scheduledTime: "2026-11-01T00:00:00Z",
-  dryRun: false,
-  status: "completed",
-  complete: true,
-  incompleteReason: null,
-  queries: [],
-  flagged: 0,
-  transitions: [],
-  notified: { messages: 0, transitions: 0, failed: 0, suppressed: 0 },
-  writes: { snapshot: 0, deleted: 0 },
-  startedAt: "2026-11-01T00:00:00Z",
-  durationMs: 1,
-});
+const summary = (audit: string): RunSummary => runSummary({ audit });
 
 describe("DynamoAuditStore on a real DynamoDB API (dynalite)", () => {
   it("writes one item per runtime and reads the snapshot back across query pages", async () => {
