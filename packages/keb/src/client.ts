@@ -77,7 +77,7 @@ export class KebClient implements RuntimeSource {
         if (response.statusCode >= 300 && response.statusCode < 400) {
           // Not followed: a bearer token must not go wherever a redirect points. A login page or
           // a wrong host is a configuration problem, not a body that is "not JSON".
-          response.body.destroy();
+          discard(response.body);
           const location = String(response.headers.location ?? "nowhere");
           throw new KebHttpError({
             status: response.statusCode,
@@ -169,7 +169,7 @@ async function readCapped(
     new KebSchemaError({ path: "$", problem: `body of ${bytes} bytes is over the limit of ${cap}`, page });
   const declared = Number(response.headers["content-length"]);
   if (Number.isFinite(declared) && declared > cap) {
-    response.body.destroy();
+    discard(response.body);
     throw tooLarge(String(declared));
   }
   const chunks: Buffer[] = [];
@@ -177,12 +177,21 @@ async function readCapped(
   for await (const chunk of response.body) {
     size += (chunk as Buffer).length;
     if (size > cap) {
-      response.body.destroy();
+      discard(response.body);
       throw tooLarge(`more than ${cap}`);
     }
     chunks.push(chunk as Buffer);
   }
   return Buffer.concat(chunks).toString("utf8");
+}
+
+/**
+ * Drops a body without reading it. Destroying an undici body makes it emit an AbortError; with
+ * no listener that is an unhandled error of the process.
+ */
+function discard(body: Dispatcher.ResponseData<unknown>["body"]): void {
+  body.on("error", () => undefined);
+  body.destroy();
 }
 
 function isStatus(err: unknown, status: number): boolean {
