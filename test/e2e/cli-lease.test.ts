@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DynamoAuditStore, startEmbeddedDynamo } from "@fleet-auditor/store";
@@ -51,6 +51,19 @@ describe("leases and the state directory", () => {
     // A lock left by a process that is gone.
     writeFileSync(join(dir, "dynamodb", "fleet-auditor.lock"), "2147483646");
     expect((await cli(run(dir))).code).toBe(0);
+  });
+
+  it("refuses a damaged embedded store instead of starting an empty one (issue 11, also-list)", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "fa-damaged-"));
+    expect((await cli(run(dir))).code).toBe(0);
+    writeFileSync(join(dir, "dynamodb", "CURRENT"), "garbage\n");
+    const damaged = await cli(run(dir));
+    expect(damaged.code).toBe(1);
+    expect(damaged.stderr).toMatch(
+      /the embedded store in .*dynamodb cannot be opened .*move it aside to start empty/,
+    );
+    rmSync(join(dir, "dynamodb", "CURRENT"));
+    expect((await cli(run(dir))).stderr).toContain("cannot be opened");
   });
 
   it("releases the lease when interrupted mid-run, so the next run is not skipped", async () => {

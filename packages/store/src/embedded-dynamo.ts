@@ -1,4 +1,4 @@
-import { mkdirSync } from "node:fs";
+import { mkdirSync, readdirSync } from "node:fs";
 import { createRequire } from "node:module";
 import type { AddressInfo } from "node:net";
 import {
@@ -9,8 +9,10 @@ import {
   ResourceInUseException,
 } from "@aws-sdk/client-dynamodb";
 import type { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
+import { Level } from "level";
 import { auditTableDefinition } from "./audit-table.ts";
 import { documentClient } from "./document-client.ts";
+import { StateDirDamagedError } from "./errors.ts";
 import { lockStateDir } from "./state-dir-lock.ts";
 import { statusTableDefinition } from "./status-table.ts";
 
@@ -48,6 +50,7 @@ export async function startEmbeddedDynamo(options: {
     unlock = lockStateDir(options.dir);
   }
   try {
+    if (options.dir) await refuseDamaged(options.dir);
     return await serve(dynalite, options, unlock);
   } catch (err) {
     unlock();
@@ -108,5 +111,24 @@ export async function ensureTable(
     if (Table?.TableStatus === "ACTIVE") return;
     if (Date.now() > until) throw new Error(`table ${definition.TableName} is still ${Table?.TableStatus}`);
     await new Promise((r) => setTimeout(r, 5));
+  }
+}
+
+/**
+ * Opens the LevelDB files under `dir` once before dynalite does. A store that exists but cannot
+ * be opened (a lost or corrupt `CURRENT`, a broken manifest) makes dynalite throw outside any
+ * caller, or LevelDB start an empty one: either way every alert would fire again. An empty or
+ * new directory is fine.
+ */
+async function refuseDamaged(dir: string): Promise<void> {
+  const files = readdirSync(dir).filter((f) => f !== "fleet-auditor.lock");
+  if (files.length === 0) return;
+  const db = new Level(dir, { createIfMissing: false });
+  try {
+    await db.open();
+  } catch (err) {
+    throw new StateDirDamagedError(dir, (err as { cause?: unknown }).cause ?? err);
+  } finally {
+    await db.close().catch(() => undefined);
   }
 }

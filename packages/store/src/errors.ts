@@ -3,7 +3,8 @@ export type StoreErrorCode =
   | "STORE_UNPROCESSED"
   | "STORE_LEASE_LOST"
   | "STORE_REPORT_INCOMPLETE"
-  | "STORE_STATE_DIR_IN_USE";
+  | "STORE_STATE_DIR_IN_USE"
+  | "STORE_STATE_DIR_DAMAGED";
 
 /** Base of the store's errors. */
 export class StoreError extends Error {
@@ -57,5 +58,17 @@ export class StateDirInUseError extends StoreError {
       `the state directory ${dir} is in use by process ${pid} (another fleet-auditor command?); wait for it, or use another --state-dir`,
     );
     this.name = "StateDirInUseError";
+  }
+}
+
+/** The embedded store's files exist but cannot be opened: starting empty would fire every alert again. */
+export class StateDirDamagedError extends StoreError {
+  constructor(dir: string, cause: unknown) {
+    super(
+      "STORE_STATE_DIR_DAMAGED",
+      `the embedded store in ${dir} cannot be opened (${(cause as Error).message}); restore it, or move it aside to start empty (every alert then fires again)`,
+      { cause },
+    );
+    this.name = "StateDirDamagedError";
   }
 }
