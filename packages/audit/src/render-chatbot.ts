@@ -3,7 +3,7 @@ import type { Severity } from "./finding.ts";
 import type { TransitionGroup } from "./groups.ts";
 import { fillTemplate, findingValues, kcpCommand, silenceCommand } from "./links.ts";
 import type { Transition, TransitionKind, TransitionRef } from "./snapshot.ts";
-import { humanDuration, oneLine, shortTime, slackCode, slackText } from "./text.ts";
+import { humanDuration, shortTime, slackCode, slackText } from "./text.ts";
 
 const EMOJI: Record<Severity, string> = {
   critical: ":red_circle:",
@@ -166,7 +166,7 @@ function nextSteps(ctx: DigestContext, g: TransitionGroup | undefined, t: Transi
       region: g.region,
       reason: g.reason || undefined,
     });
-    steps.push(`Silence: ${slackCode(oneLine(silence, 400), 400)}`);
+    steps.push(`Silence: ${slackCode(silence, 400)}`);
   }
   steps.push(reportLine(ctx));
   return steps;

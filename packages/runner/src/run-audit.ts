@@ -486,7 +486,7 @@ function digestContext(deps: AuditRunDeps, run: Run, scan: Scan, reportStored: b
     flagged: scan.findings.length,
     ...(deps.landscape ? { landscape: deps.landscape } : {}),
     ...(deps.links ? { links: deps.links } : {}),
-    ...(deps.collapseAt ? { collapseAt: deps.collapseAt } : {}),
+    ...(deps.collapseAt !== undefined ? { collapseAt: deps.collapseAt } : {}),
     report: {
       stored: reportStored,
       command: (deps.reportCommand ?? ((id: string) => `fleet-auditor runs show ${id}`))(run.id),

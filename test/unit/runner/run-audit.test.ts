@@ -422,6 +422,13 @@ describe("runAudit: publish, commit and record", () => {
     expect(store.snapshots.get("failing")?.size).toBe(s.transitions.length);
   });
 
+  it("collapses every group when GROUP_COLLAPSE_AT is 0", async () => {
+    await runAudit({ ...deps, collapseAt: 0 }, { audit: "failing", scheduledTime: hour(0) });
+    const email = JSON.parse(publisher.published[0]?.message ?? "{}").email as string;
+    expect(email).toMatch(/^\* \d+ runtimes /m);
+    expect(email).not.toMatch(/^- \[/m);
+  });
+
   it("measures the run's duration on the clock it was given", async () => {
     let t = Date.parse(hour(0));
     const clock = (): Date => {
