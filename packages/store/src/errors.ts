@@ -4,7 +4,8 @@ export type StoreErrorCode =
   | "STORE_LEASE_LOST"
   | "STORE_REPORT_INCOMPLETE"
   | "STORE_STATE_DIR_IN_USE"
-  | "STORE_STATE_DIR_DAMAGED";
+  | "STORE_STATE_DIR_DAMAGED"
+  | "STORE_TABLE_MISSING";
 
 /** Base of the store's errors. */
 export class StoreError extends Error {
@@ -70,5 +71,19 @@ export class StateDirDamagedError extends StoreError {
       { cause },
     );
     this.name = "StateDirDamagedError";
+  }
+}
+
+/** A DynamoDB table the configuration names does not exist (or is not active) where the client looks. */
+export class TableMissingError extends StoreError {
+  readonly tableName: string;
+  constructor(tableName: string, where: string, options?: { cause?: unknown }) {
+    super(
+      "STORE_TABLE_MISSING",
+      `DynamoDB table ${tableName} does not exist or is not active in ${where}: check the table name in the configuration and the region or endpoint`,
+      options,
+    );
+    this.name = "TableMissingError";
+    this.tableName = tableName;
   }
 }

@@ -1,0 +1,47 @@
+import { spawn } from "node:child_process";
+
+const CHILD = new URL("./function-child.ts", import.meta.url).pathname;
+
+/** What a handler in its own process did: its exit code and result, or how it was killed. */
+export interface FunctionExit {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  /** What the handler returned (`{ error }` when it threw); null when it was killed. */
+  result: unknown;
+  /** Its log lines (Powertools writes JSON to stdout and stderr, by level). */
+  logs: string;
+}
+
+/**
+ * Invokes `functions/<name>.ts` in a child process with only `env` (and PATH) set; `killWhen`,
+ * once it resolves, SIGKILLs it, as Lambda does to an instance that times out or runs out of
+ * memory.
+ */
+export function invokeInProcess(
+  name: string,
+  event: unknown,
+  env: Record<string, string | undefined>,
+  killWhen?: Promise<void>,
+): Promise<FunctionExit> {
+  const module = new URL(`../../functions/${name}.ts`, import.meta.url).href;
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [CHILD, module, JSON.stringify(event)], {
+      env: { PATH: process.env.PATH ?? "", ...env },
+      stdio: ["ignore", "pipe", "pipe", "pipe"],
+    });
+    let logs = "";
+    let returned = "";
+    const log = (d: Buffer): void => {
+      logs += d;
+    };
+    child.stdout?.on("data", log);
+    child.stderr?.on("data", log);
+    child.stdio[3]?.on("data", (d: Buffer) => {
+      returned += d;
+    });
+    child.on("close", (code, signal) => {
+      resolve({ code, signal, result: returned ? JSON.parse(returned) : null, logs });
+    });
+    void killWhen?.then(() => child.kill("SIGKILL"));
+  });
+}
