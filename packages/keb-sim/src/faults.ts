@@ -2,6 +2,12 @@
 export type FaultAction =
   /** Answer with this status; `body` as text/plain unless `json` (KEB's `{"error":…}`). */
   | { kind: "status"; status: number; body?: string; json?: boolean; retryAfter?: string; location?: string }
+  /**
+   * Answer with this status and the request echoed back (its URL and every header, the
+   * Authorization header included), as careless gateways and debug pages do: as plain text,
+   * inside a JSON error, in an HTML page, or URL-encoded into a redirect's `Location`.
+   */
+  | { kind: "echo"; status: number; style: "text" | "json" | "html" | "location" }
   /** Close the socket without answering. */
   | { kind: "reset" }
   /** Send the headers and part of the body, then close the socket. */
