@@ -13,6 +13,7 @@ export {
 export { goTime } from "./go-time.ts";
 export type { SimArchivedInstance, SimInstance, SimOperation } from "./model.ts";
 export { filterOperation, instancePredicate, readFilters } from "./query.ts";
+export { Random } from "./random.ts";
 export { renderArchived, renderRuntime } from "./render.ts";
 export { answerText, type HandlerAnswer, RuntimesHandler } from "./runtimes-handler.ts";
 export { type KebSimulator, type SimulatorOptions, startKebSimulator } from "./server.ts";
