@@ -104,6 +104,17 @@ interface Told {
   runId: string;
 }
 
+/** Each delivered digest's run, and the interrupted run it says it may repeat. */
+function runsOf(delivered: Delivered[]): Array<{ runId: string; repeats?: string }> {
+  return delivered.map((d) => {
+    const chatbot = JSON.parse(JSON.parse(d.Message).https) as {
+      metadata: { additionalContext: { runId: string; repeats?: string } };
+    };
+    const { runId, repeats } = chatbot.metadata.additionalContext;
+    return { runId, ...(repeats ? { repeats } : {}) };
+  });
+}
+
 /** What the delivered digests told: every transition of each delivered run's report. */
 async function toldBy(delivered: Delivered[], table: string): Promise<Told[]> {
   const reports = new DynamoReportStore({ client: dynamo.db.client, tableName: table });
@@ -229,10 +240,14 @@ describe("audit function under injected faults", () => {
     const first = await drain();
     expect(first).toHaveLength(1);
     ddbProxy.proxy.clear();
-    // The scheduler's retry of the same scheduled time: not recorded, so it runs, and re-sends.
-    expect(await handler(scheduled(1), fakeContext())).toMatchObject({ status: "completed" });
+    // The scheduler's retry of the same scheduled time: not recorded, so it runs, and re-sends,
+    // saying that it may repeat the interrupted run's message.
+    const retry = await handler(scheduled(1), fakeContext());
+    expect(retry).toMatchObject({ status: "completed", repeats: runsOf(first)[0]?.runId });
+    const again = await drain();
+    expect(runsOf(again)).toEqual([{ runId: retry.runId, repeats: runsOf(first)[0]?.runId }]);
     expect(await handler(scheduled(2), fakeContext())).toMatchObject({ transitions: [] });
-    await expectConverged(table, before, [...first, ...(await drain())], { atLeastOnce: true });
+    await expectConverged(table, before, [...first, ...again, ...(await drain())], { atLeastOnce: true });
   });
 
   it("the table missing fails the run naming the table, and writes nothing anywhere", async () => {
@@ -352,8 +367,11 @@ describe("audit function under injected faults", () => {
     expect(first).toHaveLength(1);
     await expireLease(table);
     const retry = await invokeInProcess("audit", scheduled(1), env);
-    expect(retry.result).toMatchObject({ status: "completed", complete: true });
-    await expectConverged(table, before, [...first, ...(await drain())], { atLeastOnce: true });
+    const killedRun = runsOf(first)[0]?.runId;
+    expect(retry.result).toMatchObject({ status: "completed", complete: true, repeats: killedRun });
+    const again = await drain();
+    expect(runsOf(again)).toEqual([{ runId: (retry.result as RunSummary).runId, repeats: killedRun }]);
+    await expectConverged(table, before, [...first, ...again], { atLeastOnce: true });
   }, 30_000);
 });
 

@@ -119,6 +119,22 @@ export class MemoryAuditStore implements AuditStateStore {
     if (this.leases.get(audit)?.owner === owner) this.leases.delete(audit);
   }
 
+  readonly publishing = new Map<string, string>();
+
+  async beginPublishing(audit: string, fence: CommitFence): Promise<void> {
+    if (this.leases.get(audit)?.owner !== fence.owner) throw new LeaseLostError(audit, fence.owner);
+    this.leases.set(audit, { owner: fence.owner, expiresAtMs: fence.until.getTime() });
+    this.publishing.set(audit, fence.owner);
+  }
+
+  async unfinishedPublishing(audit: string): Promise<string | undefined> {
+    return this.publishing.get(audit);
+  }
+
+  async endPublishing(audit: string): Promise<void> {
+    this.publishing.delete(audit);
+  }
+
   async loadHealth(audit: string): Promise<AuditHealth> {
     return structuredClone(this.health.get(audit) ?? HEALTHY);
   }

@@ -29,6 +29,11 @@ export interface DigestContext {
   report: { stored: boolean; command: string };
   /** Groups larger than this are one line (`GROUP_COLLAPSE_AT`, default 20). */
   collapseAt?: number;
+  /**
+   * A run that published and was interrupted before its commit: this digest may repeat what it
+   * sent, and says so.
+   */
+  repeats?: string;
 }
 
 /** What a message is about: transitions, or the auditor's own health. */

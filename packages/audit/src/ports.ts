@@ -44,6 +44,19 @@ export interface AuditStateStore {
   /** Takes the audit's lease until `until` unless another owner holds an unexpired one. */
   acquireLease(audit: string, owner: string, now: Date, until: Date): Promise<boolean>;
   releaseLease(audit: string, owner: string): Promise<void>;
+  /**
+   * Right before a run publishes: proves `fence.owner` still holds the lease (extending it;
+   * throws `LeaseLostError` and notes nothing otherwise, so a run that lost its lease publishes
+   * nothing) and notes that it is publishing, until `endPublishing`.
+   */
+  beginPublishing(audit: string, fence: CommitFence): Promise<void>;
+  /**
+   * The run that began publishing and never finished (killed, lease lost or commit refused
+   * after its publish): a later run's digest may repeat what it sent.
+   */
+  unfinishedPublishing(audit: string): Promise<string | undefined>;
+  /** Clears the note once a run's commit is done: the snapshot now holds what was told. */
+  endPublishing(audit: string): Promise<void>;
   /** The most recent ledger records, newest first. */
   recentRuns(audit: string, limit: number): Promise<RunRecord[]>;
   /** The audit's health (consecutive bad runs and whether a notice went out); healthy when unknown. */

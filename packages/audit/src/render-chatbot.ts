@@ -62,6 +62,11 @@ export function chatbotNotification(
       `:warning: Scan incomplete (${slackText(ctx.incompleteReason ?? "unknown", 300)}): nothing was resolved.`,
     );
   }
+  if (ctx.repeats) {
+    lines.push(
+      `:repeat: Run \`${slackText(ctx.repeats, 80)}\` was interrupted after publishing: some of this may repeat its message.`,
+    );
+  }
   const report = reportLine(ctx);
   // Room kept for the report line and a "+N more" line.
   const budget = CHATBOT_DESCRIPTION_LIMIT - report.length - 120;
@@ -101,6 +106,7 @@ export function chatbotNotification(
         runId: ctx.runId,
         at: ctx.at,
         complete: String(ctx.complete),
+        ...(ctx.repeats ? { repeats: ctx.repeats } : {}),
         ...(ctx.landscape ? { landscape: ctx.landscape } : {}),
       },
     },

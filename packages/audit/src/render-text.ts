@@ -111,6 +111,10 @@ function head(ctx: DigestContext): string[] {
       ? `Scan complete: ${ctx.listed} runtimes listed, ${ctx.flagged} flagged.`
       : `Scan INCOMPLETE (${oneLine(ctx.incompleteReason ?? "unknown", 300)}): nothing was resolved this run; ${ctx.listed} runtimes listed.`,
   );
+  if (ctx.repeats)
+    lines.push(
+      `Run ${oneLine(ctx.repeats, 80)} was interrupted after publishing: some of this may repeat its message.`,
+    );
   lines.push(...reportPointer(ctx));
   return lines;
 }

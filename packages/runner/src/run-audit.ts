@@ -120,20 +120,24 @@ export async function runAudit(deps: AuditRunDeps, input: AuditRunInput): Promis
     const transitions = withEndings(diff.transitions, endings);
     const plan = { diff: { ...diff, transitions } };
     const report = run.dryRun ? { stored: true } : await keepReport(deps, run, scan, transitions);
-    const digests = renderDigests(digestContext(deps, run, scan, report.stored), transitions);
+    const digests = renderDigests(digestContext(deps, run, scan, report.stored, state.repeats), transitions);
     if (run.dryRun) {
       const preview = digests.map(({ subject, message, attributes }) => ({ subject, message, attributes }));
       return { ...summarize(run, scan, plan, NOTHING_TOLD, NO_WRITES), preview };
     }
+    const publishing = input.notify !== false && digests.length > 0;
+    if (publishing) await deps.store.beginPublishing(run.audit.name, fence(run));
     const delivery =
       input.notify === false ? toldQuietly(plan.diff) : await publish(deps, digests, report.stored);
     const writes = await commit(deps, run, plan.diff, delivery);
+    if (publishing || state.repeats) await deps.store.endPublishing(run.audit.name);
     const ok = scan.complete && delivery.failed === 0;
     const reason = scan.incompleteReason ?? (delivery.failed ? "publishing the digest failed" : null);
     const healthAfter = await updateHealth(deps, run, health, { ok, reason });
     const summary = {
       ...summarize(run, scan, plan, delivery, writes),
       ...(transitions.length ? { report } : {}),
+      ...(state.repeats && digests.length ? { repeats: state.repeats } : {}),
       health: healthAfter,
     };
     if (delivery.failed === 0) await record(deps, run, summary);
@@ -189,6 +193,8 @@ interface State {
   previous: Map<string, SnapshotEntry>;
   silences: Silence[];
   health: AuditHealth;
+  /** A run interrupted after publishing, whose message this run's digest may repeat. */
+  repeats?: string;
 }
 
 /** The transitions and snapshot writes of a run. */
@@ -330,12 +336,18 @@ async function scanOnce(
 
 /** Read alongside the scan: the audit's snapshot, the silences in force and its health. */
 async function loadState(deps: AuditRunDeps, run: Run): Promise<State> {
-  const [previous, silences, health] = await Promise.all([
+  const [previous, silences, health, unfinished] = await Promise.all([
     deps.store.loadSnapshot(run.audit.name),
     deps.silences?.active(run.now) ?? Promise.resolve([]),
     deps.store.loadHealth(run.audit.name),
+    deps.store.unfinishedPublishing(run.audit.name),
   ]);
-  return { previous, silences, health };
+  return {
+    previous,
+    silences,
+    health,
+    ...(unfinished && unfinished !== run.id ? { repeats: unfinished } : {}),
+  };
 }
 
 /** Stage 4 (pure): the transitions and snapshot writes. */
@@ -475,8 +487,15 @@ async function keepReport(
 }
 
 /** Stage 7: what the digest says about the run and where it points. */
-function digestContext(deps: AuditRunDeps, run: Run, scan: Scan, reportStored: boolean): DigestContext {
+function digestContext(
+  deps: AuditRunDeps,
+  run: Run,
+  scan: Scan,
+  reportStored: boolean,
+  repeats?: string,
+): DigestContext {
   return {
+    ...(repeats ? { repeats } : {}),
     audit: run.audit.name,
     runId: run.id,
     at: run.now.toISOString(),
@@ -523,10 +542,12 @@ async function publish(
 
 /** Stage 9: the writes whose transitions were told; throws `LeaseLostError` if the lease was lost. */
 function commit(deps: AuditRunDeps, run: Run, diff: DiffResult, delivery: Delivery): Promise<CommitResult> {
-  return deps.store.commit(run.audit.name, committable(diff, delivery.told), {
-    owner: run.id,
-    until: new Date(run.clock().getTime() + run.leaseMs),
-  });
+  return deps.store.commit(run.audit.name, committable(diff, delivery.told), fence(run));
+}
+
+/** The lease this run must still hold for a write that depends on it, extended from now. */
+function fence(run: Run): { owner: string; until: Date } {
+  return { owner: run.id, until: new Date(run.clock().getTime() + run.leaseMs) };
 }
 
 /**

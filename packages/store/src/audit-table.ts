@@ -9,6 +9,7 @@ export const itemKey = {
   lease: (audit: string) => ({ pk: `AUDIT#${audit}`, sk: "LEASE" }),
   run: (audit: string, runKey: string) => ({ pk: `RUN#${audit}`, sk: runKey }),
   health: (audit: string) => ({ pk: `AUDIT#${audit}`, sk: "HEALTH" }),
+  publishing: (audit: string) => ({ pk: `AUDIT#${audit}`, sk: "PUBLISHING" }),
   reportHead: (runId: string) => ({ pk: `REPORT#${runId}`, sk: "HEAD" }),
   reportPart: (runId: string, part: number) => ({
     pk: `REPORT#${runId}`,

@@ -168,6 +168,25 @@ export class DynamoAuditStore implements AuditStateStore {
     }
   }
 
+  async beginPublishing(audit: string, fence: CommitFence): Promise<void> {
+    if (!(await this.#renewLease(audit, fence.owner, fence.until)))
+      throw new LeaseLostError(audit, fence.owner);
+    await this.#client.send(
+      new PutCommand({ TableName: this.#table, Item: { ...itemKey.publishing(audit), runId: fence.owner } }),
+    );
+  }
+
+  async unfinishedPublishing(audit: string): Promise<string | undefined> {
+    const out = await this.#client.send(
+      new GetCommand({ TableName: this.#table, Key: itemKey.publishing(audit), ConsistentRead: true }),
+    );
+    return out.Item ? String(out.Item.runId) : undefined;
+  }
+
+  async endPublishing(audit: string): Promise<void> {
+    await this.#client.send(new DeleteCommand({ TableName: this.#table, Key: itemKey.publishing(audit) }));
+  }
+
   async loadHealth(audit: string): Promise<AuditHealth> {
     const out = await this.#client.send(
       new GetCommand({ TableName: this.#table, Key: itemKey.health(audit), ConsistentRead: true }),

@@ -60,6 +60,24 @@ describe.each([
     expect(await s.acquireLease(a, "two", T1, T2)).toBe(true);
   });
 
+  it("notes a run publishing only while it holds the lease, until the note is cleared", async () => {
+    const s = make();
+    const a = audit();
+    expect(await s.unfinishedPublishing(a)).toBeUndefined();
+    await s.acquireLease(a, "one", T0, T1);
+    await expect(s.beginPublishing(a, { owner: "two", until: T2 })).rejects.toBeInstanceOf(LeaseLostError);
+    expect(await s.unfinishedPublishing(a)).toBeUndefined();
+    await s.beginPublishing(a, { owner: "one", until: T2 });
+    expect(await s.unfinishedPublishing(a)).toBe("one");
+    // Beginning extended the lease to T2.
+    expect(await s.acquireLease(a, "two", new Date(T1.getTime() + 1), T2)).toBe(false);
+    // The note outlives the lease (a killed run), until a later run's commit is done.
+    await s.releaseLease(a, "one");
+    expect(await s.unfinishedPublishing(a)).toBe("one");
+    await s.endPublishing(a);
+    expect(await s.unfinishedPublishing(a)).toBeUndefined();
+  });
+
   it("commits only while the run holds the lease, and writes nothing otherwise", async () => {
     const s = make();
     const a = audit();

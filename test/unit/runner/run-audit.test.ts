@@ -55,6 +55,12 @@ const failing = (h: number, extra: Record<string, unknown> = {}) =>
     { audit: "failing", scheduledTime: hour(h), ...extra },
   );
 
+/** How many transitions the `i`th published digest named or counted. */
+const publisherTransitions = (i: number): number => {
+  const m = publisher.published[i];
+  return (m?.transitions.length ?? 0) + (m?.omitted.length ?? 0);
+};
+
 const healthyId = (): string => {
   const healthy = source.fleet
     .all()
@@ -120,6 +126,42 @@ describe("runAudit: lease", () => {
     expect(store.ledger.size).toBe(0);
     // The thief's lease is not released by the loser.
     expect(store.leases.get("failing")?.owner).toBe("thief");
+  });
+
+  it("publishes nothing when the lease was lost before publishing", async () => {
+    const scan = source.listPage.bind(source);
+    source.listPage = async (params) => {
+      // Another run took over while this one was scanning.
+      store.leases.set("failing", { owner: "thief", expiresAtMs: Date.parse(hour(1)) });
+      return scan(params);
+    };
+    await expect(failing(0)).rejects.toBeInstanceOf(LeaseLostError);
+    expect(publisher.published).toEqual([]);
+    expect(store.publishing.size).toBe(0);
+  });
+
+  it("a digest after a run interrupted between publish and commit says it may repeat that run's message", async () => {
+    const commit = store.commit.bind(store);
+    store.commit = async () => {
+      throw new Error("killed");
+    };
+    await expect(failing(0)).rejects.toThrow("killed");
+    expect(publisher.published).toHaveLength(1);
+    store.commit = commit;
+    const retry = await failing(0);
+    expect(retry.repeats).toBe("run-1");
+    expect(retry.transitions).toHaveLength(publisherTransitions(0));
+    const message = JSON.parse(publisher.published[1]?.message ?? "{}");
+    expect(message.email).toContain(
+      "Run run-1 was interrupted after publishing: some of this may repeat its message.",
+    );
+    expect(JSON.parse(message.https).metadata.additionalContext.repeats).toBe("run-1");
+    // Once committed, the note is gone: the next run's digest does not say it.
+    expect(store.publishing.size).toBe(0);
+    source.fleet.mutate({ fail: 2 });
+    const next = await failing(1);
+    expect(next.repeats).toBeUndefined();
+    expect(JSON.parse(publisher.published[2]?.message ?? "{}").email).not.toContain("interrupted");
   });
 
   it("releases the lease when the scan throws", async () => {
