@@ -1,3 +1,4 @@
+import { structuredDigest } from "./digest-v1.ts";
 import { SEVERITY_RANK, type Severity } from "./finding.ts";
 import { groupTransitions, type TransitionGroup } from "./groups.ts";
 import type { LinkTemplates } from "./links.ts";
@@ -71,21 +72,39 @@ export function renderDigests(ctx: DigestContext, transitions: readonly Transiti
     severity,
     subject.replace(/^\[fleet-auditor\] /, ""),
   );
-  const message: DigestMessage = {
-    subject,
-    message: JSON.stringify({
-      default: shortText(ctx, groups),
-      email: email.text,
-      https: JSON.stringify(chatbot),
-    }),
-    attributes: {
-      audit: ctx.audit,
-      severity,
-      kinds: TRANSITION_KINDS.filter((k) => groups.some((g) => g.kind === k)),
-    },
-    transitions: refs.filter((r) => email.named.has(r)),
-    omitted: refs.filter((r) => !email.named.has(r)),
+  const fixed = { default: shortText(ctx, groups), email: email.text, https: JSON.stringify(chatbot) };
+  const attributes = {
+    audit: ctx.audit,
+    severity,
+    kinds: TRANSITION_KINDS.filter((k) => groups.some((g) => g.kind === k)),
   };
+  // The structured variant names as many transitions as the publish has room for, in group order.
+  const order = groups.flatMap((g) => g.members);
+  const build = (named: number): DigestMessage => {
+    const structured = JSON.stringify(
+      structuredDigest(ctx, transitions, groups, order, named, { subject, severity }),
+    );
+    const inStructured = new Set(order.slice(0, named));
+    const told = (r: TransitionRef): boolean => email.named.has(r) && inStructured.has(r);
+    return {
+      subject,
+      message: JSON.stringify({ ...fixed, lambda: structured, sqs: structured }),
+      attributes,
+      transitions: refs.filter(told),
+      omitted: refs.filter((r) => !told(r)),
+    };
+  };
+  let message = build(order.length);
+  if (byteSize(message) > SNS_MESSAGE_LIMIT) {
+    let fits = 0;
+    let over = order.length;
+    while (over - fits > 1) {
+      const mid = Math.floor((fits + over) / 2);
+      if (byteSize(build(mid)) <= SNS_MESSAGE_LIMIT) fits = mid;
+      else over = mid;
+    }
+    message = build(fits);
+  }
   if (byteSize(message) > SNS_MESSAGE_LIMIT) {
     // The e-mail is capped at 100 KB and the rest are short: this is a bug, not a big incident.
     throw new RangeError(`digest of run ${ctx.runId} is ${byteSize(message)} bytes, over SNS's limit`);

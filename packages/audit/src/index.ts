@@ -20,6 +20,15 @@ export {
   SNS_MESSAGE_LIMIT,
   subjectLine,
 } from "./digest.ts";
+export {
+  DIGEST_V1,
+  type DigestV1,
+  DigestV1GroupSchema,
+  DigestV1Schema,
+  type DigestV1Transition,
+  DigestV1TransitionSchema,
+  structuredDigest,
+} from "./digest-v1.ts";
 export * from "./errors.ts";
 export {
   type FailingOperation,

@@ -1,0 +1,49 @@
+import type { DigestContext, Transition } from "@fleet-auditor/audit";
+import { finding } from "./findings.ts";
+
+// A digest context and transitions that vary by index: the fixtures of the renderers' tests.
+
+export const AT = "2026-11-30T06:00:00.000Z";
+export const ctx: DigestContext = {
+  audit: "failing",
+  runId: "run-1",
+  at: AT,
+  complete: true,
+  incompleteReason: null,
+  listed: 20_000,
+  flagged: 3,
+  landscape: "prod-eu",
+  links: {
+    runtime: "https://console.example/runtimes/{instanceID}",
+    runbook: "https://runbooks.example/{reason}",
+    report: "https://console.example/runs/{runId}",
+  },
+  report: { stored: true, command: "fleet-auditor runs show run-1" },
+};
+
+const REGIONS = ["eu-central-1", "westeurope", "us-east-1"];
+const REASONS = ["err_provisioning", "err_keb_timeout", "err_quota"];
+
+/** A transition of runtime `i`: regions, reasons and plans vary with `i` unless given. */
+export function t(
+  i: number,
+  kind: Transition["kind"] = "firing",
+  over: { region?: string; reason?: string; severity?: "critical" | "warning"; state?: string } = {},
+): Transition {
+  const id = `instance-${String(i).padStart(5, "0")}`;
+  const f = finding(id, over.state ?? "failed", over.severity ?? "critical");
+  f.shootName = `c-${i.toString(16).padStart(7, "0")}`;
+  f.region = over.region ?? (REGIONS[i % 3] as string);
+  f.plan = i % 5 === 0 ? "trial" : "aws";
+  if (f.operation) f.operation.errorReason = over.reason ?? (REASONS[i % 3] as string);
+  return {
+    kind,
+    instanceID: id,
+    state: f.state,
+    previousState: kind === "firing" ? null : f.state,
+    severity: f.severity,
+    finding: f,
+    since: new Date(Date.parse(AT) - (i % 7) * 3_600_000).toISOString(),
+    ...(kind === "resolved" ? { ending: "succeeded" } : {}),
+  };
+}

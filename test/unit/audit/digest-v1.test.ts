@@ -1,0 +1,98 @@
+import { readFileSync } from "node:fs";
+import {
+  byteSize,
+  DIGEST_V1,
+  type DigestMessage,
+  DigestV1Schema,
+  renderDigests,
+  SNS_MESSAGE_LIMIT,
+} from "@fleet-auditor/audit";
+import { Ajv2020 } from "ajv/dist/2020.js";
+import { describe, expect, it } from "vitest";
+import { digestV1JsonSchema } from "../../../tools/digest-schema-json.ts";
+import { ctx, t } from "../../helpers/transitions.ts";
+
+const variants = (m: DigestMessage | undefined) => {
+  const body = JSON.parse(m?.message ?? "{}") as { lambda: string; sqs: string };
+  return { lambda: JSON.parse(body.lambda) as unknown, sqs: JSON.parse(body.sqs) as unknown };
+};
+
+const COMMITTED = new URL("../../../schemas/fleet-auditor.digest.v1.schema.json", import.meta.url);
+
+describe("the structured variant (fleet-auditor.digest/v1)", () => {
+  it("is in the lambda and sqs keys of every publish, the same document, valid under its zod schema", () => {
+    const [m] = renderDigests({ ...ctx, repeats: "run-0" }, [
+      t(1),
+      t(2, "resolved", { severity: "warning" }),
+      t(3, "changed"),
+    ]);
+    const { lambda, sqs } = variants(m);
+    expect(lambda).toEqual(sqs);
+    const digest = DigestV1Schema.parse(lambda);
+    expect(digest).toMatchObject({
+      schema: DIGEST_V1,
+      audit: "failing",
+      landscape: "prod-eu",
+      runId: "run-1",
+      severity: "critical",
+      subject: m?.subject,
+      scan: { complete: true, incompleteReason: null, listed: 20_000, flagged: 3 },
+      counts: { firing: 1, changed: 1, reminder: 0, resolved: 1 },
+      omitted: 0,
+      report: {
+        stored: true,
+        command: "fleet-auditor runs show run-1",
+        url: "https://console.example/runs/run-1",
+      },
+      repeats: "run-0",
+    });
+    expect(digest.groups.map((g) => `${g.kind} ${g.count}`).sort()).toEqual([
+      "changed 1",
+      "firing 1",
+      "resolved 1",
+    ]);
+    const firing = digest.transitions.find((x) => x.kind === "firing");
+    expect(firing).toMatchObject({
+      instanceID: "instance-00001",
+      severity: "critical",
+      state: "failed",
+      previousState: null,
+      reason: "err_keb_timeout",
+      links: {
+        runtime: "https://console.example/runtimes/instance-00001",
+        runbook: "https://runbooks.example/err_keb_timeout",
+        inspect: "kcp rt -i instance-00001 --ops -o json",
+      },
+    });
+    expect(digest.transitions.find((x) => x.kind === "resolved")).toMatchObject({ ending: "succeeded" });
+    expect(m?.omitted).toEqual([]);
+  });
+
+  it("names what fits SNS's 256 KiB with the rest counted, and counts as told only what both the e-mail and it name", () => {
+    const many = Array.from({ length: 3_000 }, (_, i) => t(i));
+    const [m] = renderDigests(ctx, many);
+    expect(byteSize(m as DigestMessage)).toBeLessThanOrEqual(SNS_MESSAGE_LIMIT);
+    const digest = DigestV1Schema.parse(variants(m).lambda);
+    expect(digest.transitions.length).toBeGreaterThan(50);
+    expect(digest.transitions.length + digest.omitted).toBe(3_000);
+    expect(digest.omitted).toBeGreaterThan(0);
+    const named = new Set(digest.transitions.map((x) => x.instanceID));
+    for (const ref of m?.transitions ?? []) expect(named.has(many[ref]?.instanceID as string)).toBe(true);
+    expect((m?.transitions.length ?? 0) + (m?.omitted.length ?? 0)).toBe(3_000);
+  });
+
+  it("has a committed JSON Schema that matches the zod schema and accepts real digests", () => {
+    // `npm run schema` writes it; this fails when the two drift apart.
+    expect(JSON.parse(readFileSync(COMMITTED, "utf8"))).toEqual(digestV1JsonSchema());
+    const validate = new Ajv2020({ strict: false }).compile(digestV1JsonSchema());
+    const [m] = renderDigests({ ...ctx, complete: false, incompleteReason: "HTTP 503" }, [
+      t(1),
+      t(2, "reminder"),
+      t(4, "resolved"),
+    ]);
+    const { lambda } = variants(m);
+    expect(validate(lambda), JSON.stringify(validate.errors)).toBe(true);
+    expect(validate({ ...(lambda as object), schema: "fleet-auditor.digest/v2" })).toBe(false);
+    expect(validate({ ...(lambda as object), counts: { firing: -1 } })).toBe(false);
+  });
+});
