@@ -67,6 +67,14 @@ export {
   chatbotNotification,
   threadId,
 } from "./render-chatbot.ts";
+export {
+  SLACK_LIMITS,
+  type SlackBlock,
+  type SlackButton,
+  type SlackMessage,
+  type SlackText,
+  slackMessage,
+} from "./render-slack.ts";
 export { EMAIL_BUDGET, GROUP_COLLAPSE_AT, type RenderedText, renderText } from "./render-text.ts";
 export { type ReportTransition, type RunReport, reportTransition } from "./report.ts";
 export { type Silence, type SilenceMatchers, silencing } from "./silence.ts";

@@ -25,7 +25,7 @@ export {
   kebClientFrom,
   tokenProviderFrom,
 } from "./keb-connection.ts";
-export type { RunLogger } from "./ports.ts";
+export type { RunLogger, SlackPoster } from "./ports.ts";
 export { type AuditRunDeps, type AuditRunResult, LEDGER_TRANSITIONS, runAudit } from "./run-audit.ts";
 export {
   type AuditRunInput,
@@ -34,5 +34,7 @@ export {
   parseRunInput,
 } from "./run-input.ts";
 export { isShowRequest, parseShowRun, type RunView, ShowRunInputSchema, showRun } from "./show-run.ts";
+export { type SlackEnv, SlackEnvSchema } from "./slack-config.ts";
+export { deliverToSlack, SnsEventSchema, slackMessageFor } from "./slack-delivery.ts";
 export { batchItemFailures, queuedMessages, SqsEventSchema } from "./sqs-event.ts";
 export { parseStatusQuery, type StatusQueryInput, StatusQueryInputSchema } from "./status-query-input.ts";

@@ -1,0 +1,26 @@
+import { Logger } from "@aws-lambda-powertools/logger";
+import { Metrics, MetricUnit } from "@aws-lambda-powertools/metrics";
+import { SlackWebhook } from "@fleet-auditor/notify";
+import { deliverToSlack, parseConfig, SlackEnvSchema } from "@fleet-auditor/runner";
+import { linkedEnv } from "./lib/linked-env.ts";
+import { functionStack } from "./lib/stack.ts";
+
+// Cold start: configuration (fails here, naming the variable, never echoing the URL), the webhook once.
+const env = parseConfig(SlackEnvSchema, linkedEnv({ SLACK_WEBHOOK_URL: "SlackWebhookUrl" }));
+const logger = new Logger({ serviceName: "fleet-auditor" });
+const metrics = new Metrics({ namespace: "FleetAuditor", serviceName: "slack" });
+const poster = new SlackWebhook({ url: env.SLACK_WEBHOOK_URL, minIntervalMs: env.SLACK_MIN_INTERVAL_MS });
+
+/**
+ * SNS subscriber: each alert as Block Kit to a Slack incoming webhook. A post Slack refuses or
+ * that keeps failing throws, so that Lambda retries and then sends the event to the function's
+ * failure destination.
+ */
+export const handler = functionStack<unknown, { posted: number }>(logger, metrics).handler(
+  async (event, context) => {
+    const deadline = Date.now() + context.getRemainingTimeInMillis() - env.SLACK_DEADLINE_MARGIN_MS;
+    const result = await deliverToSlack({ poster, log: logger }, event, deadline);
+    metrics.addMetric("SlackPosts", MetricUnit.Count, result.posted);
+    return result;
+  },
+);

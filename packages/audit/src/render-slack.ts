@@ -1,0 +1,192 @@
+import type { DigestV1 } from "./digest-v1.ts";
+import type { Severity } from "./finding.ts";
+import type { TransitionKind } from "./snapshot.ts";
+import { humanDuration, oneLine, shortTime, slackCode, slackText } from "./text.ts";
+
+/** What Slack accepts in one message (Block Kit reference); a message past them is refused. */
+export const SLACK_LIMITS = {
+  blocks: 50,
+  sectionText: 3_000,
+  fields: 10,
+  fieldText: 2_000,
+  headerText: 150,
+  buttonText: 75,
+  url: 3_000,
+  contextElements: 10,
+  actionsElements: 25,
+} as const;
+
+export interface SlackText {
+  type: "mrkdwn" | "plain_text";
+  text: string;
+  emoji?: boolean;
+}
+export interface SlackButton {
+  type: "button";
+  text: SlackText;
+  url: string;
+  action_id: string;
+}
+export type SlackBlock =
+  | { type: "header"; text: SlackText }
+  | { type: "section"; text?: SlackText; fields?: SlackText[]; accessory?: SlackButton }
+  | { type: "divider" }
+  | { type: "context"; elements: SlackText[] }
+  | { type: "actions"; elements: SlackButton[] };
+
+/** An incoming-webhook payload: Block Kit blocks and the `text` notifications show. */
+export interface SlackMessage {
+  text: string;
+  blocks: SlackBlock[];
+}
+
+const EMOJI: Record<Severity, string> = {
+  critical: ":red_circle:",
+  warning: ":large_orange_circle:",
+  info: ":large_blue_circle:",
+};
+const TITLE: Record<TransitionKind, string> = {
+  firing: "NEW",
+  changed: "CHANGED",
+  reminder: "STILL FAILING",
+  resolved: "RESOLVED",
+};
+// A section's text stays this far under Slack's limit, leaving room for its "+N more" line.
+const SECTION_BUDGET = SLACK_LIMITS.sectionText - 200;
+
+/**
+ * The Slack message of a structured digest: a header, the run's summary as fields, a section per
+ * group (its runtimes named as far as the digest and the section limit allow, a runbook or
+ * console button), a context line and a run report button; groups past the block limit are
+ * counted in one line that points to the report. Every text from KEB or a user is escaped.
+ */
+export function slackMessage(digest: DigestV1): SlackMessage {
+  const title = digest.subject.replace(/^\[fleet-auditor\] /, "");
+  const blocks: SlackBlock[] = [
+    { type: "header", text: plain(`${EMOJI[digest.severity]} ${title}`, SLACK_LIMITS.headerText) },
+    { type: "section", fields: summaryFields(digest) },
+  ];
+  const notes = [
+    ...(digest.repeats
+      ? [
+          `:repeat: Run ${slackCode(digest.repeats, 80)} was interrupted after publishing: some of this may repeat its message.`,
+        ]
+      : []),
+    ...(digest.report.stored
+      ? []
+      : [
+          ":warning: The run report could not be stored: what this message only counts is sent again next run.",
+        ]),
+  ];
+  if (notes.length) blocks.push({ type: "context", elements: notes.map((n) => mrkdwn(n)) });
+  blocks.push({ type: "divider" });
+
+  const tail = tailBlocks(digest);
+  // Room for the groups: what the tail needs, and one line for groups that do not fit.
+  const room = SLACK_LIMITS.blocks - blocks.length - tail.length - 1;
+  const shown = digest.groups.length <= room + 1 ? digest.groups : digest.groups.slice(0, room);
+  for (const g of shown) blocks.push(groupSection(digest, g));
+  const hidden = digest.groups.slice(shown.length);
+  if (hidden.length) {
+    const count = hidden.reduce((n, g) => n + g.count, 0);
+    blocks.push({
+      type: "section",
+      text: mrkdwn(`…and ${count} more in ${hidden.length} group(s): ${reportText(digest)}`),
+    });
+  }
+  blocks.push(...tail);
+  return { text: slackText(`${EMOJI[digest.severity]} ${title}`, 300), blocks };
+}
+
+function summaryFields(d: DigestV1): SlackText[] {
+  const scan = d.scan.complete
+    ? `complete: ${d.scan.listed} listed, ${d.scan.flagged} flagged`
+    : `:warning: *INCOMPLETE* (${slackText(d.scan.incompleteReason ?? "unknown", 300)}): nothing was resolved`;
+  const fields = [
+    field("Audit", slackText(d.audit, 100)),
+    ...(d.landscape ? [field("Landscape", slackText(d.landscape, 100))] : []),
+    field("Run", `${slackCode(d.runId, 100)} at ${shortTime(d.at)}`),
+    field("Scan", scan),
+  ];
+  for (const kind of ["firing", "changed", "reminder", "resolved"] as const) {
+    if (d.counts[kind] > 0) fields.push(field(TITLE[kind].toLowerCase(), String(d.counts[kind])));
+  }
+  return fields.slice(0, SLACK_LIMITS.fields);
+}
+
+function groupSection(d: DigestV1, g: DigestV1["groups"][number]): SlackBlock {
+  const emoji = g.kind === "resolved" ? ":white_check_mark:" : EMOJI[g.severity];
+  const reason = g.reason ? ` ${slackCode(g.reason, 80)}` : "";
+  const region = g.region ? ` in ${slackCode(g.region, 40)}` : "";
+  const age =
+    g.kind === "resolved"
+      ? ""
+      : `, since ${shortTime(g.since)} (${humanDuration(Date.parse(d.at) - Date.parse(g.since))})`;
+  const plans = g.plans.map((p) => `${slackText(p.plan, 30)} ${p.count}`).join(", ");
+  let text = `${emoji} *${TITLE[g.kind]} (${g.count})* ${slackCode(g.state, 40)}${reason}${region}${age}; plans ${plans}`;
+  const members = d.transitions.filter(
+    (t) => t.kind === g.kind && t.state === g.state && t.reason === g.reason && t.region === g.region,
+  );
+  let listed = 0;
+  for (const t of members) {
+    const name = slackText(t.shootName || t.instanceID, 60);
+    const link = t.links.runtime ? `<${t.links.runtime}|${name}>` : name;
+    const detail =
+      t.kind === "resolved"
+        ? t.ending
+          ? ` now ${slackText(t.ending, 60)}`
+          : ""
+        : t.operation
+          ? `: ${slackText(`${t.operation.kind} ${t.operation.state}: ${t.operation.description}`, 160)}`
+          : "";
+    const line = `\n• ${link} ${slackCode(t.instanceID, 60)}${detail}`;
+    if (text.length + line.length > SECTION_BUDGET) break;
+    text += line;
+    listed++;
+  }
+  if (g.count > listed) text += `\n+${g.count - listed} more: ${reportText(d)}`;
+  const first = members[0];
+  const button = first?.links.runbook
+    ? buttonTo("Runbook", first.links.runbook, `runbook:${g.key}`)
+    : g.count === 1 && first?.links.runtime
+      ? buttonTo("Open runtime", first.links.runtime, `runtime:${g.key}`)
+      : undefined;
+  return { type: "section", text: mrkdwn(text), ...(button ? { accessory: button } : {}) };
+}
+
+function tailBlocks(d: DigestV1): SlackBlock[] {
+  const context: SlackBlock = {
+    type: "context",
+    elements: [
+      mrkdwn(`fleet-auditor · run ${slackCode(d.runId, 100)} · ${slackCode(d.report.command, 300)}`),
+    ],
+  };
+  const report = d.report.url ? buttonTo("Run report", d.report.url, "report") : undefined;
+  return report ? [context, { type: "actions", elements: [report] }] : [context];
+}
+
+function reportText(d: DigestV1): string {
+  return d.report.url ? `<${d.report.url}|run report>` : slackCode(d.report.command, 300);
+}
+
+function field(label: string, value: string): SlackText {
+  return mrkdwn(`*${label}*\n${value}`, SLACK_LIMITS.fieldText);
+}
+
+function mrkdwn(text: string, max: number = SLACK_LIMITS.sectionText): SlackText {
+  return { type: "mrkdwn", text: Array.from(text).slice(0, max).join("") };
+}
+
+function plain(text: string, max: number): SlackText {
+  return { type: "plain_text", text: oneLine(text, max), emoji: true };
+}
+
+function buttonTo(label: string, url: string, id: string): SlackButton | undefined {
+  if (url.length > SLACK_LIMITS.url) return undefined;
+  return {
+    type: "button",
+    text: plain(label, SLACK_LIMITS.buttonText),
+    url,
+    action_id: id.slice(0, 255),
+  };
+}

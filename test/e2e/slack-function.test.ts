@@ -1,0 +1,194 @@
+import { type DigestMessage, renderDigests, type SlackMessage, type Transition } from "@fleet-auditor/audit";
+import { Fleet, generateFleet } from "@fleet-auditor/keb-sim";
+import { runAudit } from "@fleet-auditor/runner";
+import type { Context } from "aws-lambda";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { type FakeSlack, refusal, useFakeSlack } from "../helpers/fake-slack.ts";
+import { fakeContext, withEnv } from "../helpers/lambda.ts";
+import {
+  FleetSource,
+  MemoryAuditStore,
+  MemoryPublisher,
+  MemoryReportStore,
+} from "../helpers/memory-ports.ts";
+import { forLambda, snsEvent } from "../helpers/sns-event.ts";
+import { ctx, t } from "../helpers/transitions.ts";
+
+// Issue 9: the Slack function, SNS → Block Kit → an incoming webhook, against a stand-in that
+// refuses what Slack refuses and answers 429, 500 and invalid_blocks on demand.
+
+const fake = useFakeSlack();
+let slack: FakeSlack;
+let restore: () => void = () => undefined;
+let logs: string[] = [];
+
+beforeEach(() => {
+  slack = fake.slack;
+  slack.attempts.length = 0;
+  slack.faults.length = 0;
+  logs = [];
+  const capture = (chunk: unknown): boolean => {
+    logs.push(String(chunk));
+    return true;
+  };
+  vi.spyOn(process.stdout, "write").mockImplementation(capture);
+  vi.spyOn(process.stderr, "write").mockImplementation(capture);
+});
+afterEach(() => restore());
+
+type Handler = (event: unknown, context: Context) => Promise<{ posted: number }>;
+
+async function coldStart(vars: Record<string, string | undefined> = {}): Promise<Handler> {
+  restore();
+  restore = withEnv({
+    SLACK_WEBHOOK_URL: slack.url,
+    SLACK_MIN_INTERVAL_MS: "0",
+    SLACK_DEADLINE_MARGIN_MS: "0",
+    POWERTOOLS_LOG_LEVEL: "INFO",
+    POWERTOOLS_METRICS_DISABLED: "true",
+    ...vars,
+  });
+  vi.resetModules();
+  return (await import("../../functions/slack.ts")).handler as Handler;
+}
+
+const withTime = (ms: number): Context => ({
+  ...fakeContext("fleet-auditor-slack"),
+  getRemainingTimeInMillis: () => ms,
+});
+const delivered = (m: DigestMessage | undefined): string => forLambda(m?.message ?? "{}");
+const texts = (p: unknown): string => JSON.stringify(p);
+
+/** A real run's digest: the audit over a simulated fleet, published in memory. */
+async function auditDigest(): Promise<DigestMessage> {
+  const publisher = new MemoryPublisher();
+  await runAudit(
+    {
+      source: new FleetSource(new Fleet(generateFleet({ size: 300, seed: 3, flagged: 40 }))),
+      store: new MemoryAuditStore(),
+      reports: new MemoryReportStore(),
+      publisher,
+      landscape: "prod-eu",
+      links: {
+        runtime: "https://dash.example/runtimes/{instanceID}",
+        runbook: "https://wiki.example/runbooks/{reason}",
+        report: "https://console.example/runs/{runId}",
+      },
+    },
+    { audit: "failing" },
+  );
+  expect(publisher.published).toHaveLength(1);
+  return publisher.published[0] as DigestMessage;
+}
+
+describe("functions/slack.ts", () => {
+  it("posts a run's digest as Block Kit that Slack accepts: header, summary fields, groups, report button", async () => {
+    const digest = await auditDigest();
+    const handler = await coldStart();
+    expect(await handler(snsEvent([delivered(digest)]), withTime(30_000))).toEqual({ posted: 1 });
+    const [payload] = slack.accepted() as SlackMessage[];
+    expect(payload?.blocks[0]).toMatchObject({ type: "header" });
+    expect(payload?.blocks[0]?.type === "header" && payload.blocks[0].text.text).toContain(
+      "[prod-eu] CRITICAL failing",
+    );
+    expect(payload?.text).toContain("[prod-eu]");
+    expect(payload?.blocks[1]).toMatchObject({ type: "section" });
+    expect(texts(payload?.blocks[1])).toMatch(/\*Scan\*\\ncomplete: \d+ listed, \d+ flagged/);
+    expect(texts(payload)).toContain("https://dash.example/runtimes/");
+    expect(payload?.blocks.at(-1)).toMatchObject({
+      type: "actions",
+      elements: [{ type: "button", text: { text: "Run report" } }],
+    });
+    expect(logs.join("")).not.toContain(slack.url);
+  });
+
+  it("keeps a digest of 3,000 transitions in 60 groups within Slack's limits, the rest counted with the report link", async () => {
+    const many: Transition[] = Array.from({ length: 3_000 }, (_, i) =>
+      t(i, "firing", { region: `region-${i % 20}`, reason: `err_${i % 3}` }),
+    );
+    const [m] = renderDigests(ctx, many);
+    const handler = await coldStart();
+    await handler(snsEvent([delivered(m)]), withTime(30_000));
+    const [payload] = slack.accepted() as SlackMessage[];
+    expect(payload?.blocks.length).toBeLessThanOrEqual(50);
+    expect(texts(payload)).toMatch(/\+\d+ more: <https:\/\/console\.example\/runs\/run-1\|run report>/);
+    expect(texts(payload)).toMatch(/…and \d+ more in \d+ group\(s\)/);
+  });
+
+  it("escapes every text from KEB: no mention, link or markup can be injected", async () => {
+    const evil = t(1);
+    evil.finding.shootName = "<!channel> & <https://evil.example|click> *bold*";
+    if (evil.finding.operation) evil.finding.operation.description = "</a><@U123> `code` &amp;";
+    const [m] = renderDigests(ctx, [evil]);
+    const handler = await coldStart();
+    await handler(snsEvent([delivered(m)]), withTime(30_000));
+    const [payload] = slack.accepted();
+    expect(refusal(payload)).toBeUndefined();
+    expect(texts(payload)).toContain("&lt;!channel&gt; &amp; &lt;https://evil.example|click&gt;");
+    // Only plain_text (the header), which Slack never parses for mentions or links, keeps it as is.
+    const markup = (payload as SlackMessage).blocks.filter((b) => b.type !== "header");
+    expect(texts(markup)).not.toContain("<!channel>");
+    expect((payload as SlackMessage).text).not.toContain("<!channel>");
+  });
+
+  it("retries a 429 after its Retry-After and a 500 with backoff, then posts once", async () => {
+    const [m] = renderDigests(ctx, [t(1)]);
+    slack.faults.push({ status: 429, retryAfter: "1", body: "rate_limited" }, { status: 500, body: "oops" });
+    const handler = await coldStart();
+    await handler(snsEvent([delivered(m)]), withTime(30_000));
+    expect(slack.attempts.map((a) => a.status)).toEqual([429, 500, 200]);
+    const [first, second] = slack.attempts;
+    expect((second?.at ?? 0) - (first?.at ?? 0)).toBeGreaterThanOrEqual(950);
+    expect(slack.accepted()).toHaveLength(1);
+  });
+
+  it("does not retry a refusal: throws with Slack's error, never the webhook URL", async () => {
+    const [m] = renderDigests(ctx, [t(1)]);
+    slack.faults.push({ status: 400, body: "invalid_blocks" });
+    const handler = await coldStart();
+    const err = (await handler(snsEvent([delivered(m)]), withTime(30_000)).catch((e: unknown) => e)) as Error;
+    expect(err.message).toBe("the Slack post was refused: HTTP 400 invalid_blocks");
+    expect(slack.attempts).toHaveLength(1);
+    expect(`${err.message} ${err.stack} ${logs.join("")}`).not.toContain("sEcReTwEbHoOkToKeN42");
+    expect(logs.join("")).toContain("Slack post failed");
+  });
+
+  it("gives up when a Retry-After would pass the function's remaining time, so that Lambda retries", async () => {
+    const [m] = renderDigests(ctx, [t(1)]);
+    slack.faults.push({ status: 429, retryAfter: "30", body: "rate_limited" });
+    const handler = await coldStart();
+    const started = Date.now();
+    await expect(handler(snsEvent([delivered(m)]), withTime(5_000))).rejects.toThrow(
+      "the Slack post kept failing: HTTP 429 rate_limited",
+    );
+    expect(Date.now() - started).toBeLessThan(2_000);
+  });
+
+  it("paces posts to one per interval per webhook", async () => {
+    const [m] = renderDigests(ctx, [t(1)]);
+    const handler = await coldStart({ SLACK_MIN_INTERVAL_MS: "400" });
+    await handler(snsEvent([delivered(m), delivered(m)]), withTime(30_000));
+    const [a, b] = slack.attempts;
+    expect((b?.at ?? 0) - (a?.at ?? 0)).toBeGreaterThanOrEqual(390);
+  });
+
+  it("posts a message that is not a digest (a health notice's default text) as escaped text", async () => {
+    const handler = await coldStart();
+    await handler(snsEvent(["fleet-auditor [prod-eu] failing audit DEGRADED: <KEB> & co"]), withTime(30_000));
+    const [payload] = slack.accepted();
+    expect(texts(payload)).toContain("DEGRADED: &lt;KEB&gt; &amp; co");
+  });
+
+  it("refuses an event that is not an SNS event, and a bad webhook URL at cold start without echoing it", async () => {
+    const handler = await coldStart();
+    await expect(handler({ Records: [] }, withTime(30_000))).rejects.toThrow(/invalid input: Records/);
+    await expect(coldStart({ SLACK_WEBHOOK_URL: undefined })).rejects.toThrow(
+      /SLACK_WEBHOOK_URL: is required/,
+    );
+    const bad = await coldStart({ SLACK_WEBHOOK_URL: "hooks.slack.com/services/sEcReT" }).catch(
+      (e: unknown) => e,
+    );
+    expect(String(bad)).toMatch(/SLACK_WEBHOOK_URL: expected a Slack incoming webhook URL/);
+    expect(String(bad)).not.toContain("sEcReT");
+  });
+});
