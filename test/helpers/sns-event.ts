@@ -3,7 +3,7 @@ import type { SNSEvent } from "aws-lambda";
 
 /**
  * An SNS event as Lambda receives it from a subscription. With `MessageStructure=json`, `Message`
- * is the publish's `lambda` key (its `default` when there is none).
+ * is the publish's `lambda` key, or its `default` when there is none (as in this product's).
  */
 export function snsEvent(messages: readonly string[], topic = "fleet-auditor-alerts"): SNSEvent {
   const topicArn = `arn:aws:sns:us-east-1:123456789012:${topic}`;

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import type { DigestContext } from "./digest.ts";
 import type { TransitionGroup } from "./groups.ts";
-import { fillTemplate, findingValues, kcpCommand, silenceCommand } from "./links.ts";
+import { fillTemplate, findingValues } from "./links.ts";
 import { reportTransition } from "./report.ts";
 import { TRANSITION_KINDS, type Transition, type TransitionRef } from "./snapshot.ts";
 
@@ -46,7 +46,6 @@ export const DigestV1TransitionSchema = z.object({
   links: z.object({
     runtime: z.string().optional(),
     runbook: z.string().optional(),
-    inspect: z.string().describe("the kcp command that shows the runtime with its operations"),
   }),
 });
 
@@ -61,9 +60,7 @@ export const DigestV1GroupSchema = z.object({
   since: z.string(),
   count: z.number().int().positive(),
   plans: z.array(z.object({ plan: z.string(), count: z.number().int().positive() })),
-  /** The first instance IDs of the group (at most 3). */
-  examples: z.array(z.string()),
-  silence: z.string().describe("the fleet-auditor command that would silence the group"),
+  examples: z.array(z.string()).describe("the group's first instance IDs (at most 3)"),
 });
 
 /**
@@ -149,12 +146,6 @@ export function structuredDigest(
       count: g.members.length,
       plans: g.plans.map(([plan, count]) => ({ plan, count })),
       examples: g.members.slice(0, 3).map((r) => (transitions[r] as Transition).instanceID),
-      silence: silenceCommand({
-        audit: ctx.audit,
-        state: g.state,
-        region: g.region,
-        ...(g.reason ? { reason: g.reason } : {}),
-      }),
     })),
     transitions: order.slice(0, named).map((r) => structuredTransition(ctx, transitions[r] as Transition)),
     omitted: order.length - Math.min(named, order.length),
@@ -174,10 +165,6 @@ function structuredTransition(ctx: DigestContext, t: Transition): DigestV1Transi
   const runbook = fillTemplate(ctx.links?.runbook, values);
   return {
     ...row,
-    links: {
-      ...(runtime ? { runtime } : {}),
-      ...(runbook ? { runbook } : {}),
-      inspect: kcpCommand(t.finding),
-    },
+    links: { ...(runtime ? { runtime } : {}), ...(runbook ? { runbook } : {}) },
   };
 }

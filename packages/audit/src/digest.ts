@@ -3,9 +3,8 @@ import { SEVERITY_RANK, type Severity } from "./finding.ts";
 import { groupTransitions, type TransitionGroup } from "./groups.ts";
 import type { LinkTemplates } from "./links.ts";
 import { chatbotNotification } from "./render-chatbot.ts";
-import { renderText, reportPointer } from "./render-text.ts";
+import { renderText } from "./render-text.ts";
 import { TRANSITION_KINDS, type Transition, type TransitionKind, type TransitionRef } from "./snapshot.ts";
-import { oneLine } from "./text.ts";
 
 /** SNS's limit for a whole publish (message, subject and attributes), bytes. */
 export const SNS_MESSAGE_LIMIT = 262_144;
@@ -43,7 +42,11 @@ export type MessageKind = TransitionKind | "degraded" | "recovered";
 /** One SNS publish: everything `MessageStructure=json` needs, plus which transitions it carries. */
 export interface DigestMessage {
   subject: string;
-  /** The JSON-structured message: `default` (short), `email` (plain text) and `https` (AWS Chatbot). */
+  /**
+   * The JSON-structured message: `default` (the structured digest, `fleet-auditor.digest/v1`, for
+   * Lambda, SQS and every other protocol without a key), `email` (plain text) and `https` (AWS
+   * Chatbot).
+   */
   message: string;
   attributes: { audit: string; severity: Severity; kinds: MessageKind[] };
   /** The run's transitions this message names one by one. */
@@ -54,7 +57,8 @@ export interface DigestMessage {
 
 /**
  * Renders a run's transitions into one grouped digest (silenced ones left out): a subject, a
- * short `default` text, the e-mail (`renderText`, under 100 KB) and the Chatbot notification.
+ * structured digest for programs (`default`), the e-mail (`renderText`, under 100 KB) and the
+ * Chatbot notification.
  * Everything the message does not name is counted and is in the run report. A digest of only
  * resolutions is `info` and reads `[RESOLVED]`.
  */
@@ -72,13 +76,14 @@ export function renderDigests(ctx: DigestContext, transitions: readonly Transiti
     severity,
     subject.replace(/^\[fleet-auditor\] /, ""),
   );
-  const fixed = { default: shortText(ctx, groups), email: email.text, https: JSON.stringify(chatbot) };
+  const fixed = { email: email.text, https: JSON.stringify(chatbot) };
   const attributes = {
     audit: ctx.audit,
     severity,
     kinds: TRANSITION_KINDS.filter((k) => groups.some((g) => g.kind === k)),
   };
-  // The structured variant names as many transitions as the publish has room for, in group order.
+  // The structured variant (`default`) names as many transitions as the publish has room for,
+  // in group order.
   const order = groups.flatMap((g) => g.members);
   const build = (named: number): DigestMessage => {
     const structured = JSON.stringify(
@@ -88,7 +93,9 @@ export function renderDigests(ctx: DigestContext, transitions: readonly Transiti
     const told = (r: TransitionRef): boolean => email.named.has(r) && inStructured.has(r);
     return {
       subject,
-      message: JSON.stringify({ ...fixed, lambda: structured, sqs: structured }),
+      // One copy for every protocol without a key of its own (lambda, sqs, email-json,
+      // firehose): SNS counts each key against its 256 KiB, and two would halve what fits.
+      message: JSON.stringify({ default: structured, ...fixed }),
       attributes,
       transitions: refs.filter(told),
       omitted: refs.filter((r) => !told(r)),
@@ -120,16 +127,6 @@ function messageSeverity(transitions: readonly Transition[], refs: readonly Tran
     if (t.kind !== "resolved" && SEVERITY_RANK[t.severity] > SEVERITY_RANK[severity]) severity = t.severity;
   }
   return severity;
-}
-
-/** For protocols without a variant of their own: what happened and where to read it, briefly. */
-function shortText(ctx: DigestContext, groups: readonly TransitionGroup[]): string {
-  const where = ctx.landscape ? `[${ctx.landscape}] ` : "";
-  return [
-    `fleet-auditor ${where}${ctx.audit} audit, run ${ctx.runId} at ${ctx.at}: ${counts(groups)}.`,
-    ctx.complete ? "Scan complete." : `Scan INCOMPLETE (${oneLine(ctx.incompleteReason ?? "unknown", 300)}).`,
-    ...reportPointer(ctx),
-  ].join("\n");
 }
 
 function counts(groups: readonly TransitionGroup[]): string {

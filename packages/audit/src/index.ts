@@ -77,6 +77,7 @@ export {
 } from "./render-slack.ts";
 export { EMAIL_BUDGET, GROUP_COLLAPSE_AT, type RenderedText, renderText } from "./render-text.ts";
 export { type ReportTransition, type RunReport, reportTransition } from "./report.ts";
+export { reportDigests, transitionFromReport } from "./report-digests.ts";
 export { type Silence, type SilenceMatchers, silencing } from "./silence.ts";
 export {
   type SnapshotChange,

@@ -8,6 +8,7 @@ import { leaseCommand } from "./commands/lease.ts";
 import { runCommand } from "./commands/run.ts";
 import { runsCommand } from "./commands/runs.ts";
 import { silencesCommand } from "./commands/silences.ts";
+import { slackCommand } from "./commands/slack.ts";
 import { CliEnvSchema } from "./env.ts";
 import { UsageError } from "./errors.ts";
 
@@ -18,6 +19,7 @@ export const COMMANDS: readonly Command[] = [
   appsCommand,
   silencesCommand,
   leaseCommand,
+  slackCommand,
   demoCommand,
 ];
 

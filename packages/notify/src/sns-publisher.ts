@@ -3,9 +3,10 @@ import type { AlertPublisher, DigestMessage } from "@fleet-auditor/audit";
 import { PublishError } from "./errors.ts";
 
 /**
- * Publishes digests to one SNS topic with `MessageStructure=json` (`default`/`email` plain text,
- * `https` for AWS Chatbot) and the attributes `audit`, `severity` (String) and `kinds`
- * (String.Array), so that subscriptions can filter.
+ * Publishes digests to one SNS topic with `MessageStructure=json` (`default`: the structured
+ * digest for Lambda, SQS and other programs; `email`: plain text; `https`: AWS Chatbot) and the
+ * attributes `audit`, `severity` (String) and `kinds` (String.Array), so that subscriptions can
+ * filter.
  */
 export class SnsAlertPublisher implements AlertPublisher {
   readonly #client: SNSClient;

@@ -18,14 +18,13 @@ const body = (m: DigestMessage | undefined) =>
 const chatbot = (m: DigestMessage | undefined) => JSON.parse(body(m).https) as ChatbotNotification;
 
 describe("digests", () => {
-  it("render one message: a short default, the e-mail and a Chatbot payload, and filterable attributes", () => {
+  it("render one message: the structured digest as default, the e-mail and a Chatbot payload, and filterable attributes", () => {
     const [m, ...rest] = renderDigests(ctx, [t(1), t(2, "resolved", { severity: "warning" })]);
     expect(rest).toEqual([]);
-    const { default: short, email } = body(m);
+    const { default: structured, email } = body(m);
     expect(email).toContain("NEW (1)");
     expect(email).toContain("RESOLVED (1)");
-    expect(short).not.toBe(email);
-    expect(short.length).toBeLessThan(600);
+    expect(JSON.parse(structured)).toMatchObject({ schema: "fleet-auditor.digest/v1", runId: "run-1" });
     expect(chatbot(m)).toMatchObject({
       version: "1.0",
       source: "custom",

@@ -1,0 +1,101 @@
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+import { reportDigests } from "@fleet-auditor/audit";
+import type { OutboxLine } from "@fleet-auditor/notify";
+import { linksFrom, slackMessageFor } from "@fleet-auditor/runner";
+import { atMostPositionals, stateDirOption } from "../args.ts";
+import { openRuns } from "../backend.ts";
+import type { Command } from "../command.ts";
+import { UsageError } from "../errors.ts";
+
+const USAGE = `usage:
+  fleet-auditor slack preview RUN_ID                 the Slack message of a run, from its report
+  fleet-auditor slack preview --from-outbox [RUN_ID] the message the last run (or RUN_ID) put in the outbox
+
+Prints the JSON the Slack function posts ({ "text", "blocks" }): paste it into Slack's Block Kit
+Builder (https://app.slack.com/block-kit-builder) to see it. From a report, the message is
+rendered with today's LANDSCAPE and *_URL_TEMPLATE settings.
+options: --state-dir DIR (default .fleet-auditor/); AUDIT_TABLE=<table> reads reports from DynamoDB.
+exit codes: 0 printed, 1 bad input, or no such run or message.
+`;
+
+/** `fleet-auditor slack preview …`: what the Slack function would post for a run. */
+export const slackCommand: Command = {
+  name: "slack",
+  summary: "preview the Block Kit message a run posts to Slack",
+  usage: USAGE,
+  async run(argv, { env, io }) {
+    const [sub, ...rest] = argv;
+    if (sub !== "preview") {
+      throw new UsageError(sub ? `unknown slack command: ${sub}` : "slack needs a command", USAGE);
+    }
+    const { values, positionals } = parseArgs({
+      args: rest,
+      allowPositionals: true,
+      options: { ...stateDirOption, "from-outbox": { type: "boolean", default: false } },
+    });
+    atMostPositionals(positionals, 1, USAGE);
+    const runId = positionals[0];
+    if (!runId && !values["from-outbox"])
+      throw new UsageError("slack preview needs a RUN_ID or --from-outbox", USAGE);
+    const delivered = values["from-outbox"]
+      ? await fromOutbox(join(values["state-dir"], "outbox.jsonl"), runId)
+      : await fromReport(values["state-dir"], env, runId as string);
+    if (typeof delivered !== "string") {
+      io.stderr.write(`fleet-auditor: ${delivered.missing}\n`);
+      return 1;
+    }
+    io.stdout.write(`${JSON.stringify(slackMessageFor(delivered).message, null, 2)}\n`);
+    return 0;
+  },
+};
+
+/** What SNS delivers to the Slack function (a Lambda subscriber) for a publish body. */
+function forLambda(body: string): string {
+  const doc = JSON.parse(body) as { lambda?: string; default?: string };
+  return doc.lambda ?? doc.default ?? body;
+}
+
+async function fromOutbox(path: string, runId: string | undefined): Promise<string | { missing: string }> {
+  let text: string;
+  try {
+    text = await readFile(path, "utf8");
+  } catch {
+    return { missing: `no outbox at ${path} (run an audit on the embedded store first)` };
+  }
+  const bodies = text
+    .split("\n")
+    .filter((l) => l.trim() !== "")
+    .map((l) => forLambda((JSON.parse(l) as OutboxLine).message));
+  const chosen = runId
+    ? bodies.filter((b) => b.includes(`"runId":${JSON.stringify(runId)}`)).at(-1)
+    : bodies.at(-1);
+  return (
+    chosen ?? { missing: runId ? `no message of run ${runId} in ${path}` : `the outbox ${path} is empty` }
+  );
+}
+
+async function fromReport(
+  stateDir: string,
+  env: Parameters<Command["run"]>[1]["env"],
+  runId: string,
+): Promise<string | { missing: string }> {
+  const backend = await openRuns(stateDir, env);
+  try {
+    const report = await backend.reports.loadReport(runId);
+    if (!report) return { missing: `no report of run ${runId} in the ${backend.description}` };
+    const [digest] = reportDigests(report, {
+      ...(env.LANDSCAPE ? { landscape: env.LANDSCAPE } : {}),
+      links: linksFrom(env),
+      ...(env.GROUP_COLLAPSE_AT !== undefined ? { collapseAt: env.GROUP_COLLAPSE_AT } : {}),
+      reportCommand: env.AUDIT_TABLE
+        ? `AUDIT_TABLE=${env.AUDIT_TABLE} fleet-auditor runs show ${runId}`
+        : `fleet-auditor runs show ${runId} --state-dir ${stateDir}`,
+    });
+    if (!digest) return { missing: `run ${runId} published nothing (all its transitions were silenced)` };
+    return forLambda(digest.message);
+  } finally {
+    await backend.close();
+  }
+}
