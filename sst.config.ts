@@ -28,6 +28,17 @@ export default $config({
 
     // Email and Slack (AWS Chatbot) subscribe here; subscriptions can filter on audit, severity, kinds.
     const alerts = new sst.aws.SnsTopic("Alerts");
+    // Critical digests are published here too: a pager subscribes without a filter, so this route
+    // does not rest on SNS applying filter policies to a MessageStructure=json publish.
+    const critical = new sst.aws.SnsTopic("Critical");
+    const pagerEmail = process.env.FLEET_AUDITOR_PAGER_EMAIL;
+    if (pagerEmail) {
+      new aws.sns.TopicSubscription("PagerEmail", {
+        topic: critical.arn,
+        protocol: "email",
+        endpoint: pagerEmail,
+      });
+    }
 
     const audit = new sst.aws.Function("Audit", {
       handler: "functions/audit.handler",
@@ -38,10 +49,11 @@ export default $config({
       // A run that throws (e.g. DynamoDB unreachable) is redone by the next schedule; the lease and
       // the ledger would absorb retries, but they would only add load on KEB.
       retries: 0,
-      link: [auditTable, alerts, kebUrl, kebTokenUrl, kebClientId, kebClientSecret],
+      link: [auditTable, alerts, critical, kebUrl, kebTokenUrl, kebClientId, kebClientSecret],
       environment: {
         AUDIT_TABLE: auditTable.name,
         ALERT_TOPIC_ARN: alerts.arn,
+        CRITICAL_TOPIC_ARN: critical.arn,
         // Longer than the function timeout: a crashed run's lease expires before the next schedule.
         LEASE_MINUTES: "6",
         // In every subject and title; set RUNTIME_URL_TEMPLATE, RUNBOOK_URL_TEMPLATE and
@@ -52,6 +64,25 @@ export default $config({
       },
       logging: { format: "json", retention: "1 month" },
     });
+
+    // Slack without Chatbot: Block Kit to an incoming webhook. Deployed when the stage asks for it
+    // (`FLEET_AUDITOR_SLACK=on`, after `npx sst secret set SlackWebhookUrl … --stage NAME`); it
+    // needs no AWS permission, only its secret.
+    if (process.env.FLEET_AUDITOR_SLACK === "on") {
+      const slackWebhookUrl = new sst.Secret("SlackWebhookUrl");
+      alerts.subscribe("Slack", {
+        handler: "functions/slack.handler",
+        runtime: "nodejs22.x",
+        architecture: "arm64",
+        // Room for a 429's Retry-After and a few backoffs; a post that still fails throws, Lambda
+        // retries twice.
+        timeout: "1 minute",
+        memory: "256 MB",
+        link: [slackWebhookUrl],
+        environment: { POWERTOOLS_SERVICE_NAME: "fleet-auditor", POWERTOOLS_LOG_LEVEL: "INFO" },
+        logging: { format: "json", retention: "1 month" },
+      });
+    }
 
     // One schedule per audit; the scheduled time keys idempotency of retried deliveries.
     const schedules = {
@@ -123,6 +154,7 @@ export default $config({
     return {
       auditTable: auditTable.name,
       alertTopic: alerts.arn,
+      criticalTopic: critical.arn,
       auditFunction: audit.name,
       statusTable: statusTable.name,
       applicationsQueue: applicationsQueue.url,

@@ -1,6 +1,6 @@
 import { SNSClient } from "@aws-sdk/client-sns";
 import { createKebDispatcher } from "@fleet-auditor/keb";
-import { SnsAlertPublisher } from "@fleet-auditor/notify";
+import { snsAlertPublisher } from "@fleet-auditor/notify";
 import {
   type AuditFunctionEnv,
   type AuditRunDeps,
@@ -32,7 +32,10 @@ export function auditDeps(
     store: new DynamoAuditStore(table),
     silences: new DynamoSilenceStore(table),
     reports: new DynamoReportStore(table),
-    publisher: new SnsAlertPublisher({ client: new SNSClient({}), topicArn: env.ALERT_TOPIC_ARN }),
+    publisher: snsAlertPublisher(new SNSClient({}), {
+      alerts: env.ALERT_TOPIC_ARN,
+      ...(env.CRITICAL_TOPIC_ARN ? { critical: env.CRITICAL_TOPIC_ARN } : {}),
+    }),
     policy: policyFrom(env),
     concurrency: env.KEB_CONCURRENCY,
     leaseMs: env.LEASE_MINUTES * 60_000,

@@ -261,7 +261,7 @@ describe("audit function under injected faults", () => {
     const { table, env } = await scenario();
     const handler = await coldStart(env);
     const before = await established(handler);
-    snsProxy.proxy.add(throttle("Publish", 2));
+    snsProxy.proxy.add(throttle("Publish", 1));
     const absorbed = await handler(scheduled(1), fakeContext());
     expect(absorbed).toMatchObject({ status: "completed", notified: { messages: 1, failed: 0 } });
     const told = await drain();

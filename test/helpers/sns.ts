@@ -23,8 +23,14 @@ export interface SnsHarness {
   server: FauxqsServer;
   sns: SNSClient;
   topicArn: string;
-  /** Creates a queue subscribed to the topic; returns a function that drains it. */
-  subscriber(name: string, filterPolicy?: Record<string, unknown>): Promise<() => Promise<Delivered[]>>;
+  /** Creates another topic; returns its ARN. */
+  topic(name: string): Promise<string>;
+  /** Creates a queue subscribed to the topic (the harness's own by default); returns a function that drains it. */
+  subscriber(
+    name: string,
+    filterPolicy?: Record<string, unknown>,
+    topicArn?: string,
+  ): Promise<() => Promise<Delivered[]>>;
 }
 
 /** Starts fauxqs on loopback for one test file. */
@@ -43,14 +49,15 @@ export function useSns(): SnsHarness {
     sqs?.destroy();
     await h.server?.stop();
   });
-  h.subscriber = async (name, filterPolicy) => {
+  h.topic = async (name) => (await h.sns.send(new CreateTopicCommand({ Name: name }))).TopicArn as string;
+  h.subscriber = async (name, filterPolicy, topicArn) => {
     const url = (await sqs.send(new CreateQueueCommand({ QueueName: name }))).QueueUrl as string;
     const attrs = await sqs.send(
       new GetQueueAttributesCommand({ QueueUrl: url, AttributeNames: ["QueueArn"] }),
     );
     await h.sns.send(
       new SubscribeCommand({
-        TopicArn: h.topicArn,
+        TopicArn: topicArn ?? h.topicArn,
         Protocol: "sqs",
         Endpoint: attrs.Attributes?.QueueArn,
         Attributes: filterPolicy ? { FilterPolicy: JSON.stringify(filterPolicy) } : {},

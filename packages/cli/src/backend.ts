@@ -3,7 +3,7 @@ import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import { SNSClient } from "@aws-sdk/client-sns";
 import type { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import type { AlertPublisher, AuditStateStore } from "@fleet-auditor/audit";
-import { OutboxPublisher, SnsAlertPublisher } from "@fleet-auditor/notify";
+import { OutboxPublisher, snsAlertPublisher } from "@fleet-auditor/notify";
 import { ConfigError } from "@fleet-auditor/runner";
 import {
   DynamoAuditStore,
@@ -88,6 +88,14 @@ export async function openBackend(stateDir: string, env: CliEnv): Promise<Backen
       },
     ]);
   }
+  if (env.CRITICAL_TOPIC_ARN && !topicArn) {
+    throw new ConfigError([
+      {
+        path: "CRITICAL_TOPIC_ARN",
+        message: "needs AUDIT_TABLE and ALERT_TOPIC_ARN (the embedded store has one outbox)",
+      },
+    ]);
+  }
   const table = await openTable(stateDir, env.AUDIT_TABLE, "audit");
   const sns = topicArn ? { client: new SNSClient({}), topicArn } : undefined;
   const outbox = join(stateDir, "outbox.jsonl");
@@ -99,7 +107,12 @@ export async function openBackend(stateDir: string, env: CliEnv): Promise<Backen
         ? `AUDIT_TABLE=${env.AUDIT_TABLE} fleet-auditor runs show ${runId}`
         : `fleet-auditor runs show ${runId} --state-dir ${stateDir}`,
     silences: new DynamoSilenceStore(table),
-    publisher: sns ? new SnsAlertPublisher(sns) : new OutboxPublisher(outbox),
+    publisher: sns
+      ? snsAlertPublisher(sns.client, {
+          alerts: sns.topicArn,
+          ...(env.CRITICAL_TOPIC_ARN ? { critical: env.CRITICAL_TOPIC_ARN } : {}),
+        })
+      : new OutboxPublisher(outbox),
     description: sns
       ? `${table.description}, SNS topic ${sns.topicArn}`
       : `${table.description}, messages appended to ${outbox}`,

@@ -16,6 +16,8 @@ export const CliEnvSchema = object({
   AUDIT_TABLE: unsetIfEmpty(string()),
   /** The alert topic; `run` needs it together with `AUDIT_TABLE`. */
   ALERT_TOPIC_ARN: unsetIfEmpty(TopicArnSchema),
+  /** With AWS: critical digests are also published to this topic. */
+  CRITICAL_TOPIC_ARN: unsetIfEmpty(TopicArnSchema),
   /** The Application status table on DynamoDB. */
   STATUS_TABLE: unsetIfEmpty(string()),
 }).extend(AlertingEnvSchema.shape);

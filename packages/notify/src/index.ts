@@ -1,3 +1,4 @@
+export { CriticalCopyPublisher, snsAlertPublisher } from "./critical-copy.ts";
 export * from "./errors.ts";
 export { type OutboxLine, OutboxPublisher } from "./outbox-publisher.ts";
 export { type SlackPoster, SlackWebhook, type SlackWebhookOptions } from "./slack-webhook.ts";

@@ -45,6 +45,8 @@ export function linksFrom(env: AlertingEnv): LinkTemplates {
 export const AuditEnvSchema = object({
   AUDIT_TABLE: string().min(3),
   ALERT_TOPIC_ARN: TopicArnSchema,
+  /** Critical digests are also published here (a pager's topic, subscribed without a filter). */
+  CRITICAL_TOPIC_ARN: optional(TopicArnSchema),
   FIRE_AFTER_RUNS: positiveInt(1),
   RESOLVE_AFTER_RUNS: positiveInt(1),
   REPEAT_INTERVAL_HOURS: positiveInt(24),

@@ -6,6 +6,7 @@ import {
   DigestV1Schema,
   renderDigests,
   SNS_MESSAGE_LIMIT,
+  slackMessage,
 } from "@fleet-auditor/audit";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { describe, expect, it } from "vitest";
@@ -96,5 +97,16 @@ describe("the structured variant (fleet-auditor.digest/v1)", () => {
     expect(validate(lambda), JSON.stringify(validate.errors)).toBe(true);
     expect(validate({ ...(lambda as object), schema: "fleet-auditor.digest/v2" })).toBe(false);
     expect(validate({ ...(lambda as object), counts: { firing: -1 } })).toBe(false);
+  });
+
+  it("renders the README's examples (snapshots: the structured digest and its Slack message)", async () => {
+    const [m] = renderDigests(ctx, [t(1)]);
+    const digest = DigestV1Schema.parse(variants(m).lambda);
+    await expect(`${JSON.stringify(digest, null, 2)}\n`).toMatchFileSnapshot(
+      "__snapshots__/digest-v1-1-transition.json",
+    );
+    await expect(`${JSON.stringify(slackMessage(digest), null, 2)}\n`).toMatchFileSnapshot(
+      "__snapshots__/slack-1-transition.json",
+    );
   });
 });
