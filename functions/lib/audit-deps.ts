@@ -44,6 +44,8 @@ export function auditDeps(
     landscape: env.LANDSCAPE,
     links: linksFrom(env),
     collapseAt: env.GROUP_COLLAPSE_AT,
+    notifyMode: env.NOTIFY_MODE,
+    stormThreshold: env.STORM_THRESHOLD,
     degradedAfterRuns: env.DEGRADED_AFTER_RUNS,
     maxClockSkewMs: env.MAX_CLOCK_SKEW_HOURS * 3_600_000,
     log,

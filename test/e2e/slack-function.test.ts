@@ -3,7 +3,9 @@ import { Fleet, generateFleet } from "@fleet-auditor/keb-sim";
 import { runAudit } from "@fleet-auditor/runner";
 import type { Context } from "aws-lambda";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { useDynamo } from "../helpers/dynamo.ts";
 import { type FakeSlack, refusal, useFakeSlack } from "../helpers/fake-slack.ts";
+import { useKebSimulator } from "../helpers/keb.ts";
 import { fakeContext, withEnv } from "../helpers/lambda.ts";
 import {
   FleetSource,
@@ -11,6 +13,7 @@ import {
   MemoryPublisher,
   MemoryReportStore,
 } from "../helpers/memory-ports.ts";
+import { useSns } from "../helpers/sns.ts";
 import { forLambda, snsEvent } from "../helpers/sns-event.ts";
 import { ctx, t } from "../helpers/transitions.ts";
 
@@ -18,6 +21,9 @@ import { ctx, t } from "../helpers/transitions.ts";
 // refuses what Slack refuses and answers 429, 500 and invalid_blocks on demand.
 
 const fake = useFakeSlack();
+const kit = useKebSimulator({ fleet: { size: 200, seed: 81, flagged: 20 } });
+const dynamo = useDynamo(["slack-chain"]);
+const sns = useSns();
 let slack: FakeSlack;
 let restore: () => void = () => undefined;
 let logs: string[] = [];
@@ -190,5 +196,36 @@ describe("functions/slack.ts", () => {
     );
     expect(String(bad)).toMatch(/SLACK_WEBHOOK_URL: expected a Slack incoming webhook URL/);
     expect(String(bad)).not.toContain("sEcReT");
+  });
+
+  it("end to end: the audit function publishes, SNS delivers, the Slack function posts what Slack accepts", async () => {
+    const drain = await sns.subscriber("slack-chain");
+    restore = withEnv({
+      KEB_URL: kit.sim.url,
+      KEB_TOKEN: "t",
+      AUDIT_TABLE: "slack-chain",
+      ALERT_TOPIC_ARN: sns.topicArn,
+      LANDSCAPE: "e2e",
+      AWS_REGION: "us-east-1",
+      AWS_ACCESS_KEY_ID: "test",
+      AWS_SECRET_ACCESS_KEY: "test",
+      AWS_ENDPOINT_URL_DYNAMODB: dynamo.db.endpoint,
+      AWS_ENDPOINT_URL_SNS: `http://127.0.0.1:${sns.server.port}`,
+      POWERTOOLS_METRICS_DISABLED: "true",
+    });
+    vi.resetModules();
+    const audit = (await import("../../functions/audit.ts")).handler as (
+      e: unknown,
+      c: unknown,
+    ) => Promise<unknown>;
+    await audit({ audit: "failing" }, fakeContext());
+    restore();
+    // fauxqs hands SQS the whole JSON document; SNS gives a Lambda subscriber its `default`.
+    const delivered = (await drain()).map((d) => forLambda(d.Message));
+    expect(delivered).toHaveLength(1);
+    const handler = await coldStart();
+    await handler(snsEvent(delivered), withTime(30_000));
+    const [payload] = slack.accepted() as SlackMessage[];
+    expect(payload?.text).toContain("[e2e] CRITICAL failing");
   });
 });

@@ -6,6 +6,7 @@ import {
   type CommitResult,
   type DigestMessage,
   HEALTHY,
+  type PublishOutcome,
   type RunRecord,
   type RunReport,
   type RunReportStore,
@@ -162,6 +163,23 @@ export class MemoryPublisher implements AlertPublisher {
     this.published.push(message);
     return { messageId: `m-${this.published.length}` };
   }
+
+  /** As SNS PublishBatch: each entry succeeds or fails on its own. */
+  async publishBatch(messages: readonly DigestMessage[]): Promise<PublishOutcome[]> {
+    this.batches.push(messages.length);
+    const outcomes: PublishOutcome[] = [];
+    for (const m of messages) {
+      try {
+        outcomes.push({ ok: true, ...(await this.publish(m)) });
+      } catch (err) {
+        outcomes.push({ ok: false, error: (err as Error).message });
+      }
+    }
+    return outcomes;
+  }
+
+  /** The size of each batch published. */
+  readonly batches: number[] = [];
 }
 
 /** Silences in force at a time, from a list. */

@@ -29,6 +29,8 @@ export interface DigestContext {
   report: { stored: boolean; command: string };
   /** Groups larger than this are one line (`GROUP_COLLAPSE_AT`, default 20). */
   collapseAt?: number;
+  /** Chatbot threads: one per incident group (default), or one per runtime incident. */
+  threading?: "incident" | "runtime";
   /**
    * A run that published and was interrupted before its commit: this digest may repeat what it
    * sent, and says so.
@@ -62,7 +64,12 @@ export interface DigestMessage {
  * Everything the message does not name is counted and is in the run report. A digest of only
  * resolutions is `info` and reads `[RESOLVED]`.
  */
-export function renderDigests(ctx: DigestContext, transitions: readonly Transition[]): DigestMessage[] {
+export function renderDigests(
+  ctx: DigestContext,
+  transitions: readonly Transition[],
+  /** Makes the Chatbot notification's `id` unique among a run's messages. */
+  sequence = 0,
+): DigestMessage[] {
   const refs = [...transitions.keys()].filter((i) => transitions[i]?.silencedBy === undefined);
   if (refs.length === 0) return [];
   const groups = groupTransitions(transitions, refs);
@@ -75,6 +82,7 @@ export function renderDigests(ctx: DigestContext, transitions: readonly Transiti
     groups,
     severity,
     subject.replace(/^\[fleet-auditor\] /, ""),
+    sequence,
   );
   const fixed = { email: email.text, https: JSON.stringify(chatbot) };
   const attributes = {
@@ -117,6 +125,29 @@ export function renderDigests(ctx: DigestContext, transitions: readonly Transiti
     throw new RangeError(`digest of run ${ctx.runId} is ${byteSize(message)} bytes, over SNS's limit`);
   }
   return [message];
+}
+
+/**
+ * Per-runtime mode: one message per (unsilenced) transition, each a digest of that transition
+ * alone whose Chatbot thread is the runtime's incident, so one runtime's news reply in one thread.
+ * Each message's `transitions` name the run's own transition index.
+ */
+export function renderRuntimeMessages(
+  ctx: DigestContext,
+  transitions: readonly Transition[],
+): DigestMessage[] {
+  const out: DigestMessage[] = [];
+  for (const [ref, t] of transitions.entries()) {
+    if (t.silencedBy !== undefined) continue;
+    const [message] = renderDigests({ ...ctx, threading: "runtime" }, [t], ref);
+    if (message)
+      out.push({
+        ...message,
+        transitions: message.transitions.map(() => ref),
+        omitted: message.omitted.map(() => ref),
+      });
+  }
+  return out;
 }
 
 /** The most severe unresolved transition's severity; `info` when everything resolved. */

@@ -17,6 +17,7 @@ export {
   type DigestMessage,
   type MessageKind,
   renderDigests,
+  renderRuntimeMessages,
   SNS_MESSAGE_LIMIT,
   subjectLine,
 } from "./digest.ts";
@@ -57,6 +58,7 @@ export type {
   AuditStateStore,
   CommitFence,
   CommitResult,
+  PublishOutcome,
   RunRecord,
   RunReportStore,
   SilenceSource,
@@ -65,6 +67,7 @@ export {
   CHATBOT_DESCRIPTION_LIMIT,
   type ChatbotNotification,
   chatbotNotification,
+  runtimeThreadId,
   threadId,
 } from "./render-chatbot.ts";
 export {

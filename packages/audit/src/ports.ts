@@ -76,7 +76,16 @@ export interface SilenceSource {
   active(now: Date): Promise<Silence[]>;
 }
 
-/** Publishes one digest message; throws when it was not accepted. */
+/** What became of one message of a batch. */
+export type PublishOutcome = { ok: true; messageId: string } | { ok: false; error: string };
+
+/** Publishes digest messages; `publish` throws when a message was not accepted. */
 export interface AlertPublisher {
   publish(message: DigestMessage): Promise<{ messageId: string }>;
+  /**
+   * Several messages at once (SNS PublishBatch), retrying entries that failed for a transient
+   * reason: one outcome per message, in order, never a throw for one entry. Optional: without
+   * it, messages go one by one.
+   */
+  publishBatch?(messages: readonly DigestMessage[]): Promise<PublishOutcome[]>;
 }

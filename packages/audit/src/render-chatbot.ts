@@ -99,7 +99,7 @@ export function chatbotNotification(
       keywords: [ctx.audit, severity, ...(ctx.landscape ? [ctx.landscape] : [])].map((k) => slackText(k, 60)),
     },
     metadata: {
-      threadId: threadId(ctx, first),
+      threadId: ctx.threading === "runtime" && example ? runtimeThreadId(ctx, example) : threadId(ctx, first),
       summary: slackText(title, 250),
       eventType: `fleet-auditor.${ctx.audit}`,
       additionalContext: {
@@ -128,6 +128,15 @@ export function threadId(
     g.since.slice(0, 10),
   ];
   return `fleet-auditor:${incident.map((p) => p.replace(/[^\w.-]+/g, "_")).join(":")}`;
+}
+
+/**
+ * One runtime incident per thread (per-runtime mode): the runtime and when it began flagging, so
+ * its firing, changes, reminders and resolution reply in one thread.
+ */
+export function runtimeThreadId(ctx: Pick<DigestContext, "audit" | "landscape">, t: Transition): string {
+  const incident = [ctx.landscape ?? "-", ctx.audit, "runtime", t.instanceID, t.since];
+  return `fleet-auditor:${incident.map((p) => p.replace(/[^\w.-]+/g, "_")).join(":")}`.slice(0, 500);
 }
 
 function groupLine(ctx: DigestContext, transitions: readonly Transition[], g: TransitionGroup): string {

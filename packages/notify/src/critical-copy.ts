@@ -1,5 +1,5 @@
 import type { SNSClient } from "@aws-sdk/client-sns";
-import type { AlertPublisher, DigestMessage } from "@fleet-auditor/audit";
+import type { AlertPublisher, DigestMessage, PublishOutcome } from "@fleet-auditor/audit";
 import { SnsAlertPublisher } from "./sns-publisher.ts";
 
 /**
@@ -22,6 +22,40 @@ export class CriticalCopyPublisher implements AlertPublisher {
     if (message.attributes.severity === "critical") await this.#critical.publish(message);
     return out;
   }
+
+  async publishBatch(messages: readonly DigestMessage[]): Promise<PublishOutcome[]> {
+    const outcomes = await publishAll(this.#alerts, messages);
+    const copies = messages.flatMap((m, i) =>
+      outcomes[i]?.ok && m.attributes.severity === "critical" ? [i] : [],
+    );
+    if (copies.length === 0) return outcomes;
+    const copied = await publishAll(
+      this.#critical,
+      copies.map((i) => messages[i] as DigestMessage),
+    );
+    for (const [k, i] of copies.entries()) {
+      const copy = copied[k];
+      if (copy && !copy.ok) outcomes[i] = copy;
+    }
+    return outcomes;
+  }
+}
+
+/** Every message through a publisher: in batches where it can, else one by one. */
+export async function publishAll(
+  publisher: AlertPublisher,
+  messages: readonly DigestMessage[],
+): Promise<PublishOutcome[]> {
+  if (publisher.publishBatch) return publisher.publishBatch(messages);
+  const outcomes: PublishOutcome[] = [];
+  for (const m of messages) {
+    try {
+      outcomes.push({ ok: true, messageId: (await publisher.publish(m)).messageId });
+    } catch (err) {
+      outcomes.push({ ok: false, error: (err as Error).message });
+    }
+  }
+  return outcomes;
 }
 
 /** The alert topic's publisher, copying critical digests to the critical topic when there is one. */

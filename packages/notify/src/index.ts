@@ -1,5 +1,5 @@
-export { CriticalCopyPublisher, snsAlertPublisher } from "./critical-copy.ts";
+export { CriticalCopyPublisher, publishAll, snsAlertPublisher } from "./critical-copy.ts";
 export * from "./errors.ts";
 export { type OutboxLine, OutboxPublisher } from "./outbox-publisher.ts";
 export { type SlackPoster, SlackWebhook, type SlackWebhookOptions } from "./slack-webhook.ts";
-export { SnsAlertPublisher } from "./sns-publisher.ts";
+export { batches, SnsAlertPublisher } from "./sns-publisher.ts";

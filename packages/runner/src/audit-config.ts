@@ -1,5 +1,5 @@
 import type { AlertPolicy, LinkTemplates } from "@fleet-auditor/audit";
-import { coerce, object, optional, type output, string } from "zod";
+import { coerce, object, enum as oneOf, optional, type output, string } from "zod";
 import { KebEnvSchema } from "./keb-connection.ts";
 
 const positiveInt = (fallback: number) => coerce.number().int().positive().default(fallback);
@@ -28,6 +28,10 @@ export const AlertingEnvSchema = object({
   RUNBOOK_URL_TEMPLATE: template(),
   REPORT_URL_TEMPLATE: template(),
   GROUP_COLLAPSE_AT: coerce.number().int().nonnegative().default(20),
+  /** `digest`: one grouped message per run; `per-runtime`: one per transition, threaded per runtime. */
+  NOTIFY_MODE: oneOf(["digest", "per-runtime"]).default("digest"),
+  /** Per-runtime mode: a run with more transitions than this sends the grouped digest instead. */
+  STORM_THRESHOLD: positiveInt(20),
   DEGRADED_AFTER_RUNS: positiveInt(3),
 });
 export type AlertingEnv = output<typeof AlertingEnvSchema>;

@@ -23,6 +23,7 @@ import {
   type RunReportStore,
   type RunSummary,
   renderDigests,
+  renderRuntimeMessages,
   reportTransition,
   type Silence,
   type SilenceSource,
@@ -43,6 +44,7 @@ const DEFAULT_LEASE_MS = 15 * 60_000;
 // EventBridge Scheduler retries a delivery for up to 24 h: a late scheduled time is normal.
 const DEFAULT_MAX_SKEW_MS = 48 * 3_600_000;
 const DEFAULT_LEDGER_RETENTION_DAYS = 30;
+const DEFAULT_STORM_THRESHOLD = 20;
 
 /** Everything a run needs; the composition root (function, CLI) builds it once. */
 export interface AuditRunDeps {
@@ -69,6 +71,12 @@ export interface AuditRunDeps {
   links?: LinkTemplates;
   /** Groups larger than this are one line in messages. Default 20. */
   collapseAt?: number;
+  /**
+   * `digest` (default): one grouped message per run. `per-runtime`: one message per transition,
+   * threaded per runtime incident, unless a run has more than `stormThreshold` (default 20).
+   */
+  notifyMode?: "digest" | "per-runtime";
+  stormThreshold?: number;
   /** Consecutive incomplete or failed runs before one `degraded` notice. Default 3. */
   degradedAfterRuns?: number;
   /** `now` and `scheduledTime` of a run that writes must be this close to the clock. Default 48 h. */
@@ -120,7 +128,11 @@ export async function runAudit(deps: AuditRunDeps, input: AuditRunInput): Promis
     const transitions = withEndings(diff.transitions, endings);
     const plan = { diff: { ...diff, transitions } };
     const report = run.dryRun ? { stored: true } : await keepReport(deps, run, scan, transitions);
-    const digests = renderDigests(digestContext(deps, run, scan, report.stored, state.repeats), transitions);
+    const { digests, stormFallback } = render(
+      deps,
+      digestContext(deps, run, scan, report.stored, state.repeats),
+      transitions,
+    );
     if (run.dryRun) {
       const preview = digests.map(({ subject, message, attributes }) => ({ subject, message, attributes }));
       return { ...summarize(run, scan, plan, NOTHING_TOLD, NO_WRITES), preview };
@@ -138,6 +150,7 @@ export async function runAudit(deps: AuditRunDeps, input: AuditRunInput): Promis
       ...summarize(run, scan, plan, delivery, writes),
       ...(transitions.length ? { report } : {}),
       ...(state.repeats && digests.length ? { repeats: state.repeats } : {}),
+      ...(stormFallback ? { stormFallback: true } : {}),
       health: healthAfter,
     };
     if (delivery.failed === 0) await record(deps, run, summary);
@@ -486,6 +499,24 @@ async function keepReport(
   }
 }
 
+/**
+ * Stage 7: the messages of the run. Per-runtime mode sends one per transition, and falls back to
+ * the grouped digest above the storm threshold, so that a region-wide outage is one message.
+ */
+function render(
+  deps: AuditRunDeps,
+  ctx: DigestContext,
+  transitions: readonly Transition[],
+): { digests: DigestMessage[]; stormFallback: boolean } {
+  if (deps.notifyMode !== "per-runtime")
+    return { digests: renderDigests(ctx, transitions), stormFallback: false };
+  const visible = transitions.filter((t) => t.silencedBy === undefined).length;
+  if (visible > (deps.stormThreshold ?? DEFAULT_STORM_THRESHOLD)) {
+    return { digests: renderDigests(ctx, transitions), stormFallback: true };
+  }
+  return { digests: renderRuntimeMessages(ctx, transitions), stormFallback: false };
+}
+
 /** Stage 7: what the digest says about the run and where it points. */
 function digestContext(
   deps: AuditRunDeps,
@@ -513,7 +544,10 @@ function digestContext(
   };
 }
 
-/** Stage 8: each digest once; a refused one is logged and its transitions stay untold. */
+/**
+ * Stage 8: each message once (several in batches when the publisher can); a refused one is
+ * logged and its transitions stay untold, the others are told.
+ */
 async function publish(
   deps: AuditRunDeps,
   digests: readonly DigestMessage[],
@@ -523,18 +557,33 @@ async function publish(
   let messages = 0;
   let failed = 0;
   let error: string | undefined;
-  for (const digest of digests) {
-    try {
-      await deps.publisher.publish(digest);
+  const outcome = (digest: DigestMessage, refused?: string): void => {
+    if (refused === undefined) {
       messages++;
       for (const ref of toldBy(digest, reportStored)) told.add(ref);
-    } catch (err) {
-      failed += toldBy(digest, true).length;
-      error ??= redact((err as Error).message ?? String(err)).slice(0, 300);
-      deps.log?.warn("publish failed; these transitions will be sent again next run", {
-        error: (err as Error).message,
-        transitions: digest.transitions.length + digest.omitted.length,
-      });
+      return;
+    }
+    failed += toldBy(digest, true).length;
+    error ??= redact(refused).slice(0, 300);
+    deps.log?.warn("publish failed; these transitions will be sent again next run", {
+      error: refused,
+      transitions: digest.transitions.length + digest.omitted.length,
+    });
+  };
+  if (digests.length > 1 && deps.publisher.publishBatch) {
+    const outcomes = await deps.publisher.publishBatch(digests);
+    for (const [i, digest] of digests.entries()) {
+      const o = outcomes[i];
+      outcome(digest, o?.ok ? undefined : (o?.error ?? "no outcome for this message"));
+    }
+  } else {
+    for (const digest of digests) {
+      try {
+        await deps.publisher.publish(digest);
+        outcome(digest);
+      } catch (err) {
+        outcome(digest, (err as Error).message ?? String(err));
+      }
     }
   }
   return { told, messages, failed, ...(error ? { error } : {}) };

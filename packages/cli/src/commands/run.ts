@@ -114,6 +114,8 @@ export const runCommand: Command = {
             landscape: env.LANDSCAPE,
             links: linksFrom(env),
             collapseAt: env.GROUP_COLLAPSE_AT,
+            notifyMode: env.NOTIFY_MODE,
+            stormThreshold: env.STORM_THRESHOLD,
             degradedAfterRuns: env.DEGRADED_AFTER_RUNS,
             onProgress: progress,
             newId: () => {
