@@ -65,10 +65,11 @@ export default $config({
       logging: { format: "json", retention: "1 month" },
     });
 
-    // Slack without Chatbot: Block Kit to an incoming webhook. Deployed when the stage asks for it
-    // (`FLEET_AUDITOR_SLACK=on`, after `npx sst secret set SlackWebhookUrl … --stage NAME`); it
-    // needs no AWS permission, only its secret.
-    if (process.env.FLEET_AUDITOR_SLACK === "on") {
+    // Slack without Chatbot: Block Kit to an incoming webhook, deployed only on a stage whose
+    // secret is set (`npx sst secret set SlackWebhookUrl … --stage NAME`; SST hands set secrets to
+    // this program as SST_SECRET_<name>, see its components/secret.ts). It needs no AWS
+    // permission, only its secret.
+    if (process.env.SST_SECRET_SlackWebhookUrl) {
       const slackWebhookUrl = new sst.Secret("SlackWebhookUrl");
       alerts.subscribe("Slack", {
         handler: "functions/slack.handler",
