@@ -77,7 +77,6 @@ export function statusUpdateCommand(
     [A.name]: u.name,
     [A.verb]: u.verb,
     [A.subresource]: u.subresource,
-    [A.status]: u.status,
     [A.reason]: u.reason,
     [A.timestamp]: u.timestamp,
     [A.rank]: u.rank,
@@ -100,9 +99,11 @@ export function statusUpdateCommand(
   });
   sets.push(`${name(A.firstSeenAt)} = if_not_exists(${name(A.firstSeenAt)}, :now)`);
   const removes: string[] = [];
-  // An empty node cannot be an index key: leave it out (the row is then not in byNode).
+  // An empty string cannot be an index key (DynamoDB refuses the write; dynalite takes it): an
+  // empty node or status is left out, and the row is then not in byNode or byStatus.
   const optional: Array<[string, unknown]> = [
     [A.node, u.node || undefined],
+    [A.status, u.status || undefined],
     [A.errorCode, u.errorCode],
     [A.errorReason, u.errorReason],
     [A.errorMessage, u.errorMessage],

@@ -5,6 +5,7 @@ import {
   STATUS_ATTRIBUTES,
   STATUS_INDEXES,
   statusQueryInput,
+  statusTableDefinition,
   statusUpdateCommand,
   toQuarantineItem,
   toRow,
@@ -84,6 +85,22 @@ describe("statusUpdateCommand", () => {
     expect(names).toEqual(expect.arrayContaining(["grp", "ver", "res", "ns", "ts"]));
     expect(names).not.toContain("group");
     expect(names).not.toContain("namespace");
+  });
+
+  it("never writes an empty string to an index key: DynamoDB refuses it, dynalite does not (issue 10)", () => {
+    const keys = (statusTableDefinition("status").GlobalSecondaryIndexes ?? []).flatMap((i) =>
+      (i.KeySchema ?? []).map((k) => k.AttributeName as string),
+    );
+    for (const [status, node] of [
+      ["", ""],
+      ["", "edge-1"],
+      ["Approved", ""],
+    ] as const) {
+      const cmd = statusUpdateCommand("status", update(status, {}, node), NOW, TTL);
+      const item = itemOf(cmd);
+      for (const key of keys) expect(item[key], `${key} of Status "${status}", node "${node}"`).not.toBe("");
+      expectAllUsed(cmd);
+    }
   });
 
   it("removes an empty node (an index key may not be empty) and error fields the update does not have", () => {
