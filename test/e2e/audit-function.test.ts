@@ -56,11 +56,22 @@ describe("functions/audit.ts", () => {
       { audit: "failing", scheduledTime: SCHEDULED },
       fakeContext(),
     )) as RunSummary;
+    const firstRun = out.length;
     const again = (await handler(
       { audit: "failing", scheduledTime: SCHEDULED },
       fakeContext(),
     )) as RunSummary;
     spy.mockRestore();
+    // The duplicate (a retried schedule) counts itself, never again the figures of the run it repeats.
+    const emfOf = (lines: string[]) =>
+      lines
+        .map((l) => l.trim())
+        .filter((l) => l.startsWith("{") && l.includes("_aws"))
+        .map((l) => JSON.parse(l) as Record<string, unknown>);
+    const duplicateEmf = emfOf(out.slice(firstRun));
+    expect(duplicateEmf.some((m) => m.DuplicateRuns === 1)).toBe(true);
+    expect(duplicateEmf.some((m) => "Flagged" in m || "Runs" in m)).toBe(false);
+    expect(emfOf(out.slice(0, firstRun)).some((m) => m.Runs === 1)).toBe(true);
     expect(summary).toMatchObject({
       audit: "failing",
       status: "completed",
