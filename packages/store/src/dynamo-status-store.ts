@@ -4,7 +4,7 @@ import {
   GetCommand,
   PutCommand,
   paginateQuery,
-  paginateScan,
+  type QueryCommandInput,
   UpdateCommand,
 } from "@aws-sdk/lib-dynamodb";
 import type {
@@ -92,17 +92,21 @@ export class DynamoStatusStore implements ApplicationStatusStore {
 
   async query(q: StatusQuery, now: Date): Promise<StatusRow[]> {
     const read = statusQueryInput(this.#o.tableName, q, now);
+    if (read.op === "query") return this.#newest(read.input, read.limit);
+    const each = await Promise.all(read.inputs.map((input) => this.#newest(input, read.limit)));
+    return each
+      .flat()
+      .sort((a, b) => (a.messageTime < b.messageTime ? 1 : -1))
+      .slice(0, read.limit);
+  }
+
+  /** The first `limit` rows of an index query (newest first), reading no further. */
+  async #newest(input: QueryCommandInput, limit: number): Promise<StatusRow[]> {
     const rows: StatusRow[] = [];
-    if (read.op === "query") {
-      for await (const page of paginateQuery({ client: this.#o.client }, read.input)) {
-        for (const item of page.Items ?? []) if (rows.push(toRow(item)) >= read.limit) return rows;
-      }
-      return rows;
+    for await (const page of paginateQuery({ client: this.#o.client }, input)) {
+      for (const item of page.Items ?? []) if (rows.push(toRow(item)) >= limit) return rows;
     }
-    for await (const page of paginateScan({ client: this.#o.client }, read.input)) {
-      for (const item of page.Items ?? []) rows.push(toRow(item));
-    }
-    return rows.sort((a, b) => (a.messageTime < b.messageTime ? 1 : -1)).slice(0, read.limit);
+    return rows;
   }
 
   async quarantined(limit = 100): Promise<QuarantineItem[]> {

@@ -1,7 +1,8 @@
-import type { QueryCommandInput, ScanCommandInput, UpdateCommandInput } from "@aws-sdk/lib-dynamodb";
+import type { QueryCommandInput, UpdateCommandInput } from "@aws-sdk/lib-dynamodb";
 import {
   FINISHED,
   type QuarantineItem,
+  STATUS_RANK,
   type StatusQuery,
   type StatusRow,
   type StatusUpdate,
@@ -160,15 +161,20 @@ export function toRow(item: Record<string, unknown>): StatusRow {
   return row;
 }
 
-/** The read a status query needs: an index query when it names a node or a status, else a scan. */
+/**
+ * The read a status query needs: one index query when it names a node or a status; else one
+ * `byStatus` query per status, each newest first and stopped at `limit`, merged: at most
+ * statuses × limit items read, never the whole table.
+ */
 export type StatusRead =
   | { op: "query"; input: QueryCommandInput; limit: number }
-  | { op: "scan"; input: ScanCommandInput; limit: number };
+  | { op: "merge"; inputs: QueryCommandInput[]; limit: number };
 
 /**
  * The read for a status query at `now`: `byNode` with a node (the status filtered), `byStatus`
- * with only a status, both newest first from `since`; a filtered scan with neither. TTL deletion
- * lags by up to two days, so expired rows are filtered out here.
+ * with only a status, both newest first from `since`; with neither, `byStatus` once per status,
+ * merged (rows without a status are in no index and not listed). TTL deletion lags by up to two
+ * days, so expired rows are filtered out here.
  */
 export function statusQueryInput(tableName: string, q: StatusQuery, now: Date): StatusRead {
   // DynamoDB refuses names and values an expression does not use: add each where it is used.
@@ -203,19 +209,11 @@ export function statusQueryInput(tableName: string, q: StatusQuery, now: Date): 
     return indexed(STATUS_INDEXES.byNode, "#node = :node AND #ts >= :since");
   }
   if (q.status) return indexed(STATUS_INDEXES.byStatus, "#status = :status AND #ts >= :since");
-  // Neither node nor status: a filtered scan (fine for a status table; prefer the indexed queries).
-  names["#status"] = A.status;
-  filters.push("attribute_exists(#status)", "#ts >= :since");
-  return {
-    op: "scan",
-    limit,
-    input: {
-      TableName: tableName,
-      FilterExpression: filters.join(" AND "),
-      ExpressionAttributeNames: names,
-      ExpressionAttributeValues: values,
-    },
-  };
+  const inputs = [...STATUS_RANK.keys()].map(
+    (status) =>
+      (statusQueryInput(tableName, { ...q, status }, now) as Extract<StatusRead, { op: "query" }>).input,
+  );
+  return { op: "merge", inputs, limit };
 }
 
 /** A quarantined body as its item: keyed by the SQS message id, in the sparse `byQuarantine` index. */

@@ -121,6 +121,8 @@ describe("DynamoStatusStore on a real DynamoDB API (dynalite)", () => {
     ).toContain("b3");
     const all = await s.query({}, NOW);
     expect(all.map((r) => r.id)).toEqual(expect.arrayContaining(["a1", "b1", "b4"]));
+    // Neither node nor status: the newest across every status, the limit kept.
+    expect((await s.query({ limit: 3 }, NOW)).map((r) => r.id)).toEqual(["b4", "b3", "b2"]);
   });
 
   it("keeps a quarantined body once per SQS message and lists it", async () => {

@@ -1,4 +1,4 @@
-import { decodeMessage, type StatusUpdate, toUpdate } from "@fleet-auditor/metaserver";
+import { decodeMessage, STATUS_RANK, type StatusUpdate, toUpdate } from "@fleet-auditor/metaserver";
 import {
   QUARANTINE_PREFIX,
   quarantineToItem,
@@ -176,9 +176,16 @@ describe("toRow", () => {
 
 describe("statusQueryInput", () => {
   const since = new Date(NOW.getTime() - 3_600_000);
+  /** The one index query of a read that names a node or a status. */
+  const single = (read: ReturnType<typeof statusQueryInput>) => {
+    if (read.op !== "query") throw new Error(`expected one query, got ${read.op}`);
+    return read;
+  };
 
   it("queries byNode newest first, filtering the status and expired rows", () => {
-    const read = statusQueryInput("status", { node: "edge-1", status: "Rejected", since, limit: 5 }, NOW);
+    const read = single(
+      statusQueryInput("status", { node: "edge-1", status: "Rejected", since, limit: 5 }, NOW),
+    );
     expect(read.op).toBe("query");
     expect(read.limit).toBe(5);
     expect(read.input).toMatchObject({
@@ -198,25 +205,27 @@ describe("statusQueryInput", () => {
   });
 
   it("queries byStatus with a status alone, and byNode without a status filter with a node alone", () => {
-    const byStatus = statusQueryInput("status", { status: "InApplying" }, NOW);
+    const byStatus = single(statusQueryInput("status", { status: "InApplying" }, NOW));
     expect(byStatus.input).toMatchObject({
       IndexName: STATUS_INDEXES.byStatus,
       KeyConditionExpression: "#status = :status AND #ts >= :since",
     });
     expect(byStatus.input.ExpressionAttributeValues?.[":since"]).toBe(0);
     expectAllUsed(byStatus.input);
-    const byNode = statusQueryInput("status", { node: "edge-2" }, NOW);
+    const byNode = single(statusQueryInput("status", { node: "edge-2" }, NOW));
     expect(byNode.input.FilterExpression).toBe("#ttl > :nowS");
     expectAllUsed(byNode.input);
   });
 
-  it("scans Applications only (not quarantine items) with neither, by default 1000 rows", () => {
+  it("with neither, queries byStatus once per status, each stopped at the limit: never a table scan (issue 10)", () => {
     const read = statusQueryInput("status", { since }, NOW);
-    expect(read.op).toBe("scan");
+    if (read.op !== "merge") throw new Error(`expected a merge, got ${read.op}`);
     expect(read.limit).toBe(1000);
-    expect(read.input.FilterExpression).toBe("#ttl > :nowS AND attribute_exists(#status) AND #ts >= :since");
-    expect("IndexName" in read.input).toBe(false);
-    expectAllUsed(read.input);
+    expect(read.inputs.map((i) => i.ExpressionAttributeValues?.[":status"])).toEqual([...STATUS_RANK.keys()]);
+    for (const input of read.inputs) {
+      expect(input).toMatchObject({ IndexName: STATUS_INDEXES.byStatus, ScanIndexForward: false });
+      expectAllUsed(input);
+    }
   });
 });
 
