@@ -1,29 +1,44 @@
 /// <reference path="./.sst/platform/config.d.ts" />
 
-// Infrastructure of fleet-auditor (SST v4). Declarative: one table, one topic, the audit function
-// and a schedule per audit. Types: `npx tsc -p tsconfig.sst.json` after `sst install` (README).
+// Infrastructure of fleet-auditor (SST v4). Declarative: tables, topics, queues, functions, a
+// schedule per audit and the alarms an operator needs. Types: `npx tsc -p tsconfig.sst.json` after
+// `sst install` (README); `test/e2e/sst-wiring.test.ts` runs `run()` against stand-ins.
+
+/** Stages whose data outlives a mistaken `sst remove`: retained, protected, deletion-protected. */
+const PROTECTED_STAGES = ["prod", "production"];
+
 export default $config({
   app(input) {
+    const protectedStage = PROTECTED_STAGES.includes(input?.stage ?? "");
     return {
       name: "fleet-auditor",
-      // Audit state must survive a mistaken `sst remove` in production.
-      removal: input?.stage === "production" ? "retain" : "remove",
-      protect: input?.stage === "production",
+      removal: protectedStage ? "retain" : "remove",
+      protect: protectedStage,
       home: "aws",
     };
   },
   async run() {
-    // KEB connection; set with `npx sst secret set KebClientSecret … --stage NAME`.
+    const protectedStage = PROTECTED_STAGES.includes($app.stage);
+    // Function settings every function shares.
+    const runtime = { runtime: "nodejs22.x", architecture: "arm64" } as const;
+    const logging = { format: "json", retention: "1 month" } as const;
+
+    // KEB connection; set with `npx sst secret set KebClientSecret … --stage NAME`. Linked: SST
+    // puts the values, encrypted, into the function bundle (anyone who can read the function's
+    // code and its SST key can read them).
     const kebUrl = new sst.Secret("KebUrl");
     const kebTokenUrl = new sst.Secret("KebTokenUrl");
     const kebClientId = new sst.Secret("KebClientId");
     const kebClientSecret = new sst.Secret("KebClientSecret");
 
-    // Snapshots (one item per flagged runtime per audit), the run ledger, leases and silences.
+    // Snapshots (one item per flagged runtime per audit), the run ledger and reports, leases,
+    // health and silences.
     const auditTable = new sst.aws.Dynamo("AuditTable", {
       fields: { pk: "string", sk: "string" },
       primaryIndex: { hashKey: "pk", rangeKey: "sk" },
       ttl: "ttl",
+      deletionProtection: protectedStage,
+      transform: { table: { pointInTimeRecovery: { enabled: protectedStage } } },
     });
 
     // Email and Slack (AWS Chatbot) subscribe here; subscriptions can filter on audit, severity, kinds.
@@ -39,17 +54,54 @@ export default $config({
         endpoint: pagerEmail,
       });
     }
+    // The alarms' topic: alarm messages carry no audit or severity attribute, so a filtered
+    // subscription on Alerts would drop them.
+    const ops = new sst.aws.SnsTopic("Ops");
+    const opsEmail = process.env.FLEET_AUDITOR_OPS_EMAIL;
+    if (opsEmail) {
+      new aws.sns.TopicSubscription("OpsEmail", { topic: ops.arn, protocol: "email", endpoint: opsEmail });
+    }
+
+    // Failed asynchronous invocations (a scheduled run or a Slack post that threw after Lambda's
+    // retries) land here instead of vanishing; an alarm watches it.
+    const failures = new sst.aws.Queue("Failures", {
+      transform: { queue: { messageRetentionSeconds: 14 * 86_400 } },
+    });
+    const failureDestination = {
+      eventInvokeConfig: {
+        // An event older than an hour is stale: the next scheduled run has covered it.
+        maximumEventAgeInSeconds: 3_600,
+        destinationConfig: { onFailure: { destination: failures.arn } },
+      },
+    };
 
     const audit = new sst.aws.Function("Audit", {
       handler: "functions/audit.handler",
-      runtime: "nodejs22.x",
-      architecture: "arm64",
+      ...runtime,
       timeout: "5 minutes",
       memory: "512 MB",
       // A run that throws (e.g. DynamoDB unreachable) is redone by the next schedule; the lease and
-      // the ledger would absorb retries, but they would only add load on KEB.
+      // the ledger would absorb retries, but they would only add load on KEB. It goes to Failures.
       retries: 0,
-      link: [auditTable, alerts, critical, kebUrl, kebTokenUrl, kebClientId, kebClientSecret],
+      transform: failureDestination,
+      // One run per audit at a time is the lease's job; this caps what a burst of console runs costs.
+      concurrency: { reserved: 4 },
+      link: [kebUrl, kebTokenUrl, kebClientId, kebClientSecret],
+      // Exactly what the function sends (test/e2e/iam-contract.test.ts records it).
+      permissions: [
+        {
+          actions: [
+            "dynamodb:GetItem",
+            "dynamodb:PutItem",
+            "dynamodb:DeleteItem",
+            "dynamodb:Query",
+            "dynamodb:BatchWriteItem",
+          ],
+          resources: [auditTable.arn],
+        },
+        { actions: ["sns:Publish"], resources: [alerts.arn, critical.arn] },
+        { actions: ["sqs:SendMessage"], resources: [failures.arn] },
+      ],
       environment: {
         AUDIT_TABLE: auditTable.name,
         ALERT_TOPIC_ARN: alerts.arn,
@@ -62,39 +114,48 @@ export default $config({
         POWERTOOLS_SERVICE_NAME: "fleet-auditor",
         POWERTOOLS_LOG_LEVEL: "INFO",
       },
-      logging: { format: "json", retention: "1 month" },
+      logging,
     });
 
     // Slack without Chatbot: Block Kit to an incoming webhook, deployed only on a stage whose
     // secret is set (`npx sst secret set SlackWebhookUrl … --stage NAME`; SST hands set secrets to
     // this program as SST_SECRET_<name>, see its components/secret.ts). It needs no AWS
-    // permission, only its secret.
+    // permission but its failure destination, only its secret.
+    const slackFunctionNames: $util.Output<string>[] = [];
     if (process.env.SST_SECRET_SlackWebhookUrl) {
       const slackWebhookUrl = new sst.Secret("SlackWebhookUrl");
-      alerts.subscribe("Slack", {
+      const slack = alerts.subscribe("Slack", {
         handler: "functions/slack.handler",
-        runtime: "nodejs22.x",
-        architecture: "arm64",
+        ...runtime,
         // Room for a 429's Retry-After and a few backoffs; a post that still fails throws, Lambda
-        // retries twice.
+        // retries twice, then the event goes to Failures.
         timeout: "1 minute",
         memory: "256 MB",
+        retries: 2,
+        transform: failureDestination,
         link: [slackWebhookUrl],
+        permissions: [{ actions: ["sqs:SendMessage"], resources: [failures.arn] }],
         environment: { POWERTOOLS_SERVICE_NAME: "fleet-auditor", POWERTOOLS_LOG_LEVEL: "INFO" },
-        logging: { format: "json", retention: "1 month" },
+        logging,
       });
+      slackFunctionNames.push(slack.nodes.function.name);
     }
 
+    // Scheduler deliveries it could not make (the function throttled or missing) land here.
+    const scheduleDlq = new sst.aws.Queue("ScheduleDlq", {
+      transform: { queue: { messageRetentionSeconds: 14 * 86_400 } },
+    });
     // One schedule per audit; the scheduled time keys idempotency of retried deliveries.
     const schedules = {
-      failing: "rate(15 minutes)",
-      expired: "cron(0 * * * ? *)",
+      failing: { schedule: "rate(15 minutes)", periodSeconds: 900 },
+      expired: { schedule: "cron(0 * * * ? *)", periodSeconds: 3_600 },
     } as const;
-    for (const [name, schedule] of Object.entries(schedules)) {
+    for (const [name, { schedule }] of Object.entries(schedules)) {
       new sst.aws.CronV2(`Audit${name[0]?.toUpperCase()}${name.slice(1)}`, {
         schedule,
         function: audit,
         retries: 2,
+        dlq: scheduleDlq.arn,
         event: { audit: name, scheduledTime: "<aws.scheduler.scheduled-time>" },
       });
     }
@@ -117,26 +178,30 @@ export default $config({
         byQuarantine: { hashKey: "qk", rangeKey: "receivedAt" },
       },
       ttl: "ttl",
+      deletionProtection: protectedStage,
     });
     const applicationsEnv = { STATUS_TABLE: statusTable.name, POWERTOOLS_SERVICE_NAME: "fleet-auditor" };
 
     // Messages that failed 5 receives (transient failures only; unparseable ones are quarantined).
-    const applicationsDlq = new sst.aws.Queue("ApplicationsDlq", { visibilityTimeout: "5 minutes" });
+    // Kept 14 days: SQS counts a message's age from its first enqueue, not from its move here.
+    const applicationsDlq = new sst.aws.Queue("ApplicationsDlq", {
+      visibilityTimeout: "5 minutes",
+      transform: { queue: { messageRetentionSeconds: 14 * 86_400 } },
+    });
     // At least 6x the function timeout (30 s), so a batch is never redelivered while it runs.
     const applicationsQueue = new sst.aws.Queue("Applications", {
       visibilityTimeout: "3 minutes",
       dlq: { queue: applicationsDlq.arn, retry: 5 },
     });
-    applicationsQueue.subscribe(
+    const applications = applicationsQueue.subscribe(
       {
         handler: "functions/applications.handler",
-        runtime: "nodejs22.x",
-        architecture: "arm64",
+        ...runtime,
         timeout: "30 seconds",
         memory: "512 MB",
-        link: [statusTable],
+        permissions: [{ actions: ["dynamodb:UpdateItem", "dynamodb:PutItem"], resources: [statusTable.arn] }],
         environment: applicationsEnv,
-        logging: { format: "json", retention: "1 month" },
+        logging,
       },
       { batch: { size: 100, window: "5 seconds", partialResponses: true } },
     );
@@ -144,19 +209,107 @@ export default $config({
     // Console queries of the status table: { "node": …, "status": …, "since": … } or { "quarantine": true }.
     const applicationStatus = new sst.aws.Function("ApplicationStatusQuery", {
       handler: "functions/application-status.handler",
-      runtime: "nodejs22.x",
-      architecture: "arm64",
+      ...runtime,
       timeout: "30 seconds",
-      link: [statusTable],
+      permissions: [{ actions: ["dynamodb:Query"], resources: [$interpolate`${statusTable.arn}/index/*`] }],
       environment: applicationsEnv,
-      logging: { format: "json", retention: "1 month" },
+      logging,
+    });
+
+    // Alarms, each with a runbook entry in the README ("Operations").
+    const alarm = (name: string, args: Omit<aws.cloudwatch.MetricAlarmArgs, "alarmActions" | "okActions">) =>
+      new aws.cloudwatch.MetricAlarm(name, {
+        ...args,
+        alarmDescription: `fleet-auditor ${$app.stage}: ${args.alarmDescription} (README, Operations: ${name})`,
+        alarmActions: [ops.arn],
+        okActions: [ops.arn],
+      });
+    const errorsOf = (name: string, functionName: $util.Input<string>) =>
+      alarm(name, {
+        alarmDescription: `${name.replace(/Errors$/, "")} function errors`,
+        namespace: "AWS/Lambda",
+        metricName: "Errors",
+        dimensions: { FunctionName: functionName },
+        statistic: "Sum",
+        period: 300,
+        evaluationPeriods: 1,
+        threshold: 0,
+        comparisonOperator: "GreaterThanThreshold",
+        treatMissingData: "notBreaching",
+      });
+    errorsOf("AuditErrors", audit.name);
+    errorsOf("ApplicationsErrors", applications.nodes.function.name);
+    errorsOf("ApplicationStatusQueryErrors", applicationStatus.name);
+    for (const name of slackFunctionNames) errorsOf("SlackErrors", name);
+    const queueNotEmpty = (name: string, queueName: $util.Input<string>, what: string) =>
+      alarm(name, {
+        alarmDescription: what,
+        namespace: "AWS/SQS",
+        metricName: "ApproximateNumberOfMessagesVisible",
+        dimensions: { QueueName: queueName },
+        statistic: "Maximum",
+        period: 300,
+        evaluationPeriods: 1,
+        threshold: 0,
+        comparisonOperator: "GreaterThanThreshold",
+        treatMissingData: "notBreaching",
+      });
+    queueNotEmpty(
+      "ApplicationsDlqNotEmpty",
+      applicationsDlq.nodes.queue.name,
+      "Application messages in the DLQ",
+    );
+    queueNotEmpty("FailuresNotEmpty", failures.nodes.queue.name, "failed asynchronous invocations");
+    queueNotEmpty("ScheduleDlqNotEmpty", scheduleDlq.nodes.queue.name, "schedule deliveries that failed");
+    for (const [name, { periodSeconds }] of Object.entries(schedules)) {
+      const auditMetric = (metricName: string) => ({
+        namespace: "FleetAuditor",
+        metricName,
+        dimensions: { service: "audit", audit: name },
+        statistic: "Sum",
+        period: periodSeconds,
+        evaluationPeriods: 2,
+      });
+      const Name = `${name[0]?.toUpperCase()}${name.slice(1)}`;
+      alarm(`${Name}NotRunning`, {
+        alarmDescription: `no ${name} audit run for two periods of its schedule`,
+        ...auditMetric("Runs"),
+        threshold: 1,
+        comparisonOperator: "LessThanThreshold",
+        treatMissingData: "breaching",
+      });
+      for (const metricName of ["IncompleteScans", "PublishFailures"]) {
+        alarm(`${Name}${metricName}`, {
+          alarmDescription: `${metricName} in the ${name} audit for two periods`,
+          ...auditMetric(metricName),
+          datapointsToAlarm: 2,
+          threshold: 0,
+          comparisonOperator: "GreaterThanThreshold",
+          treatMissingData: "notBreaching",
+        });
+      }
+    }
+    alarm("ApplicationsFailed", {
+      alarmDescription: "Application status writes that failed (retried, then the DLQ)",
+      namespace: "FleetAuditor",
+      metricName: "Failed",
+      dimensions: { service: "applications" },
+      statistic: "Sum",
+      period: 300,
+      evaluationPeriods: 1,
+      threshold: 0,
+      comparisonOperator: "GreaterThanThreshold",
+      treatMissingData: "notBreaching",
     });
 
     return {
       auditTable: auditTable.name,
       alertTopic: alerts.arn,
       criticalTopic: critical.arn,
+      opsTopic: ops.arn,
       auditFunction: audit.name,
+      failuresQueue: failures.url,
+      scheduleDlq: scheduleDlq.url,
       statusTable: statusTable.name,
       applicationsQueue: applicationsQueue.url,
       applicationsDlq: applicationsDlq.url,

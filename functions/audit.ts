@@ -14,18 +14,11 @@ import {
 import { auditDeps } from "./lib/audit-deps.ts";
 import { linkedEnv } from "./lib/linked-env.ts";
 import { recordRunMetrics } from "./lib/run-metrics.ts";
+import { AUDIT_SECRETS } from "./lib/secrets.ts";
 import { functionStack } from "./lib/stack.ts";
 
 // Cold start: configuration (fails here, naming the variable), clients and adapters, once.
-const env = parseConfig(
-  AuditFunctionEnvSchema,
-  linkedEnv({
-    KEB_URL: "KebUrl",
-    KEB_TOKEN_URL: "KebTokenUrl",
-    KEB_CLIENT_ID: "KebClientId",
-    KEB_CLIENT_SECRET: "KebClientSecret",
-  }),
-);
+const env = parseConfig(AuditFunctionEnvSchema, linkedEnv(AUDIT_SECRETS));
 const logger = new Logger({ serviceName: "fleet-auditor" });
 const metrics = new Metrics({ namespace: "FleetAuditor", serviceName: "audit" });
 const deps = auditDeps(env, logger);

@@ -3,10 +3,11 @@ import { Metrics, MetricUnit } from "@aws-lambda-powertools/metrics";
 import { SlackWebhook } from "@fleet-auditor/notify";
 import { deliverToSlack, parseConfig, SlackEnvSchema } from "@fleet-auditor/runner";
 import { linkedEnv } from "./lib/linked-env.ts";
+import { SLACK_SECRETS } from "./lib/secrets.ts";
 import { functionStack } from "./lib/stack.ts";
 
 // Cold start: configuration (fails here, naming the variable, never echoing the URL), the webhook once.
-const env = parseConfig(SlackEnvSchema, linkedEnv({ SLACK_WEBHOOK_URL: "SlackWebhookUrl" }));
+const env = parseConfig(SlackEnvSchema, linkedEnv(SLACK_SECRETS));
 const logger = new Logger({ serviceName: "fleet-auditor" });
 const metrics = new Metrics({ namespace: "FleetAuditor", serviceName: "slack" });
 const poster = new SlackWebhook({ url: env.SLACK_WEBHOOK_URL, minIntervalMs: env.SLACK_MIN_INTERVAL_MS });

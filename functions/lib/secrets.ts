@@ -1,0 +1,13 @@
+// Which variable each function reads from which linked SST secret. The wiring test checks that
+// sst.config.ts links every one.
+
+/** The audit function's KEB connection. */
+export const AUDIT_SECRETS = {
+  KEB_URL: "KebUrl",
+  KEB_TOKEN_URL: "KebTokenUrl",
+  KEB_CLIENT_ID: "KebClientId",
+  KEB_CLIENT_SECRET: "KebClientSecret",
+} as const;
+
+/** The Slack function's incoming webhook. */
+export const SLACK_SECRETS = { SLACK_WEBHOOK_URL: "SlackWebhookUrl" } as const;

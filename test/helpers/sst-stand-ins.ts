@@ -1,0 +1,148 @@
+// Recording stand-ins of the `sst` and `aws` globals that sst.config.ts uses, so that its `run()`
+// can be executed offline and what it declares inspected. Outputs are plain strings shaped like
+// what AWS gives (ARNs, names, URLs), so that config schemas can parse them.
+
+const ACCOUNT = "123456789012";
+const REGION = "eu-central-1";
+
+/** One declared resource: its kind, name and arguments as the config passed them. */
+export interface Declared {
+  kind: string;
+  name: string;
+  args: Record<string, unknown>;
+  /** For a function declared through `subscribe`: what it subscribes to, and how. */
+  subscribedTo?: { kind: string; name: string; options?: Record<string, unknown> };
+}
+
+/** What `run()` declared, and what it returned. */
+export interface Recording {
+  stage: string;
+  app: Record<string, unknown>;
+  declared: Declared[];
+  outputs: Record<string, unknown>;
+  /** The declared resources of a kind. */
+  of(kind: string): Declared[];
+  /** The one declared resource of a kind and name; throws when there is none. */
+  named(kind: string, name: string): Declared;
+}
+
+/** Runs sst.config.ts for a stage with these deploy-time variables, recording every declaration. */
+export async function recordSstConfig(
+  stage: string,
+  env: Record<string, string | undefined> = {},
+): Promise<Recording> {
+  const declared: Declared[] = [];
+  const g = globalThis as Record<string, unknown>;
+  const saved = Object.fromEntries(["$config", "$app", "sst", "aws", "$interpolate"].map((k) => [k, g[k]]));
+  const savedEnv = Object.fromEntries(Object.keys(env).map((k) => [k, process.env[k]]));
+
+  const fn = (
+    kind: string,
+    name: string,
+    args: Record<string, unknown>,
+    subscribedTo?: Declared["subscribedTo"],
+  ) => {
+    declared.push({ kind, name, args, ...(subscribedTo ? { subscribedTo } : {}) });
+    return {
+      name: `${$app()}-${name}`,
+      arn: `arn:aws:lambda:${REGION}:${ACCOUNT}:function:${$app()}-${name}`,
+    };
+  };
+  const $app = () => `fleet-auditor-${stage}`;
+  const resource = (kind: string, outputs: (name: string) => Record<string, unknown>) =>
+    class {
+      [key: string]: unknown;
+      constructor(name: string, args: Record<string, unknown> = {}) {
+        declared.push({ kind, name, args });
+        Object.assign(this, outputs(name));
+      }
+    };
+  const queueOutputs = (name: string) => ({
+    arn: `arn:aws:sqs:${REGION}:${ACCOUNT}:${$app()}-${name}`,
+    url: `https://sqs.${REGION}.amazonaws.com/${ACCOUNT}/${$app()}-${name}`,
+    nodes: { queue: { name: `${$app()}-${name}` } },
+    subscribe: (subscriber: Record<string, unknown>, options?: Record<string, unknown>) => ({
+      nodes: {
+        function: fn("sst.aws.Function", `${name}Subscriber`, subscriber, {
+          kind: "sst.aws.Queue",
+          name,
+          options,
+        }),
+      },
+    }),
+  });
+  const topicOutputs = (name: string) => ({
+    arn: `arn:aws:sns:${REGION}:${ACCOUNT}:${$app()}-${name}`,
+    name: `${$app()}-${name}`,
+    subscribe: (subscriber: string, args: Record<string, unknown>, options?: Record<string, unknown>) => ({
+      nodes: {
+        function: fn("sst.aws.Function", subscriber, args, { kind: "sst.aws.SnsTopic", name, options }),
+      },
+    }),
+  });
+
+  g.$config = (c: unknown) => c;
+  g.$app = { name: "fleet-auditor", stage };
+  g.$interpolate = (strings: TemplateStringsArray, ...values: unknown[]) =>
+    strings.reduce((out, s, i) => out + s + (i < values.length ? String(values[i]) : ""), "");
+  g.sst = {
+    Secret: resource("sst.Secret", (name) => ({ value: `secret:${name}` })),
+    aws: {
+      Dynamo: resource("sst.aws.Dynamo", (name) => ({
+        name: `${$app()}-${name}`,
+        arn: `arn:aws:dynamodb:${REGION}:${ACCOUNT}:table/${$app()}-${name}`,
+      })),
+      SnsTopic: resource("sst.aws.SnsTopic", topicOutputs),
+      Queue: resource("sst.aws.Queue", queueOutputs),
+      Function: class {
+        [key: string]: unknown;
+        constructor(name: string, args: Record<string, unknown>) {
+          Object.assign(this, fn("sst.aws.Function", name, args));
+        }
+      },
+      CronV2: resource("sst.aws.CronV2", () => ({})),
+    },
+  };
+  g.aws = {
+    sns: { TopicSubscription: resource("aws.sns.TopicSubscription", () => ({})) },
+    cloudwatch: { MetricAlarm: resource("aws.cloudwatch.MetricAlarm", () => ({})) },
+  };
+  for (const [k, v] of Object.entries(env)) {
+    if (v === undefined) delete process.env[k];
+    else process.env[k] = v;
+  }
+  try {
+    const config = (await import("../../sst.config.ts")).default as unknown as {
+      app(input: { stage: string }): Record<string, unknown>;
+      run(): Promise<Record<string, unknown>>;
+    };
+    const app = config.app({ stage });
+    const outputs = await config.run();
+    return {
+      stage,
+      app,
+      declared,
+      outputs,
+      of: (kind) => declared.filter((d) => d.kind === kind),
+      named: (kind, name) => {
+        const found = declared.find((d) => d.kind === kind && d.name === name);
+        if (!found) throw new Error(`no ${kind} named ${name} was declared`);
+        return found;
+      },
+    };
+  } finally {
+    for (const [k, v] of Object.entries(saved)) g[k] = v;
+    for (const [k, v] of Object.entries(savedEnv)) {
+      if (v === undefined) delete process.env[k];
+      else process.env[k] = v;
+    }
+  }
+}
+
+/** An SST duration (`"30 seconds"`, `"3 minutes"`, `"1 hour"`) in seconds. */
+export function seconds(duration: unknown): number {
+  const m = /^(\d+) (second|minute|hour|day)s?$/.exec(String(duration));
+  if (!m) throw new Error(`not an SST duration: ${String(duration)}`);
+  const unit = { second: 1, minute: 60, hour: 3_600, day: 86_400 }[m[2] as "second"];
+  return Number(m[1]) * unit;
+}

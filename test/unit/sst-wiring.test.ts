@@ -1,0 +1,277 @@
+import { existsSync, readFileSync } from "node:fs";
+import { auditNamed } from "@fleet-auditor/audit";
+import {
+  ApplicationsEnvSchema,
+  AuditFunctionEnvSchema,
+  parseRunInput,
+  problemsOf,
+  SlackEnvSchema,
+} from "@fleet-auditor/runner";
+import { auditTableDefinition, statusTableDefinition } from "@fleet-auditor/store";
+import { describe, expect, it } from "vitest";
+import type { ZodType } from "zod";
+import { AUDIT_SECRETS, SLACK_SECRETS } from "../../functions/lib/secrets.ts";
+import { type Declared, type Recording, recordSstConfig, seconds } from "../helpers/sst-stand-ins.ts";
+
+// Issue 10: sst.config.ts's run() against recording stand-ins of SST's globals. What is checked:
+// each handler exists and exports `handler`; each function gets every variable its config schema
+// requires (environment plus linked secrets); queue visibility ≥ 6 × the consumer's timeout;
+// schedule events parse as audit input; table keys and indexes match what the store queries;
+// protected stages retain and protect their data; every alarm goes to the Ops topic. Each check is
+// a function returning problems, shown failing once on a broken copy of the recording.
+
+const ROOT = new URL("../../", import.meta.url);
+
+/** What each handler reads: its schema and the secrets it takes from links. */
+const FUNCTIONS: Record<string, { schema: ZodType; secrets: Record<string, string> }> = {
+  "functions/audit.handler": { schema: AuditFunctionEnvSchema, secrets: AUDIT_SECRETS },
+  "functions/applications.handler": { schema: ApplicationsEnvSchema, secrets: {} },
+  "functions/application-status.handler": { schema: ApplicationsEnvSchema, secrets: {} },
+  "functions/slack.handler": { schema: SlackEnvSchema, secrets: SLACK_SECRETS },
+};
+
+const functions = (r: Recording): Declared[] => r.of("sst.aws.Function");
+
+/** A placeholder value a linked secret would have, valid for its variable's schema. */
+const secretValue = (variable: string): string =>
+  /URL$/.test(variable) ? "https://secret.example/value" : "secret-value";
+
+function handlerProblems(r: Recording): string[] {
+  return functions(r).flatMap((f) => {
+    const handler = String(f.args.handler);
+    const file = new URL(`${handler.replace(/\.handler$/, "")}.ts`, ROOT);
+    if (!existsSync(file)) return [`${f.name}: ${handler} has no file`];
+    if (!/export const handler\b/.test(readFileSync(file, "utf8")))
+      return [`${f.name}: ${handler} exports no handler`];
+    if (!FUNCTIONS[handler]) return [`${f.name}: ${handler} is unknown to this test`];
+    return [];
+  });
+}
+
+function environmentProblems(r: Recording): string[] {
+  return functions(r).flatMap((f) => {
+    const spec = FUNCTIONS[String(f.args.handler)];
+    if (!spec) return [];
+    const linked = new Set(((f.args.link as Array<{ value?: string }>) ?? []).map((s) => String(s.value)));
+    const env: Record<string, string> = { ...(f.args.environment as Record<string, string>) };
+    const problems: string[] = [];
+    for (const [variable, secret] of Object.entries(spec.secrets)) {
+      if (linked.has(`secret:${secret}`)) env[variable] ??= secretValue(variable);
+      else problems.push(`${f.name}: secret ${secret} (${variable}) is not linked`);
+    }
+    const parsed = spec.schema.safeParse(env);
+    if (!parsed.success) {
+      const found = problemsOf(parsed.error, env).map((p) => `${p.path}: ${p.message}`);
+      problems.push(`${f.name}: ${found.join("; ")}`);
+    }
+    return problems;
+  });
+}
+
+function queueProblems(r: Recording): string[] {
+  return functions(r)
+    .filter((f) => f.subscribedTo?.kind === "sst.aws.Queue")
+    .flatMap((f) => {
+      const queue = r.named("sst.aws.Queue", f.subscribedTo?.name as string);
+      const visibility = seconds(queue.args.visibilityTimeout ?? "30 seconds");
+      const timeout = seconds(f.args.timeout ?? "20 seconds");
+      return visibility >= 6 * timeout
+        ? []
+        : [
+            `queue ${queue.name}: visibility ${visibility} s is less than 6 × ${f.name}'s timeout ${timeout} s`,
+          ];
+    });
+}
+
+function scheduleProblems(r: Recording): string[] {
+  return r.of("sst.aws.CronV2").flatMap((c) => {
+    const event = JSON.parse(
+      JSON.stringify(c.args.event).replace("<aws.scheduler.scheduled-time>", "2026-11-30T06:00:00Z"),
+    ) as unknown;
+    try {
+      auditNamed(parseRunInput(event).audit);
+    } catch (err) {
+      return [`schedule ${c.name}: ${(err as Error).message}`];
+    }
+    return c.args.dlq ? [] : [`schedule ${c.name}: no DLQ`];
+  });
+}
+
+/** The table as SST declares it, in CreateTable's terms: keys and each index's keys. */
+function declaredKeys(d: Declared) {
+  const primary = d.args.primaryIndex as { hashKey: string; rangeKey?: string };
+  const indexes = (d.args.globalIndexes ?? {}) as Record<string, { hashKey: string; rangeKey?: string }>;
+  return {
+    keys: [primary.hashKey, primary.rangeKey].filter(Boolean),
+    indexes: Object.fromEntries(
+      Object.entries(indexes).map(([n, i]) => [n, [i.hashKey, i.rangeKey].filter(Boolean)]),
+    ),
+  };
+}
+
+function tableProblems(r: Recording): string[] {
+  const expected = {
+    AuditTable: auditTableDefinition("t"),
+    ApplicationStatus: statusTableDefinition("t"),
+  };
+  return Object.entries(expected).flatMap(([name, def]) => {
+    const got = declaredKeys(r.named("sst.aws.Dynamo", name));
+    const want = {
+      keys: (def.KeySchema ?? []).map((k) => k.AttributeName),
+      indexes: Object.fromEntries(
+        (def.GlobalSecondaryIndexes ?? []).map((i) => [
+          i.IndexName,
+          (i.KeySchema ?? []).map((k) => k.AttributeName),
+        ]),
+      ),
+    };
+    return JSON.stringify(got) === JSON.stringify(want)
+      ? []
+      : [`table ${name}: declared ${JSON.stringify(got)}, the store uses ${JSON.stringify(want)}`];
+  });
+}
+
+function protectionProblems(r: Recording, shouldProtect: boolean): string[] {
+  const problems: string[] = [];
+  if ((r.app.protect === true) !== shouldProtect)
+    problems.push(`stage ${r.stage}: protect is ${r.app.protect}`);
+  if ((r.app.removal === "retain") !== shouldProtect)
+    problems.push(`stage ${r.stage}: removal is ${r.app.removal}`);
+  for (const t of r.of("sst.aws.Dynamo")) {
+    if ((t.args.deletionProtection === true) !== shouldProtect)
+      problems.push(`stage ${r.stage}: table ${t.name} deletionProtection is ${t.args.deletionProtection}`);
+  }
+  return problems;
+}
+
+function alarmProblems(r: Recording): string[] {
+  const ops = r.of("sst.aws.SnsTopic").find((t) => t.name === "Ops");
+  if (!ops) return ["no Ops topic"];
+  const opsArn = `arn:aws:sns:eu-central-1:123456789012:fleet-auditor-${r.stage}-Ops`;
+  const alarms = r.of("aws.cloudwatch.MetricAlarm");
+  const problems = alarms
+    .filter((a) => JSON.stringify(a.args.alarmActions) !== JSON.stringify([opsArn]))
+    .map((a) => `alarm ${a.name} does not go to the Ops topic`);
+  for (const f of functions(r)) {
+    const alarmed = alarms.some(
+      (a) => a.args.metricName === "Errors" && JSON.stringify(a.args.dimensions).includes(`-${f.name}"`),
+    );
+    if (!alarmed) problems.push(`function ${f.name} has no errors alarm`);
+  }
+  return problems;
+}
+
+const all = (r: Recording, protect: boolean): string[] => [
+  ...handlerProblems(r),
+  ...environmentProblems(r),
+  ...queueProblems(r),
+  ...scheduleProblems(r),
+  ...tableProblems(r),
+  ...protectionProblems(r, protect),
+  ...alarmProblems(r),
+];
+
+describe("sst.config.ts wiring", () => {
+  it("holds for a dev stage, and for prod with the Slack function and the pager", async () => {
+    const dev = await recordSstConfig("dev");
+    expect(all(dev, false)).toEqual([]);
+    expect(functions(dev).map((f) => f.name)).not.toContain("Slack");
+    const prod = await recordSstConfig("prod", {
+      SST_SECRET_SlackWebhookUrl: "https://hooks.slack.com/services/x",
+      FLEET_AUDITOR_PAGER_EMAIL: "pager@example.com",
+    });
+    expect(all(prod, true)).toEqual([]);
+    expect(functions(prod).find((f) => f.name === "Slack")?.subscribedTo).toMatchObject({ name: "Alerts" });
+    expect(prod.of("aws.sns.TopicSubscription").map((s) => s.args.topic)).toEqual([
+      "arn:aws:sns:eu-central-1:123456789012:fleet-auditor-prod-Critical",
+    ]);
+    expect((await recordSstConfig("production")).app).toMatchObject({ protect: true, removal: "retain" });
+  });
+
+  it("keeps failed invocations and dead letters 14 days, behind an alarm", async () => {
+    const r = await recordSstConfig("dev");
+    for (const name of ["Failures", "ScheduleDlq", "ApplicationsDlq"]) {
+      const q = r.named("sst.aws.Queue", name);
+      expect(
+        (q.args.transform as { queue: { messageRetentionSeconds: number } }).queue.messageRetentionSeconds,
+      ).toBe(14 * 86_400);
+    }
+    const audit = r.named("sst.aws.Function", "Audit");
+    expect(audit.args.transform).toMatchObject({
+      eventInvokeConfig: {
+        destinationConfig: { onFailure: { destination: expect.stringContaining("Failures") } },
+      },
+    });
+    const names = r.of("aws.cloudwatch.MetricAlarm").map((a) => a.name);
+    expect(names).toEqual(
+      expect.arrayContaining([
+        "FailuresNotEmpty",
+        "ScheduleDlqNotEmpty",
+        "ApplicationsDlqNotEmpty",
+        "FailingNotRunning",
+        "ExpiredNotRunning",
+        "FailingIncompleteScans",
+        "FailingPublishFailures",
+        "ApplicationsFailed",
+      ]),
+    );
+    const notRunning = r.named("aws.cloudwatch.MetricAlarm", "FailingNotRunning");
+    expect(notRunning.args).toMatchObject({
+      treatMissingData: "breaching",
+      evaluationPeriods: 2,
+      period: 900,
+    });
+  });
+
+  it("catches each kind of mistake (each check shown failing once on a broken copy)", async () => {
+    const r = await recordSstConfig("prod");
+    /** The recording with one declaration changed (or removed, when `edit` is undefined). */
+    const broken = (name: string, edit?: (args: Record<string, unknown>) => void): Recording => {
+      const declared = structuredClone(r.declared);
+      const i = declared.findIndex((d) => d.name === name && d.kind !== "sst.Secret");
+      const target = declared[i] as Declared;
+      if (edit) edit(target.args);
+      else declared.splice(i, 1);
+      return {
+        ...r,
+        declared,
+        of: (kind) => declared.filter((d) => d.kind === kind),
+        named: (kind, n) => declared.find((d) => d.kind === kind && d.name === n) as Declared,
+      };
+    };
+    const noHandler = broken("Audit", (args) => {
+      args.handler = "functions/nope.handler";
+    });
+    expect(handlerProblems(noHandler)).toEqual(["Audit: functions/nope.handler has no file"]);
+    const noTable = broken("Audit", (args) => {
+      delete (args.environment as Record<string, string>).AUDIT_TABLE;
+    });
+    expect(environmentProblems(noTable)).toEqual(["Audit: AUDIT_TABLE: is required"]);
+    const unlinked = broken("Audit", (args) => {
+      args.link = [];
+    });
+    expect(environmentProblems(unlinked).join("\n")).toMatch(/secret KebUrl \(KEB_URL\) is not linked/);
+    const shortVisibility = broken("Applications", (args) => {
+      args.visibilityTimeout = "1 minute";
+    });
+    expect(queueProblems(shortVisibility)).toEqual([
+      "queue Applications: visibility 60 s is less than 6 × ApplicationsSubscriber's timeout 30 s",
+    ]);
+    const unknownAudit = broken("AuditFailing", (args) => {
+      args.event = { audit: "nope" };
+    });
+    expect(scheduleProblems(unknownAudit).join("")).toMatch(/schedule AuditFailing: .*nope/);
+    const wrongIndex = broken("ApplicationStatus", (args) => {
+      const indexes = args.globalIndexes as Record<string, { hashKey: string; rangeKey: string }>;
+      indexes.byNode = { hashKey: "node", rangeKey: "receivedAt" };
+    });
+    expect(tableProblems(wrongIndex).join("")).toMatch(/table ApplicationStatus: declared/);
+    const unprotected = broken("AuditTable", (args) => {
+      args.deletionProtection = false;
+    });
+    expect(protectionProblems(unprotected, true)).toEqual([
+      "stage prod: table AuditTable deletionProtection is false",
+    ]);
+    expect(alarmProblems(broken("AuditErrors"))).toEqual(["function Audit has no errors alarm"]);
+  });
+});
