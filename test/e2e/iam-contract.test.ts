@@ -1,0 +1,120 @@
+import { applicationTraffic } from "@fleet-auditor/keb-sim";
+import { ensureTable, statusTableDefinition } from "@fleet-auditor/store";
+import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { useDynamo } from "../helpers/dynamo.ts";
+import { useFaultProxy } from "../helpers/fault-proxy.ts";
+import { useKebSimulator } from "../helpers/keb.ts";
+import { fakeContext, withEnv } from "../helpers/lambda.ts";
+import { useSns } from "../helpers/sns.ts";
+import { sqsEvent } from "../helpers/sqs-event.ts";
+import { type Declared, recordSstConfig } from "../helpers/sst-stand-ins.ts";
+
+// Issue 10, the IAM contract: what each function sends to AWS, recorded on the wire by a proxy in
+// front of DynamoDB and SNS while it runs every path it has, must be exactly what sst.config.ts
+// grants it: nothing missing (it would fail on AWS), nothing unused (least privilege). The
+// failure destination's sqs:SendMessage is Lambda's own send, not the code's.
+
+const kit = useKebSimulator({ fleet: { size: 150, seed: 91, flagged: 15 } });
+const dynamo = useDynamo(["iam-audit"]);
+const sns = useSns();
+const ddb = useFaultProxy(() => dynamo.db.endpoint);
+const snsProxy = useFaultProxy(() => `http://127.0.0.1:${sns.server.port}`);
+let criticalArn: string;
+let restore: () => void = () => undefined;
+
+beforeAll(async () => {
+  criticalArn = await sns.topic("iam-critical");
+  await ensureTable(dynamo.db.client, statusTableDefinition("iam-status"));
+});
+afterEach(() => restore());
+
+const aws = () => ({
+  AWS_REGION: "us-east-1",
+  AWS_ACCESS_KEY_ID: "test",
+  AWS_SECRET_ACCESS_KEY: "test",
+  AWS_ENDPOINT_URL_DYNAMODB: ddb.proxy.url,
+  AWS_ENDPOINT_URL_SNS: snsProxy.proxy.url,
+  POWERTOOLS_LOG_LEVEL: "CRITICAL",
+  POWERTOOLS_METRICS_DISABLED: "true",
+});
+
+type Handler = (event: unknown, context: unknown) => Promise<unknown>;
+async function handlerOf(name: string, vars: Record<string, string>): Promise<Handler> {
+  restore();
+  restore = withEnv({ ...aws(), ...vars });
+  vi.resetModules();
+  return (await import(`../../functions/${name}.ts`)).handler as Handler;
+}
+
+/** The IAM actions of what went through the proxies since `from`. */
+function actionsSince(from: { ddb: number; sns: number }): string[] {
+  const dynamoOps = ddb.proxy.seen.slice(from.ddb).map((op) => `dynamodb:${op}`);
+  // PublishBatch is authorized by sns:Publish.
+  const snsOps = snsProxy.proxy.seen
+    .slice(from.sns)
+    .map((op) => `sns:${op === "PublishBatch" ? "Publish" : op}`);
+  return [...new Set([...dynamoOps, ...snsOps])].sort();
+}
+const mark = () => ({ ddb: ddb.proxy.seen.length, sns: snsProxy.proxy.seen.length });
+
+/** The actions sst.config.ts grants a function, without its failure destination's. */
+function granted(f: Declared): string[] {
+  const permissions = (f.args.permissions ?? []) as Array<{ actions: string[] }>;
+  return [...new Set(permissions.flatMap((p) => p.actions))].filter((a) => a !== "sqs:SendMessage").sort();
+}
+
+describe("the IAM contract", () => {
+  it("each function sends exactly the actions sst.config.ts grants it", async () => {
+    const config = await recordSstConfig("dev", { SST_SECRET_SlackWebhookUrl: "https://hooks.slack.com/x" });
+    const fn = (name: string) => config.named("sst.aws.Function", name);
+    const HOUR = 3_600_000;
+    const at = (k: number) => new Date(Math.floor(Date.now() / HOUR) * HOUR - (6 - k) * HOUR).toISOString();
+
+    // The audit function: scheduled runs (digest and per-runtime), a duplicate, a dry run, a show.
+    const auditVars = {
+      KEB_URL: kit.sim.url,
+      KEB_TOKEN: "t",
+      AUDIT_TABLE: "iam-audit",
+      ALERT_TOPIC_ARN: sns.topicArn,
+      CRITICAL_TOPIC_ARN: criticalArn,
+    };
+    const before = mark();
+    let audit = await handlerOf("audit", auditVars);
+    const first = (await audit({ audit: "failing", scheduledTime: at(0) }, fakeContext())) as {
+      runId: string;
+    };
+    await audit({ audit: "failing", scheduledTime: at(0) }, fakeContext());
+    await audit({ audit: "expired", dryRun: true }, fakeContext());
+    await audit({ show: first.runId }, fakeContext());
+    kit.sim.fleet.mutate({ fail: 2, recover: 2 });
+    audit = await handlerOf("audit", { ...auditVars, NOTIFY_MODE: "per-runtime" });
+    await audit({ audit: "failing", scheduledTime: at(1) }, fakeContext());
+    expect(snsProxy.proxy.seen.slice(before.sns)).toContain("PublishBatch");
+    expect(actionsSince(before)).toEqual(granted(fn("Audit")));
+
+    // The applications function: applied, stale and quarantined messages.
+    const beforeApps = mark();
+    const apps = await handlerOf("applications", { STATUS_TABLE: "iam-status" });
+    const traffic = applicationTraffic({ applications: 4, seed: 3 });
+    await apps(
+      sqsEvent([...traffic, traffic[0] as string, "not json"]),
+      fakeContext("fleet-auditor-applications"),
+    );
+    expect(actionsSince(beforeApps)).toEqual(granted(fn("ApplicationsSubscriber")));
+
+    // The query function: by node, by status, neither, the quarantine; only index queries.
+    const beforeQuery = mark();
+    const query = await handlerOf("application-status", { STATUS_TABLE: "iam-status" });
+    for (const q of [{ node: "node-0" }, { status: "Approved" }, {}, { quarantine: true }]) {
+      await query(q, fakeContext("fleet-auditor-application-status"));
+    }
+    expect(actionsSince(beforeQuery)).toEqual(granted(fn("ApplicationStatusQuery")));
+    const resources = (
+      fn("ApplicationStatusQuery").args.permissions as Array<{ resources: string[] }>
+    ).flatMap((p) => p.resources);
+    expect(resources.every((r) => r.endsWith("/index/*"))).toBe(true);
+
+    // The Slack function sends nothing to AWS.
+    expect(granted(fn("Slack"))).toEqual([]);
+  });
+});
