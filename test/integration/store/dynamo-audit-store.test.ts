@@ -28,7 +28,7 @@ async function fenced(s: DynamoAuditStore, audit: string, owner = "run-1") {
 }
 const summary = (audit: string): RunSummary => runSummary({ audit });
 
-describe("DynamoAuditStore on a real DynamoDB API (dynalite)", () => {
+describe("DynamoAuditStore on a real DynamoDB API (dynalite, or DynamoDB Local in its project)", () => {
   it("writes one item per runtime and reads the snapshot back across query pages", async () => {
     const s = store();
     // 1,200 items of ~1 KB exceed one 1 MB query page.

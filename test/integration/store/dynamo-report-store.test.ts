@@ -60,7 +60,7 @@ function report(runId: string, n: number): RunReport {
   };
 }
 
-describe("DynamoReportStore on a real DynamoDB API (dynalite)", () => {
+describe("DynamoReportStore on a real DynamoDB API (dynalite, or DynamoDB Local in its project)", () => {
   it("keeps 100,000 transitions in parts under 400 KB and reads every one back", async () => {
     const big = report("run-100k", 100_000);
     const parts = packParts(big.transitions);

@@ -1,27 +1,19 @@
+import { PutCommand } from "@aws-sdk/lib-dynamodb";
 import { decodeMessage, type StatusUpdate, toUpdate } from "@fleet-auditor/metaserver";
-import {
-  DynamoStatusStore,
-  type EmbeddedDynamo,
-  ensureTable,
-  startEmbeddedDynamo,
-  statusTableDefinition,
-} from "@fleet-auditor/store";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { DynamoStatusStore, ensureTable, statusTableDefinition } from "@fleet-auditor/store";
+import { beforeEach, describe, expect, it } from "vitest";
+import { useDynamo } from "../../helpers/dynamo.ts";
 
-let db: EmbeddedDynamo;
-beforeAll(async () => {
-  db = await startEmbeddedDynamo({ tables: [] });
-});
-afterAll(async () => db?.close());
+const dynamo = useDynamo([]);
 
 // Each test its own table: no test reads rows another wrote.
 let tableNo = 0;
 let table: string;
 beforeEach(async () => {
   table = `status-${++tableNo}`;
-  await ensureTable(db.client, statusTableDefinition(table));
+  await ensureTable(dynamo.db.client, statusTableDefinition(table));
 });
-const store = () => new DynamoStatusStore({ client: db.client, tableName: table });
+const store = () => new DynamoStatusStore({ client: dynamo.db.client, tableName: table });
 
 function update(
   id: string,
@@ -44,7 +36,7 @@ function update(
 const NOW = new Date(Date.UTC(2026, 10, 30, 12, 0));
 const ms = (minutesAgo: number) => NOW.getTime() - minutesAgo * 60_000;
 
-describe("DynamoStatusStore on a real DynamoDB API (dynalite)", () => {
+describe("DynamoStatusStore on a real DynamoDB API (dynalite, or DynamoDB Local in its project)", () => {
   it("writes a newer message, refuses an older one as stale and a repeated one as duplicate", async () => {
     const s = store();
     expect(await s.apply(update("a1", "InApplying", ms(10), "m1"), NOW)).toBe("applied");
@@ -123,6 +115,19 @@ describe("DynamoStatusStore on a real DynamoDB API (dynalite)", () => {
     expect(all.map((r) => r.id)).toEqual(expect.arrayContaining(["a1", "b1", "b4"]));
     // Neither node nor status: the newest across every status, the limit kept.
     expect((await s.query({ limit: 3 }, NOW)).map((r) => r.id)).toEqual(["b4", "b3", "b2"]);
+  });
+
+  it("writes an Application without a Status or a node: no empty index key, which DynamoDB refuses (issue 10)", async () => {
+    const s = store();
+    expect(await s.apply(update("no-status", "", ms(5), "ns1", ""), NOW)).toBe("applied");
+    // The raw write shows the rule this store keeps: DynamoDB (and DynamoDB Local) refuse it.
+    const refused = await dynamo.db.client
+      .send(new PutCommand({ TableName: table, Item: { id: "raw", status: "", ts: 1 } }))
+      .then(
+        () => "accepted",
+        (err: Error) => err.name,
+      );
+    expect(refused).toBe(process.env.FLEET_AUDITOR_DYNAMO === "local" ? "ValidationException" : "accepted");
   });
 
   it("keeps a quarantined body once per SQS message and lists it", async () => {
