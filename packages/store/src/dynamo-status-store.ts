@@ -58,21 +58,24 @@ export class DynamoStatusStore implements ApplicationStatusStore {
     }
   }
 
-  /** Tells a repeated message from an older one; only for the metrics, after the write was refused. */
+  /**
+   * Tells the winning message repeated (`duplicate`) from an older one (`stale`), for the metrics,
+   * after the write was refused: by the row's msg_id, which DynamoDB returns with the refusal.
+   */
   async #refused(u: StatusUpdate, err: ConditionalCheckFailedException): Promise<ApplyOutcome> {
-    let known = (err.Item?.[STATUS_ATTRIBUTES.msgIds] as { SS?: string[] } | undefined)?.SS;
-    if (!known) {
-      // DynamoDB returns the old item with the error; dynalite does not, so read it here.
+    let winner = (err.Item?.[STATUS_ATTRIBUTES.msgId] as { S?: string } | undefined)?.S;
+    if (winner === undefined) {
+      // DynamoDB returns the old item with the refusal; dynalite does not, so read it there.
       const old = await this.#o.client.send(
         new GetCommand({
           TableName: this.#o.tableName,
           Key: { [STATUS_ATTRIBUTES.id]: u.id },
-          ProjectionExpression: STATUS_ATTRIBUTES.msgIds,
+          ProjectionExpression: STATUS_ATTRIBUTES.msgId,
         }),
       );
-      known = [...((old.Item?.[STATUS_ATTRIBUTES.msgIds] as Set<string> | undefined) ?? [])];
+      winner = old.Item?.[STATUS_ATTRIBUTES.msgId] as string | undefined;
     }
-    return u.msgIds.every((m) => known?.includes(m)) ? "duplicate" : "stale";
+    return winner !== undefined && u.msgIds.includes(winner) ? "duplicate" : "stale";
   }
 
   async quarantine(item: QuarantineItem): Promise<void> {

@@ -33,6 +33,7 @@ export const STATUS_ATTRIBUTES = {
   timestamp: "ts",
   rank: "rank",
   msgId: "msgId",
+  /** No longer written (it grew by one id per message, to the 400 KB item limit): removed on update. */
   msgIds: "msgIds",
   kind: "kind",
   appTimestamp: "appTimestamp",
@@ -57,7 +58,8 @@ export interface StatusTtl {
 
 /**
  * The conditional UpdateItem for one status update: it writes only over an older message
- * (timestamp, then status rank, then msg_id), keeps `firstSeenAt`, and records the msg_ids.
+ * (timestamp, then status rank, then msg_id) and keeps `firstSeenAt`. The item holds the winning
+ * msg_id alone, so it stays the same size however many messages an Application gets.
  */
 export function statusUpdateCommand(
   tableName: string,
@@ -89,7 +91,7 @@ export function statusUpdateCommand(
     [A.ttl]: Math.floor((now.getTime() + ttlMs) / 1000),
   };
   const names: Record<string, string> = {};
-  const values: Record<string, unknown> = { ":now": at, ":msgIds": new Set(u.msgIds) };
+  const values: Record<string, unknown> = { ":now": at };
   const name = (attr: string): string => {
     names[`#${attr}`] = attr;
     return `#${attr}`;
@@ -99,7 +101,8 @@ export function statusUpdateCommand(
     return `${name(attr)} = :${attr}`;
   });
   sets.push(`${name(A.firstSeenAt)} = if_not_exists(${name(A.firstSeenAt)}, :now)`);
-  const removes: string[] = [];
+  // Items written before msg_ids were bounded shed their set.
+  const removes: string[] = [name(A.msgIds)];
   // An empty string cannot be an index key (DynamoDB refuses the write; dynalite takes it): an
   // empty node or status is left out, and the row is then not in byNode or byStatus.
   const optional: Array<[string, unknown]> = [
@@ -120,7 +123,7 @@ export function statusUpdateCommand(
   return {
     TableName: tableName,
     Key: { [A.id]: u.id },
-    UpdateExpression: `SET ${sets.join(", ")} ADD ${name(A.msgIds)} :msgIds${removes.length ? ` REMOVE ${removes.join(", ")}` : ""}`,
+    UpdateExpression: `SET ${sets.join(", ")} REMOVE ${removes.join(", ")}`,
     ConditionExpression: `attribute_not_exists(${id}) OR ${ts} < :${A.timestamp} OR (${ts} = :${A.timestamp} AND ${rank} < :${A.rank}) OR (${ts} = :${A.timestamp} AND ${rank} = :${A.rank} AND ${msgId} < :${A.msgId})`,
     ExpressionAttributeNames: names,
     ExpressionAttributeValues: values,

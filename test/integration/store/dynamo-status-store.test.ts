@@ -1,4 +1,4 @@
-import { PutCommand } from "@aws-sdk/lib-dynamodb";
+import { GetCommand, PutCommand } from "@aws-sdk/lib-dynamodb";
 import { decodeMessage, type StatusUpdate, toUpdate } from "@fleet-auditor/metaserver";
 import { DynamoStatusStore, ensureTable, statusTableDefinition } from "@fleet-auditor/store";
 import { beforeEach, describe, expect, it } from "vitest";
@@ -37,11 +37,14 @@ const NOW = new Date(Date.UTC(2026, 10, 30, 12, 0));
 const ms = (minutesAgo: number) => NOW.getTime() - minutesAgo * 60_000;
 
 describe("DynamoStatusStore on a real DynamoDB API (dynalite, or DynamoDB Local in its project)", () => {
-  it("writes a newer message, refuses an older one as stale and a repeated one as duplicate", async () => {
+  it("writes a newer message, refuses an older one as stale and the row's own message repeated as duplicate", async () => {
     const s = store();
     expect(await s.apply(update("a1", "InApplying", ms(10), "m1"), NOW)).toBe("applied");
-    expect(await s.apply(update("a1", "Approved", ms(9), "m2"), NOW)).toBe("applied");
     expect(await s.apply(update("a1", "InApplying", ms(10), "m1"), NOW)).toBe("duplicate");
+    expect(await s.apply(update("a1", "Approved", ms(9), "m2"), NOW)).toBe("applied");
+    // m1 again: no longer the row's message, so older than it: stale (the item keeps no history).
+    expect(await s.apply(update("a1", "InApplying", ms(10), "m1"), NOW)).toBe("stale");
+    expect(await s.apply(update("a1", "Approved", ms(9), "m2"), NOW)).toBe("duplicate");
     expect(await s.apply(update("a1", "PreApplying", ms(11), "m0"), NOW)).toBe("stale");
     // Same time: the higher status rank wins, whichever arrives first.
     expect(await s.apply(update("a1", "InProcessing", ms(9), "m3"), NOW)).toBe("stale");
@@ -128,6 +131,26 @@ describe("DynamoStatusStore on a real DynamoDB API (dynalite, or DynamoDB Local 
         (err: Error) => err.name,
       );
     expect(refused).toBe(process.env.FLEET_AUDITOR_DYNAMO === "local" ? "ValidationException" : "accepted");
+  });
+
+  it("keeps an Application's item one size however many messages it gets: no growing msg_id set (issue 10)", async () => {
+    const s = store();
+    const sizeOf = async () => {
+      const { Item } = await dynamo.db.client.send(new GetCommand({ TableName: table, Key: { id: "busy" } }));
+      return JSON.stringify(Item).length;
+    };
+    await s.apply(update("busy", "InApplying", ms(100), "m-000"), NOW);
+    const first = await sizeOf();
+    for (let i = 1; i <= 40; i++) {
+      await s.apply(
+        update("busy", i % 2 ? "Approved" : "InApplying", ms(100 - i), `m-${String(i).padStart(3, "0")}`),
+        NOW,
+      );
+    }
+    expect(await sizeOf()).toBeLessThanOrEqual(first + 20);
+    // The winner repeated is a duplicate; an older message, even one applied before, is stale.
+    expect(await s.apply(update("busy", "InApplying", ms(60), "m-040"), NOW)).toBe("duplicate");
+    expect(await s.apply(update("busy", "Approved", ms(61), "m-039"), NOW)).toBe("stale");
   });
 
   it("keeps a quarantined body once per SQS message and lists it", async () => {

@@ -65,15 +65,16 @@ function itemOf(cmd: ReturnType<typeof statusUpdateCommand>): Record<string, unk
 }
 
 describe("statusUpdateCommand", () => {
-  it("writes over an older message only, keeps firstSeenAt, adds the msg_ids, and uses every name and value", () => {
+  it("writes over an older message only, keeps firstSeenAt, keeps no growing msg_id set, and uses every name and value", () => {
     const cmd = statusUpdateCommand("status", update("InApplying"), NOW, TTL);
     expect(cmd.Key).toEqual({ id: "app-1" });
     expect(cmd.ConditionExpression).toBe(
       "attribute_not_exists(#id) OR #ts < :ts OR (#ts = :ts AND #rank < :rank) OR (#ts = :ts AND #rank = :rank AND #msgId < :msgId)",
     );
     expect(cmd.UpdateExpression).toContain("#firstSeenAt = if_not_exists(#firstSeenAt, :now)");
-    expect(cmd.UpdateExpression).toContain("ADD #msgIds :msgIds");
-    expect(cmd.ExpressionAttributeValues?.[":msgIds"]).toEqual(new Set(["m-1"]));
+    // The item stays one size however many messages an Application gets (issue 10).
+    expect(cmd.UpdateExpression).not.toContain(" ADD ");
+    expect(cmd.UpdateExpression).toMatch(/ REMOVE #msgIds(,|$)/);
     expect(cmd.ReturnValuesOnConditionCheckFailure).toBe("ALL_OLD");
     expectAllUsed(cmd);
   });
@@ -105,7 +106,7 @@ describe("statusUpdateCommand", () => {
 
   it("removes an empty node (an index key may not be empty) and error fields the update does not have", () => {
     const cmd = statusUpdateCommand("status", update("Approved", {}, ""), NOW, TTL);
-    expect(cmd.UpdateExpression).toMatch(/ REMOVE #node, #errorCode, #errorReason, #errorMessage$/);
+    expect(cmd.UpdateExpression).toMatch(/ REMOVE #msgIds, #node, #errorCode, #errorReason, #errorMessage$/);
     expect(Object.keys(cmd.ExpressionAttributeValues ?? {})).not.toContain(":node");
     expectAllUsed(cmd);
   });
