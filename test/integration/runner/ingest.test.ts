@@ -129,7 +129,8 @@ describe("ingestBatch on the real status table", () => {
           expect(await rowsOf(expected.keys())).toEqual(expected);
         },
       ),
-      { numRuns: 15 },
+      // The rule is checked 15 times on dynalite; DynamoDB Local's half checks AWS's refusals.
+      { numRuns: process.env.FLEET_AUDITOR_DYNAMO === "local" ? 5 : 15 },
     );
   });
 

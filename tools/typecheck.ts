@@ -1,0 +1,29 @@
+// `npm run typecheck`: the code (tsconfig.json) and sst.config.ts against SST's component types
+// (tsconfig.sst.json, after making `.sst/platform` current), both at once.
+import { spawn } from "node:child_process";
+import { ensureSstPlatform } from "./sst-platform.ts";
+
+const root = new URL("../", import.meta.url).pathname;
+const tsc = new URL("../node_modules/typescript/bin/tsc", import.meta.url).pathname;
+
+ensureSstPlatform();
+const run = (project: string): Promise<number> =>
+  new Promise((resolve) => {
+    const child = spawn(process.execPath, [tsc, "-p", project], {
+      cwd: root,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let out = "";
+    child.stdout.on("data", (d: Buffer) => {
+      out += d;
+    });
+    child.stderr.on("data", (d: Buffer) => {
+      out += d;
+    });
+    child.on("close", (code) => {
+      if (out) process.stdout.write(`${project}:\n${out}`);
+      resolve(code ?? 1);
+    });
+  });
+const codes = await Promise.all([run("tsconfig.json"), run("tsconfig.sst.json")]);
+process.exitCode = codes.some((c) => c !== 0) ? 1 : 0;
