@@ -7,21 +7,53 @@
 /** Stages whose data outlives a mistaken `sst remove`: retained, protected, deletion-protected. */
 const PROTECTED_STAGES = ["prod", "production"];
 
+/**
+ * Where the audits run on schedule, how often and in which timezone. A stage not listed (dev, a
+ * developer's own) does not poll KEB unless `FLEET_AUDITOR_SCHEDULES=on` at deploy time.
+ */
+const SCHEDULED_STAGES: Record<string, { failing?: string; expired?: string; timezone?: string }> = {
+  prod: {},
+  production: {},
+  staging: { failing: "rate(30 minutes)" },
+};
+
 export default $config({
   app(input) {
-    const protectedStage = PROTECTED_STAGES.includes(input?.stage ?? "");
+    const stage = input?.stage ?? "";
+    const protectedStage = PROTECTED_STAGES.includes(stage);
     return {
       name: "fleet-auditor",
       removal: protectedStage ? "retain" : "remove",
       protect: protectedStage,
       home: "aws",
+      providers: {
+        aws: {
+          region: (process.env.FLEET_AUDITOR_REGION ?? "eu-central-1") as "eu-central-1",
+          defaultTags: { tags: { app: "fleet-auditor", stage } },
+        },
+      },
     };
   },
   async run() {
     const protectedStage = PROTECTED_STAGES.includes($app.stage);
-    // Function settings every function shares.
-    const runtime = { runtime: "nodejs22.x", architecture: "arm64" } as const;
-    const logging = { format: "json", retention: "1 month" } as const;
+    // What every function shares, set once.
+    $transform(sst.aws.Function, (args: sst.aws.FunctionArgs) => {
+      args.runtime ??= "nodejs22.x";
+      args.architecture ??= "arm64";
+      args.logging ??= { format: "json", retention: "1 month" };
+    });
+    /** A JSON deploy-time variable, or a deploy that fails naming it. */
+    const jsonVariable = <T>(name: string, fallback: T): T => {
+      const text = process.env[name];
+      if (!text) return fallback;
+      try {
+        return JSON.parse(text) as T;
+      } catch {
+        throw new Error(
+          `${name} is not JSON, e.g. [{"address":"team@example.com","filter":{"severity":["critical"]}}]`,
+        );
+      }
+    };
 
     // KEB connection; set with `npx sst secret set KebClientSecret … --stage NAME`. Linked: SST
     // puts the values, encrypted, into the function bundle (anyone who can read the function's
@@ -43,6 +75,20 @@ export default $config({
 
     // Email and Slack (AWS Chatbot) subscribe here; subscriptions can filter on audit, severity, kinds.
     const alerts = new sst.aws.SnsTopic("Alerts");
+    // E-mail subscriptions of this stage, each with an optional filter policy:
+    // FLEET_AUDITOR_ALERT_EMAILS='[{"address":"team@example.com","filter":{"severity":["critical","warning"]}}]'.
+    const alertEmails = jsonVariable<Array<{ address: string; filter?: Record<string, unknown> }>>(
+      "FLEET_AUDITOR_ALERT_EMAILS",
+      [],
+    );
+    for (const [i, { address, filter }] of alertEmails.entries()) {
+      new aws.sns.TopicSubscription(`AlertEmail${i + 1}`, {
+        topic: alerts.arn,
+        protocol: "email",
+        endpoint: address,
+        ...(filter ? { filterPolicy: JSON.stringify(filter) } : {}),
+      });
+    }
     // Critical digests are published here too: a pager subscribes without a filter, so this route
     // does not rest on SNS applying filter policies to a MessageStructure=json publish.
     const critical = new sst.aws.SnsTopic("Critical");
@@ -62,6 +108,31 @@ export default $config({
       new aws.sns.TopicSubscription("OpsEmail", { topic: ops.arn, protocol: "email", endpoint: opsEmail });
     }
 
+    // AWS Chatbot in a Slack channel, when this stage names one (the workspace must be authorized
+    // in the Chatbot console once): FLEET_AUDITOR_CHATBOT_TEAM_ID and FLEET_AUDITOR_CHATBOT_CHANNEL_ID.
+    const chatbotTeam = process.env.FLEET_AUDITOR_CHATBOT_TEAM_ID;
+    const chatbotChannel = process.env.FLEET_AUDITOR_CHATBOT_CHANNEL_ID;
+    if (chatbotTeam && chatbotChannel) {
+      // Chatbot only relays notifications: its role may do nothing, and the guardrail says so.
+      const chatbotRole = new aws.iam.Role("ChatbotRole", {
+        assumeRolePolicy: JSON.stringify({
+          Version: "2012-10-17",
+          Statement: [
+            { Effect: "Allow", Principal: { Service: "chatbot.amazonaws.com" }, Action: "sts:AssumeRole" },
+          ],
+        }),
+      });
+      new aws.chatbot.SlackChannelConfiguration("Chatbot", {
+        configurationName: `fleet-auditor-${$app.stage}`,
+        iamRoleArn: chatbotRole.arn,
+        slackTeamId: chatbotTeam,
+        slackChannelId: chatbotChannel,
+        snsTopicArns: [alerts.arn, ops.arn],
+        guardrailPolicyArns: ["arn:aws:iam::aws:policy/ReadOnlyAccess"],
+        loggingLevel: "ERROR",
+      });
+    }
+
     // Failed asynchronous invocations (a scheduled run or a Slack post that threw after Lambda's
     // retries) land here instead of vanishing; an alarm watches it.
     const failures = new sst.aws.Queue("Failures", {
@@ -77,7 +148,6 @@ export default $config({
 
     const audit = new sst.aws.Function("Audit", {
       handler: "functions/audit.handler",
-      ...runtime,
       timeout: "5 minutes",
       memory: "512 MB",
       // A run that throws (e.g. DynamoDB unreachable) is redone by the next schedule; the lease and
@@ -114,7 +184,6 @@ export default $config({
         POWERTOOLS_SERVICE_NAME: "fleet-auditor",
         POWERTOOLS_LOG_LEVEL: "INFO",
       },
-      logging,
     });
 
     // Slack without Chatbot: Block Kit to an incoming webhook, deployed only on a stage whose
@@ -126,7 +195,6 @@ export default $config({
       const slackWebhookUrl = new sst.Secret("SlackWebhookUrl");
       const slack = alerts.subscribe("Slack", {
         handler: "functions/slack.handler",
-        ...runtime,
         // Room for a 429's Retry-After and a few backoffs; a post that still fails throws, Lambda
         // retries twice, then the event goes to Failures.
         timeout: "1 minute",
@@ -136,7 +204,6 @@ export default $config({
         link: [slackWebhookUrl],
         permissions: [{ actions: ["sqs:SendMessage"], resources: [failures.arn] }],
         environment: { POWERTOOLS_SERVICE_NAME: "fleet-auditor", POWERTOOLS_LOG_LEVEL: "INFO" },
-        logging,
       });
       slackFunctionNames.push(slack.nodes.function.name);
     }
@@ -145,14 +212,21 @@ export default $config({
     const scheduleDlq = new sst.aws.Queue("ScheduleDlq", {
       transform: { queue: { messageRetentionSeconds: 14 * 86_400 } },
     });
-    // One schedule per audit; the scheduled time keys idempotency of retried deliveries.
+    // One schedule per audit; the scheduled time keys idempotency of retried deliveries. Declared
+    // on every stage, enabled only where the stage is scheduled.
+    const stageSchedule = SCHEDULED_STAGES[$app.stage];
+    const scheduled = stageSchedule !== undefined || process.env.FLEET_AUDITOR_SCHEDULES === "on";
     const schedules = {
-      failing: { schedule: "rate(15 minutes)", periodSeconds: 900 },
-      expired: { schedule: "cron(0 * * * ? *)", periodSeconds: 3_600 },
-    } as const;
+      failing: { schedule: stageSchedule?.failing ?? "rate(15 minutes)", periodSeconds: 900 },
+      expired: { schedule: stageSchedule?.expired ?? "cron(0 * * * ? *)", periodSeconds: 3_600 },
+    };
+    schedules.failing.periodSeconds = periodOf(schedules.failing.schedule, 900);
+    schedules.expired.periodSeconds = periodOf(schedules.expired.schedule, 3_600);
     for (const [name, { schedule }] of Object.entries(schedules)) {
       new sst.aws.CronV2(`Audit${name[0]?.toUpperCase()}${name.slice(1)}`, {
-        schedule,
+        schedule: schedule as `rate(${string})`,
+        timezone: stageSchedule?.timezone ?? "UTC",
+        enabled: scheduled,
         function: audit,
         retries: 2,
         dlq: scheduleDlq.arn,
@@ -196,12 +270,10 @@ export default $config({
     const applications = applicationsQueue.subscribe(
       {
         handler: "functions/applications.handler",
-        ...runtime,
         timeout: "30 seconds",
         memory: "512 MB",
         permissions: [{ actions: ["dynamodb:UpdateItem", "dynamodb:PutItem"], resources: [statusTable.arn] }],
         environment: applicationsEnv,
-        logging,
       },
       { batch: { size: 100, window: "5 seconds", partialResponses: true } },
     );
@@ -209,11 +281,9 @@ export default $config({
     // Console queries of the status table: { "node": …, "status": …, "since": … } or { "quarantine": true }.
     const applicationStatus = new sst.aws.Function("ApplicationStatusQuery", {
       handler: "functions/application-status.handler",
-      ...runtime,
       timeout: "30 seconds",
       permissions: [{ actions: ["dynamodb:Query"], resources: [$interpolate`${statusTable.arn}/index/*`] }],
       environment: applicationsEnv,
-      logging,
     });
 
     // Alarms, each with a runbook entry in the README ("Operations").
@@ -261,7 +331,8 @@ export default $config({
     );
     queueNotEmpty("FailuresNotEmpty", failures.nodes.queue.name, "failed asynchronous invocations");
     queueNotEmpty("ScheduleDlqNotEmpty", scheduleDlq.nodes.queue.name, "schedule deliveries that failed");
-    for (const [name, { periodSeconds }] of Object.entries(schedules)) {
+    // A stage that does not run on schedule has nothing to miss.
+    for (const [name, { periodSeconds }] of scheduled ? Object.entries(schedules) : []) {
       const auditMetric = (metricName: string) => ({
         namespace: "FleetAuditor",
         metricName,
@@ -317,3 +388,10 @@ export default $config({
     };
   },
 });
+
+/** A schedule's period in seconds: `rate(N minutes|hours)` exactly, else the fallback (cron). */
+function periodOf(schedule: string, fallback: number): number {
+  const m = /^rate\((\d+) (minute|minutes|hour|hours)\)$/.exec(schedule);
+  if (!m) return fallback;
+  return Number(m[1]) * (m[2]?.startsWith("hour") ? 3_600 : 60);
+}

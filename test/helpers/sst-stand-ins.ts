@@ -33,7 +33,11 @@ export async function recordSstConfig(
 ): Promise<Recording> {
   const declared: Declared[] = [];
   const g = globalThis as Record<string, unknown>;
-  const saved = Object.fromEntries(["$config", "$app", "sst", "aws", "$interpolate"].map((k) => [k, g[k]]));
+  const saved = Object.fromEntries(
+    ["$config", "$app", "sst", "aws", "$interpolate", "$transform"].map((k) => [k, g[k]]),
+  );
+  // `$transform(sst.aws.Function, fn)`: applied to every function, subscribers included.
+  const functionTransforms: Array<(args: Record<string, unknown>) => void> = [];
   const savedEnv = Object.fromEntries(Object.keys(env).map((k) => [k, process.env[k]]));
 
   const fn = (
@@ -42,6 +46,7 @@ export async function recordSstConfig(
     args: Record<string, unknown>,
     subscribedTo?: Declared["subscribedTo"],
   ) => {
+    for (const t of functionTransforms) t(args);
     declared.push({ kind, name, args, ...(subscribedTo ? { subscribedTo } : {}) });
     return {
       name: `${$app()}-${name}`,
@@ -82,6 +87,9 @@ export async function recordSstConfig(
   });
 
   g.$config = (c: unknown) => c;
+  g.$transform = (target: unknown, transform: (args: Record<string, unknown>) => void) => {
+    if (target === (g.sst as { aws: { Function: unknown } }).aws.Function) functionTransforms.push(transform);
+  };
   g.$app = { name: "fleet-auditor", stage };
   g.$interpolate = (strings: TemplateStringsArray, ...values: unknown[]) =>
     strings.reduce((out, s, i) => out + s + (i < values.length ? String(values[i]) : ""), "");
@@ -106,7 +114,12 @@ export async function recordSstConfig(
   g.aws = {
     sns: { TopicSubscription: resource("aws.sns.TopicSubscription", () => ({})) },
     cloudwatch: { MetricAlarm: resource("aws.cloudwatch.MetricAlarm", () => ({})) },
+    iam: {
+      Role: resource("aws.iam.Role", (name) => ({ arn: `arn:aws:iam::${ACCOUNT}:role/${$app()}-${name}` })),
+    },
+    chatbot: { SlackChannelConfiguration: resource("aws.chatbot.SlackChannelConfiguration", () => ({})) },
   };
+
   for (const [k, v] of Object.entries(env)) {
     if (v === undefined) delete process.env[k];
     else process.env[k] = v;

@@ -189,7 +189,7 @@ describe("sst.config.ts wiring", () => {
   });
 
   it("keeps failed invocations and dead letters 14 days, behind an alarm", async () => {
-    const r = await recordSstConfig("dev");
+    const r = await recordSstConfig("prod");
     for (const name of ["Failures", "ScheduleDlq", "ApplicationsDlq"]) {
       const q = r.named("sst.aws.Queue", name);
       expect(
@@ -221,6 +221,61 @@ describe("sst.config.ts wiring", () => {
       evaluationPeriods: 2,
       period: 900,
     });
+  });
+
+  it("runs the audits on schedule only where the stage is scheduled, with the stage's settings", async () => {
+    const enabled = async (stage: string, env: Record<string, string> = {}) =>
+      (await recordSstConfig(stage, env))
+        .of("sst.aws.CronV2")
+        .map((c) => [c.name, c.args.enabled, c.args.schedule]);
+    expect(await enabled("dev")).toEqual([
+      ["AuditFailing", false, "rate(15 minutes)"],
+      ["AuditExpired", false, "cron(0 * * * ? *)"],
+    ]);
+    expect(await enabled("dev", { FLEET_AUDITOR_SCHEDULES: "on" })).toEqual([
+      ["AuditFailing", true, "rate(15 minutes)"],
+      ["AuditExpired", true, "cron(0 * * * ? *)"],
+    ]);
+    expect(await enabled("staging")).toEqual([
+      ["AuditFailing", true, "rate(30 minutes)"],
+      ["AuditExpired", true, "cron(0 * * * ? *)"],
+    ]);
+    const staging = await recordSstConfig("staging");
+    expect(staging.named("aws.cloudwatch.MetricAlarm", "FailingNotRunning").args.period).toBe(1_800);
+    // A stage that does not poll KEB has no missing-run alarm to raise.
+    const devAlarms = (await recordSstConfig("dev")).of("aws.cloudwatch.MetricAlarm").map((a) => a.name);
+    expect(devAlarms).not.toContain("FailingNotRunning");
+    expect((await recordSstConfig("prod")).app).toMatchObject({
+      providers: {
+        aws: { region: "eu-central-1", defaultTags: { tags: { app: "fleet-auditor", stage: "prod" } } },
+      },
+    });
+  });
+
+  it("subscribes this stage's e-mail addresses with their filters, and a Chatbot channel when named", async () => {
+    const r = await recordSstConfig("prod", {
+      FLEET_AUDITOR_ALERT_EMAILS: JSON.stringify([
+        { address: "team@example.com", filter: { severity: ["critical", "warning"] } },
+        { address: "all@example.com" },
+      ]),
+      FLEET_AUDITOR_CHATBOT_TEAM_ID: "T0123",
+      FLEET_AUDITOR_CHATBOT_CHANNEL_ID: "C0456",
+    });
+    expect(r.of("aws.sns.TopicSubscription").map((s) => [s.args.endpoint, s.args.filterPolicy])).toEqual([
+      ["team@example.com", JSON.stringify({ severity: ["critical", "warning"] })],
+      ["all@example.com", undefined],
+    ]);
+    expect(r.named("aws.chatbot.SlackChannelConfiguration", "Chatbot").args).toMatchObject({
+      slackTeamId: "T0123",
+      slackChannelId: "C0456",
+    });
+    await expect(recordSstConfig("prod", { FLEET_AUDITOR_ALERT_EMAILS: "team@example.com" })).rejects.toThrow(
+      /FLEET_AUDITOR_ALERT_EMAILS is not JSON/,
+    );
+    // Every function gets the shared settings from $transform.
+    for (const f of r.of("sst.aws.Function")) {
+      expect(f.args).toMatchObject({ runtime: "nodejs22.x", architecture: "arm64" });
+    }
   });
 
   it("catches each kind of mistake (each check shown failing once on a broken copy)", async () => {
