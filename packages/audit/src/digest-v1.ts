@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { array, boolean, literal, number, object, enum as oneOf, type output, string } from "zod";
 import type { DigestContext } from "./digest.ts";
 import type { TransitionGroup } from "./groups.ts";
 import { fillTemplate, findingValues } from "./links.ts";
@@ -8,59 +8,59 @@ import { TRANSITION_KINDS, type Transition, type TransitionRef } from "./snapsho
 /** The schema name and version every structured digest carries in `schema`. */
 export const DIGEST_V1 = "fleet-auditor.digest/v1";
 
-const Severity = z.enum(["critical", "warning", "info"]);
-const Kind = z.enum(TRANSITION_KINDS);
+const Severity = oneOf(["critical", "warning", "info"]);
+const Kind = oneOf(TRANSITION_KINDS);
 
-const Operation = z.object({
-  kind: z.string(),
-  operationID: z.string(),
-  state: z.string(),
-  description: z.string(),
-  errorReason: z.string().optional(),
-  errorComponent: z.string().optional(),
-  errorStep: z.string().optional(),
-  updatedAt: z.string().optional(),
-  notCompletedSteps: z.array(z.string()).optional(),
+const Operation = object({
+  kind: string(),
+  operationID: string(),
+  state: string(),
+  description: string(),
+  errorReason: string().optional(),
+  errorComponent: string().optional(),
+  errorStep: string().optional(),
+  updatedAt: string().optional(),
+  notCompletedSteps: array(string()).optional(),
 });
 
 /** One transition with its finding, as programs read it (the run report's row, plus links). */
-export const DigestV1TransitionSchema = z.object({
+export const DigestV1TransitionSchema = object({
   kind: Kind,
   severity: Severity,
-  instanceID: z.string(),
-  runtimeID: z.string(),
-  shootName: z.string(),
-  globalAccountID: z.string(),
-  subAccountID: z.string(),
-  plan: z.string(),
-  region: z.string(),
-  provider: z.string(),
-  state: z.string().describe("the displayed state now (KEB's status.state)"),
-  previousState: z.string().nullable().describe("the state the snapshot had; null when firing"),
-  reason: z.string().describe('the error reason or failing step; "" when KEB gives none'),
-  since: z.string().describe("when this incident began (ISO 8601)"),
-  expiredAt: z.string().optional(),
-  ending: z.string().optional().describe("resolved: the state now, or 'no longer listed'"),
+  instanceID: string(),
+  runtimeID: string(),
+  shootName: string(),
+  globalAccountID: string(),
+  subAccountID: string(),
+  plan: string(),
+  region: string(),
+  provider: string(),
+  state: string().describe("the displayed state now (KEB's status.state)"),
+  previousState: string().nullable().describe("the state the snapshot had; null when firing"),
+  reason: string().describe('the error reason or failing step; "" when KEB gives none'),
+  since: string().describe("when this incident began (ISO 8601)"),
+  expiredAt: string().optional(),
+  ending: string().optional().describe("resolved: the state now, or 'no longer listed'"),
   operation: Operation.optional(),
   previousOperation: Operation.optional().describe("changed: the failing operation before"),
-  links: z.object({
-    runtime: z.string().optional(),
-    runbook: z.string().optional(),
+  links: object({
+    runtime: string().optional(),
+    runbook: string().optional(),
   }),
 });
 
 /** A group of transitions sharing kind, state, reason and region: one incident. */
-export const DigestV1GroupSchema = z.object({
-  key: z.string().describe("kind|state|reason|region, stable across runs for one incident"),
+export const DigestV1GroupSchema = object({
+  key: string().describe("kind|state|reason|region, stable across runs for one incident"),
   kind: Kind,
   severity: Severity,
-  state: z.string(),
-  reason: z.string(),
-  region: z.string(),
-  since: z.string(),
-  count: z.number().int().positive(),
-  plans: z.array(z.object({ plan: z.string(), count: z.number().int().positive() })),
-  examples: z.array(z.string()).describe("the group's first instance IDs (at most 3)"),
+  state: string(),
+  reason: string(),
+  region: string(),
+  since: string(),
+  count: number().int().positive(),
+  plans: array(object({ plan: string(), count: number().int().positive() })),
+  examples: array(string()).describe("the group's first instance IDs (at most 3)"),
 });
 
 /**
@@ -68,42 +68,41 @@ export const DigestV1GroupSchema = z.object({
  * each publish. `transitions` lists what fits the publish's size budget; `omitted` counts the
  * rest, which the run report (`report`) holds.
  */
-export const DigestV1Schema = z.object({
-  schema: z.literal(DIGEST_V1),
-  audit: z.string(),
-  landscape: z.string().optional(),
-  runId: z.string(),
-  at: z.string().describe("when the run judged the fleet (ISO 8601)"),
+export const DigestV1Schema = object({
+  schema: literal(DIGEST_V1),
+  audit: string(),
+  landscape: string().optional(),
+  runId: string(),
+  at: string().describe("when the run judged the fleet (ISO 8601)"),
   severity: Severity.describe("the most severe unresolved transition's; info when all resolved"),
-  subject: z.string(),
-  scan: z.object({
-    complete: z.boolean(),
-    incompleteReason: z.string().nullable(),
-    listed: z.number().int().nonnegative(),
-    flagged: z.number().int().nonnegative(),
+  subject: string(),
+  scan: object({
+    complete: boolean(),
+    incompleteReason: string().nullable(),
+    listed: number().int().nonnegative(),
+    flagged: number().int().nonnegative(),
   }),
-  counts: z.object({
-    firing: z.number().int().nonnegative(),
-    changed: z.number().int().nonnegative(),
-    reminder: z.number().int().nonnegative(),
-    resolved: z.number().int().nonnegative(),
+  counts: object({
+    firing: number().int().nonnegative(),
+    changed: number().int().nonnegative(),
+    reminder: number().int().nonnegative(),
+    resolved: number().int().nonnegative(),
   }),
-  groups: z.array(DigestV1GroupSchema),
-  transitions: z.array(DigestV1TransitionSchema),
-  omitted: z.number().int().nonnegative(),
-  report: z.object({
-    stored: z.boolean().describe("false: what this digest only counts is sent again next run"),
-    command: z.string(),
-    url: z.string().optional(),
+  groups: array(DigestV1GroupSchema),
+  transitions: array(DigestV1TransitionSchema),
+  omitted: number().int().nonnegative(),
+  report: object({
+    stored: boolean().describe("false: what this digest only counts is sent again next run"),
+    command: string(),
+    url: string().optional(),
   }),
-  repeats: z
-    .string()
+  repeats: string()
     .optional()
     .describe("a run interrupted after publishing: some of this may repeat its message"),
 });
 
-export type DigestV1 = z.infer<typeof DigestV1Schema>;
-export type DigestV1Transition = z.infer<typeof DigestV1TransitionSchema>;
+export type DigestV1 = output<typeof DigestV1Schema>;
+export type DigestV1Transition = output<typeof DigestV1TransitionSchema>;
 
 /**
  * The structured digest naming the first `named` transitions of `order` and counting the rest.
