@@ -5,7 +5,8 @@ import { fillTemplate, findingValues, kcpCommand, silenceCommand } from "./links
 import type { Transition, TransitionKind, TransitionRef } from "./snapshot.ts";
 import { humanDuration, shortTime, slackCode, slackText } from "./text.ts";
 
-const EMOJI: Record<Severity, string> = {
+/** The emoji a Slack message (Chatbot's or the webhook's) shows for a severity. */
+export const SEVERITY_EMOJI: Readonly<Record<Severity, string>> = {
   critical: ":red_circle:",
   warning: ":large_orange_circle:",
   info: ":large_blue_circle:",
@@ -93,7 +94,7 @@ export function chatbotNotification(
     id: `${ctx.runId}:${sequence}`,
     content: {
       textType: "client-markdown",
-      title: `${EMOJI[severity]} ${slackText(title, 250)}`,
+      title: `${SEVERITY_EMOJI[severity]} ${slackText(title, 250)}`,
       description: lines.join("\n").slice(0, CHATBOT_DESCRIPTION_LIMIT),
       nextSteps: nextSteps(ctx, first, example),
       keywords: [ctx.audit, severity, ...(ctx.landscape ? [ctx.landscape] : [])].map((k) => slackText(k, 60)),
@@ -151,7 +152,7 @@ function groupLine(ctx: DigestContext, transitions: readonly Transition[], g: Tr
     g.kind === "resolved"
       ? ""
       : `, since ${shortTime(g.since)} (${humanDuration(Date.parse(ctx.at) - Date.parse(g.since))})`;
-  const emoji = g.kind === "resolved" ? ":white_check_mark:" : EMOJI[g.severity];
+  const emoji = g.kind === "resolved" ? ":white_check_mark:" : SEVERITY_EMOJI[g.severity];
   return `${emoji} *${g.members.length} ${VERB[g.kind]}* ${slackCode(g.state, 40)}${reason} in ${slackCode(g.region || "-", 40)}${age}: ${examples}${more}`;
 }
 

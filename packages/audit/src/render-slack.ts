@@ -1,5 +1,5 @@
 import type { DigestV1 } from "./digest-v1.ts";
-import type { Severity } from "./finding.ts";
+import { SEVERITY_EMOJI } from "./render-chatbot.ts";
 import type { TransitionKind } from "./snapshot.ts";
 import { humanDuration, oneLine, shortTime, slackCode, slackText } from "./text.ts";
 
@@ -40,11 +40,6 @@ export interface SlackMessage {
   blocks: SlackBlock[];
 }
 
-const EMOJI: Record<Severity, string> = {
-  critical: ":red_circle:",
-  warning: ":large_orange_circle:",
-  info: ":large_blue_circle:",
-};
 const TITLE: Record<TransitionKind, string> = {
   firing: "NEW",
   changed: "CHANGED",
@@ -63,7 +58,7 @@ const SECTION_BUDGET = SLACK_LIMITS.sectionText - 200;
 export function slackMessage(digest: DigestV1): SlackMessage {
   const title = digest.subject.replace(/^\[fleet-auditor\] /, "");
   const blocks: SlackBlock[] = [
-    { type: "header", text: plain(`${EMOJI[digest.severity]} ${title}`, SLACK_LIMITS.headerText) },
+    { type: "header", text: plain(`${SEVERITY_EMOJI[digest.severity]} ${title}`, SLACK_LIMITS.headerText) },
     { type: "section", fields: summaryFields(digest) },
   ];
   const notes = [
@@ -95,7 +90,7 @@ export function slackMessage(digest: DigestV1): SlackMessage {
     });
   }
   blocks.push(...tail);
-  return { text: slackText(`${EMOJI[digest.severity]} ${title}`, 300), blocks };
+  return { text: slackText(`${SEVERITY_EMOJI[digest.severity]} ${title}`, 300), blocks };
 }
 
 function summaryFields(d: DigestV1): SlackText[] {
@@ -115,7 +110,7 @@ function summaryFields(d: DigestV1): SlackText[] {
 }
 
 function groupSection(d: DigestV1, g: DigestV1["groups"][number]): SlackBlock {
-  const emoji = g.kind === "resolved" ? ":white_check_mark:" : EMOJI[g.severity];
+  const emoji = g.kind === "resolved" ? ":white_check_mark:" : SEVERITY_EMOJI[g.severity];
   const reason = g.reason ? ` ${slackCode(g.reason, 80)}` : "";
   const region = g.region ? ` in ${slackCode(g.region, 40)}` : "";
   const age =
