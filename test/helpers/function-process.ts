@@ -13,7 +13,7 @@ export interface FunctionExit {
 }
 
 /**
- * Invokes `functions/<name>.ts` in a child process with only `env` (and PATH) set; `killWhen`,
+ * Invokes `functions/<name>.ts` (or a bundle's URL) in a child process with only `env` (and PATH) set; `killWhen`,
  * once it resolves, SIGKILLs it, as Lambda does to an instance that times out or runs out of
  * memory.
  */
@@ -23,7 +23,8 @@ export function invokeInProcess(
   env: Record<string, string | undefined>,
   killWhen?: Promise<void>,
 ): Promise<FunctionExit> {
-  const module = new URL(`../../functions/${name}.ts`, import.meta.url).href;
+  // A function's name, or the URL of a module (a bundle) that exports `handler`.
+  const module = name.includes("://") ? name : new URL(`../../functions/${name}.ts`, import.meta.url).href;
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [CHILD, module, JSON.stringify(event)], {
       env: { PATH: process.env.PATH ?? "", ...env },

@@ -1,0 +1,92 @@
+import { createCipheriv, randomBytes } from "node:crypto";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { renderDigests } from "@fleet-auditor/audit";
+import { beforeAll, describe, expect, it } from "vitest";
+import { bundleForNode } from "../bench/bundle.ts";
+import { useDynamo } from "../helpers/dynamo.ts";
+import { useFakeSlack } from "../helpers/fake-slack.ts";
+import { invokeInProcess } from "../helpers/function-process.ts";
+import { useKebSimulator } from "../helpers/keb.ts";
+import { useSns } from "../helpers/sns.ts";
+import { snsEvent } from "../helpers/sns-event.ts";
+import { ctx, t } from "../helpers/transitions.ts";
+
+// Issue 10: the handlers as they are deployed: bundled as SST bundles them (esbuild, ESM, node22,
+// minified, nothing external) and given their linked secrets the way SST does, as an AES-GCM
+// encrypted resource file (SST_KEY_FILE) and its key (SST_KEY), not as environment variables.
+
+const kit = useKebSimulator({
+  fleet: { size: 200, seed: 101, flagged: 20 },
+  auth: { clients: [{ id: "bundled", secret: "bundled-secret", groups: ["runtimeViewer"] }] },
+});
+const dynamo = useDynamo(["bundled-audit"]);
+const sns = useSns();
+const fake = useFakeSlack();
+const bundles: Record<string, string> = {};
+
+beforeAll(async () => {
+  for (const name of ["audit", "slack"]) {
+    bundles[name] = pathToFileURL(
+      await bundleForNode(new URL(`../../functions/${name}.ts`, import.meta.url)),
+    ).href;
+  }
+}, 60_000);
+
+/** SST's linked resources as a deployed function gets them: an encrypted file and its key. */
+function sstResources(resources: Record<string, { value: string }>): Record<string, string> {
+  const key = randomBytes(32);
+  const cipher = createCipheriv("aes-256-gcm", key, Buffer.alloc(12, 0));
+  const data = JSON.stringify(
+    Object.fromEntries(Object.entries(resources).map(([k, v]) => [k, { type: "sst.sst.Secret", ...v }])),
+  );
+  const file = join(mkdtempSync(join(tmpdir(), "fa-sst-")), "resource.enc");
+  writeFileSync(file, Buffer.concat([cipher.update(data), cipher.final(), cipher.getAuthTag()]));
+  return { SST_KEY: key.toString("base64"), SST_KEY_FILE: file };
+}
+
+describe("the bundled handlers with SST's linked resources", () => {
+  it("the audit function reads its KEB secrets from SST's encrypted resources and runs", async () => {
+    const out = await invokeInProcess(
+      bundles.audit as string,
+      { audit: "failing", dryRun: true },
+      {
+        ...sstResources({
+          KebUrl: { value: kit.sim.url },
+          KebTokenUrl: { value: kit.sim.tokenUrl as string },
+          KebClientId: { value: "bundled" },
+          KebClientSecret: { value: "bundled-secret" },
+        }),
+        AUDIT_TABLE: "bundled-audit",
+        ALERT_TOPIC_ARN: sns.topicArn,
+        AWS_REGION: "us-east-1",
+        AWS_ACCESS_KEY_ID: "test",
+        AWS_SECRET_ACCESS_KEY: "test",
+        AWS_ENDPOINT_URL_DYNAMODB: dynamo.db.endpoint,
+        AWS_ENDPOINT_URL_SNS: `http://127.0.0.1:${sns.server.port}`,
+        POWERTOOLS_METRICS_DISABLED: "true",
+      },
+    );
+    expect(out.result).toMatchObject({ audit: "failing", dryRun: true, complete: true });
+    expect((out.result as { flagged: number }).flagged).toBeGreaterThan(0);
+    expect(out.logs).not.toContain("bundled-secret");
+  }, 60_000);
+
+  it("the Slack function reads its webhook from SST's encrypted resources and posts", async () => {
+    fake.slack.attempts.length = 0;
+    const [m] = renderDigests(ctx, [t(1)]);
+    const out = await invokeInProcess(
+      bundles.slack as string,
+      snsEvent([JSON.parse(m?.message ?? "{}").default]),
+      {
+        ...sstResources({ SlackWebhookUrl: { value: fake.slack.url } }),
+        POWERTOOLS_METRICS_DISABLED: "true",
+      },
+    );
+    expect(out.result).toEqual({ posted: 1 });
+    expect(fake.slack.accepted()).toHaveLength(1);
+    expect(out.logs).not.toContain("sEcReTwEbHoOkToKeN42");
+  }, 60_000);
+});
