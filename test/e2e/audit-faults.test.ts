@@ -288,11 +288,11 @@ describe("audit function under injected faults", () => {
     const handler = await coldStart(env);
     const before = await established(handler);
     const runs = await Promise.all([1, 2, 3].map(() => handler(scheduled(1), fakeContext())));
-    expect(runs.map((r) => r.status).sort()).toEqual(
-      expect.arrayContaining(["completed"]) as unknown as string[],
-    );
-    expect(runs.filter((r) => r.status === "completed")).toHaveLength(1);
     expect(runs.every((r) => ["completed", "skipped", "duplicate"].includes(r.status))).toBe(true);
+    // One run tells; another may only complete after it with nothing left to tell (it read the
+    // ledger before the first recorded and took the lease after it was released).
+    expect(runs.filter((r) => r.notified.messages > 0)).toHaveLength(1);
+    expect(runs.filter((r) => r.status === "completed" && r.transitions.length > 0)).toHaveLength(1);
     await expectConverged(table, before, await drain());
   });
 

@@ -109,4 +109,15 @@ describe("the structured variant (fleet-auditor.digest/v1)", () => {
       "__snapshots__/slack-1-transition.json",
     );
   });
+
+  it("in Slack, says when a message may repeat an interrupted run's and when the report is missing", () => {
+    const [m] = renderDigests(
+      { ...ctx, repeats: "run-0", report: { stored: false, command: "fleet-auditor runs show run-1" } },
+      [t(1)],
+    );
+    const message = slackMessage(DigestV1Schema.parse(variants(m).lambda));
+    const notes = message.blocks.find((b) => b.type === "context");
+    expect(JSON.stringify(notes)).toContain("Run `run-0` was interrupted after publishing");
+    expect(JSON.stringify(notes)).toContain("The run report could not be stored");
+  });
 });
