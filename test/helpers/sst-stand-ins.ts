@@ -125,7 +125,10 @@ export async function recordSstConfig(
     else process.env[k] = v;
   }
   try {
-    const config = (await import("../../sst.config.ts")).default as unknown as {
+    // Not a literal specifier, so that the code's type check does not load SST's types: the
+    // config has its own (tsconfig.sst.json, in `npm run typecheck`).
+    const configModule = "../../sst.config.ts";
+    const config = (await import(configModule)).default as unknown as {
       app(input: { stage: string }): Record<string, unknown>;
       run(): Promise<Record<string, unknown>>;
     };
