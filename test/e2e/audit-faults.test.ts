@@ -13,7 +13,7 @@ import { useDynamo } from "../helpers/dynamo.ts";
 import { type FaultRule, gate, useFaultProxy } from "../helpers/fault-proxy.ts";
 import { invokeInProcess } from "../helpers/function-process.ts";
 import { useKebSimulator } from "../helpers/keb.ts";
-import { fakeContext, withEnv } from "../helpers/lambda.ts";
+import { emulatorEnv, fakeContext, withEnv } from "../helpers/lambda.ts";
 import { FleetSource, MemoryAuditStore, MemoryPublisher } from "../helpers/memory-ports.ts";
 import { type Delivered, useSns } from "../helpers/sns.ts";
 
@@ -60,13 +60,7 @@ async function scenario(): Promise<{ table: string; env: Record<string, string |
       KEB_TOKEN: "faults-token",
       AUDIT_TABLE: table,
       ALERT_TOPIC_ARN: sns.topicArn,
-      AWS_REGION: "us-east-1",
-      AWS_ACCESS_KEY_ID: "test",
-      AWS_SECRET_ACCESS_KEY: "test",
-      AWS_ENDPOINT_URL_DYNAMODB: ddbProxy.proxy.url,
-      AWS_ENDPOINT_URL_SNS: snsProxy.proxy.url,
-      POWERTOOLS_LOG_LEVEL: "CRITICAL",
-      POWERTOOLS_METRICS_DISABLED: "true",
+      ...emulatorEnv({ dynamodb: ddbProxy.proxy.url, sns: snsProxy.proxy.url }),
     },
   };
 }

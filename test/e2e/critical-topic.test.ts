@@ -3,7 +3,7 @@ import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { useDynamo } from "../helpers/dynamo.ts";
 import { useFaultProxy } from "../helpers/fault-proxy.ts";
 import { useKebSimulator } from "../helpers/keb.ts";
-import { fakeContext, withEnv } from "../helpers/lambda.ts";
+import { emulatorEnv, fakeContext, recentHour, withEnv } from "../helpers/lambda.ts";
 import { type Delivered, useSns } from "../helpers/sns.ts";
 
 // Issue 9: the route that matters most does not rest on filter policies. Critical digests also
@@ -18,9 +18,7 @@ let criticalArn: string;
 let alerts: () => Promise<Delivered[]>;
 let pager: () => Promise<Delivered[]>;
 let restore: () => void = () => undefined;
-const HOUR = 3_600_000;
-const sched = (k: number): string =>
-  new Date(Math.floor(Date.now() / HOUR) * HOUR - (6 - k) * HOUR).toISOString();
+const sched = (k: number): string => recentHour(k);
 
 beforeAll(async () => {
   criticalArn = await sns.topic("critical");
@@ -40,13 +38,7 @@ async function coldStart(): Promise<Handler> {
     AUDIT_TABLE: "critical-route",
     ALERT_TOPIC_ARN: sns.topicArn,
     CRITICAL_TOPIC_ARN: criticalArn,
-    AWS_REGION: "us-east-1",
-    AWS_ACCESS_KEY_ID: "test",
-    AWS_SECRET_ACCESS_KEY: "test",
-    AWS_ENDPOINT_URL_DYNAMODB: dynamo.db.endpoint,
-    AWS_ENDPOINT_URL_SNS: snsProxy.proxy.url,
-    POWERTOOLS_LOG_LEVEL: "CRITICAL",
-    POWERTOOLS_METRICS_DISABLED: "true",
+    ...emulatorEnv({ dynamodb: dynamo.db.endpoint, sns: snsProxy.proxy.url }),
   });
   vi.resetModules();
   return (await import("../../functions/audit.ts")).handler as Handler;

@@ -4,7 +4,7 @@ import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { useDynamo } from "../helpers/dynamo.ts";
 import { useFaultProxy } from "../helpers/fault-proxy.ts";
 import { useKebSimulator } from "../helpers/keb.ts";
-import { fakeContext, withEnv } from "../helpers/lambda.ts";
+import { emulatorEnv, fakeContext, recentHour, withEnv } from "../helpers/lambda.ts";
 import { useSns } from "../helpers/sns.ts";
 import { sqsEvent } from "../helpers/sqs-event.ts";
 import { type Declared, recordSstConfig } from "../helpers/sst-stand-ins.ts";
@@ -29,13 +29,7 @@ beforeAll(async () => {
 afterEach(() => restore());
 
 const aws = () => ({
-  AWS_REGION: "us-east-1",
-  AWS_ACCESS_KEY_ID: "test",
-  AWS_SECRET_ACCESS_KEY: "test",
-  AWS_ENDPOINT_URL_DYNAMODB: ddb.proxy.url,
-  AWS_ENDPOINT_URL_SNS: snsProxy.proxy.url,
-  POWERTOOLS_LOG_LEVEL: "CRITICAL",
-  POWERTOOLS_METRICS_DISABLED: "true",
+  ...emulatorEnv({ dynamodb: ddb.proxy.url, sns: snsProxy.proxy.url }),
 });
 
 type Handler = (event: unknown, context: unknown) => Promise<unknown>;
@@ -67,8 +61,7 @@ describe("the IAM contract", () => {
   it("each function sends exactly the actions sst.config.ts grants it", async () => {
     const config = await recordSstConfig("dev", { SST_SECRET_SlackWebhookUrl: "https://hooks.slack.com/x" });
     const fn = (name: string) => config.named("sst.aws.Function", name);
-    const HOUR = 3_600_000;
-    const at = (k: number) => new Date(Math.floor(Date.now() / HOUR) * HOUR - (6 - k) * HOUR).toISOString();
+    const at = (k: number) => recentHour(k);
 
     // The audit function: scheduled runs (digest and per-runtime), a duplicate, a dry run, a show.
     const auditVars = {

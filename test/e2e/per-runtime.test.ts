@@ -3,7 +3,7 @@ import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { useDynamo } from "../helpers/dynamo.ts";
 import { useFaultProxy } from "../helpers/fault-proxy.ts";
 import { useKebSimulator } from "../helpers/keb.ts";
-import { fakeContext, withEnv } from "../helpers/lambda.ts";
+import { emulatorEnv, fakeContext, recentHour, withEnv } from "../helpers/lambda.ts";
 import { type Delivered, useSns } from "../helpers/sns.ts";
 
 // Issue 9: NOTIFY_MODE=per-runtime through the real function, SNS PublishBatch on fauxqs.
@@ -14,9 +14,7 @@ const sns = useSns();
 const snsProxy = useFaultProxy(() => `http://127.0.0.1:${sns.server.port}`);
 let drain: () => Promise<Delivered[]>;
 let restore: () => void = () => undefined;
-const HOUR = 3_600_000;
-const sched = (k: number): string =>
-  new Date(Math.floor(Date.now() / HOUR) * HOUR - (6 - k) * HOUR).toISOString();
+const sched = (k: number): string => recentHour(k);
 
 beforeAll(async () => {
   drain = await sns.subscriber("per-runtime");
@@ -33,13 +31,7 @@ async function coldStart(vars: Record<string, string>): Promise<Handler> {
     KEB_TOKEN: "t",
     ALERT_TOPIC_ARN: sns.topicArn,
     NOTIFY_MODE: "per-runtime",
-    AWS_REGION: "us-east-1",
-    AWS_ACCESS_KEY_ID: "test",
-    AWS_SECRET_ACCESS_KEY: "test",
-    AWS_ENDPOINT_URL_DYNAMODB: dynamo.db.endpoint,
-    AWS_ENDPOINT_URL_SNS: snsProxy.proxy.url,
-    POWERTOOLS_LOG_LEVEL: "CRITICAL",
-    POWERTOOLS_METRICS_DISABLED: "true",
+    ...emulatorEnv({ dynamodb: dynamo.db.endpoint, sns: snsProxy.proxy.url }),
     ...vars,
   });
   vi.resetModules();

@@ -32,3 +32,25 @@ export function withEnv(vars: Record<string, string | undefined>): () => void {
     }
   };
 }
+
+/**
+ * What a handler needs to run against the emulators on loopback: a region, dummy credentials, the
+ * endpoints, and Powertools quiet (no logs below critical, no metrics).
+ */
+export function emulatorEnv(endpoints: { dynamodb: string; sns?: string }): Record<string, string> {
+  return {
+    AWS_REGION: "us-east-1",
+    AWS_ACCESS_KEY_ID: "test",
+    AWS_SECRET_ACCESS_KEY: "test",
+    AWS_ENDPOINT_URL_DYNAMODB: endpoints.dynamodb,
+    ...(endpoints.sns ? { AWS_ENDPOINT_URL_SNS: endpoints.sns } : {}),
+    POWERTOOLS_LOG_LEVEL: "CRITICAL",
+    POWERTOOLS_METRICS_DISABLED: "true",
+  };
+}
+
+/** A scheduled time `k` hours after a whole hour `back` hours ago: near the clock, as runs that write require. */
+export function recentHour(k: number, back = 6): string {
+  const HOUR = 3_600_000;
+  return new Date(Math.floor(Date.now() / HOUR) * HOUR - (back - k) * HOUR).toISOString();
+}
