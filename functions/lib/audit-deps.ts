@@ -5,7 +5,7 @@ import {
   type AuditFunctionEnv,
   type AuditRunDeps,
   kebClientFrom,
-  linksFrom,
+  messagingFrom,
   policyFrom,
   type RunLogger,
 } from "@fleet-auditor/runner";
@@ -41,12 +41,7 @@ export function auditDeps(
     leaseMs: env.LEASE_MINUTES * 60_000,
     ledgerRetentionDays: env.LEDGER_RETENTION_DAYS,
     reportCommand: (runId) => `AUDIT_TABLE=${env.AUDIT_TABLE} fleet-auditor runs show ${runId}`,
-    landscape: env.LANDSCAPE,
-    links: linksFrom(env),
-    collapseAt: env.GROUP_COLLAPSE_AT,
-    notifyMode: env.NOTIFY_MODE,
-    stormThreshold: env.STORM_THRESHOLD,
-    degradedAfterRuns: env.DEGRADED_AFTER_RUNS,
+    ...messagingFrom(env),
     maxClockSkewMs: env.MAX_CLOCK_SKEW_HOURS * 3_600_000,
     log,
   };

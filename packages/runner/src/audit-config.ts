@@ -1,6 +1,7 @@
 import type { AlertPolicy, LinkTemplates } from "@fleet-auditor/audit";
 import { coerce, object, enum as oneOf, optional, type output, string } from "zod";
 import { KebEnvSchema } from "./keb-connection.ts";
+import type { AuditRunDeps } from "./run-audit.ts";
 
 const positiveInt = (fallback: number) => coerce.number().int().positive().default(fallback);
 
@@ -35,6 +36,23 @@ export const AlertingEnvSchema = object({
   DEGRADED_AFTER_RUNS: positiveInt(3),
 });
 export type AlertingEnv = output<typeof AlertingEnvSchema>;
+
+/** How a run's messages read and go out, as the variables say: the function and the CLI alike. */
+export function messagingFrom(
+  env: AlertingEnv,
+): Pick<
+  AuditRunDeps,
+  "landscape" | "links" | "collapseAt" | "notifyMode" | "stormThreshold" | "degradedAfterRuns"
+> {
+  return {
+    ...(env.LANDSCAPE ? { landscape: env.LANDSCAPE } : {}),
+    links: linksFrom(env),
+    collapseAt: env.GROUP_COLLAPSE_AT,
+    notifyMode: env.NOTIFY_MODE,
+    stormThreshold: env.STORM_THRESHOLD,
+    degradedAfterRuns: env.DEGRADED_AFTER_RUNS,
+  };
+}
 
 /** The link templates the variables describe. */
 export function linksFrom(env: AlertingEnv): LinkTemplates {

@@ -6,6 +6,7 @@ export {
   type AuditFunctionEnv,
   AuditFunctionEnvSchema,
   linksFrom,
+  messagingFrom,
   policyFrom,
   TopicArnSchema,
 } from "./audit-config.ts";

@@ -6,7 +6,7 @@ import {
   type AuditRunInput,
   KebEnvSchema,
   kebClientFrom,
-  linksFrom,
+  messagingFrom,
   parseConfig,
   parseRunInput,
   runAudit,
@@ -111,12 +111,7 @@ export const runCommand: Command = {
             publisher: backend.publisher,
             reports: backend.reports,
             reportCommand: backend.reportCommand,
-            landscape: env.LANDSCAPE,
-            links: linksFrom(env),
-            collapseAt: env.GROUP_COLLAPSE_AT,
-            notifyMode: env.NOTIFY_MODE,
-            stormThreshold: env.STORM_THRESHOLD,
-            degradedAfterRuns: env.DEGRADED_AFTER_RUNS,
+            ...messagingFrom(env),
             onProgress: progress,
             newId: () => {
               const runId = randomUUID();

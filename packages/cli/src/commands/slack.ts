@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { reportDigests } from "@fleet-auditor/audit";
 import type { OutboxLine } from "@fleet-auditor/notify";
-import { linksFrom, slackMessageFor } from "@fleet-auditor/runner";
+import { messagingFrom, slackMessageFor } from "@fleet-auditor/runner";
 import { atMostPositionals, stateDirOption } from "../args.ts";
 import { openRuns } from "../backend.ts";
 import type { Command } from "../command.ts";
@@ -85,10 +85,11 @@ async function fromReport(
   try {
     const report = await backend.reports.loadReport(runId);
     if (!report) return { missing: `no report of run ${runId} in the ${backend.description}` };
+    const { landscape, links, collapseAt } = messagingFrom(env);
     const [digest] = reportDigests(report, {
-      ...(env.LANDSCAPE ? { landscape: env.LANDSCAPE } : {}),
-      links: linksFrom(env),
-      ...(env.GROUP_COLLAPSE_AT !== undefined ? { collapseAt: env.GROUP_COLLAPSE_AT } : {}),
+      ...(landscape ? { landscape } : {}),
+      ...(links ? { links } : {}),
+      ...(collapseAt !== undefined ? { collapseAt } : {}),
       reportCommand: env.AUDIT_TABLE
         ? `AUDIT_TABLE=${env.AUDIT_TABLE} fleet-auditor runs show ${runId}`
         : `fleet-auditor runs show ${runId} --state-dir ${stateDir}`,
