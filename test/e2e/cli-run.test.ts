@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { cli as runCommandLine } from "../helpers/cli.ts";
+import { runArgs, cli as runCommandLine } from "../helpers/cli.ts";
 import { useKebSimulator } from "../helpers/keb.ts";
 
 const kit = useKebSimulator({ fleet: { size: 500, seed: 77, flagged: 45 } });
@@ -14,17 +14,7 @@ const cli = (args: string[], env: Record<string, string> = {}) =>
 describe("fleet-auditor run", () => {
   it("prints exactly the run summary as JSON, keeps state between runs and writes the outbox", async () => {
     const dir = mkdtempSync(join(tmpdir(), "fa-cli-"));
-    const first = await cli([
-      "run",
-      "--audit",
-      "failing",
-      "--keb-url",
-      kit.sim.url,
-      "--state-dir",
-      dir,
-      "--output",
-      "json",
-    ]);
+    const first = await cli(runArgs("failing", kit.sim.url, dir, "--output", "json"));
     expect(first.code).toBe(0);
     const summary = JSON.parse(first.stdout);
     expect(summary).toMatchObject({ audit: "failing", status: "completed", complete: true, dryRun: false });
@@ -37,17 +27,7 @@ describe("fleet-auditor run", () => {
     expect(Object.keys(outbox[0]).sort()).toEqual(["attributes", "message", "subject"]);
     expect(outbox[0].attributes).toMatchObject({ audit: "failing", kinds: ["firing"] });
 
-    const second = await cli([
-      "run",
-      "--audit",
-      "all",
-      "--keb-url",
-      kit.sim.url,
-      "--state-dir",
-      dir,
-      "--output",
-      "json",
-    ]);
+    const second = await cli(runArgs("all", kit.sim.url, dir, "--output", "json"));
     const both = JSON.parse(second.stdout);
     expect(both.map((s: { audit: string }) => s.audit)).toEqual(["failing", "expired"]);
     expect(both[0].transitions).toEqual([]);
@@ -55,18 +35,7 @@ describe("fleet-auditor run", () => {
 
   it("prints a table with the queries and transitions, and honours --dry-run and --filter", async () => {
     const dir = mkdtempSync(join(tmpdir(), "fa-cli-"));
-    const out = await cli([
-      "run",
-      "--audit",
-      "failing",
-      "--keb-url",
-      kit.sim.url,
-      "--state-dir",
-      dir,
-      "--dry-run",
-      "--filter",
-      "plan=aws",
-    ]);
+    const out = await cli(runArgs("failing", kit.sim.url, dir, "--dry-run", "--filter", "plan=aws"));
     expect(out.code, out.stderr).toBe(0);
     expect(out.stdout).toContain("failing: completed (dry run), complete scan");
     expect(out.stdout).toMatch(/plan=aws&state=failed&state=error\s+\d+\s+\d+\s+\d+/);
@@ -80,17 +49,7 @@ describe("fleet-auditor run", () => {
       page: 1,
       action: { kind: "status", status: 500, json: true, body: "db down" },
     });
-    const out = await cli([
-      "run",
-      "--audit",
-      "expired",
-      "--keb-url",
-      kit.sim.url,
-      "--state-dir",
-      dir,
-      "--output",
-      "json",
-    ]);
+    const out = await cli(runArgs("expired", kit.sim.url, dir, "--output", "json"));
     expect(out.code).toBe(2);
     expect(JSON.parse(out.stdout)).toMatchObject({
       complete: false,

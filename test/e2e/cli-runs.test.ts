@@ -2,7 +2,7 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { cli as runCommandLine } from "../helpers/cli.ts";
+import { runArgs, cli as runCommandLine } from "../helpers/cli.ts";
 import { useKebSimulator } from "../helpers/keb.ts";
 
 const kit = useKebSimulator({ fleet: { size: 400, seed: 21, flagged: 40 } });
@@ -11,17 +11,7 @@ const cli = (args: string[]) => runCommandLine(args, { env: { KEB_TOKEN: "local-
 describe("fleet-auditor runs", () => {
   it("lists runs and shows every transition of one by the run ID its message quotes", async () => {
     const dir = mkdtempSync(join(tmpdir(), "fa-runs-"));
-    const run = [
-      "run",
-      "--audit",
-      "failing",
-      "--keb-url",
-      kit.sim.url,
-      "--state-dir",
-      dir,
-      "--output",
-      "json",
-    ];
+    const run = runArgs("failing", kit.sim.url, dir, "--output", "json");
     const first = JSON.parse((await cli(run)).stdout);
     const steady = JSON.parse((await cli(run)).stdout);
     expect(first.transitions.length).toBeGreaterThan(0);

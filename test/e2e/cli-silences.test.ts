@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { cli as runCommandLine } from "../helpers/cli.ts";
+import { runArgs, cli as runCommandLine } from "../helpers/cli.ts";
 import { useKebSimulator } from "../helpers/keb.ts";
 
 const kit = useKebSimulator({ fleet: { size: 400, seed: 13, flagged: 30 } });
@@ -18,20 +18,7 @@ describe("fleet-auditor silences", () => {
   it("keeps a silenced runtime out of the digests until the silence is expired", async () => {
     const dir = mkdtempSync(join(tmpdir(), "fa-sil-"));
     const dry = JSON.parse(
-      (
-        await cli([
-          "run",
-          "--audit",
-          "failing",
-          "--keb-url",
-          kit.sim.url,
-          "--state-dir",
-          dir,
-          "--dry-run",
-          "--output",
-          "json",
-        ])
-      ).stdout,
+      (await cli(runArgs("failing", kit.sim.url, dir, "--dry-run", "--output", "json"))).stdout,
     );
     const target = dry.transitions[0].instanceID as string;
     const added = await cli([
@@ -61,21 +48,7 @@ describe("fleet-auditor silences", () => {
     const listed = await cli(["silences", "list", "--state-dir", dir]);
     expect(listed.stdout).toMatch(new RegExp(`${silence.id}\\s+all\\s+instanceID=${target}`));
 
-    const run = JSON.parse(
-      (
-        await cli([
-          "run",
-          "--audit",
-          "failing",
-          "--keb-url",
-          kit.sim.url,
-          "--state-dir",
-          dir,
-          "--output",
-          "json",
-        ])
-      ).stdout,
-    );
+    const run = JSON.parse((await cli(runArgs("failing", kit.sim.url, dir, "--output", "json"))).stdout);
     const silenced = run.transitions.find((t: { instanceID: string }) => t.instanceID === target);
     expect(silenced).toMatchObject({ kind: "firing", silencedBy: silence.id });
     expect(run.notified.suppressed).toBe(1);
@@ -84,21 +57,7 @@ describe("fleet-auditor silences", () => {
     expect((await cli(["silences", "expire", silence.id, "--state-dir", dir])).code).toBe(0);
     expect((await cli(["silences", "list", "--state-dir", dir])).stdout).toContain("no silences");
     expect((await cli(["silences", "list", "--all", "--state-dir", dir])).stdout).toContain(silence.id);
-    const after = JSON.parse(
-      (
-        await cli([
-          "run",
-          "--audit",
-          "failing",
-          "--keb-url",
-          kit.sim.url,
-          "--state-dir",
-          dir,
-          "--output",
-          "json",
-        ])
-      ).stdout,
-    );
+    const after = JSON.parse((await cli(runArgs("failing", kit.sim.url, dir, "--output", "json"))).stdout);
     expect(after.transitions).toEqual([expect.objectContaining({ kind: "firing", instanceID: target })]);
     expect(outbox(dir)[1]?.message).toContain(target);
   });

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { SlackMessage } from "@fleet-auditor/audit";
 import { describe, expect, it } from "vitest";
-import { cli as runCommandLine } from "../helpers/cli.ts";
+import { runArgs, cli as runCommandLine } from "../helpers/cli.ts";
 import { refusal } from "../helpers/fake-slack.ts";
 import { useKebSimulator } from "../helpers/keb.ts";
 
@@ -18,17 +18,7 @@ const cli = (args: string[]) => runCommandLine(args, { env: ENV });
 describe("fleet-auditor slack preview", () => {
   it("prints the Block Kit a run posts, from its report or from the outbox, valid for Slack", async () => {
     const dir = mkdtempSync(join(tmpdir(), "fa-slack-"));
-    const run = await cli([
-      "run",
-      "--audit",
-      "failing",
-      "--keb-url",
-      kit.sim.url,
-      "--state-dir",
-      dir,
-      "--output",
-      "json",
-    ]);
+    const run = await cli(runArgs("failing", kit.sim.url, dir, "--output", "json"));
     const { runId } = JSON.parse(run.stdout) as { runId: string };
 
     const fromReport = await cli(["slack", "preview", runId, "--state-dir", dir]);

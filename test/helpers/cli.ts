@@ -68,3 +68,8 @@ function collect(stream: PassThrough): Promise<string> {
     stream.on("end", () => resolve(text));
   });
 }
+
+/** `fleet-auditor run --audit A --keb-url URL --state-dir DIR …extra`: the command line most CLI tests start with. */
+export function runArgs(audit: string, kebUrl: string, stateDir: string, ...extra: string[]): string[] {
+  return ["run", "--audit", audit, "--keb-url", kebUrl, "--state-dir", stateDir, ...extra];
+}
