@@ -1,5 +1,5 @@
 export { CriticalCopyPublisher, publishAll, snsAlertPublisher } from "./critical-copy.ts";
 export * from "./errors.ts";
 export { type OutboxLine, OutboxPublisher } from "./outbox-publisher.ts";
-export { type SlackPoster, SlackWebhook, type SlackWebhookOptions } from "./slack-webhook.ts";
+export { SlackWebhook, type SlackWebhookOptions } from "./slack-webhook.ts";
 export { batches, SnsAlertPublisher } from "./sns-publisher.ts";

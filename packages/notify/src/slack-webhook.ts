@@ -1,11 +1,6 @@
 import type { SlackMessage } from "@fleet-auditor/audit";
 import { SlackPostError } from "./errors.ts";
 
-/** Posts one message to Slack or throws; `deadline` (epoch ms) bounds every retry and wait. */
-export interface SlackPoster {
-  post(message: SlackMessage, deadline: number): Promise<void>;
-}
-
 export interface SlackWebhookOptions {
   /** The incoming webhook URL: a secret, never logged or put into an error. */
   url: string;
@@ -24,13 +19,13 @@ export interface SlackWebhookOptions {
  * A Slack incoming webhook. A 429 is retried after its `Retry-After`, a 5xx or a dropped
  * connection with exponential backoff, as long as the wait ends before the deadline; a 4xx is
  * refused for good (`invalid_blocks`, `no_service`) and not retried. Errors carry Slack's answer,
- * never the URL.
+ * never the URL. It is the runner's `SlackPoster` port.
  *
  * On the runtime's own `fetch` rather than the undici package: the package would add 736 KB to a
  * function whose budget is 600 KB, for one POST whose retry policy (deadline, Retry-After) is this
  * product's own either way.
  */
-export class SlackWebhook implements SlackPoster {
+export class SlackWebhook {
   readonly #url: string;
   readonly #minIntervalMs: number;
   readonly #maxRetries: number;
