@@ -1,5 +1,5 @@
 import { SNSClient } from "@aws-sdk/client-sns";
-import { createKebDispatcher } from "@fleet-auditor/keb";
+import { KebTransport } from "@fleet-auditor/keb";
 import { snsAlertPublisher } from "@fleet-auditor/notify";
 import {
   type AuditFunctionEnv,
@@ -18,7 +18,7 @@ import {
 
 /**
  * The audit function's adapters and settings, from its parsed environment: called once per cold
- * start, so the SDK clients and the undici dispatcher are built once.
+ * start, so the SDK clients and the undici transport are built once.
  */
 export function auditDeps(
   env: AuditFunctionEnv,
@@ -26,9 +26,9 @@ export function auditDeps(
 ): AuditRunDeps & { reports: DynamoReportStore } {
   const ddb = documentClient();
   const table = { client: ddb, tableName: env.AUDIT_TABLE };
-  const dispatcher = createKebDispatcher();
+  const transport = new KebTransport();
   return {
-    source: kebClientFrom(env, dispatcher),
+    source: kebClientFrom(env, transport),
     store: new DynamoAuditStore(table),
     silences: new DynamoSilenceStore(table),
     reports: new DynamoReportStore(table),

@@ -2,7 +2,7 @@ import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import { CreateTopicCommand, SNSClient } from "@aws-sdk/client-sns";
 import type { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import { AUDITS, type AuditDefinition } from "@fleet-auditor/audit";
-import { createKebDispatcher, KebClient, StaticTokenProvider, scanAll } from "@fleet-auditor/keb";
+import { KebClient, KebTransport, StaticTokenProvider, scanAll } from "@fleet-auditor/keb";
 import { SnsAlertPublisher } from "@fleet-auditor/notify";
 import { type AuditRunDeps, runAudit } from "@fleet-auditor/runner";
 import { DynamoAuditStore, DynamoReportStore, documentClient } from "@fleet-auditor/store";
@@ -27,7 +27,7 @@ export async function benchAudit(): Promise<boolean> {
   const sim = await startChildSim({ size: 50_000, flagged: 5_000, latency: LATENCY_MS });
   const dynamo = await startChildDynamo(["audit-ours", "audit-naive"]);
   const sqs = await startFauxqs({ port: 0, host: "127.0.0.1", logger: false });
-  const dispatcher = createKebDispatcher();
+  const transport = new KebTransport();
   const ddbClient = (): DynamoDBDocumentClient =>
     documentClient(new DynamoDBClient({ endpoint: dynamo.endpoint, region: "local", credentials }));
   const snsClient = (): SNSClient =>
@@ -36,7 +36,7 @@ export async function benchAudit(): Promise<boolean> {
   try {
     const source = new KebClient({
       baseUrl: sim.url,
-      dispatcher,
+      transport,
       tokenProvider: new StaticTokenProvider("bench"),
     });
     const topicArn = (await snsClient().send(new CreateTopicCommand({ Name: "alerts" }))).TopicArn as string;
@@ -132,7 +132,6 @@ export async function benchAudit(): Promise<boolean> {
       steadyWrites <= 3 &&
       naiveSteady / steadyBoth >= 10;
   } finally {
-    await dispatcher.close();
     await sqs.stop();
     await dynamo.stop();
     await sim.stop();

@@ -1,7 +1,7 @@
 import { spawnSync } from "node:child_process";
 import {
-  createKebDispatcher,
   KebClient,
+  KebTransport,
   type RuntimeFilters,
   StaticTokenProvider,
   scanAll,
@@ -34,10 +34,10 @@ export async function benchKeb(): Promise<boolean> {
   say(`KEB client benchmark (node ${process.version}, ${ROUNDS} rounds, medians)`);
 
   const sim = await startChildSim({ size: 50_000, flagged: 5_000, latency: LATENCY_MS });
-  const dispatcher = createKebDispatcher();
+  const transport = new KebTransport();
   const client = new KebClient({
     baseUrl: sim.url,
-    dispatcher,
+    transport,
     tokenProvider: new StaticTokenProvider("bench"),
   });
   let ok = true;
@@ -76,7 +76,6 @@ export async function benchKeb(): Promise<boolean> {
     say(`speed-up over sequential: ${fmt(speedup, 2)}x (bar >= 3.00) ${speedup >= 3 ? "PASS" : "FAIL"}`);
     ok = toBound <= 1.3 && speedup >= 3;
   } finally {
-    await dispatcher.close();
     await sim.stop();
   }
 

@@ -2,9 +2,9 @@
 // Mode `stream` does what an audit does: classify each page as it arrives and keep only the
 // flagged runtimes' essentials. Mode `retain` keeps every parsed runtime.
 import {
-  createKebDispatcher,
   displayedState,
   KebClient,
+  KebTransport,
   type Runtime,
   StaticTokenProvider,
   scanRuntimes,
@@ -12,8 +12,8 @@ import {
 
 const [url, mode = "stream"] = process.argv.slice(2) as [string, string?];
 const FLAGGED = new Set(["failed", "error", "deprovisionincomplete"]);
-const dispatcher = createKebDispatcher();
-const client = new KebClient({ baseUrl: url, dispatcher, tokenProvider: new StaticTokenProvider("bench") });
+const transport = new KebTransport();
+const client = new KebClient({ baseUrl: url, transport, tokenProvider: new StaticTokenProvider("bench") });
 const flagged: Array<{ instanceID: string; state: string; expired: boolean }> = [];
 const classify = (runtimes: Runtime[]): void => {
   for (const r of runtimes) {
@@ -36,4 +36,3 @@ const kept = mode === "stream" ? flagged.length : result.runtimes.length;
 process.stdout.write(
   `${JSON.stringify({ mode, listed: result.listed, kept, pages: result.pages, ms, peakRssMb })}\n`,
 );
-await dispatcher.close();

@@ -1,18 +1,17 @@
 import {
-  createKebDispatcher,
   KebClient,
   type KebClientOptions,
+  KebTransport,
   StaticTokenProvider,
   type TokenProvider,
 } from "@fleet-auditor/keb";
 import { type KebSimulator, type SimulatorOptions, startKebSimulator } from "@fleet-auditor/keb-sim";
-import type { Dispatcher } from "undici";
 import { afterAll, beforeAll } from "vitest";
 
-/** A simulator and a dispatcher for one test file, closed after it. */
+/** A simulator and a transport for one test file; the simulator is closed after it. */
 export interface KebHarness {
   sim: KebSimulator;
-  dispatcher: Dispatcher;
+  transport: KebTransport;
   /** A client on the simulator; fast retries so fault tests stay quick. */
   client(overrides?: Partial<KebClientOptions> & { tokenProvider?: TokenProvider }): KebClient;
   /** GET a raw path on the simulator (no client logic), parsed as JSON when it is JSON. */
@@ -27,16 +26,15 @@ export function useKebSimulator(options: SimulatorOptions = {}): KebHarness {
   const harness = {} as KebHarness;
   beforeAll(async () => {
     harness.sim = await startKebSimulator(options);
-    harness.dispatcher = createKebDispatcher({ headersTimeoutMs: 2000, bodyTimeoutMs: 2000 });
+    harness.transport = new KebTransport({ headersTimeoutMs: 2000, bodyTimeoutMs: 2000 });
   });
   afterAll(async () => {
-    await harness.dispatcher?.close();
     await harness.sim?.close();
   });
   harness.client = (overrides = {}) =>
     new KebClient({
       baseUrl: harness.sim.url,
-      dispatcher: harness.dispatcher,
+      transport: harness.transport,
       tokenProvider: new StaticTokenProvider("test-token"),
       retry: { baseDelayMs: 5, maxDelayMs: 50 },
       requestTimeoutMs: 5000,

@@ -2,7 +2,7 @@ import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import type { AlertPublisher, DigestMessage } from "@fleet-auditor/audit";
-import { createKebDispatcher, KebClient, StaticTokenProvider } from "@fleet-auditor/keb";
+import { KebClient, KebTransport, StaticTokenProvider } from "@fleet-auditor/keb";
 import { runAudit } from "@fleet-auditor/runner";
 import { DynamoAuditStore, DynamoReportStore, documentClient } from "@fleet-auditor/store";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -76,11 +76,11 @@ describe("soak", () => {
       const ddb = documentClient(raw);
       const reports = new DynamoReportStore({ client: ddb, tableName: "soak" });
       const publisher = new CountingPublisher();
-      const dispatcher = createKebDispatcher();
+      const transport = new KebTransport();
       const deps = {
         source: new KebClient({
           baseUrl: sim.url,
-          dispatcher,
+          transport,
           tokenProvider: new StaticTokenProvider("soak"),
         }),
         store: new DynamoAuditStore({ client: ddb, tableName: "soak" }),
@@ -126,7 +126,6 @@ describe("soak", () => {
           heap.push(process.memoryUsage().heapUsed);
         }
       } finally {
-        await dispatcher.close();
         raw.destroy();
       }
       const mb = heap.map((h) => Math.round(h / 2 ** 20));

@@ -5,7 +5,7 @@ import {
   type RunSummary,
   TRANSITION_KINDS,
 } from "@fleet-auditor/audit";
-import { ClientCredentialsTokenProvider, createKebDispatcher, KebClient } from "@fleet-auditor/keb";
+import { ClientCredentialsTokenProvider, KebClient, KebTransport } from "@fleet-auditor/keb";
 import { startKebSimulator } from "@fleet-auditor/keb-sim";
 import { type AuditRunDeps, runAudit } from "@fleet-auditor/runner";
 import {
@@ -54,17 +54,17 @@ export async function runDemo(out: NodeJS.WritableStream = process.stdout): Prom
     auth: { clients: [{ id: "fleet-auditor", secret: "demo-secret", groups: ["runtimeViewer"] }] },
   });
   const db = await startEmbeddedDynamo({ tables: [TABLE], statusTables: [STATUS_TABLE] });
-  const dispatcher = createKebDispatcher();
+  const transport = new KebTransport();
   const tokenProvider = new ClientCredentialsTokenProvider({
     tokenUrl: sim.tokenUrl,
     clientId: "fleet-auditor",
     clientSecret: "demo-secret",
-    dispatcher,
+    transport,
   });
   const deps: AuditRunDeps = {
     source: new KebClient({
       baseUrl: sim.url,
-      dispatcher,
+      transport,
       tokenProvider,
       retry: { maxRetries: 1, baseDelayMs: 10 },
     }),
@@ -122,7 +122,6 @@ export async function runDemo(out: NodeJS.WritableStream = process.stdout): Prom
 
     await runAppsDemo(new DynamoStatusStore({ client: db.client, tableName: STATUS_TABLE }), out);
   } finally {
-    await dispatcher.close();
     await db.close();
     await sim.close();
   }

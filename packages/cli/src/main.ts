@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import module from "node:module";
 
-// The command loads about 0.8 s of modules (AWS SDK, undici, zod, TypeScript sources); V8's
+// The command loads about 0.8 s of modules (AWS SDK, zod, TypeScript sources); V8's
 // on-disk compile cache (Node 22.1+, under the OS temp dir) takes a good part of that off every
 // later start. It must be on before the rest is imported, hence the dynamic import.
 module.enableCompileCache?.();

@@ -1,12 +1,12 @@
-import { type Dispatcher, errors, request } from "undici";
 import type { TokenProvider } from "./auth/token-provider.ts";
 import { parseEndpointUrl } from "./base-url.ts";
 import { KebAuthError, KebError, KebHttpError, KebSchemaError, KebTimeoutError } from "./errors.ts";
 import { type ListParameters, pageQuery } from "./params.ts";
 import { parseRuntimesPage } from "./parse-page.ts";
 import { redact } from "./redact.ts";
-import { type RetryOptions, retryOptionsUntil } from "./retry-policy.ts";
+import type { RetryOptions } from "./retry-policy.ts";
 import type { RuntimesPage } from "./schemas.ts";
+import { connectionErrorCode, type KebTransport } from "./transport.ts";
 
 /** Anything that can return one page of runtimes: the port the pager and the audits use. */
 export interface RuntimeSource {
@@ -25,8 +25,8 @@ export interface KebClientOptions {
   /** KEB's base URL, e.g. `https://kyma-env-broker.cp.example.com`. */
   baseUrl: string;
   tokenProvider: TokenProvider;
-  /** Shared per process; see `createKebDispatcher`. */
-  dispatcher: Dispatcher;
+  /** Shared per process; see `KebTransport`. */
+  transport: KebTransport;
   /** Overall time for one page, retries included, ms. Default 30000. */
   requestTimeoutMs?: number;
   retry?: RetryOptions;
@@ -63,34 +63,27 @@ export class KebClient implements RuntimeSource {
     const signal = options.signal ? AbortSignal.any([options.signal, deadline]) : deadline;
     let authRetried = false;
     let bodyRetries = this.#options.bodyRetries ?? 2;
+    const cap = this.#options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
     for (;;) {
       const token = await this.#options.tokenProvider.getToken(signal);
       let text: string;
       try {
-        const response = await request(url, {
-          method: "GET",
-          headers: { authorization: `Bearer ${token}`, accept: "application/json" },
-          dispatcher: this.#options.dispatcher,
-          signal,
-          retryOptions: retryOptionsUntil(deadlineAt, this.#options.retry),
-        } as Parameters<typeof request>[1]);
-        if (response.statusCode >= 300 && response.statusCode < 400) {
-          // Not followed: a bearer token must not go wherever a redirect points. A login page or
-          // a wrong host is a configuration problem, not a body that is "not JSON".
-          discard(response.body);
-          const location = String(response.headers.location ?? "nowhere");
-          throw new KebHttpError({
-            status: response.statusCode,
-            bodyExcerpt: `redirected to ${redact(location).slice(0, 200)}: is KEB_URL the broker's API?`,
-            url,
-          });
+        const response = await this.#options.transport.send(
+          url,
+          { method: "GET", headers: { authorization: `Bearer ${token}`, accept: "application/json" } },
+          { signal, deadlineAt, retry: this.#options.retry },
+        );
+        if (response.status === 401 && !authRetried && this.#options.tokenProvider.invalidate(token)) {
+          await response.body?.cancel().catch(() => undefined);
+          authRetried = true;
+          continue;
         }
+        if (response.status >= 300) throw await this.#refusal(response, url, token);
         try {
-          text = await readCapped(
-            response,
-            this.#options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
-            params.page,
-          );
+          text = await this.#options.transport.readText(response, cap, (bytes) => {
+            const problem = `body of ${bytes} bytes is over the limit of ${cap}`;
+            return new KebSchemaError({ path: "$", problem, page: params.page ?? 1 });
+          });
         } catch (err) {
           if (err instanceof KebSchemaError) throw err;
           // Headers arrived but the body broke off; KEB sends no ranges, so ask for the page again.
@@ -98,10 +91,6 @@ export class KebClient implements RuntimeSource {
           throw err;
         }
       } catch (err) {
-        if (isStatus(err, 401) && !authRetried && this.#options.tokenProvider.invalidate(token)) {
-          authRetried = true;
-          continue;
-        }
         throw this.#describe(err, url, deadline, options.signal, token);
       }
       let body: unknown;
@@ -121,6 +110,30 @@ export class KebClient implements RuntimeSource {
     }
   }
 
+  /** The error a final answer other than 2xx stands for, with the start of its body. */
+  async #refusal(response: Response, url: string, token: string): Promise<KebError> {
+    const status = response.status;
+    if (status < 400) {
+      // Not followed: a bearer token must not go wherever a redirect points. A login page or
+      // a wrong host is a configuration problem, not a body that is "not JSON".
+      await response.body?.cancel().catch(() => undefined);
+      const location = response.headers.get("location") ?? "nowhere";
+      return new KebHttpError({
+        status,
+        bodyExcerpt: `redirected to ${redact(location).slice(0, 200)}: is KEB_URL the broker's API?`,
+        url,
+      });
+    }
+    const body = bodyText(await this.#options.transport.errorBody(response));
+    if (status === 401 || status === 403) {
+      const hint = status === 403 ? " (the token needs a runtimeViewer group)" : "";
+      return new KebAuthError(`KEB refused the token: HTTP ${status}${hint}: ${excerpt(body, token)}`, {
+        status,
+      });
+    }
+    return new KebHttpError({ status, bodyExcerpt: excerpt(body, token), url });
+  }
+
   #describe(
     err: unknown,
     url: string,
@@ -131,24 +144,11 @@ export class KebClient implements RuntimeSource {
     if (err instanceof KebError) return err;
     if (callerSignal?.aborted && !deadline.aborted) return err;
     if (deadline.aborted) return new KebTimeoutError("deadline", url, { cause: err });
-    if (err instanceof errors.ResponseError) {
-      const body = bodyText(err.body);
-      if (err.statusCode === 401 || err.statusCode === 403) {
-        const hint = err.statusCode === 403 ? " (the token needs a runtimeViewer group)" : "";
-        return new KebAuthError(
-          `KEB refused the token: HTTP ${err.statusCode}${hint}: ${excerpt(body, token)}`,
-          {
-            status: err.statusCode,
-          },
-        );
-      }
-      return new KebHttpError({ status: err.statusCode, bodyExcerpt: excerpt(body, token), url, cause: err });
-    }
-    if (err instanceof errors.ConnectTimeoutError) return new KebTimeoutError("connect", url, { cause: err });
-    if (err instanceof errors.HeadersTimeoutError) return new KebTimeoutError("headers", url, { cause: err });
-    if (err instanceof errors.BodyTimeoutError) return new KebTimeoutError("body", url, { cause: err });
-    const code = (err as { code?: string }).code;
-    const message = redact(err instanceof Error ? err.message : String(err), [token]);
+    const code = connectionErrorCode(err);
+    if (code === "UND_ERR_CONNECT_TIMEOUT") return new KebTimeoutError("connect", url, { cause: err });
+    // `fetch failed` says nothing; its cause says what failed (ECONNREFUSED, other side closed).
+    const failure = (err as { cause?: unknown }).cause ?? err;
+    const message = redact(failure instanceof Error ? failure.message : String(failure), [token]);
     return new KebHttpError({
       status: 0,
       bodyExcerpt: "",
@@ -157,45 +157,6 @@ export class KebClient implements RuntimeSource {
       cause: err,
     });
   }
-}
-
-/** The body as text, or a `KebSchemaError` as soon as it passes `cap` bytes (the rest is not read). */
-async function readCapped(
-  response: Dispatcher.ResponseData<unknown>,
-  cap: number,
-  page = 1,
-): Promise<string> {
-  const tooLarge = (bytes: string) =>
-    new KebSchemaError({ path: "$", problem: `body of ${bytes} bytes is over the limit of ${cap}`, page });
-  const declared = Number(response.headers["content-length"]);
-  if (Number.isFinite(declared) && declared > cap) {
-    discard(response.body);
-    throw tooLarge(String(declared));
-  }
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of response.body) {
-    size += (chunk as Buffer).length;
-    if (size > cap) {
-      discard(response.body);
-      throw tooLarge(`more than ${cap}`);
-    }
-    chunks.push(chunk as Buffer);
-  }
-  return Buffer.concat(chunks).toString("utf8");
-}
-
-/**
- * Drops a body without reading it. Destroying an undici body makes it emit an AbortError; with
- * no listener that is an unhandled error of the process.
- */
-function discard(body: Dispatcher.ResponseData<unknown>["body"]): void {
-  body.on("error", () => undefined);
-  body.destroy();
-}
-
-function isStatus(err: unknown, status: number): boolean {
-  return err instanceof errors.ResponseError && err.statusCode === status;
 }
 
 function bodyText(body: unknown): string {

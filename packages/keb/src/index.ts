@@ -18,9 +18,9 @@ export {
   RETRY_STATUSES,
   type RetryOptions,
   retryAfterMs,
-  retryOptionsUntil,
+  retryDelayMs,
 } from "./retry-policy.ts";
 export * from "./schemas.ts";
 export * from "./states.ts";
 export * from "./time.ts";
-export { createKebDispatcher, type TransportOptions } from "./transport.ts";
+export { KebTransport, type SendOptions, type TransportOptions, type TransportRequest } from "./transport.ts";

@@ -1,5 +1,5 @@
 // The pure part of the KEB client: types, schemas and KEB's rules, with no HTTP. The pure audit
-// package imports this subpath so that undici never loads where it must not.
+// package imports this subpath so that no HTTP code loads where it must not.
 export * from "./errors.ts";
 export { displayedState, type KindedOperation, lastOperation } from "./last-operation.ts";
 export { filterQuery, type ListParameters, MAX_PAGE_SIZE, pageQuery, type RuntimeFilters } from "./params.ts";

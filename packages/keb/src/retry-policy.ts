@@ -1,5 +1,3 @@
-import type { Dispatcher, RetryHandler } from "undici";
-
 /** How transient failures are retried before a response body starts. */
 export interface RetryOptions {
   /** Retries after the first attempt. Default 4. */
@@ -15,7 +13,10 @@ export interface RetryOptions {
 /** Statuses a gateway or KEB sends when a retry can help. 500 is not here: KEB's 500 is usually one bad row. */
 export const RETRY_STATUSES = [429, 502, 503, 504];
 
-/** Connection-level errors worth another attempt. */
+/**
+ * Connection-level error codes worth another attempt: Node's own, and the runtime fetch's
+ * (its errors carry them as `cause.code`).
+ */
 export const RETRY_ERROR_CODES = [
   "ECONNRESET",
   "ECONNREFUSED",
@@ -27,33 +28,21 @@ export const RETRY_ERROR_CODES = [
 ];
 
 /**
- * Builds undici retry options whose decision function adds equal jitter to the exponential
- * backoff, honours `Retry-After` (seconds or an HTTP date), and gives up at once rather than sleep
- * past `deadlineAt` (epoch ms), so the caller sees the real error instead of a timeout.
+ * The wait before retry number `retry` (1-based): exponential backoff with equal jitter, or
+ * longer when the server's `Retry-After` asks for it. Undefined when no retry is left.
  */
-export function retryOptionsUntil(deadlineAt: number, options: RetryOptions = {}): RetryHandler.RetryOptions {
-  const maxRetries = options.maxRetries ?? 4;
+export function retryDelayMs(
+  retry: number,
+  retryAfter: string | null | undefined,
+  options: RetryOptions = {},
+): number | undefined {
+  if (retry > (options.maxRetries ?? 4)) return undefined;
   const base = options.baseDelayMs ?? 250;
   const cap = options.maxDelayMs ?? 8000;
   const random = options.random ?? Math.random;
-  const retry: RetryHandler.RetryCallback = (err, { state }, callback) => {
-    const { statusCode, code, headers } = err as Error & {
-      statusCode?: number;
-      code?: string;
-      headers?: Record<string, string | string[] | undefined>;
-    };
-    const retryable =
-      statusCode !== undefined && code === "UND_ERR_REQ_RETRY"
-        ? RETRY_STATUSES.includes(statusCode)
-        : code !== undefined && RETRY_ERROR_CODES.includes(code);
-    if (!retryable || state.counter > maxRetries) return callback(err);
-    const exponential = Math.min(cap, base * 2 ** (state.counter - 1));
-    const jittered = exponential / 2 + random() * (exponential / 2);
-    const delay = Math.max(jittered, retryAfterMs(headers?.["retry-after"]) ?? 0);
-    if (Date.now() + delay >= deadlineAt) return callback(err);
-    return setTimeout(() => callback(null), delay);
-  };
-  return { retry, maxRetries, methods: ["GET", "POST"] as Dispatcher.HttpMethod[], throwOnError: false };
+  const exponential = Math.min(cap, base * 2 ** (retry - 1));
+  const jittered = exponential / 2 + random() * (exponential / 2);
+  return Math.max(jittered, retryAfterMs(retryAfter ?? undefined) ?? 0);
 }
 
 /** `Retry-After` in ms, from delta-seconds or an HTTP date; undefined when absent or unreadable. */

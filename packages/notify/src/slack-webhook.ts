@@ -4,7 +4,7 @@ import { SlackPostError } from "./errors.ts";
 export interface SlackWebhookOptions {
   /** The incoming webhook URL: a secret, never logged or put into an error. */
   url: string;
-  /** Slack allows about one message a second per webhook. Default 1000. */
+  /** Slack allows about one message a second per webhook: the least time from one answer to the next post, ms. Default 1000. */
   minIntervalMs?: number;
   /** Retries of a 429, a 5xx or a dropped connection. Default 5. */
   maxRetries?: number;
@@ -46,10 +46,12 @@ export class SlackWebhook {
   async post(message: SlackMessage, deadline: number): Promise<void> {
     const wait = this.#lastPostAt + this.#minIntervalMs - this.#clock();
     if (wait > 0) await sleep(Math.min(wait, Math.max(0, deadline - this.#clock())));
-    this.#lastPostAt = this.#clock();
     const body = JSON.stringify(message);
     for (let attempt = 0; ; attempt++) {
       const answer = await this.#attempt(body, deadline);
+      // Counted from the answer, not the send: Slack then sees the posts at least the interval
+      // apart, whatever the network did to the first one.
+      this.#lastPostAt = this.#clock();
       if (answer.status >= 200 && answer.status < 300) return;
       const retryable = answer.status === 0 || answer.status === 429 || answer.status >= 500;
       const delay =

@@ -1,3 +1,4 @@
+import type { KebTransport } from "@fleet-auditor/keb";
 import {
   ClientCredentialsTokenProvider,
   KebClient,
@@ -5,7 +6,6 @@ import {
   StaticTokenProvider,
   type TokenProvider,
 } from "@fleet-auditor/keb";
-import type { Dispatcher } from "undici";
 import { NEVER, object, enum as oneOf, optional, type output, string, url } from "zod";
 
 /** Settings both OAuth2 grants share. */
@@ -102,26 +102,26 @@ export const KebEnvSchema = KebVariables.transform((env, ctx): KebConnection => 
 export type KebEnv = output<typeof KebEnvSchema>;
 
 /** The token provider an auth setting describes. */
-export function tokenProviderFrom(auth: KebAuth, dispatcher: Dispatcher): TokenProvider {
+export function tokenProviderFrom(auth: KebAuth, transport: KebTransport): TokenProvider {
   switch (auth.kind) {
     case "static":
       return new StaticTokenProvider(auth.token);
     case "password": {
       const { kind: _kind, ...options } = auth;
-      return new PasswordTokenProvider({ ...options, dispatcher });
+      return new PasswordTokenProvider({ ...options, transport });
     }
     case "client-credentials": {
       const { kind: _kind, ...options } = auth;
-      return new ClientCredentialsTokenProvider({ ...options, dispatcher });
+      return new ClientCredentialsTokenProvider({ ...options, transport });
     }
   }
 }
 
 /** A KEB client for this connection. */
-export function kebClientFrom(env: KebConnection, dispatcher: Dispatcher): KebClient {
+export function kebClientFrom(env: KebConnection, transport: KebTransport): KebClient {
   return new KebClient({
     baseUrl: env.KEB_URL,
-    dispatcher,
-    tokenProvider: tokenProviderFrom(env.auth, dispatcher),
+    transport,
+    tokenProvider: tokenProviderFrom(env.auth, transport),
   });
 }

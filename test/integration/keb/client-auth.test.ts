@@ -24,9 +24,9 @@ const kit = useKebSimulator({
   },
 });
 
-const common = (): Pick<OAuth2Options, "tokenUrl" | "dispatcher"> => ({
+const common = (): Pick<OAuth2Options, "tokenUrl" | "transport"> => ({
   tokenUrl: kit.sim.tokenUrl,
-  dispatcher: kit.dispatcher,
+  transport: kit.transport,
 });
 const page = { states: ["all" as const] };
 
@@ -172,7 +172,7 @@ describe("authentication to KEB", () => {
       () =>
         new ClientCredentialsTokenProvider({
           tokenUrl: "http://idp.example.com/oauth2/token",
-          dispatcher: kit.dispatcher,
+          transport: kit.transport,
           clientId: "a",
           clientSecret: "b",
         }),

@@ -1,11 +1,13 @@
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import {
-  createKebDispatcher,
   KebAuthError,
   KebClient,
   KebConfigError,
   KebHttpError,
   KebSchemaError,
   KebTimeoutError,
+  KebTransport,
   StaticTokenProvider,
 } from "@fleet-auditor/keb";
 import { afterEach, describe, expect, it } from "vitest";
@@ -135,9 +137,9 @@ describe("KebClient against faults", () => {
     expect(err).toMatchObject({ code: "KEB_TIMEOUT", phase: "deadline" });
   });
 
-  it("reports the headers timeout of the dispatcher as KEB_TIMEOUT once retries are spent", async () => {
+  it("reports the headers timeout of the transport as KEB_TIMEOUT once retries are spent", async () => {
     kit.sim.faults.add({ action: { kind: "delay", ms: 2500 }, times: Number.POSITIVE_INFINITY });
-    // The harness dispatcher waits 2 s for headers; with no retries the headers phase is what fails.
+    // The harness transport waits 2 s for headers; with no retries the headers phase is what fails.
     const err = await kit
       .client({ retry: { maxRetries: 0 }, requestTimeoutMs: 10_000 })
       .listPage(page1)
@@ -148,12 +150,11 @@ describe("KebClient against faults", () => {
   it("reports a body that stops arriving as KEB_TIMEOUT (body) after asking again", async () => {
     kit.sim.faults.add({ action: { kind: "stall" }, times: 3 });
     // A short body timeout: three stalls at the harness's 2 s would take 6 s of the suite.
-    const dispatcher = createKebDispatcher({ headersTimeoutMs: 2000, bodyTimeoutMs: 300 });
+    const transport = new KebTransport({ headersTimeoutMs: 2000, bodyTimeoutMs: 300 });
     const err = await kit
-      .client({ requestTimeoutMs: 15_000, dispatcher })
+      .client({ requestTimeoutMs: 15_000, transport })
       .listPage(page1)
-      .catch((e: unknown) => e)
-      .finally(() => dispatcher.close());
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(KebTimeoutError);
     expect(err).toMatchObject({ code: "KEB_TIMEOUT", phase: "body" });
   });
@@ -198,9 +199,14 @@ describe("KebClient against faults", () => {
   });
 
   it("reports a refused connection as KEB_HTTP with status 0", async () => {
+    // A port that was just free: nothing listens there. (fetch refuses well-known ports like 9 itself.)
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, "127.0.0.1", resolve));
+    const { port } = closed.address() as AddressInfo;
+    await new Promise((resolve) => closed.close(resolve));
     const client = new KebClient({
-      baseUrl: "http://127.0.0.1:9",
-      dispatcher: kit.dispatcher,
+      baseUrl: `http://127.0.0.1:${port}`,
+      transport: kit.transport,
       tokenProvider: new StaticTokenProvider("t"),
       retry: { maxRetries: 1, baseDelayMs: 1 },
     });
@@ -211,7 +217,7 @@ describe("KebClient against faults", () => {
 
   it("refuses plain http to a host that is not loopback", () => {
     const make = (baseUrl: string) =>
-      new KebClient({ baseUrl, dispatcher: kit.dispatcher, tokenProvider: new StaticTokenProvider("t") });
+      new KebClient({ baseUrl, transport: kit.transport, tokenProvider: new StaticTokenProvider("t") });
     expect(() => make("http://kyma-env-broker.example.com")).toThrow(KebConfigError);
     expect(() => make("http://10.0.0.5:8080")).toThrow(/plain http is allowed only to a loopback host/);
     expect(() => make("http://localhost:8080")).not.toThrow();

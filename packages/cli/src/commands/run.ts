@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { parseArgs } from "node:util";
 import { AUDITS, type RunSummary } from "@fleet-auditor/audit";
-import { createKebDispatcher } from "@fleet-auditor/keb";
+import { KebTransport } from "@fleet-auditor/keb";
 import {
   type AuditRunInput,
   KebEnvSchema,
@@ -79,7 +79,7 @@ export const runCommand: Command = {
       }),
     );
     const keb = parseConfig(KebEnvSchema, { ...vars, KEB_URL: values["keb-url"] ?? vars.KEB_URL });
-    const dispatcher = createKebDispatcher();
+    const transport = new KebTransport();
     const backend = await openBackend(values["state-dir"], env);
     const progress = io.stderr.isTTY
       ? (done: number, total: number) => io.stderr.write(`\rpages ${done}/${total}   `)
@@ -105,7 +105,7 @@ export const runCommand: Command = {
       for (const input of inputs) {
         const summary = await runAudit(
           {
-            source: kebClientFrom(keb, dispatcher),
+            source: kebClientFrom(keb, transport),
             store: backend.store,
             silences: backend.silences,
             publisher: backend.publisher,
@@ -141,7 +141,6 @@ export const runCommand: Command = {
       process.off("SIGINT", interrupted);
       process.off("SIGTERM", interrupted);
       await backend.close();
-      await dispatcher.close();
     }
   },
 };

@@ -1,10 +1,9 @@
 import { decodeJwt } from "jose";
-import { type Dispatcher, errors, request } from "undici";
 import { number, object, optional, string, union } from "zod";
 import { parseEndpointUrl } from "../base-url.ts";
 import { KebAuthError, KebError, KebTimeoutError } from "../errors.ts";
 import { redact } from "../redact.ts";
-import { retryOptionsUntil } from "../retry-policy.ts";
+import type { KebTransport } from "../transport.ts";
 import type { TokenProvider } from "./token-provider.ts";
 
 /** Settings common to both OAuth2 grants. */
@@ -22,7 +21,8 @@ export interface OAuth2Options {
    * by default. Default `access_token`.
    */
   tokenField?: "access_token" | "id_token";
-  dispatcher: Dispatcher;
+  /** Shared per process with the KEB client; see `KebTransport`. */
+  transport: KebTransport;
   /** Overall time for one token fetch including retries, ms. Default 15000. */
   timeoutMs?: number;
   /** Clock, injectable for tests. */
@@ -38,6 +38,8 @@ const TokenResponse = object({
 
 // Refresh this long before expiry, or at half the lifetime for short-lived tokens.
 const REFRESH_MARGIN_MS = 60_000;
+// A token answer is a few KB; a larger one is not a token endpoint.
+const MAX_TOKEN_BODY_BYTES = 1024 * 1024;
 // When neither expires_in nor a JWT exp says how long a token lives.
 const DEFAULT_LIFETIME_MS = 300_000;
 
@@ -107,23 +109,26 @@ abstract class OAuth2TokenProvider implements TokenProvider {
     const requestedAt = this.#now();
     let body: unknown;
     try {
-      const response = await request(this.#tokenUrl, {
-        method: "POST",
-        headers,
-        body: form.toString(),
-        dispatcher: o.dispatcher,
-        signal: signal ? AbortSignal.any([signal, deadline]) : deadline,
-        retryOptions: retryOptionsUntil(Date.now() + timeoutMs),
-      } as Parameters<typeof request>[1]);
-      const text = await response.body.text();
+      const response = await o.transport.send(
+        this.#tokenUrl.href,
+        { method: "POST", headers, body: form.toString() },
+        {
+          signal: signal ? AbortSignal.any([signal, deadline]) : deadline,
+          deadlineAt: Date.now() + timeoutMs,
+        },
+      );
+      if (response.status >= 400) throw this.#refusal(response.status, await o.transport.errorBody(response));
+      const text = await o.transport.readText(response, MAX_TOKEN_BODY_BYTES, (bytes) => {
+        return new KebAuthError(`token endpoint ${this.#tokenUrl.origin} answered with ${bytes} bytes`);
+      });
       try {
         body = JSON.parse(text);
       } catch {
         // An HTML login page or a proxy's error page: say what came back, not "unreachable".
         const what = /^\s*</.test(text) ? "an HTML page" : "a body that is not JSON";
         throw new KebAuthError(
-          `token endpoint ${this.#tokenUrl.origin} answered ${response.statusCode} with ${what}: ${redact(text, this.#secrets()).replace(/\s+/g, " ").slice(0, 120)}`,
-          { status: response.statusCode },
+          `token endpoint ${this.#tokenUrl.origin} answered ${response.status} with ${what}: ${redact(text, this.#secrets()).replace(/\s+/g, " ").slice(0, 120)}`,
+          { status: response.status },
         );
       }
     } catch (err) {
@@ -152,25 +157,29 @@ abstract class OAuth2TokenProvider implements TokenProvider {
     return [this.#options.clientSecret, ...this.grantSecrets()];
   }
 
+  /** What a final answer of 400 or more says. */
+  #refusal(status: number, body: unknown): KebAuthError {
+    // RFC 6749 error bodies say what is wrong (`invalid_client`) and never echo the secret.
+    const b = body as { error?: unknown; error_description?: unknown } | string | undefined;
+    // Not every issuer is careful: some echo the request (the Basic header, the password) into
+    // `error_description`. Whatever it says is redacted and cut.
+    const raw =
+      typeof b === "object" && b !== null
+        ? [b.error, b.error_description].filter((x) => typeof x === "string").join(": ")
+        : String(b ?? "");
+    const detail = redact(raw, this.#secrets()).slice(0, 300);
+    return new KebAuthError(
+      `token endpoint ${this.#tokenUrl.origin} answered ${status}${detail ? `: ${detail}` : ""}`,
+      { status },
+    );
+  }
+
   #describe(err: unknown, deadline: AbortSignal): KebError {
     if (err instanceof KebError) return err;
     if (deadline.aborted) return new KebTimeoutError("deadline", this.#tokenUrl.origin, { cause: err });
-    if (err instanceof errors.ResponseError) {
-      // RFC 6749 error bodies say what is wrong (`invalid_client`) and never echo the secret.
-      const b = err.body as { error?: unknown; error_description?: unknown } | string | undefined;
-      // Not every issuer is careful: some echo the request (the Basic header, the password) into
-      // `error_description`. Whatever it says is redacted and cut.
-      const raw =
-        typeof b === "object" && b !== null
-          ? [b.error, b.error_description].filter((x) => typeof x === "string").join(": ")
-          : String(b ?? "");
-      const detail = redact(raw, this.#secrets()).slice(0, 300);
-      return new KebAuthError(
-        `token endpoint ${this.#tokenUrl.origin} answered ${err.statusCode}${detail ? `: ${detail}` : ""}`,
-        { status: err.statusCode },
-      );
-    }
-    const message = redact(err instanceof Error ? err.message : String(err), this.#secrets());
+    // `fetch failed` says nothing; its cause says what failed.
+    const failure = (err as { cause?: unknown }).cause ?? err;
+    const message = redact(failure instanceof Error ? failure.message : String(failure), this.#secrets());
     return new KebAuthError(`token endpoint ${this.#tokenUrl.origin} unreachable: ${message}`, {
       cause: err,
     });
