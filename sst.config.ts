@@ -234,13 +234,15 @@ export default $config({
       });
     }
 
-    // KubeEdge Application status: one row per Application, sparse indexes by node and by status,
-    // quarantined bodies under their own index.
+    // KubeEdge Application status: one row per Application. Sparse indexes: by node (whole rows);
+    // byWatch, what the applications audit watches (in flight, refused) over 32 shards
+    // (`open#<n>`, `refused#<n>`), projecting what it reads (packages/store/src/watch-key.ts);
+    // quarantined bodies under their own. Capacity model: README, "Capacity".
     const statusTable = new sst.aws.Dynamo("ApplicationStatus", {
       fields: {
         id: "string",
         node: "string",
-        status: "string",
+        wk: "string",
         ts: "number",
         qk: "string",
         receivedAt: "string",
@@ -248,7 +250,14 @@ export default $config({
       primaryIndex: { hashKey: "id" },
       globalIndexes: {
         byNode: { hashKey: "node", rangeKey: "ts" },
-        byStatus: { hashKey: "status", rangeKey: "ts" },
+        byWatch: {
+          hashKey: "wk",
+          rangeKey: "ts",
+          projection: [
+            ...["key", "grp", "ver", "res", "ns", "name", "verb", "subresource", "node", "status", "reason"],
+            ...["errorCode", "errorReason", "errorMessage", "firstSeenAt", "ttl"],
+          ],
+        },
         byQuarantine: { hashKey: "qk", rangeKey: "receivedAt" },
       },
       ttl: "ttl",
@@ -282,7 +291,11 @@ export default $config({
     const applicationStatus = new sst.aws.Function("ApplicationStatusQuery", {
       handler: "functions/application-status.handler",
       timeout: "30 seconds",
-      permissions: [{ actions: ["dynamodb:Query"], resources: [$interpolate`${statusTable.arn}/index/*`] }],
+      permissions: [
+        { actions: ["dynamodb:Query"], resources: [$interpolate`${statusTable.arn}/index/*`] },
+        // Rows in no index (Approved, Completed) are scanned up to the limit; byWatch rows read whole.
+        { actions: ["dynamodb:Scan", "dynamodb:BatchGetItem"], resources: [statusTable.arn] },
+      ],
       environment: applicationsEnv,
     });
 

@@ -10,6 +10,7 @@ import {
   statusUpdateCommand,
 } from "@fleet-auditor/store";
 import { countRequests, sumOf } from "../helpers/aws-requests.ts";
+import { benchAppsCapacity } from "./apps-capacity.ts";
 import { startChildDynamo } from "./sim-child.ts";
 
 const APPLICATIONS = 2_000;
@@ -98,6 +99,7 @@ export async function benchApps(): Promise<boolean> {
   );
 
   // The real handler code against DynamoDB in another process, counting requests.
+  let ok = false;
   const dynamo = await startChildDynamo([]);
   try {
     const raw = new DynamoDBClient({
@@ -131,8 +133,9 @@ export async function benchApps(): Promise<boolean> {
       `  reads: ${reads} (dynalite returns no old item on a refused write, so each refusal costs one GetItem to tell duplicate from stale; DynamoDB returns it with the error)`,
     );
     raw.destroy();
-    return cpu < 0.2 && writes <= pairs && totals.failed === 0;
+    ok = cpu < 0.2 && writes <= pairs && totals.failed === 0;
   } finally {
     await dynamo.stop();
   }
+  return (await benchAppsCapacity(say)) && ok;
 }

@@ -88,24 +88,38 @@ describe("the IAM contract", () => {
     // The applications function: applied, stale and quarantined messages.
     const beforeApps = mark();
     const apps = await handlerOf("applications", { STATUS_TABLE: "iam-status" });
-    const traffic = applicationTraffic({ applications: 4, seed: 3 });
+    const traffic = applicationTraffic({ applications: 4, seed: 3, rejectShare: 0.5 });
     await apps(
       sqsEvent([...traffic, traffic[0] as string, "not json"]),
       fakeContext("fleet-auditor-applications"),
     );
     expect(actionsSince(beforeApps)).toEqual(granted(fn("ApplicationsSubscriber")));
 
-    // The query function: by node, by status, neither, the quarantine; only index queries.
+    // The query function: by node, by a watched status (byWatch, rows then read whole), by a
+    // status in no index and neither (a bounded scan), the quarantine.
     const beforeQuery = mark();
     const query = await handlerOf("application-status", { STATUS_TABLE: "iam-status" });
-    for (const q of [{ node: "node-0" }, { status: "Approved" }, {}, { quarantine: true }]) {
-      await query(q, fakeContext("fleet-auditor-application-status"));
+    const answers: unknown[][] = [];
+    for (const q of [
+      { node: "node-0" },
+      { status: "Rejected" },
+      { status: "Approved" },
+      {},
+      { quarantine: true },
+    ]) {
+      answers.push((await query(q, fakeContext("fleet-auditor-application-status"))) as unknown[]);
     }
+    expect(answers[1]?.length, "a Rejected row, so that its whole row is read").toBeGreaterThan(0);
     expect(actionsSince(beforeQuery)).toEqual(granted(fn("ApplicationStatusQuery")));
-    const resources = (
-      fn("ApplicationStatusQuery").args.permissions as Array<{ resources: string[] }>
-    ).flatMap((p) => p.resources);
-    expect(resources.every((r) => r.endsWith("/index/*"))).toBe(true);
+    const grants = fn("ApplicationStatusQuery").args.permissions as Array<{
+      actions: string[];
+      resources: string[];
+    }>;
+    // Query on the indexes only; the table itself only for the bounded scan and reads by key.
+    for (const grant of grants) {
+      const onIndexes = grant.resources.every((r) => r.endsWith("/index/*"));
+      expect(onIndexes, grant.actions.join()).toBe(grant.actions.every((a) => a === "dynamodb:Query"));
+    }
 
     // The Slack function sends nothing to AWS.
     expect(granted(fn("Slack"))).toEqual([]);

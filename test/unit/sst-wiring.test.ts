@@ -97,14 +97,22 @@ function scheduleProblems(r: Recording): string[] {
   });
 }
 
-/** The table as SST declares it, in CreateTable's terms: keys and each index's keys. */
+/** The table as SST declares it, in CreateTable's terms: keys, each index's keys and projection. */
 function declaredKeys(d: Declared) {
   const primary = d.args.primaryIndex as { hashKey: string; rangeKey?: string };
-  const indexes = (d.args.globalIndexes ?? {}) as Record<string, { hashKey: string; rangeKey?: string }>;
+  const indexes = (d.args.globalIndexes ?? {}) as Record<
+    string,
+    { hashKey: string; rangeKey?: string; projection?: "all" | "keys-only" | string[] }
+  >;
+  const projection = (p: "all" | "keys-only" | string[] = "all") =>
+    Array.isArray(p) ? ["INCLUDE", ...p] : [p === "all" ? "ALL" : "KEYS_ONLY"];
   return {
     keys: [primary.hashKey, primary.rangeKey].filter(Boolean),
     indexes: Object.fromEntries(
-      Object.entries(indexes).map(([n, i]) => [n, [i.hashKey, i.rangeKey].filter(Boolean)]),
+      Object.entries(indexes).map(([n, i]) => [
+        n,
+        [...[i.hashKey, i.rangeKey].filter(Boolean), ...projection(i.projection)],
+      ]),
     ),
   };
 }
@@ -121,7 +129,11 @@ function tableProblems(r: Recording): string[] {
       indexes: Object.fromEntries(
         (def.GlobalSecondaryIndexes ?? []).map((i) => [
           i.IndexName,
-          (i.KeySchema ?? []).map((k) => k.AttributeName),
+          [
+            ...(i.KeySchema ?? []).map((k) => k.AttributeName),
+            i.Projection?.ProjectionType,
+            ...(i.Projection?.NonKeyAttributes ?? []),
+          ],
         ]),
       ),
     };
@@ -321,6 +333,11 @@ describe("sst.config.ts wiring", () => {
       indexes.byNode = { hashKey: "node", rangeKey: "receivedAt" };
     });
     expect(tableProblems(wrongIndex).join("")).toMatch(/table ApplicationStatus: declared/);
+    const shortProjection = broken("ApplicationStatus", (args) => {
+      const indexes = args.globalIndexes as Record<string, { projection?: string[] }>;
+      indexes.byWatch?.projection?.pop();
+    });
+    expect(tableProblems(shortProjection).join("")).toMatch(/table ApplicationStatus: declared/);
     const unprotected = broken("AuditTable", (args) => {
       args.deletionProtection = false;
     });

@@ -4,6 +4,7 @@ import {
   GetCommand,
   PutCommand,
   paginateQuery,
+  paginateScan,
   type QueryCommandInput,
   UpdateCommand,
 } from "@aws-sdk/lib-dynamodb";
@@ -15,6 +16,7 @@ import type {
   StatusRow,
   StatusUpdate,
 } from "@fleet-auditor/metaserver";
+import { batchGet } from "./batch-get.ts";
 import {
   quarantineToItem,
   STATUS_ATTRIBUTES,
@@ -95,21 +97,33 @@ export class DynamoStatusStore implements ApplicationStatusStore {
 
   async query(q: StatusQuery, now: Date): Promise<StatusRow[]> {
     const read = statusQueryInput(this.#o.tableName, q, now);
-    if (read.op === "query") return this.#newest(read.input, read.limit);
+    if (read.op === "query") return (await this.#newest(read.input, read.limit)).map(toRow);
+    if (read.op === "scan") {
+      const items: Record<string, unknown>[] = [];
+      for await (const page of paginateScan({ client: this.#o.client }, read.input)) {
+        items.push(...(page.Items ?? []));
+        if (items.length >= read.limit) break;
+      }
+      return items.map(toRow).sort(newestFirst).slice(0, read.limit);
+    }
     const each = await Promise.all(read.inputs.map((input) => this.#newest(input, read.limit)));
-    return each
+    const ids = each
       .flat()
-      .sort((a, b) => (a.messageTime < b.messageTime ? 1 : -1))
-      .slice(0, read.limit);
+      .sort((a, b) => Number(b[STATUS_ATTRIBUTES.timestamp]) - Number(a[STATUS_ATTRIBUTES.timestamp]))
+      .slice(0, read.limit)
+      .map((item) => String(item[STATUS_ATTRIBUTES.id]));
+    // byWatch projects what the audit reads; a status query returns whole rows.
+    const keys = ids.map((id) => ({ [STATUS_ATTRIBUTES.id]: id }));
+    return (await batchGet(this.#o.client, this.#o.tableName, keys)).map(toRow).sort(newestFirst);
   }
 
-  /** The first `limit` rows of an index query (newest first), reading no further. */
-  async #newest(input: QueryCommandInput, limit: number): Promise<StatusRow[]> {
-    const rows: StatusRow[] = [];
+  /** The first `limit` items of an index query (newest first), reading no further. */
+  async #newest(input: QueryCommandInput, limit: number): Promise<Record<string, unknown>[]> {
+    const items: Record<string, unknown>[] = [];
     for await (const page of paginateQuery({ client: this.#o.client }, input)) {
-      for (const item of page.Items ?? []) if (rows.push(toRow(item)) >= limit) return rows;
+      for (const item of page.Items ?? []) if (items.push(item) >= limit) return items;
     }
-    return rows;
+    return items;
   }
 
   async quarantined(limit = 100): Promise<QuarantineItem[]> {
@@ -132,4 +146,8 @@ export class DynamoStatusStore implements ApplicationStatusStore {
     }
     return out;
   }
+}
+
+function newestFirst(a: StatusRow, b: StatusRow): number {
+  return a.messageTime < b.messageTime ? 1 : a.messageTime > b.messageTime ? -1 : 0;
 }

@@ -17,7 +17,7 @@ export class StoreError extends Error {
   }
 }
 
-/** BatchWriteItem kept returning unprocessed items after every retry. */
+/** BatchWriteItem or BatchGetItem kept returning unprocessed items or keys after every retry. */
 export class UnprocessedItemsError extends StoreError {
   readonly remaining: number;
   constructor(remaining: number) {

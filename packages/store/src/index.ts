@@ -1,4 +1,5 @@
 export { auditTableDefinition, itemKey, KEYS } from "./audit-table.ts";
+export { batchGet } from "./batch-get.ts";
 export { batchWrite } from "./batch-write.ts";
 export { documentClient } from "./document-client.ts";
 export { DynamoAuditStore, type DynamoAuditStoreOptions } from "./dynamo-audit-store.ts";
@@ -19,3 +20,12 @@ export {
   toRow,
 } from "./status-item.ts";
 export { STATUS_INDEXES, statusTableDefinition } from "./status-table.ts";
+export {
+  shardOf,
+  WATCH_PROJECTION,
+  WATCH_SHARDS,
+  type WatchSet,
+  watchKey,
+  watchKeys,
+  watchSetOf,
+} from "./watch-key.ts";

@@ -1,13 +1,13 @@
-import type { QueryCommandInput, UpdateCommandInput } from "@aws-sdk/lib-dynamodb";
+import type { QueryCommandInput, ScanCommandInput, UpdateCommandInput } from "@aws-sdk/lib-dynamodb";
 import {
   FINISHED,
   type QuarantineItem,
-  STATUS_RANK,
   type StatusQuery,
   type StatusRow,
   type StatusUpdate,
 } from "@fleet-auditor/metaserver";
 import { STATUS_INDEXES } from "./status-table.ts";
+import { watchKey, watchKeys, watchSetOf } from "./watch-key.ts";
 
 // The status table's codec and expression builders: pure, no client, time passed in. The adapter
 // (`dynamo-status-store.ts`) only sends what these build.
@@ -28,8 +28,10 @@ export const STATUS_ATTRIBUTES = {
   subresource: "subresource",
   node: "node",
   status: "status",
+  /** `open#<n>` or `refused#<n>`, or absent: the `byWatch` key (see `watch-key.ts`). */
+  watch: "wk",
   reason: "reason",
-  /** The winning message's header time, ms: the sort key of `byNode` and `byStatus`. */
+  /** The winning message's header time, ms: the sort key of `byNode` and `byWatch`. */
   timestamp: "ts",
   rank: "rank",
   msgId: "msgId",
@@ -104,10 +106,12 @@ export function statusUpdateCommand(
   // Items written before msg_ids were bounded shed their set.
   const removes: string[] = [name(A.msgIds)];
   // An empty string cannot be an index key (DynamoDB refuses the write; dynalite takes it): an
-  // empty node or status is left out, and the row is then not in byNode or byStatus.
+  // empty node is left out, and the row is then not in byNode. A row no audit watches (done, or
+  // no status) has no watch key, so it costs byWatch nothing.
   const optional: Array<[string, unknown]> = [
     [A.node, u.node || undefined],
     [A.status, u.status || undefined],
+    [A.watch, watchKey(u.status, u.id)],
     [A.errorCode, u.errorCode],
     [A.errorReason, u.errorReason],
     [A.errorMessage, u.errorMessage],
@@ -165,19 +169,20 @@ export function toRow(item: Record<string, unknown>): StatusRow {
 }
 
 /**
- * The read a status query needs: one index query when it names a node or a status; else one
- * `byStatus` query per status, each newest first and stopped at `limit`, merged: at most
- * statuses × limit items read, never the whole table.
+ * The read a status query needs, never more than about `limit` rows: `byNode` newest first
+ * (whole rows); the `byWatch` shards of the status's set, each newest first and stopped at
+ * `limit`, merged, and the rows then read whole by id; or, for rows in no index (Approved,
+ * Completed) and for no filter at all, a scan that stops once `limit` rows matched.
  */
 export type StatusRead =
   | { op: "query"; input: QueryCommandInput; limit: number }
-  | { op: "merge"; inputs: QueryCommandInput[]; limit: number };
+  | { op: "watch"; inputs: QueryCommandInput[]; limit: number }
+  | { op: "scan"; input: ScanCommandInput; limit: number };
 
 /**
- * The read for a status query at `now`: `byNode` with a node (the status filtered), `byStatus`
- * with only a status, both newest first from `since`; with neither, `byStatus` once per status,
- * merged (rows without a status are in no index and not listed). TTL deletion lags by up to two
- * days, so expired rows are filtered out here.
+ * The read for a status query at `now`: `byNode` with a node (the status filtered); with only a
+ * status, `byWatch` for an unfinished or refused one, both newest first from `since`; else a
+ * bounded scan. TTL deletion lags by up to two days, so expired rows are filtered out here.
  */
 export function statusQueryInput(tableName: string, q: StatusQuery, now: Date): StatusRead {
   // DynamoDB refuses names and values an expression does not use: add each where it is used.
@@ -191,32 +196,42 @@ export function statusQueryInput(tableName: string, q: StatusQuery, now: Date): 
   if (q.status) {
     names["#status"] = A.status;
     values[":status"] = q.status;
+    filters.push("#status = :status");
   }
-  const indexed = (IndexName: string, KeyConditionExpression: string): StatusRead => ({
-    op: "query",
-    limit,
-    input: {
-      TableName: tableName,
-      IndexName,
-      KeyConditionExpression,
-      FilterExpression: filters.join(" AND "),
-      ExpressionAttributeNames: names,
-      ExpressionAttributeValues: values,
-      ScanIndexForward: false,
-    },
+  const query = (IndexName: string, KeyConditionExpression: string, extra = {}): QueryCommandInput => ({
+    TableName: tableName,
+    IndexName,
+    KeyConditionExpression,
+    FilterExpression: filters.join(" AND "),
+    ExpressionAttributeNames: { ...names },
+    ExpressionAttributeValues: { ...values, ...extra },
+    ScanIndexForward: false,
   });
   if (q.node) {
     names["#node"] = A.node;
     values[":node"] = q.node;
-    if (q.status) filters.push("#status = :status");
-    return indexed(STATUS_INDEXES.byNode, "#node = :node AND #ts >= :since");
+    return { op: "query", limit, input: query(STATUS_INDEXES.byNode, "#node = :node AND #ts >= :since") };
   }
-  if (q.status) return indexed(STATUS_INDEXES.byStatus, "#status = :status AND #ts >= :since");
-  const inputs = [...STATUS_RANK.keys()].map(
-    (status) =>
-      (statusQueryInput(tableName, { ...q, status }, now) as Extract<StatusRead, { op: "query" }>).input,
-  );
-  return { op: "merge", inputs, limit };
+  const set = q.status ? watchSetOf(q.status) : undefined;
+  if (set) {
+    names["#wk"] = A.watch;
+    const inputs = watchKeys(set).map((wk) =>
+      query(STATUS_INDEXES.watch, "#wk = :wk AND #ts >= :since", { ":wk": wk }),
+    );
+    return { op: "watch", inputs, limit };
+  }
+  // Quarantined bodies share the table; they have no `ts`, which the filter asks for anyway.
+  filters.push("#ts >= :since");
+  return {
+    op: "scan",
+    limit,
+    input: {
+      TableName: tableName,
+      FilterExpression: filters.join(" AND "),
+      ExpressionAttributeNames: names,
+      ExpressionAttributeValues: values,
+    },
+  };
 }
 
 /** A quarantined body as its item: keyed by the SQS message id, in the sparse `byQuarantine` index. */

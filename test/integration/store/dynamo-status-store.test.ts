@@ -114,10 +114,47 @@ describe("DynamoStatusStore on a real DynamoDB API (dynalite, or DynamoDB Local 
     expect(
       (await s.query({ status: "InApplying", since: new Date(ms(25)) }, NOW)).map((r) => r.id),
     ).toContain("b3");
+    // A watched status comes from the byWatch shards, read back whole (the index projects less).
+    const [rejected] = await s.query({ status: "Rejected", limit: 1 }, NOW);
+    expect(rejected).toMatchObject({ id: "b4", msgId: "b4m", kind: "request", updatedAt: NOW.toISOString() });
+    // Approved rows are in no index (they are most of the traffic): a scan stopped at the limit.
+    expect((await s.query({ status: "Approved" }, NOW)).map((r) => r.id)).toEqual(["a1"]);
     const all = await s.query({}, NOW);
-    expect(all.map((r) => r.id)).toEqual(expect.arrayContaining(["a1", "b1", "b4"]));
-    // Neither node nor status: the newest across every status, the limit kept.
-    expect((await s.query({ limit: 3 }, NOW)).map((r) => r.id)).toEqual(["b4", "b3", "b2"]);
+    expect(all.map((r) => r.id).sort()).toEqual(["a1", "b1", "b2", "b3", "b4"]);
+    expect(all.map((r) => r.messageTime)).toEqual(
+      all
+        .map((r) => r.messageTime)
+        .sort()
+        .reverse(),
+    );
+    // Neither node nor status: a scan that stops at the limit, newest first of what it read.
+    const three = await s.query({ limit: 3 }, NOW);
+    expect(three).toHaveLength(3);
+    expect(three.map((r) => r.messageTime)).toEqual(
+      three
+        .map((r) => r.messageTime)
+        .sort()
+        .reverse(),
+    );
+  });
+
+  it("keeps each Application on one byWatch shard: open while in flight, refused when refused, out when done", async () => {
+    const s = store();
+    const watchOf = async (id: string) =>
+      (await dynamo.db.client.send(new GetCommand({ TableName: table, Key: { id } }))).Item?.wk;
+    await s.apply(update("w1", "PreApplying", ms(30), "w1a"), NOW);
+    const open = await watchOf("w1");
+    expect(open).toMatch(/^open#\d+$/);
+    await s.apply(update("w1", "InProcessing", ms(29), "w1b"), NOW);
+    expect(await watchOf("w1")).toBe(open);
+    expect((await s.query({ status: "InProcessing" }, NOW)).map((r) => r.id)).toEqual(["w1"]);
+    await s.apply(update("w1", "Failed", ms(28), "w1c"), NOW);
+    expect(await watchOf("w1")).toBe(String(open).replace("open", "refused"));
+    expect(await s.query({ status: "InProcessing" }, NOW)).toEqual([]);
+    await s.apply(update("w2", "InApplying", ms(20), "w2a"), NOW);
+    await s.apply(update("w2", "Approved", ms(19), "w2b"), NOW);
+    expect(await watchOf("w2")).toBeUndefined();
+    expect((await s.query({ status: "Failed" }, NOW)).map((r) => r.id)).toEqual(["w1"]);
   });
 
   it("writes an Application without a Status or a node: no empty index key, which DynamoDB refuses (issue 10)", async () => {
@@ -125,7 +162,7 @@ describe("DynamoStatusStore on a real DynamoDB API (dynalite, or DynamoDB Local 
     expect(await s.apply(update("no-status", "", ms(5), "ns1", ""), NOW)).toBe("applied");
     // The raw write shows the rule this store keeps: DynamoDB (and DynamoDB Local) refuse it.
     const refused = await dynamo.db.client
-      .send(new PutCommand({ TableName: table, Item: { id: "raw", status: "", ts: 1 } }))
+      .send(new PutCommand({ TableName: table, Item: { id: "raw", node: "", ts: 1 } }))
       .then(
         () => "accepted",
         (err: Error) => err.name,

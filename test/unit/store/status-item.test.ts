@@ -1,4 +1,4 @@
-import { decodeMessage, STATUS_RANK, type StatusUpdate, toUpdate } from "@fleet-auditor/metaserver";
+import { decodeMessage, type StatusUpdate, toUpdate } from "@fleet-auditor/metaserver";
 import {
   QUARANTINE_PREFIX,
   quarantineToItem,
@@ -9,6 +9,10 @@ import {
   statusUpdateCommand,
   toQuarantineItem,
   toRow,
+  WATCH_PROJECTION,
+  WATCH_SHARDS,
+  watchKey,
+  watchKeys,
 } from "@fleet-auditor/store";
 import { describe, expect, it } from "vitest";
 
@@ -106,7 +110,9 @@ describe("statusUpdateCommand", () => {
 
   it("removes an empty node (an index key may not be empty) and error fields the update does not have", () => {
     const cmd = statusUpdateCommand("status", update("Approved", {}, ""), NOW, TTL);
-    expect(cmd.UpdateExpression).toMatch(/ REMOVE #msgIds, #node, #errorCode, #errorReason, #errorMessage$/);
+    expect(cmd.UpdateExpression).toMatch(
+      / REMOVE #msgIds, #node, #wk, #errorCode, #errorReason, #errorMessage$/,
+    );
     expect(Object.keys(cmd.ExpressionAttributeValues ?? {})).not.toContain(":node");
     expectAllUsed(cmd);
   });
@@ -205,27 +211,79 @@ describe("statusQueryInput", () => {
     expectAllUsed(read.input);
   });
 
-  it("queries byStatus with a status alone, and byNode without a status filter with a node alone", () => {
-    const byStatus = single(statusQueryInput("status", { status: "InApplying" }, NOW));
-    expect(byStatus.input).toMatchObject({
-      IndexName: STATUS_INDEXES.byStatus,
-      KeyConditionExpression: "#status = :status AND #ts >= :since",
-    });
-    expect(byStatus.input.ExpressionAttributeValues?.[":since"]).toBe(0);
-    expectAllUsed(byStatus.input);
+  it("queries every byWatch shard of a watched status, and byNode without a status filter with a node alone", () => {
+    for (const [status, set] of [
+      ["InApplying", "open"],
+      ["Rejected", "refused"],
+      ["Failed", "refused"],
+      ["SomethingNew", "open"],
+    ] as const) {
+      const read = statusQueryInput("status", { status, limit: 7 }, NOW);
+      if (read.op !== "watch") throw new Error(`expected the watch shards, got ${read.op}`);
+      expect(read.limit).toBe(7);
+      expect(read.inputs.map((i) => i.ExpressionAttributeValues?.[":wk"])).toEqual(watchKeys(set));
+      for (const input of read.inputs) {
+        expect(input).toMatchObject({
+          IndexName: STATUS_INDEXES.watch,
+          KeyConditionExpression: "#wk = :wk AND #ts >= :since",
+          FilterExpression: "#ttl > :nowS AND #status = :status",
+          ScanIndexForward: false,
+        });
+        expectAllUsed(input);
+      }
+    }
     const byNode = single(statusQueryInput("status", { node: "edge-2" }, NOW));
     expect(byNode.input.FilterExpression).toBe("#ttl > :nowS");
     expectAllUsed(byNode.input);
   });
 
-  it("with neither, queries byStatus once per status, each stopped at the limit: never a table scan (issue 10)", () => {
-    const read = statusQueryInput("status", { since }, NOW);
-    if (read.op !== "merge") throw new Error(`expected a merge, got ${read.op}`);
-    expect(read.limit).toBe(1000);
-    expect(read.inputs.map((i) => i.ExpressionAttributeValues?.[":status"])).toEqual([...STATUS_RANK.keys()]);
-    for (const input of read.inputs) {
-      expect(input).toMatchObject({ IndexName: STATUS_INDEXES.byStatus, ScanIndexForward: false });
-      expectAllUsed(input);
+  it("reads rows in no index (Approved, Completed) and everything with a scan that stops at the limit", () => {
+    for (const q of [{ status: "Approved" }, { status: "Completed", since }, {}]) {
+      const read = statusQueryInput("status", { ...q, limit: 5 }, NOW);
+      if (read.op !== "scan") throw new Error(`expected a bounded scan, got ${read.op}`);
+      expect(read.limit).toBe(5);
+      expect(read.input.FilterExpression).toContain("#ts >= :since");
+      expectAllUsed(read.input);
+    }
+  });
+});
+
+describe("the byWatch key", () => {
+  it("watches unfinished and refused rows only, on a shard the Application keeps", () => {
+    expect(watchKey("Approved", "a")).toBeUndefined();
+    expect(watchKey("Completed", "a")).toBeUndefined();
+    expect(watchKey("", "a")).toBeUndefined();
+    const open = watchKey("PreApplying", "app-1");
+    expect(open).toMatch(/^open#\d+$/);
+    expect(watchKey("InProcessing", "app-1")).toBe(open);
+    expect(watchKey("Rejected", "app-1")).toBe(open?.replace("open", "refused"));
+    for (const status of ["PreApplying", "Rejected"]) {
+      const cmd = statusUpdateCommand("status", update(status), NOW, TTL);
+      expect(itemOf(cmd).wk).toBe(watchKey(status, "app-1"));
+    }
+    expect(statusUpdateCommand("status", update("Approved"), NOW, TTL).UpdateExpression).toContain("#wk");
+    expect(itemOf(statusUpdateCommand("status", update("Approved"), NOW, TTL)).wk).toBeUndefined();
+  });
+
+  it("spreads Application IDs evenly over the shards", () => {
+    const counts = new Map<string, number>();
+    for (let i = 0; i < 32_000; i++) {
+      const key = watchKey("InApplying", `${i.toString(16).padStart(8, "0")}-edge`) as string;
+      counts.set(key, (counts.get(key) ?? 0) + 1);
+    }
+    expect(counts.size).toBe(WATCH_SHARDS);
+    // 1,000 per shard on average; a fair hash stays within a few standard deviations (~32).
+    expect(Math.max(...counts.values())).toBeLessThan(1_150);
+    expect(Math.min(...counts.values())).toBeGreaterThan(850);
+  });
+
+  it("projects what the applications audit reads, and not the sizes, message ids or kinds", () => {
+    const watch = statusTableDefinition("status").GlobalSecondaryIndexes?.find(
+      (i) => i.IndexName === STATUS_INDEXES.watch,
+    );
+    expect(watch?.Projection).toEqual({ ProjectionType: "INCLUDE", NonKeyAttributes: [...WATCH_PROJECTION] });
+    for (const attr of ["sizes", "msgId", "kind", "appTimestamp", "updatedAt"]) {
+      expect(WATCH_PROJECTION as readonly string[]).not.toContain(attr);
     }
   });
 });
