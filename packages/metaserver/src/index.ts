@@ -1,5 +1,14 @@
 export { type Application, decodeApplication, type PatchInfo, rejection } from "./application.ts";
 export { decodeBytes, encodeBytes, utf8 } from "./base64.ts";
+export {
+  DEFAULT_EDGE_THRESHOLDS,
+  type EdgeThresholds,
+  IN_FLIGHT,
+  type RefusingNode,
+  refusingNodes,
+  type StuckApplication,
+  stuckApplications,
+} from "./edge-findings.ts";
 export * from "./errors.ts";
 export { bindGoFields } from "./go-json.ts";
 export { identifier, looksLikeHashId } from "./identifier.ts";
@@ -25,6 +34,9 @@ export type {
   QuarantineItem,
   StatusQuery,
   StatusRow,
+  WatchedRow,
+  WatchQuery,
+  WatchSet,
 } from "./ports.ts";
 export { type K8sStatus, K8sStatusSchema } from "./schemas.ts";
 export {

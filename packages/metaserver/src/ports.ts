@@ -28,6 +28,19 @@ export interface StatusRow extends ApplicationIdentity {
   sizes: { option: number; reqBody: number; respBody: number };
 }
 
+/** A row as the applications audit reads it from the watched index: no sizes, message ids or kinds. */
+export type WatchedRow = Omit<StatusRow, "msgId" | "kind" | "sizes" | "updatedAt">;
+
+/** The rows an audit watches: in flight (`open`) or refused by the cloud (`refused`). */
+export type WatchSet = "open" | "refused";
+
+/** A read of one watched set: open rows whose latest message is before `before`, refused ones since `since`. */
+export interface WatchQuery {
+  set: WatchSet;
+  before?: Date;
+  since?: Date;
+}
+
 /** Filters of a status query; `since` compares with the message time. */
 export interface StatusQuery {
   node?: string;
@@ -44,4 +57,9 @@ export interface ApplicationStatusStore {
   /** Rows matching the query, newest message first; rows whose TTL passed before `now` are left out. */
   query(query: StatusQuery, now: Date): Promise<StatusRow[]>;
   quarantined(limit?: number): Promise<QuarantineItem[]>;
+  /**
+   * Every row of a watched set in the query's time range, from every shard, TTL-expired rows
+   * left out. Throws when any shard cannot be read to its end: a partial read must resolve nothing.
+   */
+  watched(query: WatchQuery, now: Date): Promise<WatchedRow[]>;
 }

@@ -15,6 +15,8 @@ import type {
   StatusQuery,
   StatusRow,
   StatusUpdate,
+  WatchedRow,
+  WatchQuery,
 } from "@fleet-auditor/metaserver";
 import { batchGet } from "./batch-get.ts";
 import {
@@ -24,6 +26,8 @@ import {
   statusUpdateCommand,
   toQuarantineItem,
   toRow,
+  toWatchedRow,
+  watchedQueryInputs,
 } from "./status-item.ts";
 import { STATUS_INDEXES } from "./status-table.ts";
 
@@ -115,6 +119,18 @@ export class DynamoStatusStore implements ApplicationStatusStore {
     // byWatch projects what the audit reads; a status query returns whole rows.
     const keys = ids.map((id) => ({ [STATUS_ATTRIBUTES.id]: id }));
     return (await batchGet(this.#o.client, this.#o.tableName, keys)).map(toRow).sort(newestFirst);
+  }
+
+  async watched(q: WatchQuery, now: Date): Promise<WatchedRow[]> {
+    const shards = await Promise.all(
+      watchedQueryInputs(this.#o.tableName, q, now).map(async (input) => {
+        const items: Record<string, unknown>[] = [];
+        for await (const page of paginateQuery({ client: this.#o.client }, input))
+          items.push(...(page.Items ?? []));
+        return items;
+      }),
+    );
+    return shards.flat().map(toWatchedRow);
   }
 
   /** The first `limit` items of an index query (newest first), reading no further. */

@@ -18,13 +18,14 @@ export {
   statusUpdateCommand,
   toQuarantineItem,
   toRow,
+  toWatchedRow,
+  watchedQueryInputs,
 } from "./status-item.ts";
 export { STATUS_INDEXES, statusTableDefinition } from "./status-table.ts";
 export {
   shardOf,
   WATCH_PROJECTION,
   WATCH_SHARDS,
-  type WatchSet,
   watchKey,
   watchKeys,
   watchSetOf,

@@ -5,6 +5,8 @@ import {
   type StatusQuery,
   type StatusRow,
   type StatusUpdate,
+  type WatchedRow,
+  type WatchQuery,
 } from "@fleet-auditor/metaserver";
 import { STATUS_INDEXES } from "./status-table.ts";
 import { watchKey, watchKeys, watchSetOf } from "./watch-key.ts";
@@ -232,6 +234,30 @@ export function statusQueryInput(tableName: string, q: StatusQuery, now: Date): 
       ExpressionAttributeValues: values,
     },
   };
+}
+
+/**
+ * The queries of a watched read, one per shard of the set: open rows whose message is before
+ * `before` (stuck candidates), refused rows since `since` (the refusal window). Only the index's
+ * projection is read.
+ */
+export function watchedQueryInputs(tableName: string, q: WatchQuery, now: Date): QueryCommandInput[] {
+  const range = q.before ? "#ts < :before" : "#ts >= :since";
+  const bound = q.before ? { ":before": q.before.getTime() } : { ":since": q.since?.getTime() ?? 0 };
+  return watchKeys(q.set).map((wk) => ({
+    TableName: tableName,
+    IndexName: STATUS_INDEXES.watch,
+    KeyConditionExpression: `#wk = :wk AND ${range}`,
+    FilterExpression: "#ttl > :nowS",
+    ExpressionAttributeNames: { "#wk": A.watch, "#ts": A.timestamp, "#ttl": A.ttl },
+    ExpressionAttributeValues: { ":wk": wk, ":nowS": Math.floor(now.getTime() / 1000), ...bound },
+  }));
+}
+
+/** A row of the watched index as the audit reads it. */
+export function toWatchedRow(item: Record<string, unknown>): WatchedRow {
+  const { msgId: _m, kind: _k, sizes: _s, updatedAt: _u, ...row } = toRow(item);
+  return row;
 }
 
 /** A quarantined body as its item: keyed by the SQS message id, in the sparse `byQuarantine` index. */

@@ -1,5 +1,7 @@
 // The `byWatch` index key: which rows an audit watches, and on which shard. Pure.
 
+import type { WatchSet } from "@fleet-auditor/metaserver";
+
 /**
  * Shards of each watched set. DynamoDB gives an index partition about 1,000 writes a second and
  * cannot split one whose sort key (`ts`) only grows; 32 shards hold about 16,000 watched writes a
@@ -7,9 +9,6 @@
  * must agree: changing it moves rows between keys and needs a re-index.
  */
 export const WATCH_SHARDS = 32;
-
-/** The watched sets: Applications still in flight, and Applications the cloud refused. */
-export type WatchSet = "open" | "refused";
 
 const REFUSED: ReadonlySet<string> = new Set(["Rejected", "Failed"]);
 const DONE: ReadonlySet<string> = new Set(["Approved", "Completed"]);

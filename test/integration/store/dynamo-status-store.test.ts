@@ -170,6 +170,52 @@ describe("DynamoStatusStore on a real DynamoDB API (dynalite, or DynamoDB Local 
     expect(refused).toBe(process.env.FLEET_AUDITOR_DYNAMO === "local" ? "ValidationException" : "accepted");
   });
 
+  it("reads a watched set from every shard: open rows before a time, refused rows since one, projected", async () => {
+    const s = store();
+    for (let i = 0; i < 40; i++) await s.apply(update(`open-${i}`, "InApplying", ms(20 + i), `o${i}`), NOW);
+    await s.apply(update("fresh", "InProcessing", ms(2), "fr"), NOW);
+    await s.apply(update("done", "Approved", ms(50), "dn"), NOW);
+    await s.apply(update("late", "Rejected", ms(3), "la", "edge-9", { Reason: "Forbidden" }), NOW);
+    await s.apply(update("early", "Failed", ms(40), "ea", "edge-9"), NOW);
+    const stuck = await s.watched({ set: "open", before: new Date(ms(10)) }, NOW);
+    expect(stuck.map((r) => r.id).sort()).toEqual(Array.from({ length: 40 }, (_, i) => `open-${i}`).sort());
+    // Only what the index projects: no sizes, message ids, kinds.
+    expect(stuck[0]).not.toHaveProperty("msgId");
+    expect(stuck[0]).toMatchObject({
+      node: "edge-1",
+      verb: "get",
+      resource: "configmaps",
+      status: "InApplying",
+    });
+    const refused = await s.watched({ set: "refused", since: new Date(ms(15)) }, NOW);
+    expect(refused.map((r) => r.id)).toEqual(["late"]);
+    expect(refused[0]).toMatchObject({ node: "edge-9", reason: "Forbidden" });
+  });
+
+  it("fails a watched read when one shard cannot be read, rather than return part of the set", async () => {
+    const s = store();
+    await s.apply(update("open-1", "InApplying", ms(20), "o1"), NOW);
+    let queries = 0;
+    const failOne =
+      (next: (args: unknown) => Promise<unknown>, context: { commandName?: string }) =>
+      async (args: unknown) => {
+        if (context.commandName === "QueryCommand" && ++queries === 7) {
+          throw Object.assign(new Error("Throughput exceeds the current capacity"), {
+            name: "ProvisionedThroughputExceededException",
+          });
+        }
+        return next(args);
+      };
+    const client = dynamo.db.client;
+    client.middlewareStack.add(failOne as never, { step: "initialize", name: "failOneShard" });
+    try {
+      await expect(s.watched({ set: "open", before: new Date(ms(10)) }, NOW)).rejects.toThrow(/capacity/);
+    } finally {
+      client.middlewareStack.remove("failOneShard");
+    }
+    expect(await s.watched({ set: "open", before: new Date(ms(10)) }, NOW)).toHaveLength(1);
+  });
+
   it("keeps an Application's item one size however many messages it gets: no growing msg_id set (issue 10)", async () => {
     const s = store();
     const sizeOf = async () => {
