@@ -4,7 +4,11 @@ import { defineConfig } from "vitest/config";
 // The store suite runs twice: on dynalite, and on AWS's DynamoDB Local, which refuses what
 // DynamoDB refuses where dynalite does not (empty index keys, item sizes). DynamoDB Local runs on
 // Java; without it that half is left out, saying why.
-const STORE_SUITE = ["test/integration/store/**/*.test.ts", "test/integration/runner/ingest.test.ts"];
+const STORE_SUITE = [
+  "test/integration/store/**/*.test.ts",
+  "test/integration/runner/ingest.test.ts",
+  "test/integration/runner/applications-audit.test.ts",
+];
 const java = spawnSync("java", ["-version"], { stdio: "ignore" }).status === 0;
 if (!java)
   process.stderr.write("vitest: no java on PATH; the DynamoDB Local half of the store tests is skipped\n");

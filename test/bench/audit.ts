@@ -1,7 +1,7 @@
 import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import { CreateTopicCommand, SNSClient } from "@aws-sdk/client-sns";
 import type { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
-import { AUDITS, type AuditDefinition } from "@fleet-auditor/audit";
+import { KEB_AUDITS as AUDITS, type KebAuditDefinition } from "@fleet-auditor/audit";
 import { KebClient, KebTransport, StaticTokenProvider, scanAll } from "@fleet-auditor/keb";
 import { SnsAlertPublisher } from "@fleet-auditor/notify";
 import { type AuditRunDeps, runAudit } from "@fleet-auditor/runner";
@@ -53,7 +53,7 @@ export async function benchAudit(): Promise<boolean> {
       publisher: new SnsAlertPublisher({ client: ours.sns, topicArn }),
     };
     // Listing alone, classifying each page as the audit does, but no snapshot, diff or commit.
-    const listOnly = (audit: AuditDefinition) =>
+    const listOnly = (audit: KebAuditDefinition) =>
       scanAll(source, audit.queries, {
         retain: false,
         onPage: (runtimes) => {

@@ -1,6 +1,6 @@
 import { PublishCommand, type SNSClient } from "@aws-sdk/client-sns";
 import { type DynamoDBDocumentClient, GetCommand, PutCommand } from "@aws-sdk/lib-dynamodb";
-import type { AuditDefinition, Finding } from "@fleet-auditor/audit";
+import type { Finding, KebAuditDefinition } from "@fleet-auditor/audit";
 import type { RuntimeSource } from "@fleet-auditor/keb";
 
 /**
@@ -16,7 +16,7 @@ export async function naiveAudit(
     topicArn: string;
     table: string;
   },
-  audit: AuditDefinition,
+  audit: KebAuditDefinition,
 ): Promise<void> {
   const findings: Finding[] = [];
   for (const query of audit.queries) {

@@ -2,8 +2,9 @@ import { displayedState, type Runtime, type RuntimeFilters } from "@fleet-audito
 import { UnknownAuditError } from "./errors.ts";
 import { type Finding, type Severity, toFinding } from "./finding.ts";
 
-/** A named, data-driven audit: which KEB queries to list and what counts as flagged. */
-export interface AuditDefinition {
+/** A named, data-driven audit of KEB: which queries to list and what counts as flagged. */
+export interface KebAuditDefinition {
+  source: "keb";
   name: string;
   description: string;
   /** Listed separately and merged; each is a full set of KEB filters. */
@@ -11,6 +12,16 @@ export interface AuditDefinition {
   /** The finding for a flagged runtime, or undefined. Decided from `status`, never from the query. */
   classify(runtime: Runtime): Finding | undefined;
 }
+
+/** An audit of the KubeEdge Application status table (stuck, refused, quarantined). */
+export interface StatusTableAuditDefinition {
+  source: "status-table";
+  name: string;
+  description: string;
+}
+
+/** An audit the engine runs: what it reads differs, the diff, messages and ledger do not. */
+export type AuditDefinition = KebAuditDefinition | StatusTableAuditDefinition;
 
 const stateOf = (runtime: Runtime): string => runtime.status.state || displayedState(runtime.status);
 
@@ -22,7 +33,8 @@ const FAILING_SEVERITY: ReadonlyMap<string, Severity> = new Map([
 ]);
 
 /** Runtimes KEB shows as `failed`, `error` or `deprovisionincomplete`. */
-export const failingAudit: AuditDefinition = {
+export const failingAudit: KebAuditDefinition = {
+  source: "keb",
   name: "failing",
   description: "runtimes in failed, error or deprovisionincomplete state",
   // KEB ANDs deprovisionincomplete with the other states, so it needs a query of its own.
@@ -35,7 +47,8 @@ export const failingAudit: AuditDefinition = {
 };
 
 /** Expired trial and free runtimes; `suspended` ones are informational, the rest need a look. */
-export const expiredAudit: AuditDefinition = {
+export const expiredAudit: KebAuditDefinition = {
+  source: "keb",
   name: "expired",
   description: "expired runtimes; warning until their suspension has succeeded",
   // Without state=all KEB hides the (successfully suspended) majority of expired runtimes.
@@ -48,8 +61,21 @@ export const expiredAudit: AuditDefinition = {
   },
 };
 
+/**
+ * KubeEdge Applications stuck in flight, nodes whose requests the cloud keeps refusing, and
+ * messages quarantined as unreadable: read from the Application status table's watched index.
+ */
+export const applicationsAudit: StatusTableAuditDefinition = {
+  source: "status-table",
+  name: "applications",
+  description: "KubeEdge Applications stuck in flight, refusing nodes, quarantined messages",
+};
+
+/** The audits of KEB (the applications audit reads the status table instead). */
+export const KEB_AUDITS: readonly KebAuditDefinition[] = [failingAudit, expiredAudit];
+
 /** The audits that ship by default. */
-export const AUDITS: readonly AuditDefinition[] = [failingAudit, expiredAudit];
+export const AUDITS: readonly AuditDefinition[] = [failingAudit, expiredAudit, applicationsAudit];
 
 /** The audit named `name`; throws `UnknownAuditError` listing the known ones. */
 export function auditNamed(name: string, audits: readonly AuditDefinition[] = AUDITS): AuditDefinition {
@@ -66,7 +92,7 @@ export function auditNamed(name: string, audits: readonly AuditDefinition[] = AU
 export type NarrowingFilters = Omit<RuntimeFilters, "states" | "expired">;
 
 /** The audit's queries with the run's extra filters ANDed in. */
-export function narrowedQueries(audit: AuditDefinition, extra: NarrowingFilters = {}): RuntimeFilters[] {
+export function narrowedQueries(audit: KebAuditDefinition, extra: NarrowingFilters = {}): RuntimeFilters[] {
   return audit.queries.map((q) => ({ ...q, ...extra }));
 }
 

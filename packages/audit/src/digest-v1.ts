@@ -23,6 +23,20 @@ const Operation = object({
   notCompletedSteps: array(string()).optional(),
 });
 
+const Edge = object({
+  what: oneOf(["stuck", "refused", "quarantined"]),
+  node: string(),
+  key: string(),
+  verb: string(),
+  resource: string(),
+  status: string().optional().describe("stuck: the Application's status"),
+  since: string().optional(),
+  reason: string().describe("refused: the Kubernetes reason and code; quarantined: the code"),
+  code: number().int().optional(),
+  count: number().int().optional(),
+  requests: array(string()).optional().describe("refused: 'verb resource' pairs, most frequent first"),
+});
+
 /** One transition with its finding, as programs read it (the run report's row, plus links). */
 export const DigestV1TransitionSchema = object({
   kind: Kind,
@@ -43,6 +57,9 @@ export const DigestV1TransitionSchema = object({
   ending: string().optional().describe("resolved: the state now, or 'no longer listed'"),
   operation: Operation.optional(),
   previousOperation: Operation.optional().describe("changed: the failing operation before"),
+  edge: Edge.optional().describe(
+    "the applications audit: a stuck Application, a refusing node or quarantined messages (instanceID is then the finding's key, region the node, plan the verb)",
+  ),
   links: object({
     runtime: string().optional(),
     runbook: string().optional(),

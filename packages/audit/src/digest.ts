@@ -19,6 +19,8 @@ export interface DigestContext {
   incompleteReason: string | null;
   listed: number;
   flagged: number;
+  /** What `listed` counts, in the head of a message. Default "runtimes". */
+  listedWhat?: string;
   /** The landscape's name (`LANDSCAPE`, e.g. `prod-eu`): in every subject and title. */
   landscape?: string;
   links?: LinkTemplates;

@@ -1,4 +1,5 @@
 import { isZeroTime, lastOperation, type OperationKind, type Runtime } from "@fleet-auditor/keb/model";
+import type { EdgeDetail } from "./edge-finding.ts";
 
 /** How urgent a finding is; orders digests and sets the `severity` attribute. */
 export type Severity = "critical" | "warning" | "info";
@@ -37,6 +38,8 @@ export interface Finding {
   expiredAt?: string;
   severity: Severity;
   operation?: FailingOperation;
+  /** A KubeEdge finding of the applications audit; see `edge-finding.ts` for how it fills the rest. */
+  edge?: EdgeDetail;
 }
 
 /** A failing operation's description is kept up to this many characters. */
@@ -98,15 +101,19 @@ export function toFinding(runtime: Runtime, state: string, severity: Severity): 
 /**
  * What a finding is about, for grouping, runbooks and silences: the operation's error reason,
  * else its failing step, else `steps-not-completed` for a deprovisioning that left steps undone;
- * `""` when KEB says nothing (an expired runtime).
+ * `""` when KEB says nothing (an expired runtime). An edge finding's own reason (the status of a
+ * stuck Application, `403 Forbidden`, a quarantine code).
  */
 export function reasonOf(f: Finding): string {
+  if (f.edge) return f.edge.reason;
   const op = f.operation;
   return op?.errorReason || op?.errorStep || (op?.notCompletedSteps?.length ? "steps-not-completed" : "");
 }
 
 /** What makes two findings the "same problem": a change here is a `changed` transition. */
 export function problemKey(finding: Finding): string {
+  // A refusal's count moves every run; only what it is (and a stuck Application's status) matters.
+  if (finding.edge) return [finding.state, finding.edge.status ?? "", finding.edge.reason].join("|");
   const op = finding.operation;
   return [finding.state, finding.expiredAt ?? "", op?.operationID ?? "", op?.state ?? ""].join("|");
 }

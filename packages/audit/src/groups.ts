@@ -16,6 +16,8 @@ export interface TransitionGroup {
   plans: Array<[plan: string, count: number]>;
   /** Members, oldest incident first. */
   members: TransitionRef[];
+  /** Its members are edge findings (the applications audit): `region` is a node, `plans` are verbs. */
+  edge?: true;
 }
 
 /** The key a finding groups under, with the transition's kind. */
@@ -50,6 +52,7 @@ export function groupTransitions(
         since: t.since,
         plans: [],
         members: [],
+        ...(f.edge ? { edge: true as const } : {}),
       };
       groups.set(key, g);
       plans.set(key, new Map());

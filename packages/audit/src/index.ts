@@ -1,12 +1,16 @@
 export {
   AUDITS,
   type AuditDefinition,
+  applicationsAudit,
   auditNamed,
   coveredBy,
   expiredAudit,
   failingAudit,
+  KEB_AUDITS,
+  type KebAuditDefinition,
   type NarrowingFilters,
   narrowedQueries,
+  type StatusTableAuditDefinition,
 } from "./definitions.ts";
 export { committable, type Delivery, toldBy, toldQuietly } from "./delivery.ts";
 export { type DiffInput, type DiffResult, diffSnapshot } from "./diff.ts";
@@ -30,6 +34,13 @@ export {
   DigestV1TransitionSchema,
   structuredDigest,
 } from "./digest-v1.ts";
+export {
+  EDGE_STATES,
+  type EdgeDetail,
+  quarantinedFinding,
+  refusedFinding,
+  stuckFinding,
+} from "./edge-finding.ts";
 export * from "./errors.ts";
 export {
   type FailingOperation,

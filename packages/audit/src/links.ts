@@ -3,8 +3,8 @@ import { reasonOf } from "./finding.ts";
 
 /**
  * URL templates for links in messages. Placeholders: `{instanceID}`, `{runtimeID}`,
- * `{shootName}`, `{globalAccountID}`, `{subAccountID}`, `{region}`, `{reason}`, `{runId}`;
- * values are URL-encoded. A template whose placeholder has no value gives no link.
+ * `{shootName}`, `{globalAccountID}`, `{subAccountID}`, `{region}`, `{reason}`, `{runId}`, and
+ * for the applications audit `{node}`, `{verb}`, `{resource}`, `{key}`; values are URL-encoded. A template whose placeholder has no value gives no link.
  */
 export interface LinkTemplates {
   /** A runtime's console or dashboard page, e.g. `https://dash.example/runtimes/{instanceID}`. */
@@ -32,8 +32,12 @@ export function fillTemplate(
   return missing ? undefined : url;
 }
 
-/** The template values of a finding. */
+/** The template values of a finding; an edge finding has no runtime, so no runtime link. */
 export function findingValues(f: Finding): Record<string, string | undefined> {
+  if (f.edge) {
+    const { node, verb, resource, key } = f.edge;
+    return { region: f.region, reason: reasonOf(f), node, verb, resource, key };
+  }
   return {
     instanceID: f.instanceID,
     runtimeID: f.runtimeID,
@@ -45,8 +49,10 @@ export function findingValues(f: Finding): Record<string, string | undefined> {
   };
 }
 
-/** The `kcp` command that shows a runtime with its operations. */
+/** The command that shows a finding's subject: `kcp` for a runtime, `fleet-auditor apps status` for the edge. */
 export function kcpCommand(f: Finding): string {
+  if (f.edge?.what === "quarantined") return "fleet-auditor apps quarantine";
+  if (f.edge) return `fleet-auditor apps status --node ${shellWord(f.edge.node)}`;
   return `kcp rt -i ${f.instanceID} --ops -o json`;
 }
 
@@ -56,13 +62,15 @@ export interface GroupMatch {
   state: string;
   region: string;
   reason?: string;
+  /** The group is of edge findings: its "region" is a node. */
+  edge?: boolean;
 }
 
 /** The `fleet-auditor silences add` line that would silence a group (the reason is a matcher too). */
 export function silenceCommand(g: GroupMatch): string {
   const match = [
     `state=${g.state}`,
-    g.region ? `region=${g.region}` : "",
+    g.region ? `${g.edge ? "node" : "region"}=${g.region}` : "",
     g.reason ? `reason=${g.reason}` : "",
   ]
     .filter(Boolean)

@@ -181,6 +181,7 @@ function nextSteps(ctx: DigestContext, g: TransitionGroup | undefined, t: Transi
       state: g.state,
       region: g.region,
       reason: g.reason || undefined,
+      edge: g.edge,
     });
     steps.push(`Silence: ${slackCode(silence, 400)}`);
   }

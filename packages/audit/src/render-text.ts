@@ -1,4 +1,5 @@
 import type { DigestContext } from "./digest.ts";
+import type { EdgeDetail } from "./edge-finding.ts";
 import type { Finding } from "./finding.ts";
 import type { TransitionGroup } from "./groups.ts";
 import { fillTemplate, findingValues, kcpCommand, silenceCommand } from "./links.ts";
@@ -108,8 +109,8 @@ function head(ctx: DigestContext): string[] {
   const lines = [`fleet-auditor ${where}${ctx.audit} audit, run ${ctx.runId} at ${shortTime(ctx.at)}`];
   lines.push(
     ctx.complete
-      ? `Scan complete: ${ctx.listed} runtimes listed, ${ctx.flagged} flagged.`
-      : `Scan INCOMPLETE (${oneLine(ctx.incompleteReason ?? "unknown", 300)}): nothing was resolved this run; ${ctx.listed} runtimes listed.`,
+      ? `Scan complete: ${ctx.listed} ${ctx.listedWhat ?? "runtimes"} listed, ${ctx.flagged} flagged.`
+      : `Scan INCOMPLETE (${oneLine(ctx.incompleteReason ?? "unknown", 300)}): nothing was resolved this run; ${ctx.listed} ${ctx.listedWhat ?? "runtimes"} listed.`,
   );
   if (ctx.repeats)
     lines.push(
@@ -150,7 +151,13 @@ function summary(groups: readonly TransitionGroup[]): string[] {
 
 function plans(g: TransitionGroup): string {
   const shown = g.plans.slice(0, 4).map(([p, n]) => `${oneLine(p, 30) || "-"} ${n}`);
-  return `plans ${shown.join(", ")}${g.plans.length > 4 ? ", …" : ""}`;
+  return `${g.edge ? "verbs" : "plans"} ${shown.join(", ")}${g.plans.length > 4 ? ", …" : ""}`;
+}
+
+/** What a group's members are, for "* 25 … stuck in edge-17". */
+function noun(g: TransitionGroup): string {
+  if (!g.edge) return "runtimes";
+  return g.state === "stuck" ? "Applications" : g.state === "refused" ? "refusal kinds" : "quarantine codes";
 }
 
 /** A collapsed group: one line with its count, examples, its runbook and how to silence it. */
@@ -158,12 +165,16 @@ function groupLines(ctx: DigestContext, transitions: readonly Transition[], g: T
   const first = transitions[g.members[0] as TransitionRef] as Transition;
   const verb = g.kind === "resolved" ? `no longer ${oneLine(g.state, 40)}` : oneLine(g.state, 40);
   const lines = [
-    `* ${g.members.length} runtimes ${verb}${g.reason ? ` (${oneLine(g.reason, 80)})` : ""} in ${oneLine(g.region, 40) || "-"}, ${plans(g)}, since ${shortTime(g.since)}${g.kind === "resolved" ? "" : ` [${g.severity}]`}`,
+    `* ${g.members.length} ${noun(g)} ${verb}${g.reason ? ` (${oneLine(g.reason, 80)})` : ""} in ${oneLine(g.region, 40) || "-"}, ${plans(g)}, since ${shortTime(g.since)}${g.kind === "resolved" ? "" : ` [${g.severity}]`}`,
   ];
   const examples = g.members
     .slice(0, EXAMPLES)
     .map((ref) => transitions[ref] as Transition)
-    .map((t) => `shoot ${oneLine(t.finding.shootName, 40) || "-"} (instance ${oneLine(t.instanceID, 60)})`);
+    .map((t) =>
+      t.finding.edge
+        ? oneLine(t.finding.shootName, 80)
+        : `shoot ${oneLine(t.finding.shootName, 40) || "-"} (instance ${oneLine(t.instanceID, 60)})`,
+    );
   lines.push(`    e.g. ${examples.join(", ")}`);
   if (g.kind !== "resolved") {
     const description = first.finding.operation?.description;
@@ -171,7 +182,7 @@ function groupLines(ctx: DigestContext, transitions: readonly Transition[], g: T
     const runbook = fillTemplate(ctx.links?.runbook, findingValues(first.finding));
     if (runbook) lines.push(`    runbook: ${runbook}`);
     lines.push(
-      `    silence: ${silenceCommand({ audit: ctx.audit, state: g.state, region: g.region, reason: g.reason || undefined })}`,
+      `    silence: ${silenceCommand({ audit: ctx.audit, state: g.state, region: g.region, reason: g.reason || undefined, edge: g.edge })}`,
     );
   }
   return lines;
@@ -180,6 +191,7 @@ function groupLines(ctx: DigestContext, transitions: readonly Transition[], g: T
 /** One runtime: a block, or one line for a reminder in a small group. */
 function transitionLines(ctx: DigestContext, t: Transition, brief: boolean): string[] {
   const f = t.finding;
+  if (f.edge) return edgeLines(ctx, t, f.edge, brief);
   const since = `since ${shortTime(t.since)} (${humanDuration(Date.parse(ctx.at) - Date.parse(t.since))})`;
   if (t.kind === "resolved") {
     const ending = t.ending ? `now ${oneLine(t.ending, 60)}` : "how it ended is unknown (KEB lookup failed)";
@@ -235,8 +247,42 @@ function reasonText(f: Finding): string {
   return reason ? ` (${oneLine(reason, 80)})` : "";
 }
 
+/** One edge finding (the applications audit): where on the edge, what, since when, how to look. */
+function edgeLines(ctx: DigestContext, t: Transition, e: EdgeDetail, brief: boolean): string[] {
+  const f = t.finding;
+  const age = humanDuration(Date.parse(ctx.at) - Date.parse(t.since));
+  if (t.kind === "resolved") {
+    const how = {
+      stuck: "it completed, was answered or aged out",
+      refused: "the node's refusals fell below the threshold",
+      quarantined: "no more messages quarantined in the window",
+    }[e.what];
+    return [`- resolved after ${age}: ${placement(f)}, was ${oneLine(f.state, 40)}; ${how}`];
+  }
+  const since = `since ${shortTime(t.since)} (${age})`;
+  if (brief) return [`- [${t.severity}] still ${oneLine(f.state, 40)} ${since}: ${placement(f)}`];
+  const lines = [`- [${t.severity}] ${oneLine(f.state, 40)}: ${placement(f)}, ${since}`];
+  if (e.what === "stuck") {
+    lines.push(
+      `    Application ${oneLine(f.instanceID.replace(/^app:/, ""), 80)}: ${oneLine(e.status ?? "", 40)} since ${shortTime(e.since ?? t.since)}, resource ${oneLine(e.resource, 60) || "-"}`,
+    );
+  }
+  if (e.what === "refused") {
+    lines.push(`    requests: ${oneLine((e.requests ?? []).join(", "), 200)}; e.g. ${oneLine(e.key, 120)}`);
+  }
+  const runbook = fillTemplate(ctx.links?.runbook, findingValues(f));
+  if (runbook) lines.push(`    runbook: ${runbook}`);
+  lines.push(`    inspect: ${kcpCommand(f)}`);
+  return lines;
+}
+
 /** `aws eu-central-1 shoot c-1a2b3c4` with the blanks KEB leaves on early failures shown as `-`. */
 export function placement(f: Finding): string {
+  if (f.edge) {
+    return f.edge.node
+      ? `node ${oneLine(f.edge.node, 60)}: ${oneLine(f.shootName, 160)}`
+      : oneLine(f.shootName, 160);
+  }
   return `${oneLine(f.plan, 40) || "-"} ${oneLine(f.region, 40) || "-"} shoot ${oneLine(f.shootName, 40) || "-"}`;
 }
 

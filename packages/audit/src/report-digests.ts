@@ -18,6 +18,7 @@ export function transitionFromReport(r: ReportTransition): Transition {
     severity: r.severity,
     ...(r.expiredAt !== undefined ? { expiredAt: r.expiredAt } : {}),
     ...(r.operation ? { operation: r.operation } : {}),
+    ...(r.edge ? { edge: r.edge } : {}),
   };
   return {
     kind: r.kind,

@@ -18,6 +18,7 @@ export type ReportTransition = Pick<
   | "provider"
   | "expiredAt"
   | "operation"
+  | "edge"
 > &
   Pick<Transition, "kind" | "state" | "previousState" | "severity" | "since" | "ending" | "silencedBy"> & {
     /** The error reason or failing step (`reasonOf`); `""` when KEB gives none. */
@@ -64,6 +65,7 @@ export function reportTransition(t: Transition): ReportTransition {
   if (t.silencedBy !== undefined) row.silencedBy = t.silencedBy;
   if (f.expiredAt !== undefined) row.expiredAt = f.expiredAt;
   if (f.operation) row.operation = f.operation;
+  if (f.edge) row.edge = f.edge;
   if (t.previous?.operation) row.previousOperation = t.previous.operation;
   return row;
 }

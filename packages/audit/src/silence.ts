@@ -10,6 +10,10 @@ export interface SilenceMatchers {
   state?: string;
   /** The error reason (or failing step) as `reasonOf` gives it. */
   reason?: string;
+  /** KubeEdge findings (the applications audit): the edge node, the request's verb and resource. */
+  node?: string;
+  verb?: string;
+  resource?: string;
 }
 
 /** A silence with an expiry: matching runtimes change state quietly until `endsAt`. */
@@ -43,7 +47,10 @@ export function silencing(
       (m.plan === undefined || m.plan === finding.plan) &&
       (m.region === undefined || m.region === finding.region) &&
       (m.state === undefined || m.state === finding.state) &&
-      (m.reason === undefined || m.reason === reasonOf(finding))
+      (m.reason === undefined || m.reason === reasonOf(finding)) &&
+      (m.node === undefined || m.node === finding.edge?.node) &&
+      (m.verb === undefined || m.verb === finding.edge?.verb) &&
+      (m.resource === undefined || m.resource === finding.edge?.resource)
     );
   });
 }

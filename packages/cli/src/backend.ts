@@ -47,10 +47,11 @@ async function openTable(
     };
   }
   const tableName = kind === "audit" ? LOCAL_AUDIT_TABLE : LOCAL_STATUS_TABLE;
+  // Both tables in the one embedded store: the applications audit reads one and writes the other.
   const db = await startEmbeddedDynamo({
     dir: join(stateDir, "dynamodb"),
-    tables: kind === "audit" ? [tableName] : [],
-    statusTables: kind === "status" ? [tableName] : [],
+    tables: [LOCAL_AUDIT_TABLE],
+    statusTables: [LOCAL_STATUS_TABLE],
   });
   return {
     client: db.client,
@@ -62,6 +63,8 @@ async function openTable(
 
 /** Where a CLI run keeps its state and sends its messages. */
 export interface Backend {
+  /** The Application status table, for the applications audit (opened on request). */
+  status?: DynamoStatusStore;
   store: AuditStateStore;
   reports: DynamoReportStore;
   /** The command that prints a run's report against this backend. */
@@ -77,7 +80,11 @@ export interface Backend {
  * AWS when `AUDIT_TABLE` and `ALERT_TOPIC_ARN` are set; otherwise the embedded stack: the store
  * under `stateDir` and `<stateDir>/outbox.jsonl` for messages.
  */
-export async function openBackend(stateDir: string, env: CliEnv): Promise<Backend> {
+export async function openBackend(
+  stateDir: string,
+  env: CliEnv,
+  options: { status?: boolean } = {},
+): Promise<Backend> {
   const topicArn = env.ALERT_TOPIC_ARN;
   if ((env.AUDIT_TABLE === undefined) !== (topicArn === undefined)) {
     const missing = topicArn === undefined ? "ALERT_TOPIC_ARN" : "AUDIT_TABLE";
@@ -96,10 +103,26 @@ export async function openBackend(stateDir: string, env: CliEnv): Promise<Backen
       },
     ]);
   }
+  if (options.status && env.AUDIT_TABLE && !env.STATUS_TABLE) {
+    // An empty local table read as complete would resolve every finding in the AWS snapshot.
+    throw new ConfigError([
+      {
+        path: "STATUS_TABLE",
+        message: "the applications audit on AWS (AUDIT_TABLE) needs the status table too",
+      },
+    ]);
+  }
   const table = await openTable(stateDir, env.AUDIT_TABLE, "audit");
+  // The status table beside it: on AWS with STATUS_TABLE, else in the same embedded store.
+  const statusTable = !options.status
+    ? undefined
+    : env.STATUS_TABLE
+      ? await openTable(stateDir, env.STATUS_TABLE, "status")
+      : { ...table, tableName: LOCAL_STATUS_TABLE, close: async () => undefined };
   const sns = topicArn ? { client: new SNSClient({}), topicArn } : undefined;
   const outbox = join(stateDir, "outbox.jsonl");
   return {
+    ...(statusTable ? { status: new DynamoStatusStore(statusTable) } : {}),
     store: new DynamoAuditStore(table),
     reports: new DynamoReportStore(table),
     reportCommand: (runId) =>
@@ -118,6 +141,7 @@ export async function openBackend(stateDir: string, env: CliEnv): Promise<Backen
       : `${table.description}, messages appended to ${outbox}`,
     close: async () => {
       sns?.client.destroy();
+      await statusTable?.close();
       await table.close();
     },
   };

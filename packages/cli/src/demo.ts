@@ -1,7 +1,7 @@
 import {
   type AlertPublisher,
-  AUDITS,
   type DigestMessage,
+  KEB_AUDITS,
   type RunSummary,
   TRANSITION_KINDS,
 } from "@fleet-auditor/audit";
@@ -85,7 +85,7 @@ export async function runDemo(out: NodeJS.WritableStream = process.stdout): Prom
   const runBoth = async (title: string, at = hour++): Promise<void> => {
     const scheduledTime = new Date(Date.UTC(2026, 10, 29, at)).toISOString();
     out.write(`\n━━ ${scheduledTime.slice(11, 16)} UTC  ${title}\n`);
-    for (const { name: audit } of AUDITS)
+    for (const { name: audit } of KEB_AUDITS)
       out.write(
         `  ${line(await runAudit({ ...deps, clock: () => new Date(scheduledTime) }, { audit, scheduledTime }))}\n`,
       );

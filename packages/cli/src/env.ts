@@ -1,4 +1,4 @@
-import { AlertingEnvSchema, TopicArnSchema } from "@fleet-auditor/runner";
+import { AlertingEnvSchema, EdgeThresholdsEnvSchema, TopicArnSchema } from "@fleet-auditor/runner";
 import { object, optional, type output, preprocess, string, type ZodType } from "zod";
 
 // An empty variable (`AUDIT_TABLE= fleet-auditor …`) means unset, as shells make it easy to write.
@@ -20,6 +20,8 @@ export const CliEnvSchema = object({
   CRITICAL_TOPIC_ARN: unsetIfEmpty(TopicArnSchema),
   /** The Application status table on DynamoDB. */
   STATUS_TABLE: unsetIfEmpty(string()),
-}).extend(AlertingEnvSchema.shape);
+})
+  .extend(AlertingEnvSchema.shape)
+  .extend(EdgeThresholdsEnvSchema.shape);
 
 export type CliEnv = output<typeof CliEnvSchema>;

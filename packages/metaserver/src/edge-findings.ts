@@ -1,4 +1,4 @@
-import type { WatchedRow } from "./ports.ts";
+import type { QuarantineItem, WatchedRow } from "./ports.ts";
 
 // What the applications audit finds in the rows it watches. Pure: rows and `now` in, findings out.
 
@@ -115,4 +115,22 @@ function mostFrequent(values: readonly string[]): string[] {
   const counts = new Map<string, number>();
   for (const v of values) counts.set(v, (counts.get(v) ?? 0) + 1);
   return [...counts].sort((a, b) => b[1] - a[1]).map(([v]) => v);
+}
+
+/**
+ * Messages quarantined in the refusal window, counted by code (`MS_NOT_JSON`…), most first.
+ * `items` come newest first; the count of a window fuller than what was read is a lower bound.
+ */
+export function quarantinedByCode(
+  items: readonly QuarantineItem[],
+  now: Date,
+  t: EdgeThresholds,
+): Array<{ code: string; count: number }> {
+  const since = now.getTime() - t.rejectedWindowMinutes * 60_000;
+  const counts = new Map<string, number>();
+  for (const item of items) {
+    if (Date.parse(item.receivedAt) < since) continue;
+    counts.set(item.code, (counts.get(item.code) ?? 0) + 1);
+  }
+  return [...counts].map(([code, count]) => ({ code, count })).sort((a, b) => b.count - a.count);
 }

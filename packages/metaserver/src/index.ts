@@ -4,6 +4,7 @@ export {
   DEFAULT_EDGE_THRESHOLDS,
   type EdgeThresholds,
   IN_FLIGHT,
+  quarantinedByCode,
   type RefusingNode,
   refusingNodes,
   type StuckApplication,

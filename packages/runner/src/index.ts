@@ -10,6 +10,13 @@ export {
   policyFrom,
   TopicArnSchema,
 } from "./audit-config.ts";
+export {
+  type ApplicationsAuditEnv,
+  ApplicationsAuditEnvSchema,
+  type EdgeThresholdsEnv,
+  EdgeThresholdsEnvSchema,
+  thresholdsFrom,
+} from "./edge-audit-config.ts";
 export * from "./errors.ts";
 export {
   type IngestCounts,

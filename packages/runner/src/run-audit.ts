@@ -17,6 +17,7 @@ import {
   diffSnapshot,
   type Finding,
   healthNotice,
+  type KebAuditDefinition,
   type LinkTemplates,
   narrowedQueries,
   nextHealth,
@@ -36,8 +37,10 @@ import {
   unstorable,
 } from "@fleet-auditor/audit";
 import { displayedState, type RuntimeSource, redact, type ScanResult, scanAll } from "@fleet-auditor/keb";
-import { type Problem, RunInputError } from "./errors.ts";
+import type { ApplicationStatusStore, EdgeThresholds } from "@fleet-auditor/metaserver";
+import { ConfigError, type Problem, RunInputError } from "./errors.ts";
 import type { RunLogger } from "./ports.ts";
+import { readStatusTable } from "./read-status-table.ts";
 import type { AuditRunInput } from "./run-input.ts";
 
 const DEFAULT_LEASE_MS = 15 * 60_000;
@@ -48,7 +51,10 @@ const DEFAULT_STORM_THRESHOLD = 20;
 
 /** Everything a run needs; the composition root (function, CLI) builds it once. */
 export interface AuditRunDeps {
-  source: RuntimeSource;
+  /** KEB, for the KEB audits (`failing`, `expired`). */
+  source?: RuntimeSource;
+  /** The Application status table and its thresholds, for the `applications` audit. */
+  edge?: { statusStore: ApplicationStatusStore; thresholds?: EdgeThresholds };
   store: AuditStateStore;
   publisher: AlertPublisher;
   silences?: SilenceSource;
@@ -121,9 +127,12 @@ export async function runAudit(deps: AuditRunDeps, input: AuditRunInput): Promis
   if (!run.dryRun && !(await takeLease(deps, run))) return skipped(run);
   let health: AuditHealth | undefined;
   try {
-    const [listed, state] = await Promise.all([scanWithRescan(deps, run), loadState(deps, run)]);
+    const [listed, state] = await Promise.all([observe(deps, run), loadState(deps, run)]);
     health = state.health;
-    const { scan, endings } = await confirmAbsences(deps, run, listed, state);
+    const { scan, endings } =
+      run.audit.source === "keb" && deps.source
+        ? await confirmAbsences(deps, deps.source, run, run.audit, listed, state)
+        : { scan: listed, endings: new Map<string, string>() };
     const diff = planTransitions(deps, run, scan, state);
     const transitions = withEndings(diff.transitions, endings);
     const plan = { diff: { ...diff, transitions } };
@@ -189,15 +198,21 @@ interface Run {
 }
 
 /** What the scan stage found. */
-interface Scan {
-  scans: ScanResult[];
+export interface Scan {
+  /** What was read, as the summary lists it. */
+  queries: RunSummary["queries"];
+  /** How many runtimes (or status rows) were read. */
+  listed: number;
   findings: Finding[];
   /** Flagged runtimes that cannot be stored, left out of the diff. */
   unstorable: Array<{ instanceID: string; reason: string }>;
   rescans: number;
   complete: boolean;
   incompleteReason: string | null;
-  /** The KEB error code behind an incomplete scan (`KEB_AUTH`, `KEB_HTTP`, …), or `KEB_INCOMPLETE`. */
+  /**
+   * The error code behind an incomplete scan: KEB's (`KEB_AUTH`, `KEB_HTTP`, …) or
+   * `KEB_INCOMPLETE`; `STATUS_READ` when the status table could not be read.
+   */
   incompleteCode: string | null;
 }
 
@@ -226,6 +241,11 @@ function startRun(deps: AuditRunDeps, input: AuditRunInput): Run {
   const dryRun = input.dryRun ?? false;
   const scheduledTime = input.scheduledTime ? new Date(input.scheduledTime).toISOString() : null;
   if (!dryRun) refuseSkew(input, startedAt, deps.maxClockSkewMs ?? DEFAULT_MAX_SKEW_MS);
+  if (audit.source === "status-table" && input.filters) {
+    throw new RunInputError([
+      { path: "filters", message: `narrow KEB audits only; ${audit.name} reads the status table` },
+    ]);
+  }
   return {
     audit,
     input,
@@ -289,20 +309,46 @@ function skipped(run: Run): AuditRunResult {
   };
 }
 
+/** Stage 3: what the audit reads: KEB's pages, or the status table's watched rows. */
+function observe(deps: AuditRunDeps, run: Run): Promise<Scan> {
+  if (run.audit.source === "status-table") {
+    if (!deps.edge) {
+      throw new ConfigError([
+        {
+          path: "STATUS_TABLE",
+          message: `the ${run.audit.name} audit reads the Application status table; set it`,
+        },
+      ]);
+    }
+    return readStatusTable(deps.edge, run.now, deps.log);
+  }
+  if (!deps.source) {
+    throw new ConfigError([
+      { path: "KEB_URL", message: `the ${run.audit.name} audit reads KEB; set its connection` },
+    ]);
+  }
+  return scanWithRescan(deps, deps.source, run.audit, run);
+}
+
 /**
  * Stage 3: every page of the audit's queries, classified as pages arrive. When the inventory
  * moved under the paging (a runtime created or deleted meanwhile) while every request succeeded,
  * one fresh scan usually completes. A failed request is not retried here.
  */
-async function scanWithRescan(deps: AuditRunDeps, run: Run): Promise<Scan> {
-  let pass = await scanOnce(deps, run);
+async function scanWithRescan(
+  deps: AuditRunDeps,
+  source: RuntimeSource,
+  audit: KebAuditDefinition,
+  run: Run,
+): Promise<Scan> {
+  let pass = await scanOnce(deps, source, audit, run);
   let rescans = 0;
   if (pass.scans.some((s) => !s.complete && s.error === null)) {
     deps.log?.info("inventory moved during the scan; scanning once more", {
       reasons: pass.scans.filter((s) => !s.complete).map((s) => s.incompleteReason),
     });
     rescans = 1;
-    pass = await scanOnce(deps, run);
+    pass = await scanOnce(deps, source, audit, run);
   }
   const broken = pass.scans.find((s) => !s.complete);
   // Error texts are redacted where they are made; this is the last guard before the summary,
@@ -315,23 +361,39 @@ async function scanWithRescan(deps: AuditRunDeps, run: Run): Promise<Scan> {
     deps.log?.warn("flagged runtimes that cannot be stored were left out", { unstorable: pass.unstorable });
   }
   const incompleteCode = broken ? (broken.error?.code ?? "KEB_INCOMPLETE") : null;
-  return { ...pass, rescans, complete: !broken, incompleteReason, incompleteCode };
+  return {
+    queries: pass.scans.map((s) => ({
+      query: s.query,
+      pages: s.pages,
+      totalCount: s.totalCount,
+      listed: s.listed,
+    })),
+    listed: pass.scans.reduce((n, s) => n + s.listed, 0),
+    findings: pass.findings,
+    unstorable: pass.unstorable,
+    rescans,
+    complete: !broken,
+    incompleteReason,
+    incompleteCode,
+  };
 }
 
 /** One pass over the queries: the findings, and the flagged runtimes that cannot be stored. */
 async function scanOnce(
   deps: AuditRunDeps,
+  source: RuntimeSource,
+  audit: KebAuditDefinition,
   run: Run,
-): Promise<Omit<Scan, "rescans" | "complete" | "incompleteReason" | "incompleteCode">> {
+): Promise<{ scans: ScanResult[]; findings: Finding[]; unstorable: Scan["unstorable"] }> {
   const findings = new Map<string, Finding>();
   const refused = new Map<string, string>();
-  const scans = await scanAll(deps.source, narrowedQueries(run.audit, run.input.filters), {
+  const scans = await scanAll(source, narrowedQueries(audit, run.input.filters), {
     concurrency: deps.concurrency ?? 4,
     retain: false,
     onProgress: deps.onProgress,
     onPage: (runtimes) => {
       for (const runtime of runtimes) {
-        const finding = run.audit.classify(runtime);
+        const finding = audit.classify(runtime);
         if (!finding) continue;
         const problem = unstorable(finding);
         if (problem) refused.set(finding.instanceID, problem);
@@ -390,7 +452,9 @@ const LOOKUP_IDS = 100;
  */
 async function confirmAbsences(
   deps: AuditRunDeps,
+  source: RuntimeSource,
   run: Run,
+  audit: KebAuditDefinition,
   scan: Scan,
   state: State,
 ): Promise<{ scan: Scan; endings: Map<string, string> }> {
@@ -409,13 +473,13 @@ async function confirmAbsences(
   const listed = new Set<string>();
   let lookups: ScanResult[];
   try {
-    lookups = await scanAll(deps.source, queries, {
+    lookups = await scanAll(source, queries, {
       concurrency: deps.concurrency ?? 4,
       retain: false,
       onPage: (runtimes) => {
         for (const r of runtimes) {
           listed.add(r.instanceID);
-          const finding = run.audit.classify(r);
+          const finding = audit.classify(r);
           if (finding && !unstorable(finding)) missed.push(finding);
           else endings.set(r.instanceID, r.status.state || displayedState(r.status) || "unknown");
         }
@@ -532,7 +596,8 @@ function digestContext(
     at: run.now.toISOString(),
     complete: scan.complete,
     incompleteReason: scan.incompleteReason,
-    listed: scan.scans.reduce((n, s) => n + s.listed, 0),
+    listed: scan.listed,
+    ...(run.audit.source === "status-table" ? { listedWhat: "status rows" } : {}),
     flagged: scan.findings.length,
     ...(deps.landscape ? { landscape: deps.landscape } : {}),
     ...(deps.links ? { links: deps.links } : {}),
@@ -650,12 +715,7 @@ function summarize(
     complete: scan.complete,
     incompleteReason: scan.incompleteReason,
     ...(scan.incompleteCode ? { incompleteCode: scan.incompleteCode } : {}),
-    queries: scan.scans.map((s) => ({
-      query: s.query,
-      pages: s.pages,
-      totalCount: s.totalCount,
-      listed: s.listed,
-    })),
+    queries: scan.queries,
     flagged: scan.findings.length,
     transitions: transitions.map(summarizeTransition),
     ...(scan.unstorable.length ? { unstorable: scan.unstorable } : {}),

@@ -166,6 +166,7 @@ describe("runAudit: lease", () => {
 
   it("releases the lease when the scan throws", async () => {
     const broken: AuditDefinition = {
+      source: "keb",
       name: "broken",
       description: "a definition whose query KEB would misread",
       queries: [{ states: ["deprovisioned"] }],

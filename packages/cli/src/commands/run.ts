@@ -10,6 +10,7 @@ import {
   parseConfig,
   parseRunInput,
   runAudit,
+  thresholdsFrom,
 } from "@fleet-auditor/runner";
 import { outputOption, parseKeyValues, parseOutput, stateDirOption } from "../args.ts";
 import { openBackend } from "../backend.ts";
@@ -19,7 +20,7 @@ import { renderSummary } from "../summary-table.ts";
 
 const AUDIT_NAMES = AUDITS.map((a) => a.name);
 
-const USAGE = `usage: fleet-auditor run --audit ${[...AUDIT_NAMES, "all"].join("|")} --keb-url URL [options]
+const USAGE = `usage: fleet-auditor run --audit ${[...AUDIT_NAMES, "all"].join("|")} [--keb-url URL] [options]
 
 options:
   --state-dir DIR         embedded state and outbox (default .fleet-auditor/)
@@ -28,8 +29,12 @@ options:
   --output json|table     json prints exactly the run summary (an array with --audit all)
   --filter KEY=VALUE      narrow the audit; KEY: plan, region, account, subaccount, shoot, instance, runtime
 
-auth (environment): KEB_TOKEN, or KEB_TOKEN_URL + KEB_CLIENT_ID with KEB_CLIENT_SECRET
-or KEB_USERNAME + KEB_PASSWORD. AWS instead of the embedded store: AUDIT_TABLE + ALERT_TOPIC_ARN.
+KEB audits (failing, expired): --keb-url or KEB_URL; auth (environment): KEB_TOKEN, or
+KEB_TOKEN_URL + KEB_CLIENT_ID with KEB_CLIENT_SECRET or KEB_USERNAME + KEB_PASSWORD.
+applications reads the Application status table (embedded, or STATUS_TABLE); thresholds:
+STUCK_AFTER_MINUTES, REJECTED_BURST, REJECTED_WINDOW_MINUTES. all: every KEB audit, and
+applications unless AWS is used without STATUS_TABLE.
+AWS instead of the embedded store: AUDIT_TABLE + ALERT_TOPIC_ARN (+ STATUS_TABLE).
 exit codes: 0 complete run (or already done for this time), 2 incomplete scan, a message that
 could not be sent, or skipped because another run holds the lease (see fleet-auditor lease), 1 bad input or configuration (KEB or its
 token endpoint refusing the credentials included).
@@ -68,7 +73,11 @@ export const runCommand: Command = {
     });
     if (!values.audit) throw new UsageError("--audit is required", USAGE);
     const output = parseOutput(values.output, USAGE);
-    const names = values.audit === "all" ? AUDIT_NAMES : [values.audit];
+    const edgeAvailable = !env.AUDIT_TABLE || env.STATUS_TABLE !== undefined;
+    const names =
+      values.audit === "all"
+        ? AUDITS.filter((a) => a.source === "keb" || edgeAvailable).map((a) => a.name)
+        : [values.audit];
     const filters = Object.fromEntries(parseKeyValues(values.filter, FILTER_KEYS, "--filter", USAGE));
     const inputs = names.map((audit) =>
       parseRunInput({
@@ -78,9 +87,12 @@ export const runCommand: Command = {
         ...(Object.keys(filters).length ? { filters } : {}),
       }),
     );
-    const keb = parseConfig(KebEnvSchema, { ...vars, KEB_URL: values["keb-url"] ?? vars.KEB_URL });
-    const transport = new KebTransport();
-    const backend = await openBackend(values["state-dir"], env);
+    const reads = new Set(inputs.map((i) => AUDITS.find((a) => a.name === i.audit)?.source));
+    const keb = reads.has("keb")
+      ? parseConfig(KebEnvSchema, { ...vars, KEB_URL: values["keb-url"] ?? vars.KEB_URL })
+      : undefined;
+    const source = keb ? kebClientFrom(keb, new KebTransport()) : undefined;
+    const backend = await openBackend(values["state-dir"], env, { status: reads.has("status-table") });
     const progress = io.stderr.isTTY
       ? (done: number, total: number) => io.stderr.write(`\rpages ${done}/${total}   `)
       : undefined;
@@ -105,7 +117,10 @@ export const runCommand: Command = {
       for (const input of inputs) {
         const summary = await runAudit(
           {
-            source: kebClientFrom(keb, transport),
+            ...(source ? { source } : {}),
+            ...(backend.status
+              ? { edge: { statusStore: backend.status, thresholds: thresholdsFrom(env) } }
+              : {}),
             store: backend.store,
             silences: backend.silences,
             publisher: backend.publisher,

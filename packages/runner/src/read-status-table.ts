@@ -1,0 +1,90 @@
+import { type Finding, quarantinedFinding, refusedFinding, stuckFinding } from "@fleet-auditor/audit";
+import { redact } from "@fleet-auditor/keb";
+import {
+  type ApplicationStatusStore,
+  DEFAULT_EDGE_THRESHOLDS,
+  type EdgeThresholds,
+  quarantinedByCode,
+  refusingNodes,
+  stuckApplications,
+} from "@fleet-auditor/metaserver";
+import type { RunLogger } from "./ports.ts";
+import type { Scan } from "./run-audit.ts";
+
+/** Quarantined bodies read per run, newest first: the window's count is a lower bound past it. */
+const QUARANTINE_READ = 1_000;
+
+/**
+ * Stage 3 of the applications audit: the watched rows of the status table, never a scan. Open
+ * rows older than the stuck threshold, refused rows in the window, and the window's quarantined
+ * bodies. A read that fails (a shard throttled, the table missing) makes the run incomplete:
+ * it finds nothing and so resolves nothing.
+ */
+export async function readStatusTable(
+  edge: { statusStore: ApplicationStatusStore; thresholds?: EdgeThresholds },
+  now: Date,
+  log?: RunLogger,
+): Promise<Scan> {
+  const t = edge.thresholds ?? DEFAULT_EDGE_THRESHOLDS;
+  const before = new Date(now.getTime() - t.stuckAfterMinutes * 60_000);
+  const since = new Date(now.getTime() - t.rejectedWindowMinutes * 60_000);
+  const store = edge.statusStore;
+  try {
+    const [open, refused, quarantined] = await Promise.all([
+      store.watched({ set: "open", before }, now),
+      store.watched({ set: "refused", since }, now),
+      store.quarantined(QUARANTINE_READ),
+    ]);
+    const findings: Finding[] = [
+      ...stuckApplications(open, now, t).map(stuckFinding),
+      ...refusingNodes(refused, now, t).map(refusedFinding),
+      ...quarantinedByCode(quarantined, now, t).map((q) => quarantinedFinding(q.code, q.count)),
+    ];
+    const windowed = quarantined.filter((q) => Date.parse(q.receivedAt) >= since.getTime()).length;
+    return {
+      queries: [
+        {
+          query: `open before ${before.toISOString()}`,
+          pages: 0,
+          totalCount: open.length,
+          listed: open.length,
+        },
+        {
+          query: `refused since ${since.toISOString()}`,
+          pages: 0,
+          totalCount: refused.length,
+          listed: refused.length,
+        },
+        {
+          query: `quarantined since ${since.toISOString()}`,
+          pages: 0,
+          totalCount: windowed,
+          listed: windowed,
+        },
+      ],
+      listed: open.length + refused.length + windowed,
+      findings,
+      unstorable: [],
+      rescans: 0,
+      complete: true,
+      incompleteReason: null,
+      incompleteCode: null,
+    };
+  } catch (err) {
+    const reason = redact(`reading the status table failed: ${(err as Error).message ?? String(err)}`).slice(
+      0,
+      600,
+    );
+    log?.warn("status table read incomplete: nothing will be resolved", { reason });
+    return {
+      queries: [],
+      listed: 0,
+      findings: [],
+      unstorable: [],
+      rescans: 0,
+      complete: false,
+      incompleteReason: reason,
+      incompleteCode: "STATUS_READ",
+    };
+  }
+}
