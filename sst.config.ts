@@ -11,7 +11,10 @@ const PROTECTED_STAGES = ["prod", "production"];
  * Where the audits run on schedule, how often and in which timezone. A stage not listed (dev, a
  * developer's own) does not poll KEB unless `FLEET_AUDITOR_SCHEDULES=on` at deploy time.
  */
-const SCHEDULED_STAGES: Record<string, { failing?: string; expired?: string; timezone?: string }> = {
+const SCHEDULED_STAGES: Record<
+  string,
+  { failing?: string; expired?: string; applications?: string; timezone?: string }
+> = {
   prod: {},
   production: {},
   staging: { failing: "rate(30 minutes)" },
@@ -212,27 +215,28 @@ export default $config({
     const scheduleDlq = new sst.aws.Queue("ScheduleDlq", {
       transform: { queue: { messageRetentionSeconds: 14 * 86_400 } },
     });
-    // One schedule per audit; the scheduled time keys idempotency of retried deliveries. Declared
-    // on every stage, enabled only where the stage is scheduled.
+    // Each audit's schedule and period (for its not-running alarm), per stage.
     const stageSchedule = SCHEDULED_STAGES[$app.stage];
     const scheduled = stageSchedule !== undefined || process.env.FLEET_AUDITOR_SCHEDULES === "on";
     const schedules = {
-      failing: { schedule: stageSchedule?.failing ?? "rate(15 minutes)", periodSeconds: 900 },
-      expired: { schedule: stageSchedule?.expired ?? "cron(0 * * * ? *)", periodSeconds: 3_600 },
+      failing: {
+        schedule: stageSchedule?.failing ?? "rate(15 minutes)",
+        periodSeconds: 900,
+        service: "audit",
+      },
+      expired: {
+        schedule: stageSchedule?.expired ?? "cron(0 * * * ? *)",
+        periodSeconds: 3_600,
+        service: "audit",
+      },
+      applications: {
+        schedule: stageSchedule?.applications ?? "rate(5 minutes)",
+        periodSeconds: 300,
+        service: "applications-audit",
+      },
     };
-    schedules.failing.periodSeconds = periodOf(schedules.failing.schedule, 900);
-    schedules.expired.periodSeconds = periodOf(schedules.expired.schedule, 3_600);
-    for (const [name, { schedule }] of Object.entries(schedules)) {
-      new sst.aws.CronV2(`Audit${name[0]?.toUpperCase()}${name.slice(1)}`, {
-        schedule: schedule as `rate(${string})`,
-        timezone: stageSchedule?.timezone ?? "UTC",
-        enabled: scheduled,
-        function: audit,
-        retries: 2,
-        dlq: scheduleDlq.arn,
-        event: { audit: name, scheduledTime: "<aws.scheduler.scheduled-time>" },
-      });
-    }
+    for (const entry of Object.values(schedules))
+      entry.periodSeconds = periodOf(entry.schedule, entry.periodSeconds);
 
     // KubeEdge Application status: one row per Application. Sparse indexes: by node (whole rows);
     // byWatch, what the applications audit watches (in flight, refused) over 32 shards
@@ -299,6 +303,56 @@ export default $config({
       environment: applicationsEnv,
     });
 
+    // The applications audit: the same engine as the KEB audits, reading the status table's
+    // watched index (never a scan) instead of KEB, so it holds no KEB credential.
+    const applicationsAudit = new sst.aws.Function("ApplicationsAudit", {
+      handler: "functions/applications-audit.handler",
+      timeout: "2 minutes",
+      memory: "512 MB",
+      retries: 0,
+      transform: failureDestination,
+      concurrency: { reserved: 2 },
+      permissions: [
+        {
+          actions: [
+            "dynamodb:GetItem",
+            "dynamodb:PutItem",
+            "dynamodb:DeleteItem",
+            "dynamodb:Query",
+            "dynamodb:BatchWriteItem",
+          ],
+          resources: [auditTable.arn],
+        },
+        { actions: ["dynamodb:Query"], resources: [$interpolate`${statusTable.arn}/index/*`] },
+        { actions: ["sns:Publish"], resources: [alerts.arn, critical.arn] },
+        { actions: ["sqs:SendMessage"], resources: [failures.arn] },
+      ],
+      environment: {
+        AUDIT_TABLE: auditTable.name,
+        ALERT_TOPIC_ARN: alerts.arn,
+        CRITICAL_TOPIC_ARN: critical.arn,
+        STATUS_TABLE: statusTable.name,
+        LEASE_MINUTES: "3",
+        LANDSCAPE: $app.stage,
+        POWERTOOLS_SERVICE_NAME: "fleet-auditor",
+        POWERTOOLS_LOG_LEVEL: "INFO",
+      },
+    });
+
+    // One schedule per audit; the scheduled time keys idempotency of retried deliveries. Declared
+    // on every stage, enabled only where the stage is scheduled.
+    for (const [name, { schedule }] of Object.entries(schedules)) {
+      new sst.aws.CronV2(`Audit${name[0]?.toUpperCase()}${name.slice(1)}`, {
+        schedule: schedule as `rate(${string})`,
+        timezone: stageSchedule?.timezone ?? "UTC",
+        enabled: scheduled,
+        function: name === "applications" ? applicationsAudit : audit,
+        retries: 2,
+        dlq: scheduleDlq.arn,
+        event: { audit: name, scheduledTime: "<aws.scheduler.scheduled-time>" },
+      });
+    }
+
     // Alarms, each with a runbook entry in the README ("Operations").
     const alarm = (name: string, args: Omit<aws.cloudwatch.MetricAlarmArgs, "alarmActions" | "okActions">) =>
       new aws.cloudwatch.MetricAlarm(name, {
@@ -321,6 +375,7 @@ export default $config({
         treatMissingData: "notBreaching",
       });
     errorsOf("AuditErrors", audit.name);
+    errorsOf("ApplicationsAuditErrors", applicationsAudit.name);
     errorsOf("ApplicationsErrors", applications.nodes.function.name);
     errorsOf("ApplicationStatusQueryErrors", applicationStatus.name);
     for (const name of slackFunctionNames) errorsOf("SlackErrors", name);
@@ -345,11 +400,11 @@ export default $config({
     queueNotEmpty("FailuresNotEmpty", failures.nodes.queue.name, "failed asynchronous invocations");
     queueNotEmpty("ScheduleDlqNotEmpty", scheduleDlq.nodes.queue.name, "schedule deliveries that failed");
     // A stage that does not run on schedule has nothing to miss.
-    for (const [name, { periodSeconds }] of scheduled ? Object.entries(schedules) : []) {
+    for (const [name, { periodSeconds, service }] of scheduled ? Object.entries(schedules) : []) {
       const auditMetric = (metricName: string) => ({
         namespace: "FleetAuditor",
         metricName,
-        dimensions: { service: "audit", audit: name },
+        dimensions: { service, audit: name },
         statistic: "Sum",
         period: periodSeconds,
         evaluationPeriods: 2,
@@ -392,6 +447,7 @@ export default $config({
       criticalTopic: critical.arn,
       opsTopic: ops.arn,
       auditFunction: audit.name,
+      applicationsAuditFunction: applicationsAudit.name,
       failuresQueue: failures.url,
       scheduleDlq: scheduleDlq.url,
       statusTable: statusTable.name,

@@ -2,33 +2,35 @@ import { SNSClient } from "@aws-sdk/client-sns";
 import { KebTransport } from "@fleet-auditor/keb";
 import { snsAlertPublisher } from "@fleet-auditor/notify";
 import {
+  type ApplicationsAuditEnv,
   type AuditFunctionEnv,
   type AuditRunDeps,
   kebClientFrom,
   messagingFrom,
   policyFrom,
   type RunLogger,
+  thresholdsFrom,
 } from "@fleet-auditor/runner";
 import {
   DynamoAuditStore,
   DynamoReportStore,
   DynamoSilenceStore,
+  DynamoStatusStore,
   documentClient,
 } from "@fleet-auditor/store";
 
+type Common = Omit<
+  ApplicationsAuditEnv,
+  "STATUS_TABLE" | "STUCK_AFTER_MINUTES" | "REJECTED_BURST" | "REJECTED_WINDOW_MINUTES"
+>;
+
 /**
- * The audit function's adapters and settings, from its parsed environment: called once per cold
- * start, so the SDK clients and the undici transport are built once.
+ * What every audit run needs from its parsed environment: the audit table, the topics, the
+ * policy and message settings. Called once per cold start, so the SDK clients are built once.
  */
-export function auditDeps(
-  env: AuditFunctionEnv,
-  log: RunLogger,
-): AuditRunDeps & { reports: DynamoReportStore } {
-  const ddb = documentClient();
-  const table = { client: ddb, tableName: env.AUDIT_TABLE };
-  const transport = new KebTransport();
+function runDeps(env: Common, log: RunLogger): AuditRunDeps & { reports: DynamoReportStore } {
+  const table = { client: documentClient(), tableName: env.AUDIT_TABLE };
   return {
-    source: kebClientFrom(env, transport),
     store: new DynamoAuditStore(table),
     silences: new DynamoSilenceStore(table),
     reports: new DynamoReportStore(table),
@@ -37,7 +39,6 @@ export function auditDeps(
       ...(env.CRITICAL_TOPIC_ARN ? { critical: env.CRITICAL_TOPIC_ARN } : {}),
     }),
     policy: policyFrom(env),
-    concurrency: env.KEB_CONCURRENCY,
     leaseMs: env.LEASE_MINUTES * 60_000,
     ledgerRetentionDays: env.LEDGER_RETENTION_DAYS,
     reportCommand: (runId) => `AUDIT_TABLE=${env.AUDIT_TABLE} fleet-auditor runs show ${runId}`,
@@ -45,4 +46,25 @@ export function auditDeps(
     maxClockSkewMs: env.MAX_CLOCK_SKEW_HOURS * 3_600_000,
     log,
   };
+}
+
+/** The KEB audit function's adapters: the run's, and KEB with its transport. */
+export function auditDeps(
+  env: AuditFunctionEnv,
+  log: RunLogger,
+): AuditRunDeps & { reports: DynamoReportStore } {
+  return {
+    ...runDeps(env, log),
+    source: kebClientFrom(env, new KebTransport()),
+    concurrency: env.KEB_CONCURRENCY,
+  };
+}
+
+/** The applications audit function's adapters: the run's, and the Application status table. */
+export function applicationsAuditDeps(
+  env: ApplicationsAuditEnv,
+  log: RunLogger,
+): AuditRunDeps & { reports: DynamoReportStore } {
+  const statusStore = new DynamoStatusStore({ client: documentClient(), tableName: env.STATUS_TABLE });
+  return { ...runDeps(env, log), edge: { statusStore, thresholds: thresholdsFrom(env) } };
 }

@@ -13,6 +13,14 @@ const BUDGETS: Record<string, { bytes: number; env: Record<string, string> }> = 
       ALERT_TOPIC_ARN: "arn:aws:sns:eu-central-1:123456789012:alerts",
     },
   },
+  "applications-audit": {
+    bytes: 600_000,
+    env: {
+      AUDIT_TABLE: "bench-audit",
+      STATUS_TABLE: "bench-status",
+      ALERT_TOPIC_ARN: "arn:aws:sns:eu-central-1:123456789012:alerts",
+    },
+  },
   applications: { bytes: 600_000, env: { STATUS_TABLE: "bench-status" } },
   "application-status": { bytes: 600_000, env: { STATUS_TABLE: "bench-status" } },
   slack: { bytes: 600_000, env: { SLACK_WEBHOOK_URL: "https://hooks.slack.com/services/bench" } },

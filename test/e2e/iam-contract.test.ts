@@ -121,6 +121,25 @@ describe("the IAM contract", () => {
       expect(onIndexes, grant.actions.join()).toBe(grant.actions.every((a) => a === "dynamodb:Query"));
     }
 
+    // The applications audit function: a run that tells (the quarantined body above), the same
+    // scheduled time again, a dry run and a show.
+    const beforeEdge = mark();
+    const edge = await handlerOf("applications-audit", {
+      AUDIT_TABLE: "iam-audit",
+      ALERT_TOPIC_ARN: sns.topicArn,
+      CRITICAL_TOPIC_ARN: criticalArn,
+      STATUS_TABLE: "iam-status",
+    });
+    const edgeRun = (await edge({ audit: "applications", scheduledTime: at(0) }, fakeContext())) as {
+      runId: string;
+      transitions: unknown[];
+    };
+    expect(edgeRun.transitions.length).toBeGreaterThan(0);
+    await edge({ audit: "applications", scheduledTime: at(0) }, fakeContext());
+    await edge({ audit: "applications", dryRun: true }, fakeContext());
+    await edge({ show: edgeRun.runId }, fakeContext());
+    expect(actionsSince(beforeEdge)).toEqual(granted(fn("ApplicationsAudit")));
+
     // The Slack function sends nothing to AWS.
     expect(granted(fn("Slack"))).toEqual([]);
   });

@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { auditNamed } from "@fleet-auditor/audit";
 import {
+  ApplicationsAuditEnvSchema,
   ApplicationsEnvSchema,
   AuditFunctionEnvSchema,
   parseRunInput,
@@ -25,6 +26,7 @@ const ROOT = new URL("../../", import.meta.url);
 /** What each handler reads: its schema and the secrets it takes from links. */
 const FUNCTIONS: Record<string, { schema: ZodType; secrets: Record<string, string> }> = {
   "functions/audit.handler": { schema: AuditFunctionEnvSchema, secrets: AUDIT_SECRETS },
+  "functions/applications-audit.handler": { schema: ApplicationsAuditEnvSchema, secrets: {} },
   "functions/applications.handler": { schema: ApplicationsEnvSchema, secrets: {} },
   "functions/application-status.handler": { schema: ApplicationsEnvSchema, secrets: {} },
   "functions/slack.handler": { schema: SlackEnvSchema, secrets: SLACK_SECRETS },
@@ -243,15 +245,27 @@ describe("sst.config.ts wiring", () => {
     expect(await enabled("dev")).toEqual([
       ["AuditFailing", false, "rate(15 minutes)"],
       ["AuditExpired", false, "cron(0 * * * ? *)"],
+      ["AuditApplications", false, "rate(5 minutes)"],
     ]);
     expect(await enabled("dev", { FLEET_AUDITOR_SCHEDULES: "on" })).toEqual([
       ["AuditFailing", true, "rate(15 minutes)"],
       ["AuditExpired", true, "cron(0 * * * ? *)"],
+      ["AuditApplications", true, "rate(5 minutes)"],
     ]);
     expect(await enabled("staging")).toEqual([
       ["AuditFailing", true, "rate(30 minutes)"],
       ["AuditExpired", true, "cron(0 * * * ? *)"],
+      ["AuditApplications", true, "rate(5 minutes)"],
     ]);
+    // The applications audit runs in its own function, which holds no KEB secret.
+    const prod = await recordSstConfig("prod");
+    const target = prod.named("sst.aws.CronV2", "AuditApplications").args.function as { name?: unknown };
+    expect(target.name).toBe("fleet-auditor-prod-ApplicationsAudit");
+    expect(prod.named("sst.aws.Function", "ApplicationsAudit").args.link).toBeUndefined();
+    expect(prod.named("aws.cloudwatch.MetricAlarm", "ApplicationsNotRunning").args).toMatchObject({
+      period: 300,
+      dimensions: { service: "applications-audit", audit: "applications" },
+    });
     const staging = await recordSstConfig("staging");
     expect(staging.named("aws.cloudwatch.MetricAlarm", "FailingNotRunning").args.period).toBe(1_800);
     // A stage that does not poll KEB has no missing-run alarm to raise.

@@ -56,7 +56,7 @@ export function diffSnapshot(input: DiffInput): DiffResult {
       state: finding.state,
       severity: finding.severity,
       finding,
-      since: prev?.firstSeenAt ?? at,
+      since: prev?.firstSeenAt ?? began(finding, at),
     };
     if (!prev || prev.phase === "pending") {
       const flaggedRuns = (prev?.flaggedRuns ?? 0) + 1;
@@ -66,7 +66,7 @@ export function diffSnapshot(input: DiffInput): DiffResult {
         finding,
         flaggedRuns,
         clearRuns: 0,
-        firstSeenAt: prev?.firstSeenAt ?? at,
+        firstSeenAt: prev?.firstSeenAt ?? began(finding, at),
         notifiedAt: null,
         version: (prev?.version ?? 0) + 1,
       };
@@ -156,4 +156,13 @@ export function diffSnapshot(input: DiffInput): DiffResult {
     });
   }
   return { transitions, changes };
+}
+
+/**
+ * When a new incident began: a run first sees a runtime when it lists it, but an edge finding
+ * knows its own start (a stuck Application's last message, a node's first refusal in the window).
+ */
+function began(finding: Finding, at: string): string {
+  const since = finding.edge?.since;
+  return since && since < at ? since : at;
 }

@@ -24,7 +24,8 @@ const USAGE = `usage:
   fleet-auditor silences expire ID
 
 match keys: instance, account, subaccount, plan, region, state, reason (all must match;
-reason is the error reason, else the failing step, as messages show it).
+reason is the error reason, else the failing step, as messages show it); for the applications
+audit: node, verb, resource, state (stuck, refused, quarantined) and reason (e.g. "403 Forbidden").
 options: --state-dir DIR (default .fleet-auditor/); AUDIT_TABLE=<table> uses DynamoDB instead.
 `;
 
@@ -36,6 +37,9 @@ const MATCH_KEYS: Record<string, keyof SilenceMatchers> = {
   region: "region",
   state: "state",
   reason: "reason",
+  node: "node",
+  verb: "verb",
+  resource: "resource",
 };
 
 /** `fleet-auditor silences …`: keep matching runtimes quiet until a time. */
