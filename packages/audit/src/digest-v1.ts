@@ -1,125 +1,12 @@
-import { array, boolean, literal, number, object, enum as oneOf, type output, string } from "zod";
 import type { DigestContext } from "./digest.ts";
+import type { DigestV1, DigestV1Transition } from "./digest-v1-schema.ts";
 import type { TransitionGroup } from "./groups.ts";
 import { fillTemplate, findingValues } from "./links.ts";
 import { reportTransition } from "./report.ts";
-import { TRANSITION_KINDS, type Transition, type TransitionRef } from "./snapshot.ts";
+import type { Transition, TransitionRef } from "./snapshot.ts";
 
 /** The schema name and version every structured digest carries in `schema`. */
 export const DIGEST_V1 = "fleet-auditor.digest/v1";
-
-const Severity = oneOf(["critical", "warning", "info"]);
-const Kind = oneOf(TRANSITION_KINDS);
-
-const Operation = object({
-  kind: string(),
-  operationID: string(),
-  state: string(),
-  description: string(),
-  errorReason: string().optional(),
-  errorComponent: string().optional(),
-  errorStep: string().optional(),
-  updatedAt: string().optional(),
-  notCompletedSteps: array(string()).optional(),
-});
-
-const Edge = object({
-  what: oneOf(["stuck", "refused", "quarantined"]),
-  node: string(),
-  key: string(),
-  verb: string(),
-  resource: string(),
-  status: string().optional().describe("stuck: the Application's status"),
-  since: string().optional(),
-  reason: string().describe("refused: the Kubernetes reason and code; quarantined: the code"),
-  code: number().int().optional(),
-  count: number().int().optional(),
-  requests: array(string()).optional().describe("refused: 'verb resource' pairs, most frequent first"),
-});
-
-/** One transition with its finding, as programs read it (the run report's row, plus links). */
-export const DigestV1TransitionSchema = object({
-  kind: Kind,
-  severity: Severity,
-  instanceID: string(),
-  runtimeID: string(),
-  shootName: string(),
-  globalAccountID: string(),
-  subAccountID: string(),
-  plan: string(),
-  region: string(),
-  provider: string(),
-  state: string().describe("the displayed state now (KEB's status.state)"),
-  previousState: string().nullable().describe("the state the snapshot had; null when firing"),
-  reason: string().describe('the error reason or failing step; "" when KEB gives none'),
-  since: string().describe("when this incident began (ISO 8601)"),
-  expiredAt: string().optional(),
-  ending: string().optional().describe("resolved: the state now, or 'no longer listed'"),
-  operation: Operation.optional(),
-  previousOperation: Operation.optional().describe("changed: the failing operation before"),
-  edge: Edge.optional().describe(
-    "the applications audit: a stuck Application, a refusing node or quarantined messages (instanceID is then the finding's key, region the node, plan the verb)",
-  ),
-  links: object({
-    runtime: string().optional(),
-    runbook: string().optional(),
-  }),
-});
-
-/** A group of transitions sharing kind, state, reason and region: one incident. */
-export const DigestV1GroupSchema = object({
-  key: string().describe("kind|state|reason|region, stable across runs for one incident"),
-  kind: Kind,
-  severity: Severity,
-  state: string(),
-  reason: string(),
-  region: string(),
-  since: string(),
-  count: number().int().positive(),
-  plans: array(object({ plan: string(), count: number().int().positive() })),
-  examples: array(string()).describe("the group's first instance IDs (at most 3)"),
-});
-
-/**
- * `fleet-auditor.digest/v1`: one run's digest for programs, in the `lambda` and `sqs` keys of
- * each publish. `transitions` lists what fits the publish's size budget; `omitted` counts the
- * rest, which the run report (`report`) holds.
- */
-export const DigestV1Schema = object({
-  schema: literal(DIGEST_V1),
-  audit: string(),
-  landscape: string().optional(),
-  runId: string(),
-  at: string().describe("when the run judged the fleet (ISO 8601)"),
-  severity: Severity.describe("the most severe unresolved transition's; info when all resolved"),
-  subject: string(),
-  scan: object({
-    complete: boolean(),
-    incompleteReason: string().nullable(),
-    listed: number().int().nonnegative(),
-    flagged: number().int().nonnegative(),
-  }),
-  counts: object({
-    firing: number().int().nonnegative(),
-    changed: number().int().nonnegative(),
-    reminder: number().int().nonnegative(),
-    resolved: number().int().nonnegative(),
-  }),
-  groups: array(DigestV1GroupSchema),
-  transitions: array(DigestV1TransitionSchema),
-  omitted: number().int().nonnegative(),
-  report: object({
-    stored: boolean().describe("false: what this digest only counts is sent again next run"),
-    command: string(),
-    url: string().optional(),
-  }),
-  repeats: string()
-    .optional()
-    .describe("a run interrupted after publishing: some of this may repeat its message"),
-});
-
-export type DigestV1 = output<typeof DigestV1Schema>;
-export type DigestV1Transition = output<typeof DigestV1TransitionSchema>;
 
 /**
  * The structured digest naming the first `named` transitions of `order` and counting the rest.

@@ -25,15 +25,14 @@ export {
   SNS_MESSAGE_LIMIT,
   subjectLine,
 } from "./digest.ts";
+export { DIGEST_V1, structuredDigest } from "./digest-v1.ts";
 export {
-  DIGEST_V1,
   type DigestV1,
   DigestV1GroupSchema,
   DigestV1Schema,
   type DigestV1Transition,
   DigestV1TransitionSchema,
-  structuredDigest,
-} from "./digest-v1.ts";
+} from "./digest-v1-schema.ts";
 export {
   EDGE_STATES,
   type EdgeDetail,

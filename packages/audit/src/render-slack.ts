@@ -1,4 +1,4 @@
-import type { DigestV1 } from "./digest-v1.ts";
+import type { DigestV1 } from "./digest-v1-schema.ts";
 import { SEVERITY_EMOJI } from "./render-chatbot.ts";
 import type { TransitionKind } from "./snapshot.ts";
 import { humanDuration, oneLine, shortTime, slackCode, slackText } from "./text.ts";
