@@ -3,7 +3,7 @@ import { runDemo } from "@fleet-auditor/cli";
 import { describe, expect, it } from "vitest";
 
 describe("npm start (the demo)", () => {
-  it("runs both audits over a changing fleet and prints each digest as a subscriber sees it", async () => {
+  it("runs the audits over a changing fleet and edge, printing each digest as a subscriber sees it", async () => {
     const out = new PassThrough();
     let text = "";
     out.on("data", (chunk: Buffer) => {
@@ -11,7 +11,7 @@ describe("npm start (the demo)", () => {
     });
     await runDemo(out);
     const sections = text.split("━━ ").slice(1);
-    expect(sections).toHaveLength(8);
+    expect(sections).toHaveLength(10);
     expect(sections[0]).toMatch(/failing: complete scan, \d+ flagged, \d+ firing, 1 message\(s\)/);
     expect(sections[0]).toContain("┌─ e-mail: [fleet-auditor] [demo] CRITICAL failing:");
     expect(sections[0]).toContain("│ Every transition of this run: fleet-auditor runs show ");
@@ -36,5 +36,11 @@ describe("npm start (the demo)", () => {
     expect(sections[7]).toMatch(/\d+ rows written, \d+ stale, \d+ duplicate, 3 quarantined, 0 failed/);
     expect(sections[7]).toMatch(/Rejected\s+get\s+\S+\s+404 NotFound/);
     expect(sections[7]).toContain("MS_NOT_JSON");
+    // The applications audit: a stuck Application and a refusing node told, then resolved.
+    expect(sections[8]).toContain("[fleet-auditor] [demo] WARNING applications: 2 firing");
+    expect(sections[8]).toContain("stuck: node edge-003: get /apps/v1/deployments/shop/checkout, since");
+    expect(sections[8]).toContain("refused: node edge-017: 9 × 403 Forbidden on list services");
+    expect(sections[9]).toContain("[fleet-auditor] [demo] [RESOLVED] applications: 2 resolved");
+    expect(sections[9]).toMatch(/applications: complete scan, 0 flagged, 2 resolved, 1 message\(s\)/);
   });
 });

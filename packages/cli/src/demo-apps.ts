@@ -1,6 +1,7 @@
+import type { RunSummary } from "@fleet-auditor/audit";
 import { applicationTraffic } from "@fleet-auditor/keb-sim";
 import type { StatusRow } from "@fleet-auditor/metaserver";
-import { ingestBatch } from "@fleet-auditor/runner";
+import { type AuditRunDeps, ingestBatch, runAudit } from "@fleet-auditor/runner";
 import type { DynamoStatusStore } from "@fleet-auditor/store";
 import { renderTable } from "./table.ts";
 
@@ -41,7 +42,11 @@ function watchSync(node: string, at: number): string {
  * The Application part of `npm start`: a burst of realistic metaserver messages, shuffled, with
  * duplicates and a few malformed bodies, through the same code as the SQS function; then the table.
  */
-export async function runAppsDemo(store: DynamoStatusStore, out: NodeJS.WritableStream): Promise<void> {
+export async function runAppsDemo(
+  store: DynamoStatusStore,
+  out: NodeJS.WritableStream,
+  audit: { deps: AuditRunDeps; line: (s: RunSummary) => string },
+): Promise<void> {
   const start = Date.UTC(2026, 11, 1, 9, 0);
   const traffic = applicationTraffic({ applications: 40, nodes: 4, seed: 5, start, rejectShare: 0.2 });
   const malformed = [
@@ -63,7 +68,7 @@ export async function runAppsDemo(store: DynamoStatusStore, out: NodeJS.Writable
   let totals = { applied: 0, stale: 0, duplicate: 0, quarantined: 0, failed: 0 };
   for (let i = 0; i < burst.length; i += 10) {
     const batch = burst.slice(i, i + 10).map((body, j) => ({ messageId: `demo-${i + j}`, body }));
-    const { counts } = await ingestBatch({ store }, batch);
+    const { counts } = await ingestBatch({ store, clock: () => new Date(start + 100_000) }, batch);
     totals = {
       applied: totals.applied + counts.applied,
       stale: totals.stale + counts.stale,
@@ -76,7 +81,7 @@ export async function runAppsDemo(store: DynamoStatusStore, out: NodeJS.Writable
     `\n━━ KubeEdge Applications: ${burst.length} SQS messages (reversed order, 12 repeated, a watch sync, 3 malformed)\n` +
       `  ${totals.applied} rows written, ${totals.stale} stale, ${totals.duplicate} duplicate, ${totals.quarantined} quarantined, ${totals.failed} failed\n\n`,
   );
-  const rows = await store.query({ limit: 500 }, new Date());
+  const rows = await store.query({ limit: 500 }, new Date(start + 100_000));
   const byStatus = new Map<string, number>();
   for (const r of rows) byStatus.set(r.status, (byStatus.get(r.status) ?? 0) + 1);
   out.write(
@@ -87,6 +92,73 @@ export async function runAppsDemo(store: DynamoStatusStore, out: NodeJS.Writable
   out.write(
     `\n  quarantined: ${(await store.quarantined()).map((q) => `${q.code} (${q.reason.slice(0, 60)})`).join("; ")}\n`,
   );
+  await edgeAudits(store, out, audit, start + 3_600_000);
+}
+
+/**
+ * The applications audit over the same table: an Application left in flight and a node whose
+ * requests the cloud refuses (an RBAC mistake) are told, then resolve once answered and fixed.
+ */
+async function edgeAudits(
+  store: DynamoStatusStore,
+  out: NodeJS.WritableStream,
+  audit: { deps: AuditRunDeps; line: (s: RunSummary) => string },
+  t: number,
+): Promise<void> {
+  const minutes = (m: number) => t + m * 60_000;
+  let no = 0;
+  const message = (id: string, status: string, at: number, node: string, error?: Record<string, unknown>) =>
+    JSON.stringify({
+      header: { msg_id: `edge-demo-${++no}`, timestamp: at },
+      route: { resource: `node/${node}/null` },
+      content: {
+        ID: id,
+        Key: node === "edge-017" ? "/core/v1/services/null/null" : "/apps/v1/deployments/shop/checkout",
+        Verb: node === "edge-017" ? "list" : "get",
+        Nodename: node,
+        Status: status,
+        ...(error ? { Error: { ErrStatus: error } } : {}),
+      },
+    });
+  const forbidden = {
+    kind: "Status",
+    status: "Failure",
+    reason: "Forbidden",
+    code: 403,
+    message:
+      'services is forbidden: User "system:node:edge-017" cannot list resource "services" at the cluster scope',
+  };
+  const ingest = (bodies: string[], at: number) =>
+    ingestBatch(
+      { store, clock: () => new Date(at) },
+      bodies.map((body, i) => ({ messageId: `edge-demo-q-${no}-${i}`, body })),
+    );
+  const run = async (title: string, at: number): Promise<void> => {
+    const scheduledTime = new Date(at).toISOString();
+    out.write(`\n━━ ${scheduledTime.slice(11, 16)} UTC  applications audit: ${title}\n`);
+    const summary = await runAudit(
+      { ...audit.deps, clock: () => new Date(at) },
+      { audit: "applications", scheduledTime },
+    );
+    out.write(`  ${audit.line(summary)}\n`);
+  };
+  await ingest(
+    [
+      message("checkout-rollout", "InApplying", minutes(-30), "edge-003"),
+      ...Array.from({ length: 9 }, (_, i) =>
+        message(`edge-017-list-${i}`, "Rejected", minutes(-9 + i), "edge-017", forbidden),
+      ),
+    ],
+    minutes(-1),
+  );
+  out.write(
+    "\nOn the edge: edge-003's request to get a deployment has had no answer for 30 minutes, and edge-017's\n" +
+      "requests to list services are refused, 9 in 9 minutes (its RBAC lost a binding)\n",
+  );
+  await run("a stuck Application and a refusing node are told", minutes(0));
+  await ingest([message("checkout-rollout", "Approved", minutes(3), "edge-003")], minutes(3));
+  out.write("\nThe cloud answers edge-003; edge-017's binding is restored and its refusals stop\n");
+  await run("answered and fixed: both resolve", minutes(20));
 }
 
 function table(rows: StatusRow[]): string {

@@ -45,7 +45,8 @@ const indent = (text: string): string =>
 /**
  * `npm start`: a simulated KEB behind a token issuer, the embedded DynamoDB-compatible store, and
  * both audits run hour by hour while the fleet changes; then a burst of KubeEdge Application
- * messages into the status table. No AWS, no network, well under a minute.
+ * messages into the status table, and the applications audit telling a stuck Application and a
+ * refusing node, then their resolution. No AWS, no network, well under a minute.
  */
 export async function runDemo(out: NodeJS.WritableStream = process.stdout): Promise<void> {
   const sim = await startKebSimulator({
@@ -120,7 +121,8 @@ export async function runDemo(out: NodeJS.WritableStream = process.stdout): Prom
     sim.faults.clear();
     await runBoth("KEB is back: the recoveries resolve, and one RECOVERED notice");
 
-    await runAppsDemo(new DynamoStatusStore({ client: db.client, tableName: STATUS_TABLE }), out);
+    const statusStore = new DynamoStatusStore({ client: db.client, tableName: STATUS_TABLE });
+    await runAppsDemo(statusStore, out, { deps: { ...deps, edge: { statusStore } }, line });
   } finally {
     await db.close();
     await sim.close();
