@@ -29,8 +29,60 @@ describe("fleet-auditor run", () => {
 
     const second = await cli(runArgs("all", kit.sim.url, dir, "--output", "json"));
     const both = JSON.parse(second.stdout);
-    expect(both.map((s: { audit: string }) => s.audit)).toEqual(["failing", "expired"]);
+    // `all` on the embedded store: the KEB audits and the applications audit (an empty table here).
+    expect(both.map((s: { audit: string }) => s.audit)).toEqual(["failing", "expired", "applications"]);
     expect(both[0].transitions).toEqual([]);
+    expect(both[2]).toMatchObject({ complete: true, flagged: 0 });
+  });
+
+  it("runs the applications audit over what apps ingest wrote, without KEB, and tells it", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "fa-cli-apps-"));
+    const now = Date.now();
+    const lines = [0, 1, 2, 3, 4, 5].map((i) =>
+      JSON.stringify({
+        header: { msg_id: `m${i}`, timestamp: now - (i === 0 ? 30 : 2) * 60_000 },
+        route: { resource: "node/edge-17/null" },
+        content: {
+          ID: `app-${i}`,
+          Key: "/core/v1/services/null/null",
+          Verb: "list",
+          Nodename: "edge-17",
+          Status: i === 0 ? "InApplying" : "Rejected",
+          Error: { ErrStatus: { status: "Failure", reason: "Forbidden", code: 403, message: "forbidden" } },
+        },
+      }),
+    );
+    const ingested = await runCommandLine(["apps", "ingest", "-", "--state-dir", dir], {
+      stdin: lines.join("\n"),
+    });
+    expect(ingested.code, ingested.stderr).toBe(0);
+    // No KEB_URL, no token: the applications audit reads only the status table.
+    const out = await runCommandLine([
+      "run",
+      "--audit",
+      "applications",
+      "--state-dir",
+      dir,
+      "--output",
+      "json",
+    ]);
+    expect(out.code, out.stderr).toBe(0);
+    const summary = JSON.parse(out.stdout);
+    expect(summary.transitions.map((t: { instanceID: string }) => t.instanceID).sort()).toEqual([
+      "app:app-0",
+      "refusals:edge-17:403:Forbidden",
+    ]);
+    const [told] = readFileSync(join(dir, "outbox.jsonl"), "utf8")
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
+    expect(JSON.parse(told.message).email).toContain("node edge-17: 5 × 403 Forbidden on list services");
+    // The same audit on AWS state without the status table would read an empty local one.
+    const refused = await runCommandLine(["run", "--audit", "applications", "--state-dir", dir], {
+      env: { AUDIT_TABLE: "t", ALERT_TOPIC_ARN: "arn:aws:sns:eu-central-1:123456789012:alerts" },
+    });
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain("STATUS_TABLE");
   });
 
   it("prints a table with the queries and transitions, and honours --dry-run and --filter", async () => {
