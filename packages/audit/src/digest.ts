@@ -193,7 +193,10 @@ export function subjectLine(
     const f = t.finding;
     const state =
       t.kind === "resolved" ? `no longer ${f.state}` : t.kind === "reminder" ? `still ${f.state}` : f.state;
-    what = `${t.kind} ${f.shootName || f.instanceID} ${f.region || "-"} ${state}${single.reason ? ` (${single.reason})` : ""}`;
+    what = f.edge
+      ? // The node first: the Application's key is long and the subject is cut at 99 characters.
+        `${t.kind} ${state}${f.edge.node ? ` on ${f.edge.node}` : ""}: ${f.shootName}`
+      : `${t.kind} ${f.shootName || f.instanceID} ${f.region || "-"} ${state}${single.reason ? ` (${single.reason})` : ""}`;
   } else {
     what = counts(groups);
   }

@@ -112,16 +112,18 @@ function summaryFields(d: DigestV1): SlackText[] {
 function groupSection(d: DigestV1, g: DigestV1["groups"][number]): SlackBlock {
   const emoji = g.kind === "resolved" ? ":white_check_mark:" : SEVERITY_EMOJI[g.severity];
   const reason = g.reason ? ` ${slackCode(g.reason, 80)}` : "";
-  const region = g.region ? ` in ${slackCode(g.region, 40)}` : "";
   const age =
     g.kind === "resolved"
       ? ""
       : `, since ${shortTime(g.since)} (${humanDuration(Date.parse(d.at) - Date.parse(g.since))})`;
   const plans = g.plans.map((p) => `${slackText(p.plan, 30)} ${p.count}`).join(", ");
-  let text = `${emoji} *${TITLE[g.kind]} (${g.count})* ${slackCode(g.state, 40)}${reason}${region}${age}; plans ${plans}`;
   const members = d.transitions.filter(
     (t) => t.kind === g.kind && t.state === g.state && t.reason === g.reason && t.region === g.region,
   );
+  // The applications audit: the region is a node and the plans are verbs.
+  const edge = members.some((t) => t.edge);
+  const where = g.region ? ` ${edge ? "on node" : "in"} ${slackCode(g.region, 40)}` : "";
+  let text = `${emoji} *${TITLE[g.kind]} (${g.count})* ${slackCode(g.state, 40)}${reason}${where}${age}; ${edge ? "verbs" : "plans"} ${plans}`;
   let listed = 0;
   for (const t of members) {
     const name = slackText(t.shootName || t.instanceID, 60);
@@ -133,7 +135,9 @@ function groupSection(d: DigestV1, g: DigestV1["groups"][number]): SlackBlock {
           : ""
         : t.operation
           ? `: ${slackText(`${t.operation.kind} ${t.operation.state}: ${t.operation.description}`, 160)}`
-          : "";
+          : t.edge?.status
+            ? `: ${slackText(`${t.edge.status} since ${shortTime(t.edge.since ?? t.since)}`, 160)}`
+            : "";
     const line = `\n• ${link} ${slackCode(t.instanceID, 60)}${detail}`;
     if (text.length + line.length > SECTION_BUDGET) break;
     text += line;

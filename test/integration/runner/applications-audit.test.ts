@@ -1,4 +1,4 @@
-import type { DigestV1 } from "@fleet-auditor/audit";
+import { type DigestV1, slackMessage } from "@fleet-auditor/audit";
 import { SnsAlertPublisher } from "@fleet-auditor/notify";
 import { type AuditRunDeps, ingestBatch, runAudit } from "@fleet-auditor/runner";
 import {
@@ -150,6 +150,11 @@ describe("the applications audit (status table, dynalite or DynamoDB Local, faux
       count: 6,
       requests: ["list services"],
     });
+    // Slack (the webhook function renders the structured digest) names nodes and verbs.
+    const slack = JSON.stringify(slackMessage(told?.digest as DigestV1));
+    expect(slack).toContain("on node `edge-17`");
+    expect(slack).toContain("verbs list");
+    expect(slack).toContain("InApplying since");
 
     // stuck-1 is answered; the refusals leave the 15-minute window; the quarantine too; and
     // "fresh", quiet for 20 minutes now, is stuck in its turn.
@@ -166,6 +171,21 @@ describe("the applications audit (status table, dynalite or DynamoDB Local, faux
     // The same scheduled time again: the ledger answers, nothing is told twice.
     expect((await run(45)).status).toBe("duplicate");
     expect(await drain()).toEqual([]);
+  });
+
+  it("previews in a dry run and records a baseline without telling, as the KEB audits do", async () => {
+    await ingest([message("stuck-1", "InApplying", 0)], 1);
+    const dry = await run(30, { dryRun: true });
+    expect(dry).toMatchObject({ dryRun: true, writes: { snapshot: 0 } });
+    expect(dry.preview?.[0]?.subject).toContain(
+      "applications: firing stuck on edge-17: list /core/v1/service",
+    );
+    expect(await drain()).toEqual([]);
+    const baseline = await run(31, { notify: false });
+    expect(baseline).toMatchObject({ notified: { messages: 0 }, writes: { snapshot: 1 } });
+    expect(await drain()).toEqual([]);
+    // Already known: the next run is quiet.
+    expect((await run(36)).transitions).toEqual([]);
   });
 
   it("resolves nothing when the status table cannot be read to its end", async () => {
