@@ -68,6 +68,12 @@ describe("fleet-auditor apps", () => {
     );
     expect(quarantine).toHaveLength(1);
     expect(quarantine[0]).toMatchObject({ body: "{broken", code: "MS_NOT_JSON" });
+
+    // Rows written by this version already carry their watch key: a reindex reads and writes none.
+    const reindex = await cli(["apps", "reindex", "--output", "json", "--state-dir", dir]);
+    expect(reindex.code).toBe(0);
+    expect(JSON.parse(reindex.stdout)).toMatchObject({ updated: 0 });
+    expect(JSON.parse(reindex.stdout).scanned).toBeGreaterThan(20);
   });
 
   it("reads standard input with -, and counts a re-ingest as duplicates", async () => {

@@ -20,6 +20,7 @@ import type {
 } from "@fleet-auditor/metaserver";
 import { batchGet } from "./batch-get.ts";
 import {
+  QUARANTINE_PREFIX,
   quarantineToItem,
   STATUS_ATTRIBUTES,
   statusQueryInput,
@@ -30,6 +31,7 @@ import {
   watchedQueryInputs,
 } from "./status-item.ts";
 import { STATUS_INDEXES } from "./status-table.ts";
+import { watchKey } from "./watch-key.ts";
 
 /** Settings of `DynamoStatusStore`. */
 export interface DynamoStatusStoreOptions {
@@ -131,6 +133,52 @@ export class DynamoStatusStore implements ApplicationStatusStore {
       }),
     );
     return shards.flat().map(toWatchedRow);
+  }
+
+  /**
+   * Gives rows written before the `byWatch` index (or under another shard count) their watch
+   * key: one scan of the table, and for each Application row whose `wk` is missing or not what
+   * its status and ID say, a conditional write of just that key, made only if the row still holds
+   * the message it was read with (a newer message sets the key itself). Idempotent.
+   */
+  async reindex(): Promise<{ scanned: number; updated: number }> {
+    let scanned = 0;
+    let updated = 0;
+    const A = STATUS_ATTRIBUTES;
+    const pages = paginateScan(
+      { client: this.#o.client },
+      {
+        TableName: this.#o.tableName,
+        ProjectionExpression: "#id, #status, #wk, #ts",
+        ExpressionAttributeNames: { "#id": A.id, "#status": A.status, "#wk": A.watch, "#ts": A.timestamp },
+      },
+    );
+    for await (const page of pages) {
+      for (const item of page.Items ?? []) {
+        scanned++;
+        const id = String(item[A.id]);
+        if (id.startsWith(QUARANTINE_PREFIX) || item[A.timestamp] === undefined) continue;
+        const want = watchKey(String(item[A.status] ?? ""), id);
+        if (item[A.watch] === want) continue;
+        try {
+          await this.#o.client.send(
+            new UpdateCommand({
+              TableName: this.#o.tableName,
+              Key: { [A.id]: id },
+              UpdateExpression: want ? "SET #wk = :wk" : "REMOVE #wk",
+              ConditionExpression: "#ts = :ts",
+              ExpressionAttributeNames: { "#wk": A.watch, "#ts": A.timestamp },
+              ExpressionAttributeValues: { ":ts": item[A.timestamp], ...(want ? { ":wk": want } : {}) },
+            }),
+          );
+          updated++;
+        } catch (err) {
+          // A newer message won meanwhile and wrote its own key.
+          if (!(err instanceof ConditionalCheckFailedException)) throw err;
+        }
+      }
+    }
+    return { scanned, updated };
   }
 
   /** The first `limit` items of an index query (newest first), reading no further. */

@@ -1,4 +1,4 @@
-import { GetCommand, PutCommand } from "@aws-sdk/lib-dynamodb";
+import { GetCommand, PutCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { decodeMessage, type StatusUpdate, toUpdate } from "@fleet-auditor/metaserver";
 import { DynamoStatusStore, ensureTable, statusTableDefinition } from "@fleet-auditor/store";
 import { beforeEach, describe, expect, it } from "vitest";
@@ -190,6 +190,28 @@ describe("DynamoStatusStore on a real DynamoDB API (dynalite, or DynamoDB Local 
     const refused = await s.watched({ set: "refused", since: new Date(ms(15)) }, NOW);
     expect(refused.map((r) => r.id)).toEqual(["late"]);
     expect(refused[0]).toMatchObject({ node: "edge-9", reason: "Forbidden" });
+  });
+
+  it("reindexes rows written before byWatch: unfinished and refused rows get their key, once", async () => {
+    const s = store();
+    await s.apply(update("old-open", "InApplying", ms(40), "o1"), NOW);
+    await s.apply(update("old-refused", "Rejected", ms(40), "r1"), NOW);
+    await s.apply(update("old-done", "Approved", ms(40), "d1"), NOW);
+    // As a row looked before the index: no watch key.
+    for (const id of ["old-open", "old-refused"]) {
+      await dynamo.db.client.send(
+        new UpdateCommand({ TableName: table, Key: { id }, UpdateExpression: "REMOVE wk" }),
+      );
+    }
+    expect(await s.watched({ set: "open", before: new Date(ms(10)) }, NOW)).toEqual([]);
+    expect(await s.reindex()).toEqual({ scanned: 3, updated: 2 });
+    expect((await s.watched({ set: "open", before: new Date(ms(10)) }, NOW)).map((r) => r.id)).toEqual([
+      "old-open",
+    ]);
+    expect((await s.watched({ set: "refused", since: new Date(ms(60)) }, NOW)).map((r) => r.id)).toEqual([
+      "old-refused",
+    ]);
+    expect(await s.reindex()).toEqual({ scanned: 3, updated: 0 });
   });
 
   it("fails a watched read when one shard cannot be read, rather than return part of the set", async () => {

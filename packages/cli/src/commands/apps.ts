@@ -19,6 +19,7 @@ const USAGE = `usage:
   fleet-auditor apps ingest FILE|- [--output json|table]   each line: one SQS message body
   fleet-auditor apps status [--node N] [--status S] [--since ISO-TIME|90s|30m|1h|2d] [--limit N] [--output json|table]
   fleet-auditor apps quarantine [--limit N] [--output json|table]
+  fleet-auditor apps reindex [--output json|table]   give rows written before the byWatch index their key
 
 options: --state-dir DIR (default .fleet-auditor/); STATUS_TABLE=<table> uses DynamoDB instead.
 ingest exits 0 unless a write failed for a transient reason (then 1; the counts say how many).
@@ -27,12 +28,12 @@ ingest exits 0 unless a write failed for a transient reason (then 1; the counts 
 /** SQS delivers at most 10 messages per batch by default; the CLI feeds the handler the same way. */
 const SQS_BATCH = 10;
 
-const SUBCOMMANDS = ["ingest", "status", "quarantine"] as const;
+const SUBCOMMANDS = ["ingest", "status", "quarantine", "reindex"] as const;
 
 /** `fleet-auditor apps …`: feed and read the Application status table. */
 export const appsCommand: Command = {
   name: "apps",
-  summary: "KubeEdge Application status: ingest, status, quarantine",
+  summary: "KubeEdge Application status: ingest, status, quarantine, reindex",
   usage: USAGE,
   async run(argv, { env, io, now }) {
     const [sub, ...rest] = argv;
@@ -73,6 +74,15 @@ export const appsCommand: Command = {
           now(),
         );
         io.stdout.write(output === "json" ? `${JSON.stringify(rows, null, 2)}\n` : `${statusTable(rows)}\n`);
+        return 0;
+      }
+      if (sub === "reindex") {
+        const done = await backend.store.reindex();
+        io.stdout.write(
+          output === "json"
+            ? `${JSON.stringify(done)}\n`
+            : `${done.scanned} item(s) read, ${done.updated} watch key(s) written (${backend.description})\n`,
+        );
         return 0;
       }
       const items = await backend.store.quarantined(limit ?? 100);
