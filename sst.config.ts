@@ -149,6 +149,21 @@ export default $config({
       },
     };
 
+    // What an audit run sends, KEB's or the applications': its state and its messages.
+    const auditRunAccess = [
+      {
+        actions: [
+          "dynamodb:GetItem",
+          "dynamodb:PutItem",
+          "dynamodb:DeleteItem",
+          "dynamodb:Query",
+          "dynamodb:BatchWriteItem",
+        ],
+        resources: [auditTable.arn],
+      },
+      { actions: ["sns:Publish"], resources: [alerts.arn, critical.arn] },
+    ];
+
     const audit = new sst.aws.Function("Audit", {
       handler: "functions/audit.handler",
       timeout: "5 minutes",
@@ -161,20 +176,7 @@ export default $config({
       concurrency: { reserved: 4 },
       link: [kebUrl, kebTokenUrl, kebClientId, kebClientSecret],
       // Exactly what the function sends (test/e2e/iam-contract.test.ts records it).
-      permissions: [
-        {
-          actions: [
-            "dynamodb:GetItem",
-            "dynamodb:PutItem",
-            "dynamodb:DeleteItem",
-            "dynamodb:Query",
-            "dynamodb:BatchWriteItem",
-          ],
-          resources: [auditTable.arn],
-        },
-        { actions: ["sns:Publish"], resources: [alerts.arn, critical.arn] },
-        { actions: ["sqs:SendMessage"], resources: [failures.arn] },
-      ],
+      permissions: [...auditRunAccess, { actions: ["sqs:SendMessage"], resources: [failures.arn] }],
       environment: {
         AUDIT_TABLE: auditTable.name,
         ALERT_TOPIC_ARN: alerts.arn,
@@ -313,18 +315,8 @@ export default $config({
       transform: failureDestination,
       concurrency: { reserved: 2 },
       permissions: [
-        {
-          actions: [
-            "dynamodb:GetItem",
-            "dynamodb:PutItem",
-            "dynamodb:DeleteItem",
-            "dynamodb:Query",
-            "dynamodb:BatchWriteItem",
-          ],
-          resources: [auditTable.arn],
-        },
+        ...auditRunAccess,
         { actions: ["dynamodb:Query"], resources: [$interpolate`${statusTable.arn}/index/*`] },
-        { actions: ["sns:Publish"], resources: [alerts.arn, critical.arn] },
         { actions: ["sqs:SendMessage"], resources: [failures.arn] },
       ],
       environment: {

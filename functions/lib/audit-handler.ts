@@ -1,0 +1,44 @@
+import type { Logger } from "@aws-lambda-powertools/logger";
+import type { Metrics } from "@aws-lambda-powertools/metrics";
+import type { RunSummary } from "@fleet-auditor/audit";
+import {
+  type AuditRunDeps,
+  isShowRequest,
+  parseRunInput,
+  parseShowRun,
+  type RunView,
+  runAudit,
+  showRun,
+} from "@fleet-auditor/runner";
+import type { DynamoReportStore } from "@fleet-auditor/store";
+import { recordRunMetrics } from "./run-metrics.ts";
+import { functionStack } from "./stack.ts";
+
+/**
+ * The handler both audit functions share: a schedule (`{audit, scheduledTime}`) or console test
+ * event runs one audit and returns its summary; `{ "show": RUN_ID }` returns that run's report.
+ */
+export function auditHandler(
+  deps: AuditRunDeps & { reports: DynamoReportStore },
+  logger: Logger,
+  metrics: Metrics,
+) {
+  return functionStack<unknown, RunSummary | RunView | null>(logger, metrics).handler(async (event) => {
+    if (isShowRequest(event)) return (await showRun(deps, parseShowRun(event))) ?? null;
+    const input = parseRunInput(event);
+    logger.appendKeys({
+      audit: input.audit,
+      scheduledTime: input.scheduledTime ?? "none",
+      dryRun: input.dryRun ?? false,
+    });
+    const summary = await runAudit(deps, input);
+    logger.info("audit run finished", {
+      runId: summary.runId,
+      status: summary.status,
+      complete: summary.complete,
+      transitions: summary.transitions.length,
+    });
+    recordRunMetrics(metrics, summary);
+    return summary;
+  });
+}
