@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { renderDigests } from "@fleet-auditor/audit";
+import { ensureTable, statusTableDefinition } from "@fleet-auditor/store";
 import { beforeAll, describe, expect, it } from "vitest";
 import { bundleForNode } from "../bench/bundle.ts";
 import { useDynamo } from "../helpers/dynamo.ts";
@@ -23,12 +24,13 @@ const kit = useKebSimulator({
   auth: { clients: [{ id: "bundled", secret: "bundled-secret", groups: ["runtimeViewer"] }] },
 });
 const dynamo = useDynamo(["bundled-audit"]);
+beforeAll(() => ensureTable(dynamo.db.client, statusTableDefinition("bundled-status")));
 const sns = useSns();
 const fake = useFakeSlack();
 const bundles: Record<string, string> = {};
 
 beforeAll(async () => {
-  for (const name of ["audit", "slack"]) {
+  for (const name of ["audit", "applications-audit", "slack"]) {
     bundles[name] = pathToFileURL(
       await bundleForNode(new URL(`../../functions/${name}.ts`, import.meta.url)),
     ).href;
@@ -72,6 +74,25 @@ describe("the bundled handlers with SST's linked resources", () => {
     expect(out.result).toMatchObject({ audit: "failing", dryRun: true, complete: true });
     expect((out.result as { flagged: number }).flagged).toBeGreaterThan(0);
     expect(out.logs).not.toContain("bundled-secret");
+  }, 60_000);
+
+  it("the applications audit function runs bundled, with no secret at all", async () => {
+    const out = await invokeInProcess(
+      bundles["applications-audit"] as string,
+      { audit: "applications", dryRun: true },
+      {
+        AUDIT_TABLE: "bundled-audit",
+        STATUS_TABLE: "bundled-status",
+        ALERT_TOPIC_ARN: sns.topicArn,
+        AWS_REGION: "us-east-1",
+        AWS_ACCESS_KEY_ID: "test",
+        AWS_SECRET_ACCESS_KEY: "test",
+        AWS_ENDPOINT_URL_DYNAMODB: dynamo.db.endpoint,
+        AWS_ENDPOINT_URL_SNS: `http://127.0.0.1:${sns.server.port}`,
+        POWERTOOLS_METRICS_DISABLED: "true",
+      },
+    );
+    expect(out.result).toMatchObject({ audit: "applications", dryRun: true, complete: true, flagged: 0 });
   }, 60_000);
 
   it("the Slack function reads its webhook from SST's encrypted resources and posts", async () => {
