@@ -6,6 +6,7 @@ import {
   type Finding,
   type SnapshotChange,
   type SnapshotEntry,
+  stuckFinding,
 } from "@fleet-auditor/audit";
 import { describe, expect, it } from "vitest";
 import { finding } from "../../helpers/findings.ts";
@@ -199,5 +200,30 @@ describe("diffSnapshot", () => {
     ]);
     expect(r.changes.every((c) => c.transition !== undefined)).toBe(true);
     expect(r.changes).toHaveLength(3);
+  });
+});
+
+describe("an edge finding's start", () => {
+  it("begins when the edge says it did, never in the future, and keeps that start", () => {
+    const stuck = (since: Date) =>
+      stuckFinding({
+        id: "app-1",
+        node: "edge-1",
+        key: "/core/v1/services/null/null",
+        verb: "list",
+        resource: "services",
+        status: "InApplying",
+        since: since.toISOString(),
+        firstSeenAt: since.toISOString(),
+      });
+    const first = run(new Map(), [stuck(hours(-1))], hours(0));
+    expect(first.result.transitions[0]?.since).toBe(hours(-1).toISOString());
+    // A later run keeps the incident's start.
+    const again = run(first.next, [stuck(hours(-1))], hours(30));
+    expect(again.result.transitions[0]).toMatchObject({ kind: "reminder", since: hours(-1).toISOString() });
+    // A sender's clock ahead of ours: the incident starts when we saw it.
+    expect(run(new Map(), [stuck(hours(2))], hours(0)).result.transitions[0]?.since).toBe(
+      hours(0).toISOString(),
+    );
   });
 });
