@@ -6,13 +6,13 @@ import { type DynamoDBDocumentClient, paginateScan } from "@aws-sdk/lib-dynamodb
 import { startEmbeddedDynamo } from "@fleet-auditor/store";
 
 /**
- * Every item of every table as text, binary attributes gunzipped where they are gzip (the run
- * reports): what a secret search must read, since the raw files of a store compress their
- * contents and would hide one.
+ * Every item of every table (or of the given ones) as text, binary attributes gunzipped where
+ * they are gzip (the run reports): what a secret search must read, since the raw files of a store
+ * compress their contents and would hide one.
  */
-export async function everythingStored(client: DynamoDBDocumentClient): Promise<string> {
+export async function everythingStored(client: DynamoDBDocumentClient, only?: string[]): Promise<string> {
   const out: string[] = [];
-  const tables = (await client.send(new ListTablesCommand({}))).TableNames ?? [];
+  const tables = only ?? (await client.send(new ListTablesCommand({}))).TableNames ?? [];
   for (const table of tables) {
     for await (const page of paginateScan({ client }, { TableName: table })) {
       out.push(JSON.stringify(page.Items ?? [], binaryAsText));
