@@ -11,6 +11,7 @@ import { useDynamo } from "../helpers/dynamo.ts";
 import { useFakeSlack } from "../helpers/fake-slack.ts";
 import { invokeInProcess } from "../helpers/function-process.ts";
 import { useKebSimulator } from "../helpers/keb.ts";
+import { emulatorEnv } from "../helpers/lambda.ts";
 import { useSns } from "../helpers/sns.ts";
 import { snsEvent } from "../helpers/sns-event.ts";
 import { ctx, t } from "../helpers/transitions.ts";
@@ -36,6 +37,12 @@ beforeAll(async () => {
     ).href;
   }
 }, 60_000);
+
+/** The emulators as the functions' AWS, logging at INFO so that what they log is searched. */
+const aws = () => ({
+  ...emulatorEnv({ dynamodb: dynamo.db.endpoint, sns: `http://127.0.0.1:${sns.server.port}` }),
+  POWERTOOLS_LOG_LEVEL: "INFO",
+});
 
 /** SST's linked resources as a deployed function gets them: an encrypted file and its key. */
 function sstResources(resources: Record<string, { value: string }>): Record<string, string> {
@@ -63,12 +70,7 @@ describe("the bundled handlers with SST's linked resources", () => {
         }),
         AUDIT_TABLE: "bundled-audit",
         ALERT_TOPIC_ARN: sns.topicArn,
-        AWS_REGION: "us-east-1",
-        AWS_ACCESS_KEY_ID: "test",
-        AWS_SECRET_ACCESS_KEY: "test",
-        AWS_ENDPOINT_URL_DYNAMODB: dynamo.db.endpoint,
-        AWS_ENDPOINT_URL_SNS: `http://127.0.0.1:${sns.server.port}`,
-        POWERTOOLS_METRICS_DISABLED: "true",
+        ...aws(),
       },
     );
     expect(out.result).toMatchObject({ audit: "failing", dryRun: true, complete: true });
@@ -84,12 +86,7 @@ describe("the bundled handlers with SST's linked resources", () => {
         AUDIT_TABLE: "bundled-audit",
         STATUS_TABLE: "bundled-status",
         ALERT_TOPIC_ARN: sns.topicArn,
-        AWS_REGION: "us-east-1",
-        AWS_ACCESS_KEY_ID: "test",
-        AWS_SECRET_ACCESS_KEY: "test",
-        AWS_ENDPOINT_URL_DYNAMODB: dynamo.db.endpoint,
-        AWS_ENDPOINT_URL_SNS: `http://127.0.0.1:${sns.server.port}`,
-        POWERTOOLS_METRICS_DISABLED: "true",
+        ...aws(),
       },
     );
     expect(out.result).toMatchObject({ audit: "applications", dryRun: true, complete: true, flagged: 0 });
