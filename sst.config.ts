@@ -353,6 +353,14 @@ export default $config({
         alarmActions: [ops.arn],
         okActions: [ops.arn],
       });
+    // Alarms on a count: any in five minutes; no data is nothing happening.
+    const anyInFiveMinutes = {
+      period: 300,
+      evaluationPeriods: 1,
+      threshold: 0,
+      comparisonOperator: "GreaterThanThreshold",
+      treatMissingData: "notBreaching",
+    } as const;
     const errorsOf = (name: string, functionName: $util.Input<string>) =>
       alarm(name, {
         alarmDescription: `${name.replace(/Errors$/, "")} function errors`,
@@ -360,11 +368,7 @@ export default $config({
         metricName: "Errors",
         dimensions: { FunctionName: functionName },
         statistic: "Sum",
-        period: 300,
-        evaluationPeriods: 1,
-        threshold: 0,
-        comparisonOperator: "GreaterThanThreshold",
-        treatMissingData: "notBreaching",
+        ...anyInFiveMinutes,
       });
     errorsOf("AuditErrors", audit.name);
     errorsOf("ApplicationsAuditErrors", applicationsAudit.name);
@@ -378,11 +382,7 @@ export default $config({
         metricName: "ApproximateNumberOfMessagesVisible",
         dimensions: { QueueName: queueName },
         statistic: "Maximum",
-        period: 300,
-        evaluationPeriods: 1,
-        threshold: 0,
-        comparisonOperator: "GreaterThanThreshold",
-        treatMissingData: "notBreaching",
+        ...anyInFiveMinutes,
       });
     queueNotEmpty(
       "ApplicationsDlqNotEmpty",
@@ -426,11 +426,7 @@ export default $config({
       metricName: "Failed",
       dimensions: { service: "applications" },
       statistic: "Sum",
-      period: 300,
-      evaluationPeriods: 1,
-      threshold: 0,
-      comparisonOperator: "GreaterThanThreshold",
-      treatMissingData: "notBreaching",
+      ...anyInFiveMinutes,
     });
 
     return {

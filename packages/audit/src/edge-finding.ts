@@ -34,7 +34,7 @@ export interface EdgeDetail {
 }
 
 /** The states the applications audit gives, as messages show them. */
-export const EDGE_STATES = { stuck: "stuck", refused: "refused", quarantined: "quarantined" } as const;
+const EDGE_STATES = { stuck: "stuck", refused: "refused", quarantined: "quarantined" } as const;
 
 const SEVERITY: Record<EdgeDetail["what"], Severity> = {
   stuck: "warning",

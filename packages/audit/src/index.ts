@@ -34,7 +34,6 @@ export {
   DigestV1TransitionSchema,
 } from "./digest-v1-schema.ts";
 export {
-  EDGE_STATES,
   type EdgeDetail,
   quarantinedFinding,
   refusedFinding,

@@ -35,12 +35,13 @@ export async function readStatusTable(
       store.watched({ set: "refused", since }, now),
       store.quarantined(QUARANTINE_READ),
     ]);
+    const codes = quarantinedByCode(quarantined, now, t);
     const findings: Finding[] = [
       ...stuckApplications(open, now, t).map(stuckFinding),
       ...refusingNodes(refused, now, t).map(refusedFinding),
-      ...quarantinedByCode(quarantined, now, t).map((q) => quarantinedFinding(q.code, q.count)),
+      ...codes.map((q) => quarantinedFinding(q.code, q.count)),
     ];
-    const windowed = quarantined.filter((q) => Date.parse(q.receivedAt) >= since.getTime()).length;
+    const windowed = codes.reduce((n, q) => n + q.count, 0);
     return {
       queries: [
         {

@@ -23,7 +23,6 @@ export {
 } from "./status-item.ts";
 export { STATUS_INDEXES, statusTableDefinition } from "./status-table.ts";
 export {
-  shardOf,
   WATCH_PROJECTION,
   WATCH_SHARDS,
   watchKey,
