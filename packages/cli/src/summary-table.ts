@@ -1,9 +1,12 @@
 import type { RunSummary } from "@fleet-auditor/audit";
-import { renderTable } from "./table.ts";
+import { escapeControl, renderTable } from "./table.ts";
 
 /** A run summary for humans: the queries, then the transitions, `kcp runtimes` style. */
 export function renderSummary(s: RunSummary): string {
-  const head = `${s.audit}: ${s.status}${s.dryRun ? " (dry run)" : ""}, ${s.complete ? "complete scan" : `INCOMPLETE scan (${s.incompleteReason})`}, ${s.flagged} flagged, ${s.transitions.length} transition(s), ${s.notified.messages} message(s) sent${s.notified.failed ? `, ${s.notified.failed} FAILED to send (${s.notified.error ?? "no reason given"})` : ""}, ${s.durationMs} ms`;
+  // The incomplete reason and the publish error may quote KEB or SNS: escaped like every table cell.
+  const head = escapeControl(
+    `${s.audit}: ${s.status}${s.dryRun ? " (dry run)" : ""}, ${s.complete ? "complete scan" : `INCOMPLETE scan (${s.incompleteReason})`}, ${s.flagged} flagged, ${s.transitions.length} transition(s), ${s.notified.messages} message(s) sent${s.notified.failed ? `, ${s.notified.failed} FAILED to send (${s.notified.error ?? "no reason given"})` : ""}, ${s.durationMs} ms`,
+  );
   const queries = renderTable(
     ["QUERY", "PAGES", "TOTAL", "LISTED"],
     s.queries.map((q) => [q.query, String(q.pages), String(q.totalCount), String(q.listed)]),

@@ -5,7 +5,7 @@ import { atMostPositionals, parseLimit, stateDirOption } from "../args.ts";
 import { openRuns } from "../backend.ts";
 import type { Command } from "../command.ts";
 import { UsageError } from "../errors.ts";
-import { renderTable } from "../table.ts";
+import { csvCell, escapeControl, renderTable, terminalJson } from "../table.ts";
 
 const AUDIT_NAMES = AUDITS.map((a) => a.name);
 
@@ -60,7 +60,7 @@ export const runsCommand: Command = {
           .sort((a, b) => b.startedAt.localeCompare(a.startedAt))
           .slice(0, limit);
         io.stdout.write(
-          values.output === "json" ? `${JSON.stringify(runs.map(listed), null, 2)}\n` : `${runTable(runs)}\n`,
+          values.output === "json" ? `${terminalJson(runs.map(listed))}\n` : `${runTable(runs)}\n`,
         );
         return 0;
       }
@@ -70,11 +70,7 @@ export const runsCommand: Command = {
         return 1;
       }
       const out =
-        values.output === "json"
-          ? JSON.stringify(view, null, 2)
-          : values.output === "csv"
-            ? csv(view)
-            : showTable(view);
+        values.output === "json" ? terminalJson(view) : values.output === "csv" ? csv(view) : showTable(view);
       io.stdout.write(`${out}\n`);
       return 0;
     } finally {
@@ -108,7 +104,10 @@ function runTable(runs: RunSummary[]): string {
 const isReport = (t: ReportTransition | TransitionSummary): t is ReportTransition => "since" in t;
 
 function showTable(v: RunView): string {
-  const head = `run ${v.runId}: ${v.audit}, ${v.status}, ${v.complete ? "complete scan" : `INCOMPLETE scan (${v.incompleteReason})`}, started ${v.startedAt}, ${v.transitions.length} transition(s)${v.transitionsOmitted ? ` (+${v.transitionsOmitted} not kept: no report)` : ""}`;
+  // The incomplete reason may quote KEB; the rest is the store's, which a shared table makes outside data too.
+  const head = escapeControl(
+    `run ${v.runId}: ${v.audit}, ${v.status}, ${v.complete ? "complete scan" : `INCOMPLETE scan (${v.incompleteReason})`}, started ${v.startedAt}, ${v.transitions.length} transition(s)${v.transitionsOmitted ? ` (+${v.transitionsOmitted} not kept: no report)` : ""}`,
+  );
   if (v.transitions.length === 0) return `${head}\n\nno transitions`;
   const rows = v.transitions.map((t) =>
     isReport(t)
@@ -153,7 +152,7 @@ const CSV_COLUMNS = [
   "operationDescription",
 ] as const;
 
-/** RFC 4180 CSV with a header; a cell a spreadsheet would run as a formula is prefixed with `'`. */
+/** RFC 4180 CSV with a header, one record per line; cells as `csvCell` makes them (escaped, formula-guarded). */
 function csv(v: RunView): string {
   const rows = v.transitions.map((t) => {
     const r = t as Partial<ReportTransition>;
@@ -180,12 +179,7 @@ function csv(v: RunView): string {
       operationState: r.operation?.state,
       operationDescription: r.operation?.description,
     };
-    return CSV_COLUMNS.map((c) => cell(values[c] ?? "")).join(",");
+    return CSV_COLUMNS.map((c) => csvCell(values[c] ?? "")).join(",");
   });
   return [CSV_COLUMNS.join(","), ...rows].join("\r\n");
-}
-
-function cell(value: string): string {
-  const safe = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
-  return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
 }
