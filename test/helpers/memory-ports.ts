@@ -120,6 +120,18 @@ export class MemoryAuditStore implements AuditStateStore {
     if (this.leases.get(audit)?.owner === owner) this.leases.delete(audit);
   }
 
+  async describeLease(audit: string): Promise<{ owner: string; expiresAtMs: number } | undefined> {
+    const lease = this.leases.get(audit);
+    return lease ? { ...lease } : undefined;
+  }
+
+  async releaseShownLease(audit: string, shown: { owner: string; expiresAtMs: number }): Promise<boolean> {
+    const lease = this.leases.get(audit);
+    if (lease?.owner !== shown.owner || lease.expiresAtMs !== shown.expiresAtMs) return false;
+    this.leases.delete(audit);
+    return true;
+  }
+
   readonly publishing = new Map<string, string>();
 
   async beginPublishing(audit: string, fence: CommitFence): Promise<void> {

@@ -18,6 +18,17 @@ export interface CommitFence {
   until: Date;
 }
 
+/**
+ * An audit's lease as an operator is shown it: who holds it and until when. Releasing it later
+ * names this very lease, so a lease that changed meanwhile (taken over, or extended by a run that
+ * is alive) is never removed by an answer given about another.
+ */
+export interface HeldLease {
+  owner: string;
+  /** Epoch milliseconds, as stored: compared exactly when the lease is released. */
+  expiresAtMs: number;
+}
+
 /** A finished run, kept in the run ledger until its TTL. */
 export interface RunRecord {
   audit: string;
@@ -43,7 +54,16 @@ export interface AuditStateStore {
   recordRun(record: RunRecord): Promise<boolean>;
   /** Takes the audit's lease until `until` unless another owner holds an unexpired one. */
   acquireLease(audit: string, owner: string, now: Date, until: Date): Promise<boolean>;
+  /** A run gives its own lease back; a lease another owner holds is left alone. */
   releaseLease(audit: string, owner: string): Promise<void>;
+  /** Who holds the audit's lease and until when (expired or not); undefined when nobody does. */
+  describeLease(audit: string): Promise<HeldLease | undefined>;
+  /**
+   * For an operator after a run was killed: removes the lease only if it is still exactly
+   * `shown` (same owner, same expiry), in one conditional write. False, removing nothing, when
+   * it changed or is gone: a run that took it over or extended it keeps the fence of its commit.
+   */
+  releaseShownLease(audit: string, shown: HeldLease): Promise<boolean>;
   /**
    * Right before a run publishes: proves `fence.owner` still holds the lease (extending it;
    * throws `LeaseLostError` and notes nothing otherwise, so a run that lost its lease publishes

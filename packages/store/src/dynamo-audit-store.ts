@@ -200,18 +200,31 @@ export class DynamoAuditStore implements AuditStateStore {
     );
   }
 
-  /** Who holds the audit's lease, and until when; undefined when nobody does. */
-  async describeLease(audit: string): Promise<{ owner: string; expiresAt: string } | undefined> {
+  async describeLease(audit: string): Promise<{ owner: string; expiresAtMs: number } | undefined> {
     const out = await this.#client.send(
       new GetCommand({ TableName: this.#table, Key: itemKey.lease(audit), ConsistentRead: true }),
     );
     if (!out.Item) return undefined;
-    return { owner: String(out.Item.owner), expiresAt: new Date(Number(out.Item.expiresAtMs)).toISOString() };
+    return { owner: String(out.Item.owner), expiresAtMs: Number(out.Item.expiresAtMs) };
   }
 
-  /** Removes the audit's lease whoever holds it: for an operator after a run was killed. */
-  async forceReleaseLease(audit: string): Promise<void> {
-    await this.#client.send(new DeleteCommand({ TableName: this.#table, Key: itemKey.lease(audit) }));
+  async releaseShownLease(audit: string, shown: { owner: string; expiresAtMs: number }): Promise<boolean> {
+    try {
+      await this.#client.send(
+        new DeleteCommand({
+          TableName: this.#table,
+          Key: itemKey.lease(audit),
+          // Owner and expiry both: the same owner extending its lease proves that run alive.
+          ConditionExpression: "#owner = :owner AND expiresAtMs = :expires",
+          ExpressionAttributeNames: { "#owner": "owner" },
+          ExpressionAttributeValues: { ":owner": shown.owner, ":expires": shown.expiresAtMs },
+        }),
+      );
+      return true;
+    } catch (err) {
+      if (err instanceof ConditionalCheckFailedException) return false;
+      throw err;
+    }
   }
 
   async releaseLease(audit: string, owner: string): Promise<void> {

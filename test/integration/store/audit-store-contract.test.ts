@@ -60,6 +60,28 @@ describe.each([
     expect(await s.acquireLease(a, "two", T1, T2)).toBe(true);
   });
 
+  it("releases for an operator only the lease it showed, never one taken over or extended since", async () => {
+    const s = make();
+    const a = audit();
+    expect(await s.describeLease(a)).toBeUndefined();
+    await s.acquireLease(a, "killed", T0, T1);
+    const shown = await s.describeLease(a);
+    expect(shown).toEqual({ owner: "killed", expiresAtMs: T1.getTime() });
+    // Between showing and the answer, the next run takes the expired lease over.
+    expect(await s.acquireLease(a, "next", new Date(T1.getTime() + 1), T2)).toBe(true);
+    expect(await s.releaseShownLease(a, shown as NonNullable<typeof shown>)).toBe(false);
+    const taken = await s.describeLease(a);
+    expect(taken).toEqual({ owner: "next", expiresAtMs: T2.getTime() });
+    // The same owner extending its lease is a run that is alive: that lease changed too.
+    expect(await s.acquireLease(a, "next", T1, new Date(T2.getTime() + 1))).toBe(true);
+    expect(await s.releaseShownLease(a, taken as NonNullable<typeof taken>)).toBe(false);
+    expect((await s.describeLease(a))?.owner).toBe("next");
+    const current = (await s.describeLease(a)) as NonNullable<typeof shown>;
+    expect(await s.releaseShownLease(a, current)).toBe(true);
+    expect(await s.describeLease(a)).toBeUndefined();
+    expect(await s.releaseShownLease(a, current)).toBe(false);
+  });
+
   it("notes a run publishing only while it holds the lease, until the note is cleared", async () => {
     const s = make();
     const a = audit();

@@ -5,6 +5,7 @@ import { atMostPositionals, stateDirOption } from "../args.ts";
 import { openRuns } from "../backend.ts";
 import type { Command } from "../command.ts";
 import { UsageError } from "../errors.ts";
+import { escapeControl } from "../table.ts";
 
 const AUDIT_NAMES = AUDITS.map((a) => a.name);
 
@@ -13,8 +14,10 @@ const USAGE = `usage:
   fleet-auditor lease release --audit ${AUDIT_NAMES.join("|")} [--force]
 
 A run holds its audit's lease while it works; a run that was killed leaves it until it expires
-(LEASE_MINUTES), and runs in between are skipped (exit 2). release removes it: it asks first on a
-terminal, and needs --force otherwise. Release only a lease whose run is gone.
+(LEASE_MINUTES), and runs in between are skipped (exit 2). release removes the lease it shows: it
+asks first on a terminal, and needs --force otherwise. Release only a lease whose run is gone.
+If the lease changes before the answer (a run took it over, or its run extended it: that run is
+alive), release removes nothing, says who holds it now, and exits 1.
 options: --state-dir DIR (default .fleet-auditor/); AUDIT_TABLE=<table> uses DynamoDB instead.
 `;
 
@@ -23,7 +26,7 @@ export const leaseCommand: Command = {
   name: "lease",
   summary: "see or clear the lease a killed run left behind: show, release",
   usage: USAGE,
-  async run(argv, { env, io }) {
+  async run(argv, { env, io, now }) {
     const [sub, ...rest] = argv;
     const { values, positionals } = parseArgs({
       args: rest,
@@ -44,30 +47,62 @@ export const leaseCommand: Command = {
     }
     const backend = await openRuns(values["state-dir"], env);
     try {
-      const lease = await backend.store.describeLease(audit);
-      if (!lease) {
+      const shown = await backend.store.describeLease(audit);
+      if (!shown) {
         io.stdout.write(`no lease on ${audit}\n`);
         return 0;
       }
-      const held = `the lease of ${audit} is held by run ${lease.owner} until ${lease.expiresAt}`;
+      const told = describeLease(audit, shown, now());
       if (sub === "show") {
-        io.stdout.write(`${held}\n`);
+        io.stdout.write(`${told}\n`);
         return 0;
       }
       if (!values.force) {
         const rl = createInterface({ input: io.stdin, output: io.stderr });
-        const answer = await rl.question(`${held}. Release it? [y/N] `);
+        const answer = await rl.question(`${told}. Release it? [y/N] `);
         rl.close();
         if (!/^y(es)?$/i.test(answer.trim())) {
           io.stdout.write("left as it is\n");
           return 1;
         }
       }
-      await backend.store.forceReleaseLease(audit);
-      io.stdout.write(`released the lease of ${audit} (run ${lease.owner}, until ${lease.expiresAt})\n`);
-      return 0;
+      // Only the lease the operator saw: the answer was about that one, not whatever is there now.
+      if (await backend.store.releaseShownLease(audit, shown)) {
+        const owner = escapeControl(shown.owner);
+        io.stdout.write(
+          shown.expiresAtMs < now().getTime()
+            ? `released the expired lease of ${audit} (run ${owner}, expired at ${timeOf(shown.expiresAtMs)})\n`
+            : `released the lease of ${audit} (run ${owner}, until ${timeOf(shown.expiresAtMs)})\n`,
+        );
+        return 0;
+      }
+      const current = await backend.store.describeLease(audit);
+      if (!current) {
+        io.stdout.write(`the lease of ${audit} is gone since it was shown; nothing was left to release\n`);
+        return 0;
+      }
+      const expired = current.expiresAtMs < now().getTime() ? " (expired)" : "";
+      io.stdout.write(
+        `the lease of ${audit} changed since it was shown: now held by run ${escapeControl(current.owner)} until ${timeOf(current.expiresAtMs)}${expired}; nothing was released\n`,
+      );
+      return 1;
     } finally {
       await backend.close();
     }
   },
 };
+
+/** One line about a lease as it stands at `now`; an expired one says so (the next run takes it). */
+function describeLease(audit: string, lease: { owner: string; expiresAtMs: number }, now: Date): string {
+  const owner = escapeControl(lease.owner);
+  const until = timeOf(lease.expiresAtMs);
+  return lease.expiresAtMs < now.getTime()
+    ? `the lease of ${audit} was held by run ${owner} until ${until}: it has expired, and the next run takes it over`
+    : `the lease of ${audit} is held by run ${owner} until ${until}`;
+}
+
+/** An ISO time, never a throw: a stored expiry out of Date's range prints as the number it is. */
+function timeOf(ms: number): string {
+  const at = new Date(ms);
+  return Number.isNaN(at.getTime()) ? `an unreadable time (${ms})` : at.toISOString();
+}
