@@ -1,5 +1,6 @@
 import type { RefusingNode, StuckApplication } from "@fleet-auditor/metaserver";
-import type { Finding, Severity } from "./finding.ts";
+import { bounded, type Finding, MAX_IDENTITY, type Severity } from "./finding.ts";
+import { keyPart } from "./finding-key.ts";
 
 // The applications audit's findings in the engine's terms. The engine (snapshot diff, silences,
 // groups, digests, reports) works on `Finding`; an edge finding fills it so that everything
@@ -42,11 +43,11 @@ const SEVERITY: Record<EdgeDetail["what"], Severity> = {
   quarantined: "info",
 };
 
-function edgeFinding(id: string, name: string, detail: EdgeDetail): Finding {
+function edgeFinding(key: string, name: string, detail: EdgeDetail): Finding {
   return {
-    instanceID: id,
+    instanceID: key,
     runtimeID: "",
-    shootName: name,
+    shootName: bounded(name, MAX_NAME),
     globalAccountID: "",
     subAccountID: "",
     plan: detail.verb,
@@ -58,19 +59,28 @@ function edgeFinding(id: string, name: string, detail: EdgeDetail): Finding {
   };
 }
 
-// DynamoDB keys hold at most 1024 bytes; the snapshot's sort key is `RT#<instanceID>`.
-const cut = (text: string, max: number): string => (text.length <= max ? text : text.slice(0, max));
+// Every text from the edge is bounded and one-lined here, where an edge finding is built. Keys
+// keep today's form when their parts fit (`keyPart`): a part that has to be cut gets a hash of
+// the whole value, so two Applications, nodes or reasons that differ past the cut never share
+// a key. A key's parts stay within DynamoDB's 1,024-byte sort key (`RT#` + at most ~930 bytes).
+const MAX_NAME = 400;
+const text = (value: string, max = MAX_IDENTITY): string => bounded(value, max);
+/** An ISO time from the edge, kept only when it is one (a garbled one would sort anywhere). */
+const isoTime = (value: string | undefined): string | undefined =>
+  value !== undefined && /^\d{4}-\d{2}-\d{2}T[\d:.]+Z$/.test(value) && value.length <= 30 ? value : undefined;
 
 /** A stuck Application: one finding each, keyed by its ID. */
 export function stuckFinding(s: StuckApplication): Finding {
-  return edgeFinding(`app:${cut(s.id, 300)}`, `${s.verb} ${cut(s.key, 300)}`, {
+  const key = text(s.key, 300);
+  const since = isoTime(s.since);
+  return edgeFinding(`app:${keyPart(s.id, 300, 900)}`, `${text(s.verb, 100)} ${key}`, {
     what: "stuck",
-    node: s.node,
-    key: cut(s.key, 300),
-    verb: s.verb,
-    resource: s.resource,
-    status: s.status,
-    since: s.since,
+    node: text(s.node),
+    key,
+    verb: text(s.verb, 100),
+    resource: text(s.resource),
+    status: text(s.status, 100),
+    ...(since ? { since } : {}),
     // No reason: a node's stuck Applications are one group whatever their status.
     reason: "",
   });
@@ -79,35 +89,37 @@ export function stuckFinding(s: StuckApplication): Finding {
 /** A refusing node's (reason, code): "23 × 403 Forbidden on list services". */
 export function refusedFinding(r: RefusingNode): Finding {
   const [verb = "", resource = ""] = (r.requests[0] ?? "").split(" ");
-  const reason = [r.code || "", r.reason].filter(Boolean).join(" ") || "no reason given";
-  const on = r.requests.slice(0, 3).join(", ");
+  const reason = text([r.code || "", r.reason].filter(Boolean).join(" ") || "no reason given", 300);
+  const on = text(r.requests.slice(0, 3).join(", "), 200);
+  const since = isoTime(r.firstAt);
   return edgeFinding(
-    `refusals:${cut(r.node, 253)}:${r.code}:${cut(r.reason, 200)}`,
-    `${r.count} × ${reason} on ${cut(on, 200)}`,
+    `refusals:${keyPart(r.node, 253, 500)}:${r.code}:${keyPart(r.reason, 200, 400)}`,
+    `${r.count} × ${reason} on ${on}`,
     {
       what: "refused",
-      node: r.node,
-      key: cut(r.keys[0] ?? "", 300),
-      verb,
-      resource,
-      since: r.firstAt,
+      node: text(r.node),
+      key: text(r.keys[0] ?? "", 300),
+      verb: text(verb, 100),
+      resource: text(resource),
+      ...(since ? { since } : {}),
       reason,
       code: r.code,
       count: r.count,
-      requests: r.requests.slice(0, 10),
+      requests: r.requests.slice(0, 10).map((q) => text(q, 200)),
     },
   );
 }
 
 /** Bodies quarantined in the window with one code: one finding per code. */
 export function quarantinedFinding(code: string, count: number): Finding {
-  return edgeFinding(`quarantine:${cut(code, 200)}`, `${count} message(s) quarantined as ${cut(code, 200)}`, {
+  const name = text(code, 200);
+  return edgeFinding(`quarantine:${keyPart(code, 200, 600)}`, `${count} message(s) quarantined as ${name}`, {
     what: "quarantined",
     node: "",
     key: "",
     verb: "",
     resource: "",
-    reason: code,
+    reason: name,
     count,
   });
 }

@@ -1,5 +1,6 @@
 import { isZeroTime, lastOperation, type OperationKind, type Runtime } from "@fleet-auditor/keb/model";
 import type { EdgeDetail } from "./edge-finding.ts";
+import { oneLine } from "./text.ts";
 
 /** How urgent a finding is; orders digests and sets the `severity` attribute. */
 export type Severity = "critical" | "warning" | "info";
@@ -44,43 +45,61 @@ export interface Finding {
 
 /** A failing operation's description is kept up to this many characters. */
 export const MAX_DESCRIPTION = 2_000;
+/** Identity and placement fields (shoot, accounts, plan, region…) are kept up to this many characters. */
+export const MAX_IDENTITY = 256;
 // DynamoDB keys hold at most 1024 bytes; a snapshot item's sort key is `RT#<instanceID>`.
 const MAX_ID_BYTES = 1_000;
+// Far below DynamoDB's 400 KB: a snapshot item is a finding and a few counters, and a report row
+// or ledger line repeats parts of it. Every field is bounded below, so only a bug reaches this.
+const MAX_FINDING_BYTES = 64_000;
 
-function bounded(text: string, max: number): string {
-  return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
+/**
+ * Text from outside as a finding keeps it: one line (control characters and line breaks become
+ * spaces, so no field can start a line of a message) and at most `max` code points. Every text
+ * field of a finding passes here when the finding is built, so everything downstream (snapshot,
+ * report, ledger, messages, silences) sees the same bounded value.
+ */
+export function bounded(text: string, max: number): string {
+  return oneLine(text, max);
 }
 
 /**
- * Why a finding cannot be kept in the snapshot, or undefined when it can. Such a runtime is
- * reported in the run summary and left out of the diff: storing it would fail after the publish,
- * and every run would send the same message again.
+ * Why a finding cannot be kept in the snapshot, or undefined when it can. Such a finding is left
+ * out before anything is published, counted in the run summary and told once: storing it would
+ * fail after the publish, and every run would send the same message again.
  */
 export function unstorable(f: Finding): string | undefined {
   const bytes = Buffer.byteLength(f.instanceID);
-  return bytes > MAX_ID_BYTES ? `instanceID is ${bytes} bytes; DynamoDB keys hold at most 1024` : undefined;
+  if (bytes > MAX_ID_BYTES) return `its key is ${bytes} bytes; DynamoDB keys hold at most 1024`;
+  const size = Buffer.byteLength(JSON.stringify(f));
+  return size > MAX_FINDING_BYTES
+    ? `it is ${size} bytes; a snapshot item keeps at most ${MAX_FINDING_BYTES}`
+    : undefined;
 }
 
-/** Builds a finding from a runtime; the state and severity are the audit's verdict. */
+/**
+ * Builds a finding from a runtime; the state and severity are the audit's verdict. The instance
+ * ID is kept as KEB sent it (it is the key, and absent runtimes are looked up by it; one too long
+ * to store is `unstorable`); every other text is bounded and one-lined here.
+ */
 export function toFinding(runtime: Runtime, state: string, severity: Severity): Finding {
   const finding: Finding = {
     instanceID: runtime.instanceID,
-    runtimeID: runtime.runtimeID,
-    shootName: runtime.shootName,
-    globalAccountID: runtime.globalAccountID,
-    subAccountID: runtime.subAccountID,
-    plan: runtime.servicePlanName,
-    region: runtime.region,
-    provider: runtime.provider,
-    state,
+    runtimeID: bounded(runtime.runtimeID, MAX_IDENTITY),
+    shootName: bounded(runtime.shootName, MAX_IDENTITY),
+    globalAccountID: bounded(runtime.globalAccountID, MAX_IDENTITY),
+    subAccountID: bounded(runtime.subAccountID, MAX_IDENTITY),
+    plan: bounded(runtime.servicePlanName, MAX_IDENTITY),
+    region: bounded(runtime.region, MAX_IDENTITY),
+    provider: bounded(runtime.provider, MAX_IDENTITY),
+    state: bounded(state, 100),
     severity,
   };
   const expiredAt = runtime.status.expiredAt;
-  if (expiredAt && !isZeroTime(expiredAt)) finding.expiredAt = expiredAt;
+  if (expiredAt && !isZeroTime(expiredAt)) finding.expiredAt = bounded(expiredAt, 60);
   const last = lastOperation(runtime.status);
   if (last) {
     const { operation: op, kind } = last;
-    // Findings are stored (one item per runtime, 400 KB at most) and sent: KEB's texts are bounded.
     const failing: FailingOperation = {
       kind,
       operationID: bounded(op.operationID, 200),

@@ -12,6 +12,11 @@ export interface AuditHealth {
   lastReason: string | null;
   /** A `degraded` notice went out for this episode (so one `recovered` is owed). */
   degradedNotified: boolean;
+  /**
+   * Digests of the left-out findings already told (`left-out.ts`), so that one is told once while
+   * it persists. Kept here, the audit's one small item that every run reads.
+   */
+  leftOutTold?: string[];
 }
 
 export const HEALTHY: AuditHealth = { badRuns: 0, badSince: null, lastReason: null, degradedNotified: false };
@@ -37,10 +42,11 @@ export function nextHealth(
   run: { ok: boolean; at: string; reason: string | null },
   degradedAfterRuns = DEGRADED_AFTER_RUNS,
 ): HealthStep {
+  const kept = previous.leftOutTold ? { leftOutTold: previous.leftOutTold } : {};
   if (run.ok) {
     if (previous.badRuns === 0 && !previous.degradedNotified) return { health: previous, changed: false };
     return {
-      health: HEALTHY,
+      health: { ...HEALTHY, ...kept },
       changed: true,
       ...(previous.degradedNotified ? { notice: "recovered" as const } : {}),
     };
@@ -50,6 +56,7 @@ export function nextHealth(
     badSince: previous.badSince ?? run.at,
     lastReason: run.reason,
     degradedNotified: previous.degradedNotified,
+    ...kept,
   };
   if (!health.degradedNotified && health.badRuns >= degradedAfterRuns)
     return { health, changed: true, notice: "degraded" };

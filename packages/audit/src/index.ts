@@ -41,9 +41,11 @@ export {
 } from "./edge-finding.ts";
 export * from "./errors.ts";
 export {
+  bounded,
   type FailingOperation,
   type Finding,
   MAX_DESCRIPTION,
+  MAX_IDENTITY,
   problemKey,
   reasonOf,
   SEVERITY_RANK,
@@ -51,6 +53,7 @@ export {
   toFinding,
   unstorable,
 } from "./finding.ts";
+export { keyDigest, keyPart } from "./finding-key.ts";
 export { groupKey, groupTransitions, type TransitionGroup } from "./groups.ts";
 export {
   type AuditHealth,
@@ -60,6 +63,7 @@ export {
   healthNotice,
   nextHealth,
 } from "./health.ts";
+export { keepable, LEFT_OUT_LISTED, type LeftOut, leftOutNews } from "./left-out.ts";
 export { fillTemplate, findingValues, kcpCommand, type LinkTemplates, silenceCommand } from "./links.ts";
 export { type AlertPolicy, DEFAULT_POLICY } from "./policy.ts";
 export type {

@@ -46,8 +46,13 @@ export interface RunSummary {
   repeats?: string;
   /** In a ledger record: transitions beyond the first 500, counted, not listed (the report has them all). */
   transitionsOmitted?: number;
-  /** Flagged runtimes the audit cannot keep (e.g. an instanceID over DynamoDB's key limit): left out. */
+  /**
+   * Findings the run left out before publishing (one that cannot be stored, e.g. a key over
+   * DynamoDB's limit; a second finding under one key): the first 20, keys one-lined and cut.
+   */
   unstorable?: Array<{ instanceID: string; reason: string }>;
+  /** How many findings were left out in all (present with `unstorable`). */
+  unstorableCount?: number;
   /** Present when the run had transitions: whether its report (every transition) was stored. */
   report?: { stored: boolean };
   /** The audit's health after this run; `notice` when this run sent a degraded or recovered notice. */

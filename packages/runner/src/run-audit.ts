@@ -18,6 +18,9 @@ import {
   type Finding,
   healthNotice,
   type KebAuditDefinition,
+  keepable,
+  LEFT_OUT_LISTED,
+  type LeftOut,
   type LinkTemplates,
   narrowedQueries,
   nextHealth,
@@ -34,7 +37,6 @@ import {
   type TransitionRef,
   toldBy,
   toldQuietly,
-  unstorable,
 } from "@fleet-auditor/audit";
 import { displayedState, type RuntimeSource, redact, type ScanResult, scanAll } from "@fleet-auditor/keb";
 import type { ApplicationStatusStore, EdgeThresholds } from "@fleet-auditor/metaserver";
@@ -129,10 +131,12 @@ export async function runAudit(deps: AuditRunDeps, input: AuditRunInput): Promis
   try {
     const [listed, state] = await Promise.all([observe(deps, run), loadState(deps, run)]);
     health = state.health;
-    const { scan, endings } =
+    const confirmed =
       run.audit.source === "keb" && deps.source
         ? await confirmAbsences(deps, deps.source, run, run.audit, listed, state)
         : { scan: listed, endings: new Map<string, string>() };
+    const { endings } = confirmed;
+    const scan = leaveOut(deps, confirmed.scan);
     const diff = planTransitions(deps, run, scan, state);
     const transitions = withEndings(diff.transitions, endings);
     const plan = { diff: { ...diff, transitions } };
@@ -178,6 +182,7 @@ export async function runAudit(deps: AuditRunDeps, input: AuditRunInput): Promis
 
 /** Ledger items are capped at 400 KB: keep the first transitions and count the rest. */
 export const LEDGER_TRANSITIONS = 500;
+const LEDGER_TRANSITION_BYTES = 200_000;
 
 /** What every stage of one run knows about it. */
 interface Run {
@@ -204,8 +209,11 @@ export interface Scan {
   /** How many runtimes (or status rows) were read. */
   listed: number;
   findings: Finding[];
-  /** Flagged runtimes that cannot be stored, left out of the diff. */
-  unstorable: Array<{ instanceID: string; reason: string }>;
+  /**
+   * Findings left out before the diff (`keepable`): ones that cannot be stored, and a second
+   * finding under a key already taken. Counted in the summary, told once.
+   */
+  leftOut: LeftOut[];
   rescans: number;
   complete: boolean;
   incompleteReason: string | null;
@@ -357,9 +365,6 @@ async function scanWithRescan(
     ? redact(`${broken.query}: ${broken.incompleteReason}`).slice(0, 600)
     : null;
   if (broken) deps.log?.warn("scan incomplete: nothing will be resolved", { reason: incompleteReason });
-  if (pass.unstorable.length) {
-    deps.log?.warn("flagged runtimes that cannot be stored were left out", { unstorable: pass.unstorable });
-  }
   const incompleteCode = broken ? (broken.error?.code ?? "KEB_INCOMPLETE") : null;
   return {
     queries: pass.scans.map((s) => ({
@@ -370,7 +375,7 @@ async function scanWithRescan(
     })),
     listed: pass.scans.reduce((n, s) => n + s.listed, 0),
     findings: pass.findings,
-    unstorable: pass.unstorable,
+    leftOut: [],
     rescans,
     complete: !broken,
     incompleteReason,
@@ -384,9 +389,8 @@ async function scanOnce(
   source: RuntimeSource,
   audit: KebAuditDefinition,
   run: Run,
-): Promise<{ scans: ScanResult[]; findings: Finding[]; unstorable: Scan["unstorable"] }> {
+): Promise<{ scans: ScanResult[]; findings: Finding[] }> {
   const findings = new Map<string, Finding>();
-  const refused = new Map<string, string>();
   const scans = await scanAll(source, narrowedQueries(audit, run.input.filters), {
     concurrency: deps.concurrency ?? 4,
     retain: false,
@@ -394,19 +398,11 @@ async function scanOnce(
     onPage: (runtimes) => {
       for (const runtime of runtimes) {
         const finding = audit.classify(runtime);
-        if (!finding) continue;
-        const problem = unstorable(finding);
-        if (problem) refused.set(finding.instanceID, problem);
-        else findings.set(finding.instanceID, finding);
+        if (finding) findings.set(finding.instanceID, finding);
       }
     },
   });
-  const cut = (id: string): string => (id.length > 100 ? `${id.slice(0, 100)}…` : id);
-  return {
-    scans,
-    findings: [...findings.values()],
-    unstorable: [...refused].map(([id, reason]) => ({ instanceID: cut(id), reason })),
-  };
+  return { scans, findings: [...findings.values()] };
 }
 
 /** Read alongside the scan: the audit's snapshot, the silences in force and its health. */
@@ -469,8 +465,10 @@ async function confirmAbsences(
   for (let i = 0; i < absent.length; i += LOOKUP_IDS) {
     queries.push({ instanceIDs: absent.slice(i, i + LOOKUP_IDS), states: ["all" as const] });
   }
-  const missed: Finding[] = [];
+  const asked = new Set(absent);
+  const missed = new Map<string, Finding>();
   const listed = new Set<string>();
+  let foreign = 0;
   let lookups: ScanResult[];
   try {
     lookups = await scanAll(source, queries, {
@@ -478,9 +476,16 @@ async function confirmAbsences(
       retain: false,
       onPage: (runtimes) => {
         for (const r of runtimes) {
+          // Only an answer about a runtime that was asked for counts: one about another (a
+          // gateway that drops `instance_id` answers with the whole fleet) would tell a listed
+          // runtime twice and resolve the absent one on an answer that was not about it.
+          if (!asked.has(r.instanceID)) {
+            foreign++;
+            continue;
+          }
           listed.add(r.instanceID);
           const finding = audit.classify(r);
-          if (finding && !unstorable(finding)) missed.push(finding);
+          if (finding) missed.set(r.instanceID, finding);
           else endings.set(r.instanceID, r.status.state || displayedState(r.status) || "unknown");
         }
       },
@@ -498,11 +503,21 @@ async function confirmAbsences(
       endings,
     };
   }
-  for (const id of absent) if (!listed.has(id)) endings.set(id, "no longer listed");
-  if (missed.length) {
-    deps.log?.warn("the paging missed flagged runtimes; they stay flagged", { missed: missed.length });
+  if (foreign > 0) {
+    endings.clear();
+    return {
+      scan: blind(
+        scan,
+        `confirming ${absent.length} absent runtime(s): KEB answered with ${foreign} runtime(s) not asked for (is instance_id ignored on the way?)`,
+      ),
+      endings,
+    };
   }
-  return { scan: { ...scan, findings: [...scan.findings, ...missed] }, endings };
+  for (const id of absent) if (!listed.has(id)) endings.set(id, "no longer listed");
+  if (missed.size) {
+    deps.log?.warn("the paging missed flagged runtimes; they stay flagged", { missed: missed.size });
+  }
+  return { scan: { ...scan, findings: [...scan.findings, ...missed.values()] }, endings };
 }
 
 function blind(scan: Scan, reason: string): Scan {
@@ -512,6 +527,21 @@ function blind(scan: Scan, reason: string): Scan {
     incompleteReason: redact(reason).slice(0, 600),
     incompleteCode: "KEB_INCOMPLETE",
   };
+}
+
+/**
+ * Stage 4, first: what the run cannot keep (`keepable`: a finding that cannot be stored, a second
+ * finding under one key) is left out before the diff, so nothing is published that the commit
+ * would then refuse; it is counted in the summary and told once.
+ */
+function leaveOut(deps: AuditRunDeps, scan: Scan): Scan {
+  const { findings, leftOut } = keepable(scan.findings);
+  if (leftOut.length === 0) return scan;
+  deps.log?.warn("findings that cannot be kept were left out", {
+    count: leftOut.length,
+    first: leftOut.slice(0, 5).map(({ key, reason }) => ({ key, reason })),
+  });
+  return { ...scan, findings, leftOut: [...scan.leftOut, ...leftOut] };
 }
 
 /** How each resolved runtime ended, from the confirmation lookup. */
@@ -718,7 +748,14 @@ function summarize(
     queries: scan.queries,
     flagged: scan.findings.length,
     transitions: transitions.map(summarizeTransition),
-    ...(scan.unstorable.length ? { unstorable: scan.unstorable } : {}),
+    ...(scan.leftOut.length
+      ? {
+          unstorable: scan.leftOut
+            .slice(0, LEFT_OUT_LISTED)
+            .map((l) => ({ instanceID: l.key, reason: l.reason })),
+          unstorableCount: scan.leftOut.length,
+        }
+      : {}),
     ...(scan.rescans ? { rescans: scan.rescans } : {}),
     notified: {
       messages: delivery.messages,
@@ -770,10 +807,18 @@ function expiresAt(deps: AuditRunDeps, run: Run): number {
 }
 
 function forLedger(summary: RunSummary): RunSummary {
-  if (summary.transitions.length <= LEDGER_TRANSITIONS) return summary;
+  // Both a count and bytes: a transition names its key, and a key may be ~1 KB.
+  let kept = 0;
+  let bytes = 0;
+  for (const t of summary.transitions) {
+    bytes += Buffer.byteLength(JSON.stringify(t));
+    if (kept === LEDGER_TRANSITIONS || bytes > LEDGER_TRANSITION_BYTES) break;
+    kept++;
+  }
+  if (kept === summary.transitions.length) return summary;
   return {
     ...summary,
-    transitions: summary.transitions.slice(0, LEDGER_TRANSITIONS),
-    transitionsOmitted: summary.transitions.length - LEDGER_TRANSITIONS,
+    transitions: summary.transitions.slice(0, kept),
+    transitionsOmitted: summary.transitions.length - kept,
   };
 }

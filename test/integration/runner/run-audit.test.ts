@@ -154,7 +154,7 @@ describe("runAudit end to end (KEB simulator, dynalite, fauxqs)", () => {
     expect(first.unstorable).toEqual([
       {
         instanceID: `x${"0".repeat(99)}…`,
-        reason: "instanceID is 1101 bytes; DynamoDB keys hold at most 1024",
+        reason: "cannot be stored: its key is 1101 bytes; DynamoDB keys hold at most 1024",
       },
     ]);
     expect(first.notified.failed).toBe(0);
