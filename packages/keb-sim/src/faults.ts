@@ -3,11 +3,13 @@ export type FaultAction =
   /** Answer with this status; `body` as text/plain unless `json` (KEB's `{"error":…}`). */
   | { kind: "status"; status: number; body?: string; json?: boolean; retryAfter?: string; location?: string }
   /**
-   * Answer with this status and the request echoed back (its URL and every header, the
-   * Authorization header included), as careless gateways and debug pages do: as plain text,
-   * inside a JSON error, in an HTML page, or URL-encoded into a redirect's `Location`.
+   * Answer with this status and the request echoed back (its URL, every header with the
+   * Authorization header included, and its form body), as careless gateways and debug pages do:
+   * at the start, in the middle and after `padding` characters (default 0) of the body, as plain
+   * text, inside a JSON error or an HTML page (`location`: an empty body), and always URL-encoded
+   * in `Location` and another header. See `echo.ts`.
    */
-  | { kind: "echo"; status: number; style: "text" | "json" | "html" | "location" }
+  | { kind: "echo"; status: number; style: "text" | "json" | "html" | "location"; padding?: number }
   /** Close the socket without answering. */
   | { kind: "reset" }
   /** Send the headers and part of the body, then close the socket. */
@@ -48,6 +50,8 @@ export class FaultPlan {
   #rules: Array<Required<Omit<FaultRule, "page">> & { page?: number }> = [];
   /** Latency added to every request, ms. */
   latencyMs = 0;
+  /** Requests a rule has been applied to so far: a test can tell its fault was met. */
+  taken = 0;
 
   add(...rules: FaultRule[]): this {
     for (const r of rules) this.#rules.push({ times: 1, path: "/runtimes", ...r });
@@ -66,6 +70,7 @@ export class FaultPlan {
     const index = this.#rules.findIndex((r) => r.path === path && (r.page === undefined || r.page === page));
     const rule = this.#rules[index];
     if (!rule) return undefined;
+    this.taken++;
     rule.times -= 1;
     if (rule.times <= 0) this.#rules.splice(index, 1);
     return rule.action;

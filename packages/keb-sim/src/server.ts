@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { setTimeout as sleep } from "node:timers/promises";
+import { echoAnswer } from "./echo.ts";
 import { type FaultAction, FaultPlan, type FaultRule } from "./faults.ts";
 import { Fleet, type MutationPlan } from "./fleet.ts";
 import type { FleetOptions } from "./fleet-generator.ts";
@@ -79,7 +80,7 @@ export async function startKebSimulator(options: SimulatorOptions = {}): Promise
   const route = async (req: IncomingMessage, url: URL, fault: FaultAction | undefined): Promise<Reply> => {
     if (url.pathname === "/oauth2/token" && req.method === "POST" && auth) {
       // A token endpoint answers faults too (a proxy's HTML page, a 503).
-      const injected = fault && inject(fault, url, req);
+      const injected = fault && (await inject(fault, url, req));
       if (injected) return injected;
       const answer = await auth.token(new URLSearchParams(await readBody(req)), req.headers.authorization);
       return json(answer.status, JSON.stringify(answer.body));
@@ -93,7 +94,7 @@ export async function startKebSimulator(options: SimulatorOptions = {}): Promise
       const denied = await auth.check(req.headers.authorization);
       if (denied) return text(denied.status, denied.text);
     }
-    const injected = fault && inject(fault, url, req);
+    const injected = fault && (await inject(fault, url, req));
     if (injected) return injected;
     const query = new URLSearchParams(url.searchParams);
     if (fault?.kind === "overlap") query.set("__offset_shift", "-1");
@@ -109,10 +110,10 @@ export async function startKebSimulator(options: SimulatorOptions = {}): Promise
   };
 
   /** A fault's own reply, or undefined when the request goes on (perhaps after changing the fleet). */
-  const inject = (fault: FaultAction, url: URL, req: IncomingMessage): Reply | undefined => {
+  const inject = async (fault: FaultAction, url: URL, req: IncomingMessage): Promise<Reply | undefined> => {
     switch (fault.kind) {
       case "echo":
-        return echo(fault, url, req);
+        return { kind: "send", ...echoAnswer(fault, url, req, await readBody(req)) };
       case "status": {
         const headers: Record<string, string> = {};
         if (fault.retryAfter !== undefined) headers["retry-after"] = fault.retryAfter;
@@ -180,29 +181,6 @@ export async function startKebSimulator(options: SimulatorOptions = {}): Promise
         server.close(() => resolve());
       }),
   };
-}
-
-/** A fault's answer that repeats the request, secrets and all, in the fault's style. */
-function echo(fault: Extract<FaultAction, { kind: "echo" }>, url: URL, req: IncomingMessage): Reply {
-  const request = [
-    `${req.method} ${url.pathname}${url.search}`,
-    ...Object.entries(req.headers).map(([k, v]) => `${k}: ${String(v)}`),
-  ].join("\n");
-  switch (fault.style) {
-    case "json":
-      return json(fault.status, JSON.stringify({ error: "upstream refused the request", request }));
-    case "html":
-      return {
-        kind: "send",
-        status: fault.status,
-        type: "text/html",
-        body: `<html><body><h1>${fault.status}</h1><pre>${request}</pre></body></html>`,
-      };
-    case "location":
-      return text(fault.status, "", { location: `/login?next=${encodeURIComponent(request)}` });
-    default:
-      return text(fault.status, `upstream refused the request:\n${request}`);
-  }
 }
 
 /** What to do with a request once its latency is spent. */

@@ -46,6 +46,8 @@ export class SimAuth {
   #keys: KeyPair;
   /** Tokens issued so far, by grant. */
   readonly issued = { client_credentials: 0, password: 0 };
+  /** Every token issued so far (access and ID tokens): what a test must never find in an output. */
+  readonly tokens: string[] = [];
 
   private constructor(issuer: string, keys: KeyPair, options: SimAuthOptions) {
     this.issuer = issuer;
@@ -124,6 +126,7 @@ export class SimAuth {
     if (grant === "password" && (form.get("scope") ?? "").split(" ").includes("openid")) {
       body.id_token = await sign({ aud: client.id });
     }
+    this.tokens.push(...[body.access_token, body.id_token].filter((t): t is string => typeof t === "string"));
     return { status: 200, body };
   }
 

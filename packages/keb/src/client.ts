@@ -3,7 +3,7 @@ import { parseEndpointUrl } from "./base-url.ts";
 import { KebAuthError, KebError, KebHttpError, KebSchemaError, KebTimeoutError } from "./errors.ts";
 import { type ListParameters, pageQuery } from "./params.ts";
 import { parseRuntimesPage } from "./parse-page.ts";
-import { redact } from "./redact.ts";
+import { redact, redirectOrigin } from "./redact.ts";
 import type { RetryOptions } from "./retry-policy.ts";
 import type { RuntimesPage } from "./schemas.ts";
 import { connectionErrorCode, type KebTransport } from "./transport.ts";
@@ -116,11 +116,12 @@ export class KebClient implements RuntimeSource {
     if (status < 400) {
       // Not followed: a bearer token must not go wherever a redirect points. A login page or
       // a wrong host is a configuration problem, not a body that is "not JSON".
+      // Only the origin is quoted: a gateway may echo the request, token and all, into the rest.
       await response.body?.cancel().catch(() => undefined);
-      const location = response.headers.get("location") ?? "nowhere";
+      const where = redact(redirectOrigin(response.headers.get("location"), url), [token]);
       return new KebHttpError({
         status,
-        bodyExcerpt: `redirected to ${redact(location).slice(0, 200)}: is KEB_URL the broker's API?`,
+        bodyExcerpt: `redirected to ${where}: is KEB_URL the broker's API?`,
         url,
       });
     }

@@ -12,7 +12,7 @@ export { PageSlots } from "./page-slots.ts";
 export { requireComplete, type ScanOptions, type ScanResult, scanAll, scanRuntimes } from "./pager.ts";
 export { filterQuery, type ListParameters, MAX_PAGE_SIZE, pageQuery, type RuntimeFilters } from "./params.ts";
 export { parseRuntimesPage } from "./parse-page.ts";
-export { REDACTED, redact, withoutCredentials } from "./redact.ts";
+export { REDACTED, redact, redirectOrigin, withoutCredentials } from "./redact.ts";
 export {
   RETRY_ERROR_CODES,
   RETRY_STATUSES,

@@ -49,3 +49,20 @@ export function withoutCredentials(url: URL): string {
   copy.password = "";
   return copy.href;
 }
+
+/**
+ * Where a redirect points, as an error may quote it: the origin (`scheme://host:port`) of its
+ * `Location`, resolved against the request's URL, and never its path, query, fragment or
+ * `user:pass@`: a gateway may put anything there, the request it refused included. A `Location`
+ * that is not an http(s) URL is "an unreadable location".
+ */
+export function redirectOrigin(location: string | null, requestUrl: string): string {
+  if (location === null) return "nowhere";
+  let url: URL;
+  try {
+    url = new URL(location, requestUrl);
+  } catch {
+    return "an unreadable location";
+  }
+  return url.protocol === "http:" || url.protocol === "https:" ? url.origin : "an unreadable location";
+}

@@ -159,7 +159,7 @@ describe("KebClient against faults", () => {
     expect(err).toMatchObject({ code: "KEB_TIMEOUT", phase: "body" });
   });
 
-  it("reports a redirect as what it is, not as a body that is not JSON (issue 11)", async () => {
+  it("reports a redirect as what it is, naming only where it points, not as a body that is not JSON", async () => {
     kit.sim.faults.add({
       action: {
         kind: "status",
@@ -174,8 +174,22 @@ describe("KebClient against faults", () => {
       .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(KebHttpError);
     expect((err as Error).message).toMatch(
-      /HTTP 302: redirected to https:\/\/login.example\/oauth\?client=x: is KEB_URL the broker's API\?/,
+      /HTTP 302: redirected to https:\/\/login.example: is KEB_URL the broker's API\?/,
     );
+  });
+
+  it("quotes a redirect's origin, never the path or query a gateway echoed the token into", async () => {
+    const token = "tok-Location-1234567890";
+    kit.sim.faults.add({ action: { kind: "echo", status: 302, style: "location" } });
+    const err = await kit
+      .client({ tokenProvider: new StaticTokenProvider(token) })
+      .listPage(page1)
+      .catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(KebHttpError);
+    const message = (err as Error).message;
+    expect(message).toContain(`redirected to ${kit.sim.url}: is KEB_URL the broker's API?`);
+    expect(message).not.toContain(token.slice(0, 12));
+    expect(message).not.toContain("/login");
   });
 
   it("fails a page whose body passes the size limit, without reading it all (issue 11, defect 9)", async () => {

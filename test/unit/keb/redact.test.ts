@@ -1,4 +1,4 @@
-import { REDACTED, redact, withoutCredentials } from "@fleet-auditor/keb";
+import { REDACTED, redact, redirectOrigin, withoutCredentials } from "@fleet-auditor/keb";
 import { describe, expect, it } from "vitest";
 
 describe("redact", () => {
@@ -46,5 +46,17 @@ describe("redact", () => {
 
   it("strips user:pass@ from a URL", () => {
     expect(withoutCredentials(new URL("https://u:p@keb.example/x"))).toBe("https://keb.example/x");
+  });
+
+  it("quotes a redirect as its origin alone, resolved against the request", () => {
+    const request = "https://keb.example/runtimes?page=1";
+    expect(redirectOrigin("https://u:p@login.example:8443/oauth?token=abc#x", request)).toBe(
+      "https://login.example:8443",
+    );
+    expect(redirectOrigin("/login?next=Bearer%20abc", request)).toBe("https://keb.example");
+    expect(redirectOrigin("//other.example/x?y", request)).toBe("https://other.example");
+    expect(redirectOrigin("javascript:alert(1)", request)).toBe("an unreadable location");
+    expect(redirectOrigin("http://[::1", request)).toBe("an unreadable location");
+    expect(redirectOrigin(null, request)).toBe("nowhere");
   });
 });
