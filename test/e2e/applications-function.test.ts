@@ -99,6 +99,19 @@ describe("functions/applications.ts (SQS)", () => {
     expect(quarantined.some((q) => q.sqsMessageId === "undefined" || q.sqsMessageId === "")).toBe(false);
   });
 
+  it("quarantines a message whose header time is far after the SentTimestamp SQS gave it", async () => {
+    const handler = await load<Ingest>("../../functions/applications.ts");
+    const far = JSON.parse(raw("request-list.json"));
+    far.header = { msg_id: "far-future-1", timestamp: 9_000_000_000_000_000 };
+    const event = sqsEvent([JSON.stringify(far)]);
+    expect(await handler(event, fakeContext("applications"))).toEqual({ batchItemFailures: [] });
+    const query = await load<Query>("../../functions/application-status.ts");
+    const quarantined = (await query({ quarantine: true }, fakeContext("status"))) as QuarantineItem[];
+    expect(quarantined.find((q) => q.sqsMessageId === event.Records[0]?.messageId)).toMatchObject({
+      code: "MS_FUTURE_TIMESTAMP",
+    });
+  });
+
   it("answers console queries by node, status and time, and rejects a bad query naming the field", async () => {
     const query = await load<Query>("../../functions/application-status.ts");
     const rejected = (await query(

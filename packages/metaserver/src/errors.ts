@@ -5,6 +5,8 @@ export type MetaserverErrorCode =
   | "MS_CONTENT"
   | "MS_APPLICATION"
   | "MS_BASE64"
+  /** The header time lies further in the future of the message's receipt than clocks disagree. */
+  | "MS_FUTURE_TIMESTAMP"
   /** The queue record itself is unusable (no string body). */
   | "MS_RECORD";
 

@@ -29,6 +29,7 @@ export {
   nodeOf,
   WATCH_APP_SYNC,
 } from "./message.ts";
+export { isoTime, MAX_FUTURE_SKEW_MS, refuseFutureTime } from "./message-time.ts";
 export type {
   ApplicationStatusStore,
   ApplyOutcome,

@@ -3,7 +3,9 @@ import {
   type ApplicationStatusStore,
   coalesce,
   decodeMessage,
+  MAX_FUTURE_SKEW_MS,
   MetaserverParseError,
+  refuseFutureTime,
   type StatusUpdate,
   toUpdate,
 } from "@fleet-auditor/metaserver";
@@ -17,6 +19,11 @@ export interface QueuedMessage {
   problem?: string;
   /** The record had no `messageId`; this one was made from its body. */
   unnamed?: boolean;
+  /**
+   * When SQS received the message (its `SentTimestamp`), ms: a header time further than
+   * `MAX_FUTURE_SKEW_MS` after it is quarantined. Without it (the CLI), the handler's clock.
+   */
+  sentAt?: number;
 }
 
 /** What a batch did, for logs, metrics and the CLI. */
@@ -47,7 +54,8 @@ export interface IngestDeps {
 
 /**
  * Processes one SQS batch of metaserver messages into the status table: decode each body
- * (quarantining what can never be parsed), fold the batch to one update per Application ID, and
+ * (quarantining what can never be parsed, and a header time more than `MAX_FUTURE_SKEW_MS` after
+ * SQS received the message, which would win every later merge), fold the batch to one update per Application ID, and
  * write each with one conditional UpdateItem. Returns the ids of records to retry: those whose
  * write or quarantine failed. Nothing is dropped silently.
  */
@@ -75,6 +83,7 @@ export async function ingestBatch(
     try {
       if (record.problem) throw new MetaserverParseError("MS_RECORD", record.problem);
       decoded = decodeMessage(record.body);
+      refuseFutureTime(decoded.timestamp, receivedAt(record, now), MAX_FUTURE_SKEW_MS);
     } catch (err) {
       quarantines.push(
         quarantine(deps, record, err, now).then(
@@ -140,6 +149,14 @@ export async function ingestBatch(
     ...Array.from({ length: Math.min(deps.writeConcurrency ?? 8, folded.updates.length) }, worker),
   ]);
   return { failedMessageIds: messages.map((m) => m.messageId).filter((id) => failed.has(id)), counts };
+}
+
+/**
+ * When SQS received the record, never after the handler's clock: `SentTimestamp` is SQS's, but a
+ * console test event can carry any, and a message cannot have been received after it is read.
+ */
+function receivedAt(record: QueuedMessage, now: Date): number {
+  return Math.min(record.sentAt ?? now.getTime(), now.getTime());
 }
 
 /**

@@ -3,16 +3,27 @@ import { array, looseObject, optional, unknown } from "zod";
 import { parseInput } from "./errors.ts";
 import type { QueuedMessage } from "./ingest-applications.ts";
 
-/** What an SQS event must be at least: records, each read for its id and body. */
+/** What an SQS event must be at least: records, each read for its id, body and sent time. */
 export const SqsEventSchema = looseObject({
-  Records: array(looseObject({ messageId: optional(unknown()), body: optional(unknown()) })),
+  Records: array(
+    looseObject({
+      messageId: optional(unknown()),
+      body: optional(unknown()),
+      attributes: optional(unknown()),
+    }),
+  ),
 });
+
+/** `SentTimestamp` as SQS writes it: epoch milliseconds in decimal digits, as a string. */
+const SENT_TIMESTAMP = /^\d{1,16}$/;
 
 /**
  * The records of an SQS event as queued messages. An event that is not one throws
  * `RunInputError` (there is nothing to keep). A record whose body is not a string is kept for the
  * quarantine with its problem; a record without `messageId` is named after its body
  * (`no-message-id-<sha256>`), never `undefined` or empty, so that no two share a quarantine item.
+ * The record's `attributes.SentTimestamp` (when SQS received it) becomes `sentAt`; a value that is
+ * not SQS's decimal string is left out rather than guessed at.
  */
 export function queuedMessages(event: unknown): QueuedMessage[] {
   const { Records } = parseInput(SqsEventSchema, event);
@@ -26,6 +37,8 @@ export function queuedMessages(event: unknown): QueuedMessage[] {
         : `no-message-id-${createHash("sha256").update(body).digest("hex").slice(0, 16)}`,
       body,
     };
+    const sent = (r.attributes as { SentTimestamp?: unknown } | undefined)?.SentTimestamp;
+    if (typeof sent === "string" && SENT_TIMESTAMP.test(sent)) message.sentAt = Number(sent);
     if (!named) message.unnamed = true;
     if (!text) message.problem = `the SQS record has no string body (got ${kindOf(r.body)})`;
     return message;

@@ -1,6 +1,8 @@
 import type { QueryCommandInput, ScanCommandInput, UpdateCommandInput } from "@aws-sdk/lib-dynamodb";
 import {
   FINISHED,
+  isoTime,
+  MAX_FUTURE_SKEW_MS,
   type QuarantineItem,
   type StatusQuery,
   type StatusRow,
@@ -54,6 +56,14 @@ const A = STATUS_ATTRIBUTES;
 /** Item ids of quarantined bodies start with this; Applications never do (theirs are hashes or UUIDs). */
 export const QUARANTINE_PREFIX = "QUARANTINE#";
 
+/**
+ * A stored header time further than this after `now` came from no clock: the ingest quarantines a
+ * time more than `MAX_FUTURE_SKEW_MS` after SQS received the message, and twice that leaves room
+ * for SQS's and Lambda's clocks to disagree. Such a row (stored before that quarantine) is
+ * replaced by the next message whatever its time, and is no refusal "since" anything.
+ */
+export const FUTURE_CEILING_MS = 2 * MAX_FUTURE_SKEW_MS;
+
 /** How long rows live: finished ones briefly, unfinished ones long enough to be seen stuck. */
 export interface StatusTtl {
   finishedTtlHours: number;
@@ -62,7 +72,9 @@ export interface StatusTtl {
 
 /**
  * The conditional UpdateItem for one status update: it writes only over an older message
- * (timestamp, then status rank, then msg_id) and keeps `firstSeenAt`. The item holds the winning
+ * (timestamp, then status rank, then msg_id), or over a row whose time lies past
+ * `FUTURE_CEILING_MS` from `now` (no clock wrote it, and it would otherwise win every merge until
+ * its TTL), and keeps `firstSeenAt`. The item holds the winning
  * msg_id alone, so it stays the same size however many messages an Application gets.
  */
 export function statusUpdateCommand(
@@ -95,7 +107,7 @@ export function statusUpdateCommand(
     [A.ttl]: Math.floor((now.getTime() + ttlMs) / 1000),
   };
   const names: Record<string, string> = {};
-  const values: Record<string, unknown> = { ":now": at };
+  const values: Record<string, unknown> = { ":now": at, ":ceiling": now.getTime() + FUTURE_CEILING_MS };
   const name = (attr: string): string => {
     names[`#${attr}`] = attr;
     return `#${attr}`;
@@ -130,14 +142,18 @@ export function statusUpdateCommand(
     TableName: tableName,
     Key: { [A.id]: u.id },
     UpdateExpression: `SET ${sets.join(", ")} REMOVE ${removes.join(", ")}`,
-    ConditionExpression: `attribute_not_exists(${id}) OR ${ts} < :${A.timestamp} OR (${ts} = :${A.timestamp} AND ${rank} < :${A.rank}) OR (${ts} = :${A.timestamp} AND ${rank} = :${A.rank} AND ${msgId} < :${A.msgId})`,
+    ConditionExpression: `attribute_not_exists(${id}) OR ${ts} > :ceiling OR ${ts} < :${A.timestamp} OR (${ts} = :${A.timestamp} AND ${rank} < :${A.rank}) OR (${ts} = :${A.timestamp} AND ${rank} = :${A.rank} AND ${msgId} < :${A.msgId})`,
     ExpressionAttributeNames: names,
     ExpressionAttributeValues: values,
     ReturnValuesOnConditionCheckFailure: "ALL_OLD",
   };
 }
 
-/** A status item as a row; attributes an old item lacks read as empty. */
+/**
+ * A status item as a row; attributes an old item lacks read as empty. Never throws on what an
+ * item holds: a header time no clock wrote reads as the nearest four-digit-year instant
+ * (`isoTime`), a size that is no number as 0.
+ */
 export function toRow(item: Record<string, unknown>): StatusRow {
   const text = (attr: string): string => String(item[attr] ?? "");
   const row: StatusRow = {
@@ -153,12 +169,12 @@ export function toRow(item: Record<string, unknown>): StatusRow {
     node: text(A.node),
     status: text(A.status),
     reason: text(A.reason),
-    messageTime: new Date(Number(item[A.timestamp])).toISOString(),
+    messageTime: isoTime(item[A.timestamp]),
     msgId: text(A.msgId),
     kind: text(A.kind),
     firstSeenAt: text(A.firstSeenAt),
     updatedAt: text(A.updatedAt),
-    sizes: (item[A.sizes] as StatusRow["sizes"]) ?? { option: 0, reqBody: 0, respBody: 0 },
+    sizes: sizesOf(item[A.sizes]),
   };
   const [code, reason, message] = [item[A.errorCode], item[A.errorReason], item[A.errorMessage]];
   if (code !== undefined || reason !== undefined || message !== undefined) {
@@ -168,6 +184,16 @@ export function toRow(item: Record<string, unknown>): StatusRow {
     if (message !== undefined) row.error.message = String(message);
   }
   return row;
+}
+
+/** The sizes of an item, as JSON numbers: a BigInt (a number past 2^53 in the item) cannot be printed as JSON. */
+function sizesOf(value: unknown): StatusRow["sizes"] {
+  const sizes = (typeof value === "object" && value !== null ? value : {}) as Record<string, unknown>;
+  const size = (v: unknown): number => {
+    const n = typeof v === "number" || typeof v === "bigint" ? Number(v) : 0;
+    return Number.isFinite(n) ? n : 0;
+  };
+  return { option: size(sizes.option), reqBody: size(sizes.reqBody), respBody: size(sizes.respBody) };
 }
 
 /**
@@ -238,12 +264,17 @@ export function statusQueryInput(tableName: string, q: StatusQuery, now: Date): 
 
 /**
  * The queries of a watched read, one per shard of the set: open rows whose message is before
- * `before` (stuck candidates), refused rows since `since` (the refusal window). Only the index's
- * projection is read.
+ * `before` (stuck candidates), refused rows since `since` (the refusal window) and not past
+ * `FUTURE_CEILING_MS` from `now` (a time no clock wrote is no refusal in any window). Only the
+ * index's projection is read.
  */
 export function watchedQueryInputs(tableName: string, q: WatchQuery, now: Date): QueryCommandInput[] {
-  const range = q.before ? "#ts < :before" : "#ts >= :since";
-  const bound = q.before ? { ":before": q.before.getTime() } : { ":since": q.since?.getTime() ?? 0 };
+  const range = q.before ? "#ts < :before" : "#ts BETWEEN :since AND :ceiling";
+  // BETWEEN refuses a lower bound above its upper one.
+  const since = q.since?.getTime() ?? 0;
+  const bound = q.before
+    ? { ":before": q.before.getTime() }
+    : { ":since": since, ":ceiling": Math.max(since, now.getTime() + FUTURE_CEILING_MS) };
   return watchKeys(q.set).map((wk) => ({
     TableName: tableName,
     IndexName: STATUS_INDEXES.watch,
@@ -270,8 +301,17 @@ export function quarantineToItem(item: QuarantineItem, ttlDays: number): Record<
   };
 }
 
-/** A quarantine item back from the table. */
+/** A quarantine item back from the table; what an item lacks or holds of another type reads as empty. */
 export function toQuarantineItem(item: Record<string, unknown>): QuarantineItem {
-  const { [A.id]: _id, qk: _qk, [A.ttl]: _ttl, ...rest } = item;
-  return rest as unknown as QuarantineItem;
+  const text = (v: unknown): string => (v === undefined || v === null ? "" : String(v));
+  const bytes = Number(item.bodyBytes ?? 0);
+  return {
+    sqsMessageId: text(item.sqsMessageId),
+    reason: text(item.reason),
+    code: text(item.code),
+    body: text(item.body),
+    bodyBytes: Number.isFinite(bytes) ? bytes : 0,
+    truncated: item.truncated === true,
+    receivedAt: text(item.receivedAt),
+  };
 }

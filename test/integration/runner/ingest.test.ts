@@ -74,6 +74,44 @@ describe("ingestBatch on the real status table", () => {
     );
   });
 
+  it("quarantines a message timed more than five minutes after SQS received it, and keeps any past time", async () => {
+    const received = Date.UTC(2026, 10, 30, 12, 0);
+    const body = (id: string, timestamp: number) =>
+      JSON.stringify({
+        header: { msg_id: `m-${id}`, timestamp },
+        route: { resource: "node/edge-clock/null" },
+        content: { ID: id, Key: `/core/v1/configmaps/default/${id}`, Verb: "get", Status: "InApplying" },
+      });
+    const batch = [
+      { messageId: "far", body: body("clock-far", 9_000_000_000_000_000), sentAt: received },
+      { messageId: "ahead", body: body("clock-ahead", received + 6 * 60_000), sentAt: received },
+      { messageId: "skewed", body: body("clock-skewed", received + 4 * 60_000), sentAt: received },
+      { messageId: "backlog", body: body("clock-backlog", received - 7 * 86_400_000), sentAt: received },
+      // A console test event can say anything: a sent time after the handler's clock is not believed.
+      {
+        messageId: "forged",
+        body: body("clock-forged", 9_000_000_000_000_000),
+        sentAt: 9_000_000_000_000_000,
+      },
+      // No sent time (the CLI): the handler's clock stands in.
+      { messageId: "unsent", body: body("clock-unsent", received + 86_400_000 + 60 * 60_000) },
+    ];
+    // The handler runs a day after SQS received them: a backlog replayed after an outage.
+    const now = new Date(received + 86_400_000);
+    const { failedMessageIds, counts } = await ingestBatch({ store: store(), clock: () => now }, batch);
+    expect(failedMessageIds).toEqual([]);
+    expect(counts).toMatchObject({ applied: 2, quarantined: 4, failed: 0 });
+    const rows = await store().query({ node: "edge-clock" }, now);
+    expect(rows.map((r) => r.id).sort()).toEqual(["clock-backlog", "clock-skewed"]);
+    const quarantined = new Map((await store().quarantined(1_000)).map((q) => [q.sqsMessageId, q]));
+    for (const id of ["far", "ahead", "forged", "unsent"])
+      expect(quarantined.get(id), id).toMatchObject({ code: "MS_FUTURE_TIMESTAMP" });
+    expect(quarantined.get("far")?.reason).toMatch(
+      /^header\.timestamp 9000000000000000 \(past the year 9999\) is \d+ minute\(s\) after SQS received the message \(2026-11-30T12:00:00\.000Z\); at most 5 minute\(s\) of clock skew are accepted$/,
+    );
+    expect(quarantined.get("ahead")?.reason).toMatch(/\(2026-11-30T12:06:00\.000Z\) is 6 minute\(s\) after/);
+  });
+
   it("reports only the records of a write that failed for a transient reason (injected throttling)", async () => {
     const real = DynamoDBDocumentClient.from(env.db.client);
     const faulty = DynamoDBDocumentClient.from(env.db.client);
@@ -118,8 +156,9 @@ describe("ingestBatch on the real status table", () => {
           let b = 0;
           while (i < delivered.length) {
             const size = batchSizes[b++ % batchSizes.length] as number;
+            // Received after they were sent: header times in 2027 are not from the future then.
             const { failedMessageIds } = await ingestBatch(
-              { store: store() },
+              { store: store(), clock: () => new Date(start + 86_400_000) },
               records(delivered.slice(i, i + size)),
             );
             expect(failedMessageIds).toEqual([]);

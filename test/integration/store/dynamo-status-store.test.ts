@@ -192,6 +192,26 @@ describe("DynamoStatusStore on a real DynamoDB API (dynalite, or DynamoDB Local 
     expect(refused[0]).toMatchObject({ node: "edge-9", reason: "Forbidden" });
   });
 
+  it("lets the next message replace a row whose header time no clock wrote, and leaves such a row out of the refusal window", async () => {
+    const s = store();
+    // Stored before far-future header times were quarantined: it would win every later merge.
+    const poisoned = update("far", "Rejected", 9_000_000_000_000_000, "m-far", "edge-far");
+    expect(await s.apply(poisoned, new Date(ms(60)))).toBe("applied");
+    await s.apply(update("near", "Rejected", NOW.getTime() + 4 * 60_000, "m-near", "edge-far"), NOW);
+    const refused = await s.watched({ set: "refused", since: new Date(ms(15)) }, NOW);
+    expect(refused.map((r) => r.id)).toEqual(["near"]);
+    expect(await s.apply(update("far", "InApplying", ms(5), "m-next", "edge-far"), NOW)).toBe("applied");
+    expect(await s.apply(update("far", "PreApplying", ms(6), "m-older", "edge-far"), NOW)).toBe("stale");
+    const [row] = (await s.query({ node: "edge-far" }, NOW)).filter((r) => r.id === "far");
+    expect(row).toMatchObject({
+      status: "InApplying",
+      msgId: "m-next",
+      messageTime: new Date(ms(5)).toISOString(),
+    });
+    // A message a little ahead of the clock is a clock's: the row keeps it.
+    expect(await s.apply(update("near", "InApplying", ms(1), "m-behind", "edge-far"), NOW)).toBe("stale");
+  });
+
   it("reindexes rows written before byWatch: unfinished and refused rows get their key, once", async () => {
     const s = store();
     await s.apply(update("old-open", "InApplying", ms(40), "o1"), NOW);

@@ -18,6 +18,26 @@ describe("SQS events at the edges", () => {
     expect(a?.unnamed).toBe(true);
   });
 
+  it("keeps the time SQS received each record, and leaves out a sent time that is not one", () => {
+    const at = (SentTimestamp: unknown) => ({ messageId: "m", body: "x", attributes: { SentTimestamp } });
+    const messages = queuedMessages({
+      Records: [
+        at("1764504000000"),
+        at("yesterday"),
+        at(""),
+        at(1764504000000),
+        { messageId: "m", body: "x" },
+      ],
+    });
+    expect(messages.map((m) => m.sentAt)).toEqual([
+      1764504000000,
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+    ]);
+  });
+
   it("fails the whole batch when a record without messageId must be retried, and never sends an empty identifier", () => {
     const messages = queuedMessages({ Records: [{ messageId: "m1", body: "a" }, { body: "b" }] });
     expect(batchItemFailures(messages, ["m1"])).toEqual([{ itemIdentifier: "m1" }]);

@@ -73,8 +73,10 @@ describe("statusUpdateCommand", () => {
     const cmd = statusUpdateCommand("status", update("InApplying"), NOW, TTL);
     expect(cmd.Key).toEqual({ id: "app-1" });
     expect(cmd.ConditionExpression).toBe(
-      "attribute_not_exists(#id) OR #ts < :ts OR (#ts = :ts AND #rank < :rank) OR (#ts = :ts AND #rank = :rank AND #msgId < :msgId)",
+      "attribute_not_exists(#id) OR #ts > :ceiling OR #ts < :ts OR (#ts = :ts AND #rank < :rank) OR (#ts = :ts AND #rank = :rank AND #msgId < :msgId)",
     );
+    // A stored time past ten minutes from now came from no clock: any message replaces it.
+    expect(cmd.ExpressionAttributeValues?.[":ceiling"]).toBe(NOW.getTime() + 10 * 60_000);
     expect(cmd.UpdateExpression).toContain("#firstSeenAt = if_not_exists(#firstSeenAt, :now)");
     // The item stays one size however many messages an Application gets (issue 10).
     expect(cmd.UpdateExpression).not.toContain(" ADD ");
