@@ -8,6 +8,7 @@ import {
   parseShowRun,
   type RunView,
   runAudit,
+  runDeadline,
   showRun,
 } from "@fleet-auditor/runner";
 import type { DynamoReportStore } from "@fleet-auditor/store";
@@ -23,22 +24,28 @@ export function auditHandler(
   logger: Logger,
   metrics: Metrics,
 ) {
-  return functionStack<unknown, RunSummary | RunView | null>(logger, metrics).handler(async (event) => {
-    if (isShowRequest(event)) return (await showRun(deps, parseShowRun(event))) ?? null;
-    const input = parseRunInput(event);
-    logger.appendKeys({
-      audit: input.audit,
-      scheduledTime: input.scheduledTime ?? "none",
-      dryRun: input.dryRun ?? false,
-    });
-    const summary = await runAudit(deps, input);
-    logger.info("audit run finished", {
-      runId: summary.runId,
-      status: summary.status,
-      complete: summary.complete,
-      transitions: summary.transitions.length,
-    });
-    recordRunMetrics(metrics, summary);
-    return summary;
-  });
+  return functionStack<unknown, RunSummary | RunView | null>(logger, metrics).handler(
+    async (event, context) => {
+      if (isShowRequest(event)) return (await showRun(deps, parseShowRun(event))) ?? null;
+      const input = parseRunInput(event);
+      logger.appendKeys({
+        audit: input.audit,
+        scheduledTime: input.scheduledTime ?? "none",
+        dryRun: input.dryRun ?? false,
+      });
+      // One deadline for the run, short of the function's timeout: a slow KEB ends the run
+      // incomplete (counted toward degraded, metrics flushed) instead of a silent kill.
+      const summary = await runAudit(deps, input, {
+        signal: runDeadline(context.getRemainingTimeInMillis()),
+      });
+      logger.info("audit run finished", {
+        runId: summary.runId,
+        status: summary.status,
+        complete: summary.complete,
+        transitions: summary.transitions.length,
+      });
+      recordRunMetrics(metrics, summary);
+      return summary;
+    },
+  );
 }

@@ -138,4 +138,19 @@ describe("functions/audit.ts", () => {
       restore();
     }
   });
+
+  it("ends a run over a slow KEB incomplete before the function's timeout, and still returns its summary", async () => {
+    const handler = await loadHandler(baseEnv());
+    kit.sim.faults.latencyMs = 700;
+    try {
+      // 2 s left: the run reads for half of it (the margin is larger than the time left).
+      const context = { ...fakeContext(), getRemainingTimeInMillis: () => 2_000 };
+      const summary = (await handler({ audit: "failing" }, context)) as RunSummary;
+      expect(summary.complete).toBe(false);
+      expect(summary.incompleteCode).toMatch(/DEADLINE|TIMEOUT|INCOMPLETE/);
+      expect(summary.health?.badRuns).toBeGreaterThanOrEqual(1);
+    } finally {
+      kit.sim.faults.latencyMs = 0;
+    }
+  });
 });

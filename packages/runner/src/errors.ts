@@ -1,7 +1,7 @@
 import type { ZodError, ZodType } from "zod";
 
 /** Stable codes of the runner's errors. */
-export type RunnerErrorCode = "CONFIG" | "RUN_INPUT";
+export type RunnerErrorCode = "CONFIG" | "RUN_INPUT" | "RUN_DEADLINE";
 
 /** Base of the runner's errors: configuration and inputs that cannot work. */
 export class RunnerError extends Error {
@@ -37,6 +37,16 @@ export class RunInputError extends RunnerError {
     super("RUN_INPUT", `invalid input: ${describe(problems)}`);
     this.name = "RunInputError";
     this.problems = problems.map((p) => `${p.path}: ${p.message}`);
+  }
+}
+
+/** A run's deadline passed while it waited on a stage; the run ends incomplete. */
+export class RunDeadlineError extends RunnerError {
+  readonly stage: string;
+  constructor(stage: string) {
+    super("RUN_DEADLINE", `the run's deadline passed while ${stage}`);
+    this.name = "RunDeadlineError";
+    this.stage = stage;
   }
 }
 

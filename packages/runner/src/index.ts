@@ -10,6 +10,7 @@ export {
   policyFrom,
   TopicArnSchema,
 } from "./audit-config.ts";
+export { beforeDeadline, RUN_DEADLINE_MARGIN_MS, runDeadline } from "./deadline.ts";
 export {
   type ApplicationsAuditEnv,
   ApplicationsAuditEnvSchema,
@@ -34,7 +35,13 @@ export {
   tokenProviderFrom,
 } from "./keb-connection.ts";
 export type { RunLogger, SlackPoster } from "./ports.ts";
-export { type AuditRunDeps, type AuditRunResult, LEDGER_TRANSITIONS, runAudit } from "./run-audit.ts";
+export {
+  type AuditRunDeps,
+  type AuditRunResult,
+  LEDGER_TRANSITIONS,
+  type RunOptions,
+  runAudit,
+} from "./run-audit.ts";
 export {
   type AuditRunInput,
   AuditRunInputSchema,

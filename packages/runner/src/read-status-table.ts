@@ -8,6 +8,8 @@ import {
   refusingNodes,
   stuckApplications,
 } from "@fleet-auditor/metaserver";
+import { beforeDeadline } from "./deadline.ts";
+import { RunDeadlineError } from "./errors.ts";
 import type { RunLogger } from "./ports.ts";
 import type { Scan } from "./run-audit.ts";
 
@@ -24,17 +26,22 @@ export async function readStatusTable(
   edge: { statusStore: ApplicationStatusStore; thresholds?: EdgeThresholds },
   now: Date,
   log?: RunLogger,
+  signal?: AbortSignal,
 ): Promise<Scan> {
   const t = edge.thresholds ?? DEFAULT_EDGE_THRESHOLDS;
   const before = new Date(now.getTime() - t.stuckAfterMinutes * 60_000);
   const since = new Date(now.getTime() - t.rejectedWindowMinutes * 60_000);
   const store = edge.statusStore;
   try {
-    const [open, refused, quarantined] = await Promise.all([
-      store.watched({ set: "open", before }, now),
-      store.watched({ set: "refused", since }, now),
-      store.quarantined(QUARANTINE_READ),
-    ]);
+    const [open, refused, quarantined] = await beforeDeadline(
+      Promise.all([
+        store.watched({ set: "open", before }, now),
+        store.watched({ set: "refused", since }, now),
+        store.quarantined(QUARANTINE_READ),
+      ]),
+      signal,
+      "reading the status table",
+    );
     const codes = quarantinedByCode(quarantined, now, t);
     const findings: Finding[] = [
       ...stuckApplications(open, now, t).map(stuckFinding),
@@ -85,7 +92,7 @@ export async function readStatusTable(
       rescans: 0,
       complete: false,
       incompleteReason: reason,
-      incompleteCode: "STATUS_READ",
+      incompleteCode: err instanceof RunDeadlineError ? "RUN_DEADLINE" : "STATUS_READ",
     };
   }
 }

@@ -40,7 +40,8 @@ import {
 } from "@fleet-auditor/audit";
 import { displayedState, type RuntimeSource, redact, type ScanResult, scanAll } from "@fleet-auditor/keb";
 import type { ApplicationStatusStore, EdgeThresholds } from "@fleet-auditor/metaserver";
-import { ConfigError, type Problem, RunInputError } from "./errors.ts";
+import { beforeDeadline } from "./deadline.ts";
+import { ConfigError, type Problem, RunDeadlineError, RunInputError } from "./errors.ts";
 import type { RunLogger } from "./ports.ts";
 import { readStatusTable } from "./read-status-table.ts";
 import type { AuditRunInput } from "./run-input.ts";
@@ -120,8 +121,12 @@ export type AuditRunResult = RunSummary & {
  *
  * The lease is released however the run ends; a run that throws still counts for health.
  */
-export async function runAudit(deps: AuditRunDeps, input: AuditRunInput): Promise<AuditRunResult> {
-  const run = startRun(deps, input);
+export async function runAudit(
+  deps: AuditRunDeps,
+  input: AuditRunInput,
+  options: RunOptions = {},
+): Promise<AuditRunResult> {
+  const run = startRun(deps, input, options);
   if (run.scheduled) {
     const recorded = await recordedRun(deps, run);
     if (recorded) return recorded;
@@ -129,7 +134,10 @@ export async function runAudit(deps: AuditRunDeps, input: AuditRunInput): Promis
   if (!run.dryRun && !(await takeLease(deps, run))) return skipped(run);
   let health: AuditHealth | undefined;
   try {
-    const [listed, state] = await Promise.all([observe(deps, run), loadState(deps, run)]);
+    const [listed, state] = await Promise.all([
+      observe(deps, run),
+      beforeDeadline(loadState(deps, run), run.signal, "loading the audit's snapshot"),
+    ]);
     health = state.health;
     const confirmed =
       run.audit.source === "keb" && deps.source
@@ -169,6 +177,7 @@ export async function runAudit(deps: AuditRunDeps, input: AuditRunInput): Promis
     if (delivery.failed === 0) await record(deps, run, summary);
     return summary;
   } catch (err) {
+    if (err instanceof RunDeadlineError && !run.dryRun) return await outOfTime(deps, run, health, err);
     // Blind in another way (a store, the lease): it counts toward `degraded` like an incomplete scan.
     if (!run.dryRun && health) {
       const reason = redact((err as Error).message ?? String(err)).slice(0, 600);
@@ -178,6 +187,16 @@ export async function runAudit(deps: AuditRunDeps, input: AuditRunInput): Promis
   } finally {
     if (!run.dryRun) await deps.store.releaseLease(run.audit.name, run.id);
   }
+}
+
+/** What a caller gives one run beyond its input. */
+export interface RunOptions {
+  /**
+   * The run's deadline (`runDeadline` from the Lambda context; the CLI's `--deadline`): reading
+   * KEB, the lookups and the status table stop when it aborts, and the run ends incomplete,
+   * counted toward `degraded`, instead of being killed by a timeout that writes nothing.
+   */
+  signal?: AbortSignal;
 }
 
 /** Ledger items are capped at 400 KB: keep the first transitions and count the rest. */
@@ -200,6 +219,7 @@ interface Run {
   /** The ledger key: `sched:<scheduled time>` or `adhoc:<start>:<run id>`. */
   runKey: string;
   leaseMs: number;
+  signal?: AbortSignal;
 }
 
 /** What the scan stage found. */
@@ -241,7 +261,7 @@ interface Plan {
 const NOTHING_TOLD: Delivery = { told: new Set(), messages: 0, failed: 0 };
 const NO_WRITES: CommitResult = { written: 0, deleted: 0 };
 
-function startRun(deps: AuditRunDeps, input: AuditRunInput): Run {
+function startRun(deps: AuditRunDeps, input: AuditRunInput, options: RunOptions): Run {
   const audit = auditNamed(input.audit, deps.audits ?? AUDITS);
   const clock = deps.clock ?? (() => new Date());
   const startedAt = clock();
@@ -266,6 +286,7 @@ function startRun(deps: AuditRunDeps, input: AuditRunInput): Run {
     scheduled: !dryRun && scheduledTime !== null,
     runKey: scheduledTime ? `sched:${scheduledTime}` : `adhoc:${startedAt.toISOString()}:${id}`,
     leaseMs: deps.leaseMs ?? DEFAULT_LEASE_MS,
+    ...(options.signal ? { signal: options.signal } : {}),
   };
 }
 
@@ -308,6 +329,29 @@ async function takeLease(deps: AuditRunDeps, run: Run): Promise<boolean> {
   return false;
 }
 
+/**
+ * A run whose deadline passed before it could plan: it publishes and commits nothing, counts as a
+ * bad run toward `degraded` (its health is read now if the state never arrived), and says why.
+ */
+async function outOfTime(
+  deps: AuditRunDeps,
+  run: Run,
+  known: AuditHealth | undefined,
+  err: RunDeadlineError,
+): Promise<AuditRunResult> {
+  const reason = err.message;
+  deps.log?.warn("the run's deadline passed: it ends incomplete", { stage: err.stage });
+  const health = known ?? (await deps.store.loadHealth(run.audit.name));
+  const healthAfter = await updateHealth(deps, run, health, { ok: false, reason });
+  return {
+    ...emptySummary(run),
+    incompleteReason: reason,
+    incompleteCode: "RUN_DEADLINE",
+    health: healthAfter,
+    durationMs: elapsed(run),
+  };
+}
+
 function skipped(run: Run): AuditRunResult {
   return {
     ...emptySummary(run),
@@ -328,7 +372,7 @@ function observe(deps: AuditRunDeps, run: Run): Promise<Scan> {
         },
       ]);
     }
-    return readStatusTable(deps.edge, run.now, deps.log);
+    return readStatusTable(deps.edge, run.now, deps.log, run.signal);
   }
   if (!deps.source) {
     throw new ConfigError([
@@ -351,7 +395,7 @@ async function scanWithRescan(
 ): Promise<Scan> {
   let pass = await scanOnce(deps, source, audit, run);
   let rescans = 0;
-  if (pass.scans.some((s) => !s.complete && s.error === null)) {
+  if (!run.signal?.aborted && pass.scans.some((s) => !s.complete && s.error === null)) {
     deps.log?.info("inventory moved during the scan; scanning once more", {
       reasons: pass.scans.filter((s) => !s.complete).map((s) => s.incompleteReason),
     });
@@ -394,6 +438,7 @@ async function scanOnce(
   const scans = await scanAll(source, narrowedQueries(audit, run.input.filters), {
     concurrency: deps.concurrency ?? 4,
     retain: false,
+    ...(run.signal ? { signal: run.signal } : {}),
     onProgress: deps.onProgress,
     onPage: (runtimes) => {
       for (const runtime of runtimes) {
@@ -474,6 +519,7 @@ async function confirmAbsences(
     lookups = await scanAll(source, queries, {
       concurrency: deps.concurrency ?? 4,
       retain: false,
+      ...(run.signal ? { signal: run.signal } : {}),
       onPage: (runtimes) => {
         for (const r of runtimes) {
           // Only an answer about a runtime that was asked for counts: one about another (a

@@ -17,7 +17,10 @@ const hour = (h: number): string => new Date(Date.UTC(2026, 10, 1, h)).toISOStri
 /** KEB behind a gateway that answers an `instance_id` lookup as `answer` says. */
 class LookupGateway implements RuntimeSource {
   answer: (params: ListParameters) => ListParameters = (p) => p;
-  constructor(readonly inner: FleetSource) {}
+  readonly inner: FleetSource;
+  constructor(inner: FleetSource) {
+    this.inner = inner;
+  }
   listPage(params: ListParameters): Promise<RuntimesPage> {
     return this.inner.listPage(params.instanceIDs ? this.answer(params) : params);
   }

@@ -12,7 +12,7 @@ import {
   runAudit,
   thresholdsFrom,
 } from "@fleet-auditor/runner";
-import { outputOption, parseKeyValues, parseOutput, stateDirOption } from "../args.ts";
+import { outputOption, parseDuration, parseKeyValues, parseOutput, stateDirOption } from "../args.ts";
 import { openBackend } from "../backend.ts";
 import type { Command } from "../command.ts";
 import { UsageError } from "../errors.ts";
@@ -28,6 +28,7 @@ options:
   --now ISO-TIME          the time the audit engine uses (default: now)
   --output json|table     json prints exactly the run summary (an array with --audit all)
   --filter KEY=VALUE      narrow the audit; KEY: plan, region, account, subaccount, shoot, instance, runtime
+  --deadline DURATION     stop reading after this long and end the run incomplete (default 10m)
 
 KEB audits (failing, expired): --keb-url or KEB_URL; auth (environment): KEB_TOKEN, or
 KEB_TOKEN_URL + KEB_CLIENT_ID with KEB_CLIENT_SECRET or KEB_USERNAME + KEB_PASSWORD.
@@ -68,11 +69,18 @@ export const runCommand: Command = {
         now: { type: "string" },
         ...outputOption,
         filter: { type: "string", multiple: true, default: [] },
+        deadline: { type: "string", default: "10m" },
       },
       strict: true,
     });
     if (!values.audit) throw new UsageError("--audit is required", USAGE);
     const output = parseOutput(values.output, USAGE);
+    const deadlineMs = parseDuration(values.deadline);
+    if (deadlineMs === undefined)
+      throw new UsageError(
+        `--deadline ${values.deadline}: expected a duration such as 90s, 10m or 1h`,
+        USAGE,
+      );
     const edgeAvailable = !env.AUDIT_TABLE || env.STATUS_TABLE !== undefined;
     const names =
       values.audit === "all"
@@ -135,6 +143,8 @@ export const runCommand: Command = {
             },
           },
           input,
+          // Each audit gets the whole deadline; it is a bound on one run, like the function's.
+          { signal: AbortSignal.timeout(deadlineMs) },
         );
         if (progress) io.stderr.write("\r\x1b[K");
         const { preview: _preview, ...plain } = summary;

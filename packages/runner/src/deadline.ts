@@ -1,0 +1,43 @@
+import { RunDeadlineError } from "./errors.ts";
+
+/**
+ * How long before a Lambda timeout an audit run stops reading: the time it keeps to plan, keep its
+ * report, publish, commit and write its health. A run killed by the timeout writes none of them,
+ * so its failure would go unseen; one that runs out of reading time ends incomplete instead.
+ */
+export const RUN_DEADLINE_MARGIN_MS = 30_000;
+
+/**
+ * The deadline of one run, as an `AbortSignal`: the time left minus the margin, and never less
+ * than half the time left (a short test timeout still leaves the run something to read with).
+ */
+export function runDeadline(remainingMs: number, marginMs = RUN_DEADLINE_MARGIN_MS): AbortSignal {
+  return AbortSignal.timeout(Math.max(remainingMs - marginMs, Math.floor(remainingMs / 2)));
+}
+
+/**
+ * `work`, unless `signal` aborts first: then a `RunDeadlineError` naming the stage. The work is not
+ * cancelled (a DynamoDB read has no abort here); the run stops waiting for it.
+ */
+export function beforeDeadline<T>(
+  work: Promise<T>,
+  signal: AbortSignal | undefined,
+  stage: string,
+): Promise<T> {
+  if (!signal) return work;
+  if (signal.aborted) return Promise.reject(new RunDeadlineError(stage));
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = (): void => reject(new RunDeadlineError(stage));
+    signal.addEventListener("abort", onAbort, { once: true });
+    work.then(
+      (value) => {
+        signal.removeEventListener("abort", onAbort);
+        resolve(value);
+      },
+      (err: unknown) => {
+        signal.removeEventListener("abort", onAbort);
+        reject(err);
+      },
+    );
+  });
+}
