@@ -1,4 +1,5 @@
 import { SNSClient } from "@aws-sdk/client-sns";
+import { reportCommand } from "@fleet-auditor/audit";
 import { KebTransport } from "@fleet-auditor/keb";
 import { snsAlertPublisher } from "@fleet-auditor/notify";
 import {
@@ -41,7 +42,8 @@ function runDeps(env: Common, log: RunLogger): AuditRunDeps & { reports: DynamoR
     policy: policyFrom(env),
     leaseMs: env.LEASE_MINUTES * 60_000,
     ledgerRetentionDays: env.LEDGER_RETENTION_DAYS,
-    reportCommand: (runId) => `AUDIT_TABLE=${env.AUDIT_TABLE} fleet-auditor runs show ${runId}`,
+    // "" (no command, the messages say the report holds it) only for a run ID no shell can take.
+    reportCommand: (runId) => reportCommand(runId, { table: env.AUDIT_TABLE }) ?? "",
     ...messagingFrom(env),
     maxClockSkewMs: env.MAX_CLOCK_SKEW_HOURS * 3_600_000,
     log,

@@ -49,6 +49,7 @@ export function structuredDigest(
       count: g.members.length,
       plans: g.plans.map(([plan, count]) => ({ plan, count })),
       examples: g.members.slice(0, 3).map((r) => (transitions[r] as Transition).instanceID),
+      ...(g.edge ? { edge: true as const } : {}),
     })),
     transitions: order.slice(0, named).map((r) => structuredTransition(ctx, transitions[r] as Transition)),
     omitted: order.length - Math.min(named, order.length),

@@ -1,4 +1,14 @@
 export {
+  appsStatusCommand,
+  type GroupMatch,
+  type Inspectable,
+  inspectCommand,
+  pastableCommand,
+  type ReportStore,
+  reportCommand,
+  silenceCommand,
+} from "./commands.ts";
+export {
   AUDITS,
   type AuditDefinition,
   applicationsAudit,
@@ -64,7 +74,7 @@ export {
   nextHealth,
 } from "./health.ts";
 export { keepable, LEFT_OUT_LISTED, type LeftOut, leftOutNews } from "./left-out.ts";
-export { fillTemplate, findingValues, kcpCommand, type LinkTemplates, silenceCommand } from "./links.ts";
+export { fillTemplate, findingValues, type LinkTemplates, SAFE_LINK, safeLink } from "./links.ts";
 export { type AlertPolicy, DEFAULT_POLICY } from "./policy.ts";
 export type {
   AlertPublisher,
@@ -94,6 +104,7 @@ export {
 export { EMAIL_BUDGET, GROUP_COLLAPSE_AT, type RenderedText, renderText } from "./render-text.ts";
 export { type ReportTransition, type RunReport, reportTransition } from "./report.ts";
 export { reportDigests, transitionFromReport } from "./report-digests.ts";
+export { pastable, shellOption, shellQuote } from "./shell.ts";
 export { type Silence, type SilenceMatchers, silencing } from "./silence.ts";
 export {
   type SnapshotChange,
@@ -109,4 +120,4 @@ export {
   summarizeTransition,
   type TransitionSummary,
 } from "./summary.ts";
-export { humanDuration, oneLine, shortTime, slackCode, slackText } from "./text.ts";
+export { humanDuration, oneLine, shortTime, slackCode, slackCommand, slackText } from "./text.ts";

@@ -4,7 +4,9 @@ import { reasonOf } from "./finding.ts";
 /**
  * URL templates for links in messages. Placeholders: `{instanceID}`, `{runtimeID}`,
  * `{shootName}`, `{globalAccountID}`, `{subAccountID}`, `{region}`, `{reason}`, `{runId}`, and
- * for the applications audit `{node}`, `{verb}`, `{resource}`, `{key}`; values are URL-encoded. A template whose placeholder has no value gives no link.
+ * for the applications audit `{node}`, `{verb}`, `{resource}`, `{key}`; values are URL-encoded.
+ * A template whose placeholder has no value gives no link, and so does one whose URL is not a
+ * `safeLink`.
  */
 export interface LinkTemplates {
   /** A runtime's console or dashboard page, e.g. `https://dash.example/runtimes/{instanceID}`. */
@@ -16,20 +18,43 @@ export interface LinkTemplates {
 }
 
 const PLACEHOLDER = /\{(\w+)\}/g;
+// In a `u` pattern a pair is one code point: this matches only a lone half, which has no UTF-8.
+const LONE_SURROGATE = /[\ud800-\udfff]/u;
 
-/** Fills a template; undefined when it is absent or a placeholder it uses has no value. */
+/**
+ * A link every channel can carry as it is: `https:`, printable ASCII, and none of `<`, `>` and `|`,
+ * which would end Slack's `<url|text>` early and let the rest of the URL be shown as its text
+ * (a link disguised as another). The structured digest's schema holds its links to it too.
+ */
+export const SAFE_LINK = /^https:\/\/[!-;=?-{}~]+$/;
+
+/** True when `url` is a `SAFE_LINK`. */
+export function safeLink(url: string): boolean {
+  return SAFE_LINK.test(url);
+}
+
+/**
+ * Fills a template; undefined when it is absent, a placeholder it uses has no value (or a value
+ * no URL can carry: `.` and `..` are path steps, a lone surrogate has no UTF-8), or the result is
+ * not a `safeLink` once normalised (an IDN host in punycode, the path percent-encoded).
+ */
 export function fillTemplate(
   template: string | undefined,
   values: Readonly<Record<string, string | undefined>>,
 ): string | undefined {
   if (!template) return undefined;
   let missing = false;
-  const url = template.replace(PLACEHOLDER, (_, name: string) => {
+  const filled = template.replace(PLACEHOLDER, (_, name: string) => {
     const value = Object.hasOwn(values, name) ? values[name] : undefined;
-    if (!value) missing = true;
-    return encodeURIComponent(value ?? "");
+    if (!value || value === "." || value === ".." || LONE_SURROGATE.test(value)) {
+      missing = true;
+      return "";
+    }
+    return encodeURIComponent(value);
   });
-  return missing ? undefined : url;
+  if (missing || !URL.canParse(filled)) return undefined;
+  const url = new URL(filled).href;
+  return safeLink(url) ? url : undefined;
 }
 
 /** The template values of a finding; an edge finding has no runtime, so no runtime link. */
@@ -47,39 +72,4 @@ export function findingValues(f: Finding): Record<string, string | undefined> {
     region: f.region,
     reason: reasonOf(f),
   };
-}
-
-/** The command that shows a finding's subject: `kcp` for a runtime, `fleet-auditor apps status` for the edge. */
-export function kcpCommand(f: Finding): string {
-  if (f.edge?.what === "quarantined") return "fleet-auditor apps quarantine";
-  if (f.edge) return `fleet-auditor apps status --node ${shellWord(f.edge.node)}`;
-  return `kcp rt -i ${f.instanceID} --ops -o json`;
-}
-
-/** What a group of runtimes shares, as silence matchers. */
-export interface GroupMatch {
-  audit: string;
-  state: string;
-  region: string;
-  reason?: string;
-  /** The group is of edge findings: its "region" is a node. */
-  edge?: boolean;
-}
-
-/** The `fleet-auditor silences add` line that would silence a group (the reason is a matcher too). */
-export function silenceCommand(g: GroupMatch): string {
-  const match = [
-    `state=${g.state}`,
-    g.region ? `${g.edge ? "node" : "region"}=${g.region}` : "",
-    g.reason ? `reason=${g.reason}` : "",
-  ]
-    .filter(Boolean)
-    .map((m) => `--match ${shellWord(m)}`)
-    .join(" ");
-  return `fleet-auditor silences add --audit ${g.audit} ${match} --for 4h --comment "..." --by "$USER"`;
-}
-
-/** A word safe to paste into a POSIX shell. */
-function shellWord(word: string): string {
-  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'"'"'`)}'`;
 }

@@ -1,9 +1,10 @@
+import { inspectCommand, pastableCommand, silenceCommand } from "./commands.ts";
 import type { DigestContext } from "./digest.ts";
 import type { Severity } from "./finding.ts";
 import type { TransitionGroup } from "./groups.ts";
-import { fillTemplate, findingValues, kcpCommand, silenceCommand } from "./links.ts";
+import { fillTemplate, findingValues } from "./links.ts";
 import type { Transition, TransitionKind, TransitionRef } from "./snapshot.ts";
-import { humanDuration, shortTime, slackCode, slackText } from "./text.ts";
+import { humanDuration, oneLine, shortTime, slackCode, slackCommand, slackText } from "./text.ts";
 
 /** The emoji a Slack message (Chatbot's or the webhook's) shows for a severity. */
 export const SEVERITY_EMOJI: Readonly<Record<Severity, string>> = {
@@ -45,7 +46,7 @@ export interface ChatbotNotification {
  * The AWS Chatbot (Amazon Q Developer in chat) custom notification: `version` 1.0, `source`
  * custom, `client-markdown` content (Chatbot drops what it cannot read, so the shape is fixed).
  * The description is the grouped summary within `CHATBOT_DESCRIPTION_LIMIT`; every text from KEB
- * is escaped for Slack. `id` is unique per message; `threadId` names the incident of the
+ * is one line escaped for Slack, and every command is the e-mail's (`commands.ts`), whole. `id` is unique per message; `threadId` names the incident of the
  * message's first group (audit, state, reason, region and the day it began), so a new incident
  * starts a thread and its changes, reminders and resolution reply under it.
  */
@@ -65,7 +66,7 @@ export function chatbotNotification(
   }
   if (ctx.repeats) {
     lines.push(
-      `:repeat: Run \`${slackText(ctx.repeats, 80)}\` was interrupted after publishing: some of this may repeat its message.`,
+      `:repeat: Run ${slackCode(ctx.repeats, 80)} was interrupted after publishing: some of this may repeat its message.`,
     );
   }
   const report = reportLine(ctx);
@@ -104,11 +105,11 @@ export function chatbotNotification(
       summary: slackText(title, 250),
       eventType: `fleet-auditor.${ctx.audit}`,
       additionalContext: {
-        runId: ctx.runId,
+        runId: oneLine(ctx.runId, 100),
         at: ctx.at,
         complete: String(ctx.complete),
-        ...(ctx.repeats ? { repeats: ctx.repeats } : {}),
-        ...(ctx.landscape ? { landscape: ctx.landscape } : {}),
+        ...(ctx.repeats ? { repeats: oneLine(ctx.repeats, 100) } : {}),
+        ...(ctx.landscape ? { landscape: oneLine(ctx.landscape, 60) } : {}),
       },
     },
   };
@@ -160,10 +161,11 @@ function reportLine(ctx: DigestContext): string {
   if (!ctx.report.stored)
     return "The run report could not be stored: what is not named here is sent again next run.";
   const url = fillTemplate(ctx.links?.report, { runId: ctx.runId });
-  const command = slackCode(ctx.report.command, 300);
-  return url
-    ? `Full report: <${url}|run ${slackText(ctx.runId, 80)}> or ${command}`
-    : `Full report: ${command}`;
+  const pastable = pastableCommand(ctx.report.command);
+  const command = pastable ? slackCommand(pastable) : "";
+  const link = url ? `<${url}|run ${slackText(ctx.runId, 80)}>` : "";
+  if (link && command) return `Full report: ${link} or ${command}`;
+  return `Full report: ${link || command || `the run report of ${slackCode(ctx.runId, 80)}`}`;
 }
 
 function nextSteps(ctx: DigestContext, g: TransitionGroup | undefined, t: Transition | undefined): string[] {
@@ -171,7 +173,8 @@ function nextSteps(ctx: DigestContext, g: TransitionGroup | undefined, t: Transi
   if (t) {
     const console = fillTemplate(ctx.links?.runtime, findingValues(t.finding));
     if (console) steps.push(`Open <${console}|${slackText(t.finding.shootName || t.instanceID, 60)}>`);
-    steps.push(`Inspect: ${slackCode(kcpCommand(t.finding), 200)}`);
+    const inspect = inspectCommand(t.finding);
+    if (inspect) steps.push(`Inspect: ${slackCommand(inspect)}`);
     const runbook = fillTemplate(ctx.links?.runbook, findingValues(t.finding));
     if (runbook) steps.push(`Runbook: <${runbook}|${slackText(g?.reason || "runbook", 60)}>`);
   }
@@ -183,7 +186,7 @@ function nextSteps(ctx: DigestContext, g: TransitionGroup | undefined, t: Transi
       reason: g.reason || undefined,
       edge: g.edge,
     });
-    steps.push(`Silence: ${slackCode(silence, 400)}`);
+    if (silence) steps.push(`Silence: ${slackCommand(silence)}`);
   }
   steps.push(reportLine(ctx));
   return steps;

@@ -1,7 +1,9 @@
+import { inspectCommand, pastableCommand, silenceCommand } from "./commands.ts";
 import type { DigestV1 } from "./digest-v1-schema.ts";
+import { safeLink } from "./links.ts";
 import { SEVERITY_EMOJI } from "./render-chatbot.ts";
 import type { TransitionKind } from "./snapshot.ts";
-import { humanDuration, oneLine, shortTime, slackCode, slackText } from "./text.ts";
+import { humanDuration, oneLine, shortTime, slackCode, slackCommand, slackText } from "./text.ts";
 
 /** What Slack accepts in one message (Block Kit reference); a message past them is refused. */
 export const SLACK_LIMITS = {
@@ -46,14 +48,20 @@ const TITLE: Record<TransitionKind, string> = {
   reminder: "STILL FAILING",
   resolved: "RESOLVED",
 };
-// A section's text stays this far under Slack's limit, leaving room for its "+N more" line.
-const SECTION_BUDGET = SLACK_LIMITS.sectionText - 200;
+// A command longer than this is left out rather than cut (a cut command runs something else).
+const MAX_COMMAND = 1_000;
+// Plans (or verbs) named in a group's line; the rest are "…".
+const PLANS = 4;
 
 /**
  * The Slack message of a structured digest: a header, the run's summary as fields, a section per
  * group (its runtimes named as far as the digest and the section limit allow, a runbook or
  * console button), a context line and a run report button; groups past the block limit are
- * counted in one line that points to the report. Every text from KEB or a user is escaped.
+ * counted in one line that points to the report. Every text from KEB or a user is one line,
+ * escaped, and its formatting characters replaced (`slackText`); every command is the e-mail's and
+ * Chatbot's (`commands.ts`), whole or left out; a link is used only when it is a `safeLink`, so that
+ * a digest from another publisher (the Slack function takes any that its schema accepts) cannot
+ * mention, link or format either.
  */
 export function slackMessage(digest: DigestV1): SlackMessage {
   const title = digest.subject.replace(/^\[fleet-auditor\] /, "");
@@ -80,7 +88,7 @@ export function slackMessage(digest: DigestV1): SlackMessage {
   // Room for the groups: what the tail needs, and one line for groups that do not fit.
   const room = SLACK_LIMITS.blocks - blocks.length - tail.length - 1;
   const shown = digest.groups.length <= room + 1 ? digest.groups : digest.groups.slice(0, room);
-  for (const g of shown) blocks.push(groupSection(digest, g));
+  for (const [i, g] of shown.entries()) blocks.push(groupSection(digest, g, i));
   const hidden = digest.groups.slice(shown.length);
   if (hidden.length) {
     const count = hidden.reduce((n, g) => n + g.count, 0);
@@ -109,25 +117,34 @@ function summaryFields(d: DigestV1): SlackText[] {
   return fields.slice(0, SLACK_LIMITS.fields);
 }
 
-function groupSection(d: DigestV1, g: DigestV1["groups"][number]): SlackBlock {
+function groupSection(d: DigestV1, g: DigestV1["groups"][number], index: number): SlackBlock {
   const emoji = g.kind === "resolved" ? ":white_check_mark:" : SEVERITY_EMOJI[g.severity];
   const reason = g.reason ? ` ${slackCode(g.reason, 80)}` : "";
   const age =
     g.kind === "resolved"
       ? ""
       : `, since ${shortTime(g.since)} (${humanDuration(Date.parse(d.at) - Date.parse(g.since))})`;
-  const plans = g.plans.map((p) => `${slackText(p.plan, 30)} ${p.count}`).join(", ");
+  const plans = `${g.plans
+    .slice(0, PLANS)
+    .map((p) => `${slackText(p.plan, 30)} ${p.count}`)
+    .join(", ")}${g.plans.length > PLANS ? ", …" : ""}`;
   const members = d.transitions.filter(
     (t) => t.kind === g.kind && t.state === g.state && t.reason === g.reason && t.region === g.region,
   );
   // The applications audit: the region is a node and the plans are verbs.
-  const edge = members.some((t) => t.edge);
+  const edge = g.edge ?? members.some((t) => t.edge);
   const where = g.region ? ` ${edge ? "on node" : "in"} ${slackCode(g.region, 40)}` : "";
   let text = `${emoji} *${TITLE[g.kind]} (${g.count})* ${slackCode(g.state, 40)}${reason}${where}${age}; ${edge ? "verbs" : "plans"} ${plans}`;
+  const more = `\n+${g.count} more: ${reportText(d)}`;
+  // How to look and how to silence, as the e-mail and Chatbot say it: whole, or not at all.
+  let commands = g.kind === "resolved" ? "" : groupCommands(d, g, members[0], edge);
+  if (text.length + commands.length + more.length > SLACK_LIMITS.sectionText) commands = "";
+  const budget = SLACK_LIMITS.sectionText - commands.length - more.length;
   let listed = 0;
   for (const t of members) {
     const name = slackText(t.shootName || t.instanceID, 60);
-    const link = t.links.runtime ? `<${t.links.runtime}|${name}>` : name;
+    const runtime = t.links.runtime;
+    const link = runtime && safeLink(runtime) ? `<${runtime}|${name}>` : name;
     const detail =
       t.kind === "resolved"
         ? t.ending
@@ -139,33 +156,69 @@ function groupSection(d: DigestV1, g: DigestV1["groups"][number]): SlackBlock {
             ? `: ${slackText(`${t.edge.status} since ${shortTime(t.edge.since ?? t.since)}`, 160)}`
             : "";
     const line = `\n• ${link} ${slackCode(t.instanceID, 60)}${detail}`;
-    if (text.length + line.length > SECTION_BUDGET) break;
+    if (text.length + line.length > budget) break;
     text += line;
     listed++;
   }
+  text += commands;
   if (g.count > listed) text += `\n+${g.count - listed} more: ${reportText(d)}`;
   const first = members[0];
+  // Action IDs must be unique in a message: the index keeps them so whatever the digest's keys.
   const button = first?.links.runbook
-    ? buttonTo("Runbook", first.links.runbook, `runbook:${g.key}`)
+    ? buttonTo("Runbook", first.links.runbook, `runbook:${index}:${g.key}`)
     : g.count === 1 && first?.links.runtime
-      ? buttonTo("Open runtime", first.links.runtime, `runtime:${g.key}`)
+      ? buttonTo("Open runtime", first.links.runtime, `runtime:${index}:${g.key}`)
       : undefined;
   return { type: "section", text: mrkdwn(text), ...(button ? { accessory: button } : {}) };
+}
+
+/** `inspect:` (the group's first named member) and `silence:` lines, each command whole. */
+function groupCommands(
+  d: DigestV1,
+  g: DigestV1["groups"][number],
+  first: DigestV1["transitions"][number] | undefined,
+  edge: boolean,
+): string {
+  const inspect = first ? inspectCommand(first) : undefined;
+  const silence = silenceCommand({
+    audit: d.audit,
+    state: g.state,
+    region: g.region,
+    reason: g.reason || undefined,
+    edge,
+  });
+  const line = (label: string, command: string | undefined): string => {
+    const shown = command ? shownCommand(command) : "";
+    return shown ? `\n${label}: ${shown}` : "";
+  };
+  return line("inspect", inspect) + line("silence", silence);
+}
+
+/** A command as inline code, or "" when it is too long to show whole. */
+function shownCommand(command: string): string {
+  return command.length <= MAX_COMMAND ? slackCommand(command) : "";
 }
 
 function tailBlocks(d: DigestV1): SlackBlock[] {
   const context: SlackBlock = {
     type: "context",
-    elements: [
-      mrkdwn(`fleet-auditor · run ${slackCode(d.runId, 100)} · ${slackCode(d.report.command, 300)}`),
-    ],
+    elements: [mrkdwn(`fleet-auditor · run ${slackCode(d.runId, 100)}${reportCommandText(d, " · ")}`)],
   };
   const report = d.report.url ? buttonTo("Run report", d.report.url, "report") : undefined;
   return report ? [context, { type: "actions", elements: [report] }] : [context];
 }
 
 function reportText(d: DigestV1): string {
-  return d.report.url ? `<${d.report.url}|run report>` : slackCode(d.report.command, 300);
+  const url = d.report.url;
+  if (url && safeLink(url)) return `<${url}|run report>`;
+  return reportCommandText(d, "") || "the run report";
+}
+
+/** The digest's report command as inline code after `prefix`, or "" when it cannot be shown. */
+function reportCommandText(d: DigestV1, prefix: string): string {
+  const command = pastableCommand(d.report.command);
+  const shown = command ? shownCommand(command) : "";
+  return shown ? `${prefix}${shown}` : "";
 }
 
 function field(label: string, value: string): SlackText {
@@ -181,7 +234,7 @@ function plain(text: string, max: number): SlackText {
 }
 
 function buttonTo(label: string, url: string, id: string): SlackButton | undefined {
-  if (url.length > SLACK_LIMITS.url) return undefined;
+  if (url.length > SLACK_LIMITS.url || !safeLink(url)) return undefined;
   return {
     type: "button",
     text: plain(label, SLACK_LIMITS.buttonText),

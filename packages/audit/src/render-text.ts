@@ -1,8 +1,9 @@
+import { inspectCommand, pastableCommand, silenceCommand } from "./commands.ts";
 import type { DigestContext } from "./digest.ts";
 import type { EdgeDetail } from "./edge-finding.ts";
 import type { Finding } from "./finding.ts";
 import type { TransitionGroup } from "./groups.ts";
-import { fillTemplate, findingValues, kcpCommand, silenceCommand } from "./links.ts";
+import { fillTemplate, findingValues } from "./links.ts";
 import { TRANSITION_KINDS, type Transition, type TransitionKind, type TransitionRef } from "./snapshot.ts";
 import { humanDuration, oneLine, shortTime } from "./text.ts";
 
@@ -39,7 +40,8 @@ export interface RenderedText {
  * The plain-text e-mail: what happened and where to read everything first, then a summary by
  * group, then a section per kind. Large groups are one line with a count and examples; when the
  * text would pass `EMAIL_BUDGET`, whole kinds collapse (resolved first), and groups that still do
- * not fit are counted at the end. Every text from KEB is one line, so none can forge a line.
+ * not fit are counted at the end. Every text from KEB is one line and follows a label of ours
+ * on its line, so none can forge a line; every command is quoted (`commands.ts`) or left out.
  */
 export function renderText(
   ctx: DigestContext,
@@ -100,13 +102,15 @@ function renderWith(
       "",
     );
   }
-  out.force(`Run ${ctx.runId}.`);
+  out.force(`Run ${oneLine(ctx.runId, 100)}.`);
   return { text: out.text(), named, hiddenGroups: hidden };
 }
 
 function head(ctx: DigestContext): string[] {
-  const where = ctx.landscape ? `[${ctx.landscape}] ` : "";
-  const lines = [`fleet-auditor ${where}${ctx.audit} audit, run ${ctx.runId} at ${shortTime(ctx.at)}`];
+  const where = ctx.landscape ? `[${oneLine(ctx.landscape, 40)}] ` : "";
+  const lines = [
+    `fleet-auditor ${where}${oneLine(ctx.audit, 40)} audit, run ${oneLine(ctx.runId, 100)} at ${shortTime(ctx.at)}`,
+  ];
   lines.push(
     ctx.complete
       ? `Scan complete: ${ctx.listed} ${ctx.listedWhat ?? "runtimes"} listed, ${ctx.flagged} flagged.`
@@ -126,7 +130,13 @@ export function reportPointer(ctx: DigestContext): string[] {
     return ["The run report could not be stored: what this message does not name is sent again next run."];
   }
   const url = fillTemplate(ctx.links?.report, { runId: ctx.runId });
-  return [`Every transition of this run: ${ctx.report.command}`, ...(url ? [`  ${url}`] : [])];
+  const command = pastableCommand(ctx.report.command);
+  return [
+    command
+      ? `Every transition of this run: ${command}`
+      : "Every transition of this run is in its run report.",
+    ...(url ? [`  ${url}`] : []),
+  ];
 }
 
 /** Counts by kind, then one row per group (kind, count, state, reason, region, plans, since). */
@@ -178,12 +188,17 @@ function groupLines(ctx: DigestContext, transitions: readonly Transition[], g: T
   lines.push(`    e.g. ${examples.join(", ")}`);
   if (g.kind !== "resolved") {
     const description = first.finding.operation?.description;
-    if (description) lines.push(`    ${oneLine(description, 300)}`);
+    if (description) lines.push(`    description: ${oneLine(description, 300)}`);
     const runbook = fillTemplate(ctx.links?.runbook, findingValues(first.finding));
     if (runbook) lines.push(`    runbook: ${runbook}`);
-    lines.push(
-      `    silence: ${silenceCommand({ audit: ctx.audit, state: g.state, region: g.region, reason: g.reason || undefined, edge: g.edge })}`,
-    );
+    const silence = silenceCommand({
+      audit: ctx.audit,
+      state: g.state,
+      region: g.region,
+      reason: g.reason || undefined,
+      edge: g.edge,
+    });
+    if (silence) lines.push(`    silence: ${silence}`);
   }
   return lines;
 }
@@ -217,7 +232,7 @@ function transitionLines(ctx: DigestContext, t: Transition, brief: boolean): str
   if (t.kind === "changed" && t.previous) lines.push(`    was: ${operationText(t.previous)}`);
   if (f.operation) {
     lines.push(`    ${t.kind === "changed" ? "now" : "last operation"}: ${operationText(f)}`);
-    if (f.operation.description) lines.push(`    ${oneLine(f.operation.description)}`);
+    if (f.operation.description) lines.push(`    description: ${oneLine(f.operation.description)}`);
     const steps = f.operation.notCompletedSteps;
     if (steps?.length) lines.push(`    steps not completed: ${oneLine(steps.join(", "), 300)}`);
   }
@@ -225,8 +240,13 @@ function transitionLines(ctx: DigestContext, t: Transition, brief: boolean): str
   const runbook = fillTemplate(ctx.links?.runbook, findingValues(f));
   if (console) lines.push(`    console: ${console}`);
   if (runbook) lines.push(`    runbook: ${runbook}`);
-  lines.push(`    inspect: ${kcpCommand(f)}`);
-  return lines;
+  return [...lines, ...inspectLine(f)];
+}
+
+/** `inspect: …`, or nothing when the finding's ID or node cannot be pasted safely. */
+function inspectLine(f: Finding): string[] {
+  const command = inspectCommand(f);
+  return command ? [`    inspect: ${command}`] : [];
 }
 
 function operationText(f: Finding): string {
@@ -272,8 +292,7 @@ function edgeLines(ctx: DigestContext, t: Transition, e: EdgeDetail, brief: bool
   }
   const runbook = fillTemplate(ctx.links?.runbook, findingValues(f));
   if (runbook) lines.push(`    runbook: ${runbook}`);
-  lines.push(`    inspect: ${kcpCommand(f)}`);
-  return lines;
+  return [...lines, ...inspectLine(f)];
 }
 
 /** `aws eu-central-1 shoot c-1a2b3c4` with the blanks KEB leaves on early failures shown as `-`. */

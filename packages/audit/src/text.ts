@@ -16,23 +16,36 @@ export function oneLine(text: string, max = MAX_FIELD): string {
   return points.length <= max ? flat : `${points.slice(0, max - 1).join("")}…`;
 }
 
+// `&`, `<` and `>` as Slack asks (no mention, link or user reference can be opened), and the
+// backtick as a look-alike, since Slack has no escape for it (no code span opened or left open).
+const escapeMarkup = (text: string): string =>
+  text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/`/g, "ˋ");
+
 /**
  * Text for Slack markup (`mrkdwn`, which Chatbot's `client-markdown` is): one line, cut first,
  * then `&`, `<`, `>` escaped, so that no mention (`<!channel>`), link or user reference can be
  * injected, and backticks replaced so that no code span can be opened or left open.
  */
 export function slackText(text: string, max = MAX_FIELD): string {
-  return oneLine(text, max)
-    .replace(/&/g, "&amp;")
-    .replace(/</g, "&lt;")
-    .replace(/>/g, "&gt;")
-    .replace(/`/g, "ˋ");
+  return escapeMarkup(oneLine(text, max));
 }
 
-/** Slack text as inline code: formatting characters (`*`, `_`, `~`) inside it are not applied. */
+/**
+ * Slack text as inline code: one line, cut, escaped; formatting characters (`*`, `_`, `~`) inside
+ * a code span are not applied, so they stay as they are.
+ */
 export function slackCode(text: string, max = MAX_FIELD): string {
-  const inner = slackText(text, max);
+  const inner = escapeMarkup(oneLine(text, max));
   return inner === "" ? "" : `\`${inner}\``;
+}
+
+/**
+ * A suggested command (`commands.ts`) as inline code, whole: a cut command would run something
+ * else. Commands hold no line break or backtick (`pastable`), so escaping leaves the text that
+ * Slack shows, and that pastes, exactly the command.
+ */
+export function slackCommand(command: string): string {
+  return `\`${escapeMarkup(command)}\``;
 }
 
 /** A duration for people: `45s`, `12m`, `3h 20m`, `2d 4h`. */
