@@ -77,7 +77,14 @@ describe("a status row stored with an absurd header time", () => {
     expect(byNode).toHaveLength(5);
     expectReadable(byNode);
     const open = await store().query({ status: "InApplying" }, NOW);
-    expect(open.map((r) => r.id)).toEqual(["huge-open", "far-open", "sane-open"]);
+    // Both past the year 9999: the same time shown, in either order.
+    expect(
+      open
+        .map((r) => r.id)
+        .slice(0, 2)
+        .sort(),
+    ).toEqual(["far-open", "huge-open"]);
+    expect(open.map((r) => r.id)[2]).toBe("sane-open");
     expectReadable(open);
     const refused = await store().query({ status: "Rejected" }, NOW);
     expect(refused.map((r) => r.id)).toEqual(["far-refused"]);

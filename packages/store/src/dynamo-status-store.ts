@@ -20,7 +20,6 @@ import type {
 } from "@fleet-auditor/metaserver";
 import { batchGet } from "./batch-get.ts";
 import {
-  QUARANTINE_PREFIX,
   quarantineToItem,
   STATUS_ATTRIBUTES,
   statusQueryInput,
@@ -29,9 +28,9 @@ import {
   toRow,
   toWatchedRow,
   watchedQueryInputs,
+  watchKeyRepair,
 } from "./status-item.ts";
 import { STATUS_INDEXES } from "./status-table.ts";
-import { watchKey } from "./watch-key.ts";
 
 /** Settings of `DynamoStatusStore`. */
 export interface DynamoStatusStoreOptions {
@@ -139,38 +138,36 @@ export class DynamoStatusStore implements ApplicationStatusStore {
    * Gives rows written before the `byWatch` index (or under another shard count) their watch
    * key: one scan of the table, and for each Application row whose `wk` is missing or not what
    * its status and ID say, a conditional write of just that key, made only if the row still holds
-   * the message it was read with (a newer message sets the key itself). Idempotent.
+   * the message it was read with, by its `msgId` (a newer message sets the key itself; its header
+   * time can equal the old one's, so the time alone would let a Completed row be marked open).
+   * Idempotent.
    */
   async reindex(): Promise<{ scanned: number; updated: number }> {
     let scanned = 0;
     let updated = 0;
     const A = STATUS_ATTRIBUTES;
+    // What `watchKeyRepair` reads of an item.
     const pages = paginateScan(
       { client: this.#o.client },
       {
         TableName: this.#o.tableName,
-        ProjectionExpression: "#id, #status, #wk, #ts",
-        ExpressionAttributeNames: { "#id": A.id, "#status": A.status, "#wk": A.watch, "#ts": A.timestamp },
+        ProjectionExpression: "#id, #status, #wk, #ts, #msgId",
+        ExpressionAttributeNames: {
+          "#id": A.id,
+          "#status": A.status,
+          "#wk": A.watch,
+          "#ts": A.timestamp,
+          "#msgId": A.msgId,
+        },
       },
     );
     for await (const page of pages) {
       for (const item of page.Items ?? []) {
         scanned++;
-        const id = String(item[A.id]);
-        if (id.startsWith(QUARANTINE_PREFIX) || item[A.timestamp] === undefined) continue;
-        const want = watchKey(String(item[A.status] ?? ""), id);
-        if (item[A.watch] === want) continue;
+        const repair = watchKeyRepair(this.#o.tableName, item);
+        if (!repair) continue;
         try {
-          await this.#o.client.send(
-            new UpdateCommand({
-              TableName: this.#o.tableName,
-              Key: { [A.id]: id },
-              UpdateExpression: want ? "SET #wk = :wk" : "REMOVE #wk",
-              ConditionExpression: "#ts = :ts",
-              ExpressionAttributeNames: { "#wk": A.watch, "#ts": A.timestamp },
-              ExpressionAttributeValues: { ":ts": item[A.timestamp], ...(want ? { ":wk": want } : {}) },
-            }),
-          );
+          await this.#o.client.send(new UpdateCommand(repair));
           updated++;
         } catch (err) {
           // A newer message won meanwhile and wrote its own key.

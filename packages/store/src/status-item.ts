@@ -291,6 +291,38 @@ export function toWatchedRow(item: Record<string, unknown>): WatchedRow {
   return row;
 }
 
+/**
+ * The write that gives a scanned status item the `byWatch` key its status and ID call for, or
+ * undefined when it has it (or is no Application row). Made only while the row still holds the
+ * message it was read with, by `msgId`, unique per message: a newer message sets the key itself,
+ * and its header time can equal the old one's, so the time alone would let a Completed row be
+ * marked open. An item from before `msgId` was written has none (every later write sets one).
+ * Reads `id`, `status`, `wk`, `ts` and `msgId` of the item.
+ */
+export function watchKeyRepair(
+  tableName: string,
+  item: Record<string, unknown>,
+): UpdateCommandInput | undefined {
+  const id = String(item[A.id]);
+  if (id.startsWith(QUARANTINE_PREFIX) || item[A.timestamp] === undefined) return undefined;
+  const want = watchKey(String(item[A.status] ?? ""), id);
+  if (item[A.watch] === want) return undefined;
+  const msgId = item[A.msgId];
+  return {
+    TableName: tableName,
+    Key: { [A.id]: id },
+    UpdateExpression: want ? "SET #wk = :wk" : "REMOVE #wk",
+    ConditionExpression:
+      msgId === undefined ? "attribute_not_exists(#msgId) AND #ts = :ts" : "#msgId = :msgId AND #ts = :ts",
+    ExpressionAttributeNames: { "#wk": A.watch, "#msgId": A.msgId, "#ts": A.timestamp },
+    ExpressionAttributeValues: {
+      ":ts": item[A.timestamp],
+      ...(msgId === undefined ? {} : { ":msgId": msgId }),
+      ...(want ? { ":wk": want } : {}),
+    },
+  };
+}
+
 /** A quarantined body as its item: keyed by the SQS message id, in the sparse `byQuarantine` index. */
 export function quarantineToItem(item: QuarantineItem, ttlDays: number): Record<string, unknown> {
   return {

@@ -234,6 +234,62 @@ describe("DynamoStatusStore on a real DynamoDB API (dynalite, or DynamoDB Local 
     expect(await s.reindex()).toEqual({ scanned: 3, updated: 0 });
   });
 
+  it("reindexes a row only while it holds the message it was read with, even when a newer one has the same time", async () => {
+    const s = store();
+    await s.apply(update("raced", "InApplying", ms(40), "m-request"), NOW);
+    await dynamo.db.client.send(
+      new UpdateCommand({ TableName: table, Key: { id: "raced" }, UpdateExpression: "REMOVE wk" }),
+    );
+    let raced = false;
+    const race =
+      (next: (args: unknown) => Promise<unknown>, context: { commandName?: string }) =>
+      async (args: unknown) => {
+        const input = (args as { input: { UpdateExpression?: string } }).input;
+        if (
+          !raced &&
+          context.commandName === "UpdateItemCommand" &&
+          input.UpdateExpression === "SET #wk = :wk"
+        ) {
+          raced = true;
+          // Between the reindex's scan and its write, the answer lands: the same header time, a later status.
+          expect(await s.apply(update("raced", "Completed", ms(40), "m-answer"), NOW)).toBe("applied");
+        }
+        return next(args);
+      };
+    const client = dynamo.db.client;
+    client.middlewareStack.add(race as never, { step: "initialize", name: "raceReindex" });
+    try {
+      expect(await s.reindex()).toEqual({ scanned: 1, updated: 0 });
+    } finally {
+      client.middlewareStack.remove("raceReindex");
+    }
+    expect(raced).toBe(true);
+    const item = (await client.send(new GetCommand({ TableName: table, Key: { id: "raced" } }))).Item;
+    expect(item).toMatchObject({ status: "Completed", msgId: "m-answer" });
+    expect(item?.wk).toBeUndefined();
+    expect(await s.watched({ set: "open", before: new Date(ms(10)) }, NOW)).toEqual([]);
+  });
+
+  it("reindexes a row from before msg_ids were kept by its header time", async () => {
+    const s = store();
+    await dynamo.db.client.send(
+      new PutCommand({
+        TableName: table,
+        Item: {
+          id: "ancient",
+          status: "InApplying",
+          node: "edge-1",
+          ts: ms(40),
+          ttl: NOW.getTime() / 1000 + 3600,
+        },
+      }),
+    );
+    expect(await s.reindex()).toEqual({ scanned: 1, updated: 1 });
+    expect((await s.watched({ set: "open", before: new Date(ms(10)) }, NOW)).map((r) => r.id)).toEqual([
+      "ancient",
+    ]);
+  });
+
   it("fails a watched read when one shard cannot be read, rather than return part of the set", async () => {
     const s = store();
     await s.apply(update("open-1", "InApplying", ms(20), "o1"), NOW);
