@@ -1,16 +1,18 @@
-import type { ZodError } from "zod";
 import { decodeBytes, utf8 } from "./base64.ts";
 import { MetaserverParseError } from "./errors.ts";
-import { bindGoFields, isObject } from "./go-json.ts";
+import { bindGoFields, isObject, type KeyOrder, lastValue, membersOf, structMembers } from "./go-json.ts";
 import { identifier } from "./identifier.ts";
+import { decodeErrStatus, refuse } from "./k8s-status.ts";
 import { type GroupVersionResource, parseKey } from "./key.ts";
 import {
   APPLICATION_FIELDS,
-  ApplicationFieldsSchema,
+  checker,
+  GoString,
+  GoTime,
   type K8sStatus,
-  K8sStatusSchema,
   PATCH_INFO_FIELDS,
-  PatchInfoFieldsSchema,
+  PatchOptionsSchema,
+  SubresourcesSchema,
 } from "./schemas.ts";
 
 /** A `patch` Application's decoded `Option`. */
@@ -47,48 +49,52 @@ export interface Application {
 const ZERO_TIME = /^0001-01-01T00:00:00(?:\.0+)?(?:Z|[+-]00:00)$/;
 
 /**
- * Decodes one Application from its JSON object, as Go's encoding/json would: field names
- * case-insensitive, unknown keys ignored, `[]byte` fields from padded standard base64. Throws
- * `MetaserverParseError` naming the field.
+ * Decodes one Application from its JSON object as Go's encoding/json would (`go-json.ts`): field
+ * names case-insensitive, the last key bound to a field winning, unknown keys ignored, `[]byte`
+ * fields from padded standard base64. `order` is the order Go meets the keys in: `sorted` for a
+ * message's object content (it went through a Go map first), `document` for JSON text decoded as
+ * it is. Throws `MetaserverParseError` naming the field.
  */
-export function decodeApplication(input: unknown, where = "content"): Application {
+export function decodeApplication(
+  input: unknown,
+  where = "content",
+  order: KeyOrder = "document",
+): Application {
   if (!isObject(input))
     throw new MetaserverParseError("MS_APPLICATION", `${where}: an Application must be a JSON object`);
-  const parsed = ApplicationFieldsSchema.safeParse(bindGoFields(input, APPLICATION_FIELDS));
-  if (!parsed.success) throw schemaError(parsed.error, where);
-  const f = parsed.data;
+  const f = bindGoFields(membersOf(input, order), APPLICATION_FIELDS);
+  const text = (field: (typeof APPLICATION_FIELDS)[number]): string =>
+    lastValue(f.get(field), checker(GoString, "MS_APPLICATION", `${where}.${field}`)) ?? "";
+  const bytes = (field: "Option" | "ReqBody" | "RespBody"): Uint8Array | undefined => {
+    // A slice: each value is decoded (bad base64 fails the whole decode); the last one stays, `null` clearing it.
+    let out: Uint8Array | undefined;
+    for (const value of f.get(field) ?? []) out = decodeBytes(value, `${where}.${field}`);
+    return out;
+  };
+  const timestamp = lastValue(f.get("Timestamp"), checker(GoTime, "MS_APPLICATION", `${where}.Timestamp`));
   const app: Application = {
     id: "",
-    key: f.Key ?? "",
-    verb: f.Verb ?? "",
-    nodename: f.Nodename ?? "",
-    option: decodeBytes(f.Option, `${where}.Option`),
-    reqBody: decodeBytes(f.ReqBody, `${where}.ReqBody`),
-    subresource: f.Subresource ?? "",
-    respBody: decodeBytes(f.RespBody, `${where}.RespBody`),
-    status: f.Status ?? "",
-    reason: f.Reason ?? "",
-    timestamp: f.Timestamp && !ZERO_TIME.test(f.Timestamp) ? f.Timestamp : null,
-    ...parseKey(f.Key ?? ""),
+    key: text("Key"),
+    verb: text("Verb"),
+    nodename: text("Nodename"),
+    option: bytes("Option"),
+    reqBody: bytes("ReqBody"),
+    subresource: text("Subresource"),
+    respBody: bytes("RespBody"),
+    status: text("Status"),
+    reason: text("Reason"),
+    timestamp: timestamp && !ZERO_TIME.test(timestamp) ? timestamp : null,
+    ...parseKey(text("Key")),
   };
-  app.id = identifier({ ...app, id: f.ID });
-  const errStatus = decodeErrStatus(f.Error, where);
+  app.id = identifier({ ...app, id: text("ID") });
+  const error = structMembers(f.get("Error"), order, refuse(`${where}.Error`));
+  const errStatus = error && decodeErrStatus(error, `${where}.Error`, order);
   if (errStatus) app.errStatus = errStatus;
   if (app.verb === "patch" && app.option) app.patch = decodePatchInfo(app.option, where);
   return app;
 }
 
-function decodeErrStatus(value: unknown, where: string): K8sStatus | undefined {
-  if (value === null || value === undefined) return undefined;
-  if (!isObject(value))
-    throw new MetaserverParseError("MS_APPLICATION", `${where}.Error: expected an object`);
-  const bound = bindGoFields(value, ["ErrStatus"] as const).ErrStatus;
-  if (bound === undefined || bound === null) return undefined;
-  const parsed = K8sStatusSchema.safeParse(bound);
-  if (!parsed.success) throw schemaError(parsed.error, `${where}.Error.ErrStatus`);
-  return parsed.data;
-}
-
+/** A patch's `Option`: `PatchInfo` JSON bytes, decoded as written (`document` order). */
 function decodePatchInfo(option: Uint8Array, where: string): PatchInfo {
   let json: unknown;
   try {
@@ -101,24 +107,26 @@ function decodePatchInfo(option: Uint8Array, where: string): PatchInfo {
   }
   if (!isObject(json))
     throw new MetaserverParseError("MS_APPLICATION", `${where}.Option: PatchInfo must be an object`);
-  const parsed = PatchInfoFieldsSchema.safeParse(bindGoFields(json, PATCH_INFO_FIELDS));
-  if (!parsed.success) throw schemaError(parsed.error, `${where}.Option(PatchInfo)`);
-  const p = parsed.data;
-  const info: PatchInfo = {
-    name: p.Name ?? "",
-    patchType: p.PatchType ?? "",
-    subresources: p.Subresources ?? [],
-  };
-  const data = decodeBytes(p.Data, `${where}.Option(PatchInfo).Data`);
+  const at = `${where}.Option(PatchInfo)`;
+  const f = bindGoFields(membersOf(json, "document"), PATCH_INFO_FIELDS);
+  const text = (field: "Name" | "PatchType"): string =>
+    lastValue(f.get(field), checker(GoString, "MS_APPLICATION", `${at}.${field}`)) ?? "";
+  const info: PatchInfo = { name: text("Name"), patchType: text("PatchType"), subresources: [] };
+  let data: Uint8Array | undefined;
+  for (const value of f.get("Data") ?? []) data = decodeBytes(value, `${at}.Data`);
   if (data) info.data = data;
-  if (p.Options) info.options = p.Options;
+  // `metav1.PatchOptions` is a struct (objects merge); `Subresources` a slice (`null` clears it).
+  const options = structMembers(f.get("Options"), "document", refuse(`${at}.Options`));
+  if (options)
+    info.options = checker(
+      PatchOptionsSchema,
+      "MS_APPLICATION",
+      `${at}.Options`,
+    )(Object.fromEntries(options));
+  for (const value of f.get("Subresources") ?? [])
+    info.subresources =
+      value === null ? [] : checker(SubresourcesSchema, "MS_APPLICATION", `${at}.Subresources`)(value);
   return info;
-}
-
-function schemaError(error: ZodError, where: string): MetaserverParseError {
-  const issue = error.issues[0];
-  const path = issue?.path.length ? `.${issue.path.join(".")}` : "";
-  return new MetaserverParseError("MS_APPLICATION", `${where}${path}: ${issue?.message ?? "invalid"}`);
 }
 
 /**

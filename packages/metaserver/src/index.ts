@@ -11,7 +11,7 @@ export {
   stuckApplications,
 } from "./edge-findings.ts";
 export * from "./errors.ts";
-export { bindGoFields } from "./go-json.ts";
+export { bindGoFields, goFold, type KeyOrder, type Members, membersOf } from "./go-json.ts";
 export { identifier, looksLikeHashId } from "./identifier.ts";
 export {
   type GroupVersionResource,
@@ -40,7 +40,7 @@ export type {
   WatchQuery,
   WatchSet,
 } from "./ports.ts";
-export { type K8sStatus, K8sStatusSchema } from "./schemas.ts";
+export type { K8sStatus } from "./schemas.ts";
 export {
   APPLICATION_STATUSES,
   type ApplicationStatus,

@@ -143,6 +143,101 @@ describe("decodeApplication", () => {
   });
 });
 
+describe("keys bound as Go's encoding/json binds them", () => {
+  const envelope = (content: unknown, header: Record<string, unknown> = { msg_id: "m", timestamp: 1 }) =>
+    JSON.stringify({ header, route: { resource: "node/edge-1/null" }, content });
+
+  it("binds the last of two keys that differ only in case, whether or not it is the exact name", () => {
+    expect(decodeApplication({ ID: "first", id: "last" }).id).toBe("last");
+    expect(decodeApplication({ id: "first", ID: "last" }).id).toBe("last");
+    expect(decodeApplication({ Status: "Approved", status: "Rejected", STATUS: "Failed" }).status).toBe(
+      "Failed",
+    );
+  });
+
+  it("folds case as Go does: the Kelvin sign binds as k and the long s as s", () => {
+    const app = decodeApplication({ "\u212Aey": "/core/v1/pods/a/b", "\u017Ftatus": "Approved", ID: "x" });
+    expect(app).toMatchObject({ key: "/core/v1/pods/a/b", status: "Approved" });
+    expect(decodeApplication({ ID: "x", "\u0130D": "dotted capital I is not i" }).id).toBe("x");
+  });
+
+  it("binds a content object in the sorted key order of Go's map round trip, a content string in its own order", () => {
+    // Go decodes an object content into a map and marshals it again (keys sorted) before binding.
+    const object = decodeMessage(envelope({ id: "lower", ID: "upper" }));
+    expect(object.applications[0]?.id).toBe("lower");
+    const text = decodeMessage(envelope(JSON.stringify({ id: "lower", ID: "upper" })));
+    expect(text.applications[0]?.id).toBe("upper");
+    const sync = decodeMessage(
+      JSON.stringify({
+        header: { msg_id: "s", timestamp: 1 },
+        route: { resource: "node/edge-1/watchapp/sync" },
+        content: { k1: { verb: "list", Verb: "watch", ID: "k1" } },
+      }),
+    );
+    expect(sync.applications[0]?.verb).toBe("list");
+  });
+
+  it("keeps a field as it was for a null, as Go does for a string, a struct and a time, and clears bytes", () => {
+    const app = decodeApplication({
+      ID: "x",
+      Verb: "get",
+      verb: null,
+      Reason: null,
+      Timestamp: "2026-11-30T12:00:00Z",
+      timestamp: null,
+      Error: { ErrStatus: { code: 404 } },
+      error: null,
+      Option: "e30=",
+      option: null,
+    });
+    expect(app).toMatchObject({ verb: "get", reason: "", timestamp: "2026-11-30T12:00:00Z" });
+    expect(app.errStatus).toMatchObject({ code: 404 });
+    expect(app.option).toBeUndefined();
+  });
+
+  it("refuses an Application when any key bound to a field has the wrong type, as Go fails the whole decode", () => {
+    const err = parseError(() => decodeApplication({ ID: "x", Verb: 7, verb: "get" }));
+    expect(err).toMatchObject({ code: "MS_APPLICATION" });
+    expect(err.message).toMatch(/content\.Verb: /);
+  });
+
+  it("merges two keys bound to a struct field, as Go decodes both into it, and binds Status fields case-insensitively", () => {
+    const app = decodeApplication({
+      ID: "x",
+      Status: "Rejected",
+      Error: { ErrStatus: { code: 404, message: "first" } },
+      error: { errStatus: { Reason: "NotFound", MESSAGE: "second" } },
+    });
+    expect(app.errStatus).toMatchObject({ code: 404, reason: "NotFound", message: "second" });
+  });
+
+  it("binds the envelope's keys case-insensitively too, the last one winning", () => {
+    const m = decodeMessage(
+      JSON.stringify({
+        Header: { MSG_ID: "m-1", timestamp: 1, Timestamp: 2, Parent_Msg_Id: "p-1" },
+        Route: { Resource: "node/edge-7/null", operation: "applicationResponse" },
+        Content: { ID: "x", Verb: "get" },
+      }),
+    );
+    expect(m).toMatchObject({
+      msgId: "m-1",
+      timestamp: 2,
+      parentMsgId: "p-1",
+      node: "edge-7",
+      kind: "response",
+    });
+    const merged = decodeMessage(
+      JSON.stringify({ header: { msg_id: "m-2" }, HEADER: { timestamp: 3 }, content: { ID: "x" } }),
+    );
+    expect(merged).toMatchObject({ msgId: "m-2", timestamp: 3 });
+    const err = parseError(() =>
+      decodeMessage(envelope({ ID: "x" }, { msg_id: "m", timestamp: 1, TIMESTAMP: "now" })),
+    );
+    expect(err).toMatchObject({ code: "MS_ENVELOPE" });
+    expect(err.message).toMatch(/header\.timestamp/);
+  });
+});
+
 describe("decodeMessage", () => {
   it("reads a request sent over WebSocket (content object)", () => {
     const m = decodeMessage(raw("request-list.json"));
