@@ -9,6 +9,7 @@ const STORE_SUITE = [
   "test/integration/runner/ingest.test.ts",
   "test/integration/runner/applications-audit.test.ts",
   "test/integration/runner/hostile-fields.test.ts",
+  "test/integration/runner/unjammable-property.test.ts",
 ];
 const java = spawnSync("java", ["-version"], { stdio: "ignore" }).status === 0;
 if (!java)
