@@ -313,8 +313,8 @@ describe("nothing in a field can jam an audit (property)", () => {
               );
           }
           // SQS carries at most 256 KiB a message: the edge cannot send a larger one.
-        fc.pre(bodies.every((b) => Buffer.byteLength(b) <= 262_144));
-        const { counts } = await ingestBatch(
+          fc.pre(bodies.every((b) => Buffer.byteLength(b) <= 262_144));
+          const { counts } = await ingestBatch(
             { store: status, clock: () => at(26) },
             bodies.map((body, i) => ({ messageId: `q-${i}`, body })),
           );
