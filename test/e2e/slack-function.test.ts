@@ -1,4 +1,11 @@
-import { type DigestMessage, renderDigests, type SlackMessage, type Transition } from "@fleet-auditor/audit";
+import {
+  type DigestMessage,
+  type DigestV1,
+  DigestV1Schema,
+  renderDigests,
+  type SlackMessage,
+  type Transition,
+} from "@fleet-auditor/audit";
 import { Fleet, generateFleet } from "@fleet-auditor/keb-sim";
 import { runAudit } from "@fleet-auditor/runner";
 import type { Context } from "aws-lambda";
@@ -229,5 +236,113 @@ describe("functions/slack.ts", () => {
     await handler(snsEvent(delivered), withTime(30_000));
     const [payload] = slack.accepted() as SlackMessage[];
     expect(payload?.text).toContain("[e2e] CRITICAL failing");
+  });
+});
+
+describe("functions/slack.ts and a digest from another publisher", () => {
+  const EVIL = "<!channel> *bold* _it_ ~strike~ <https://evil.example|click> <@U1>\nRESOLVED";
+  const SAFE_LINKS = new Set(["https://console.example/runs/run-1", "https://runbooks.example/x"]);
+
+  /** A digest its schema takes, every text of which is hostile; its links are plain https. */
+  function hostileDigest(): Record<string, unknown> {
+    const [m] = renderDigests(ctx, [t(1), t(2, "resolved"), t(3, "reminder")]);
+    const d = JSON.parse(delivered(m)) as DigestV1;
+    return {
+      ...d,
+      audit: EVIL,
+      landscape: EVIL,
+      runId: EVIL,
+      subject: EVIL,
+      repeats: EVIL,
+      scan: { ...d.scan, complete: false, incompleteReason: EVIL },
+      groups: d.groups.map((g) => ({
+        ...g,
+        state: EVIL,
+        reason: EVIL,
+        region: EVIL,
+        plans: [{ plan: EVIL, count: 1 }],
+      })),
+      transitions: d.transitions.map((x) => ({
+        ...x,
+        state: EVIL,
+        reason: EVIL,
+        region: EVIL,
+        shootName: EVIL,
+        instanceID: EVIL,
+        ending: EVIL,
+        ...(x.operation ? { operation: { ...x.operation, kind: EVIL, state: EVIL, description: EVIL } } : {}),
+        links: { runtime: "https://console.example/runs/run-1", runbook: "https://runbooks.example/x" },
+      })),
+      report: { stored: true, command: EVIL, url: "https://console.example/runs/run-1" },
+    };
+  }
+
+  /** Every mrkdwn text and the notification text: what Slack parses for mentions, links and formatting. */
+  function markup(payload: SlackMessage): string[] {
+    const out = [payload.text];
+    for (const b of payload.blocks) {
+      if (b.type === "section") out.push(b.text?.text ?? "", ...(b.fields ?? []).map((f) => f.text));
+      if (b.type === "context") out.push(...b.elements.map((e) => e.text));
+    }
+    return out;
+  }
+
+  it("posts no mention, no link and no formatting from its texts, only its https links", async () => {
+    const digest = hostileDigest();
+    expect(DigestV1Schema.safeParse(digest).success).toBe(true);
+    const handler = await coldStart();
+    expect(await handler(snsEvent([JSON.stringify(digest)]), withTime(30_000))).toEqual({ posted: 1 });
+    const [payload] = slack.accepted() as SlackMessage[];
+    expect(refusal(payload)).toBeUndefined();
+    for (const text of markup(payload as SlackMessage)) {
+      expect(text).not.toContain("<!");
+      expect(text).not.toContain("<@");
+      for (const [, url, label] of text.matchAll(/<([^>|]*)\|?([^>]*)>/g)) {
+        expect(SAFE_LINKS.has(url as string), `link ${url}`).toBe(true);
+        // A `|` in the label is shown as it is: Slack splits a link at its first one.
+        expect(label).not.toContain("<");
+      }
+      // Outside code spans, where Slack applies formatting, none of the digest's comes through.
+      const formatted = text.replace(/`[^`]*`/g, "");
+      expect(formatted).not.toMatch(/\*bold\*|_it_|~strike~/);
+      for (const line of text.split("\n")) expect(line.trimStart()).not.toMatch(/^RESOLVED/);
+    }
+    // The plain-text header, which Slack never parses, keeps it as one line.
+    const header = (payload as SlackMessage).blocks[0];
+    expect(header?.type === "header" && header.text.text).not.toContain("\n");
+  });
+
+  it("refuses a digest whose times or links its schema no longer takes, naming each field, and posts nothing", async () => {
+    const [m] = renderDigests(ctx, [t(1)]);
+    const d = JSON.parse(delivered(m)) as DigestV1;
+    const foreign = {
+      ...d,
+      at: "<!channel>",
+      groups: d.groups.map((g) => ({ ...g, since: "yesterday" })),
+      transitions: d.transitions.map((x) => ({
+        ...x,
+        links: { runtime: "https://evil.example/|click here", runbook: "http://wiki.example/x" },
+      })),
+      report: { ...d.report, url: "https://console.example/runs/<!here>" },
+    };
+    const handler = await coldStart();
+    const err = (await handler(snsEvent([JSON.stringify(foreign)]), withTime(30_000)).catch(
+      (e: unknown) => e,
+    )) as Error;
+    expect(err).toBeInstanceOf(Error);
+    for (const field of [
+      "Message.at",
+      "Message.groups.0.since",
+      "Message.transitions.0.links.runtime",
+      "Message.transitions.0.links.runbook",
+      "Message.report.url",
+    ])
+      expect(err.message).toContain(field);
+    expect(err.message).toContain("fleet-auditor.digest/v1");
+    // Never the value it refused.
+    expect(err.message).not.toContain("<!");
+    expect(err.message).not.toContain("evil.example");
+    expect(slack.attempts).toHaveLength(0);
+    expect(logs.join("")).toContain("Message.transitions.0.links.runtime");
   });
 });

@@ -1,5 +1,6 @@
-import { array, boolean, literal, number, object, enum as oneOf, type output, string } from "zod";
+import { array, boolean, iso, literal, number, object, enum as oneOf, type output, string } from "zod";
 import { DIGEST_V1 } from "./digest-v1.ts";
+import { SAFE_LINK } from "./links.ts";
 import { TRANSITION_KINDS } from "./snapshot.ts";
 
 // The structured digest's zod schema, apart from the code that builds digests: a function that
@@ -7,6 +8,10 @@ import { TRANSITION_KINDS } from "./snapshot.ts";
 
 const Severity = oneOf(["critical", "warning", "info"]);
 const Kind = oneOf(TRANSITION_KINDS);
+// Renderers print times and links; a digest from another publisher must not print its own text
+// where a time or a link stands. The builder holds its times to `DIGEST_TIME`, this one's pattern.
+const Time = iso.datetime({ offset: true, error: "expected an ISO 8601 date-time" });
+const Link = string().regex(SAFE_LINK, "expected an https: URL of printable ASCII without |, < or >");
 
 const Operation = object({
   kind: string(),
@@ -16,7 +21,7 @@ const Operation = object({
   errorReason: string().optional(),
   errorComponent: string().optional(),
   errorStep: string().optional(),
-  updatedAt: string().optional(),
+  updatedAt: Time.optional(),
   notCompletedSteps: array(string()).optional(),
 });
 
@@ -27,7 +32,7 @@ const Edge = object({
   verb: string(),
   resource: string(),
   status: string().optional().describe("stuck: the Application's status"),
-  since: string().optional(),
+  since: Time.optional(),
   reason: string().describe("refused: the Kubernetes reason and code; quarantined: the code"),
   code: number().int().optional(),
   count: number().int().optional(),
@@ -49,8 +54,8 @@ export const DigestV1TransitionSchema = object({
   state: string().describe("the displayed state now (KEB's status.state)"),
   previousState: string().nullable().describe("the state the snapshot had; null when firing"),
   reason: string().describe('the error reason or failing step; "" when KEB gives none'),
-  since: string().describe("when this incident began (ISO 8601)"),
-  expiredAt: string().optional(),
+  since: Time.describe("when this incident began (ISO 8601)"),
+  expiredAt: Time.optional(),
   ending: string().optional().describe("resolved: the state now, or 'no longer listed'"),
   operation: Operation.optional(),
   previousOperation: Operation.optional().describe("changed: the failing operation before"),
@@ -58,8 +63,8 @@ export const DigestV1TransitionSchema = object({
     "the applications audit: a stuck Application, a refusing node or quarantined messages (instanceID is then the finding's key, region the node, plan the verb)",
   ),
   links: object({
-    runtime: string().optional(),
-    runbook: string().optional(),
+    runtime: Link.optional(),
+    runbook: Link.optional(),
   }),
 });
 
@@ -71,7 +76,7 @@ export const DigestV1GroupSchema = object({
   state: string(),
   reason: string(),
   region: string(),
-  since: string(),
+  since: Time,
   count: number().int().positive(),
   plans: array(object({ plan: string(), count: number().int().positive() })),
   examples: array(string()).describe("the group's first instance IDs (at most 3)"),
@@ -90,7 +95,7 @@ export const DigestV1Schema = object({
   audit: string(),
   landscape: string().optional(),
   runId: string(),
-  at: string().describe("when the run judged the fleet (ISO 8601)"),
+  at: Time.describe("when the run judged the fleet (ISO 8601)"),
   severity: Severity.describe("the most severe unresolved transition's; info when all resolved"),
   subject: string(),
   scan: object({
@@ -111,7 +116,7 @@ export const DigestV1Schema = object({
   report: object({
     stored: boolean().describe("false: what this digest only counts is sent again next run"),
     command: string(),
-    url: string().optional(),
+    url: Link.optional(),
   }),
   repeats: string()
     .optional()

@@ -1,5 +1,8 @@
+import { regexes } from "zod";
 import type { DigestContext } from "./digest.ts";
 import type { DigestV1, DigestV1Transition } from "./digest-v1-schema.ts";
+import type { EdgeDetail } from "./edge-finding.ts";
+import type { FailingOperation } from "./finding.ts";
 import type { TransitionGroup } from "./groups.ts";
 import { fillTemplate, findingValues } from "./links.ts";
 import { reportTransition } from "./report.ts";
@@ -7,6 +10,23 @@ import type { Transition, TransitionRef } from "./snapshot.ts";
 
 /** The schema name and version every structured digest carries in `schema`. */
 export const DIGEST_V1 = "fleet-auditor.digest/v1";
+
+/** What the schema takes as a time: zod's ISO date-time with an offset (`iso.datetime`). */
+export const DIGEST_TIME: RegExp = regexes.datetime({ offset: true });
+
+/**
+ * A time as the schema takes it: as it is when it is one, else re-spelled from what `Date.parse`
+ * reads (KEB's spelling is checked by form, not by calendar), else undefined. A digest this
+ * builds must pass its own schema, or the Slack function would refuse it.
+ */
+export function digestTime(value: string): string | undefined {
+  if (DIGEST_TIME.test(value)) return value;
+  const t = Date.parse(value);
+  if (Number.isNaN(t)) return undefined;
+  // A year past 9999 (or before 0) has no four-digit ISO spelling.
+  const iso = new Date(t).toISOString();
+  return DIGEST_TIME.test(iso) ? iso : undefined;
+}
 
 /**
  * The structured digest naming the first `named` transitions of `order` and counting the rest.
@@ -28,7 +48,7 @@ export function structuredDigest(
     audit: ctx.audit,
     ...(ctx.landscape ? { landscape: ctx.landscape } : {}),
     runId: ctx.runId,
-    at: ctx.at,
+    at: digestTime(ctx.at) ?? ctx.at,
     severity: head.severity,
     subject: head.subject,
     scan: {
@@ -45,7 +65,7 @@ export function structuredDigest(
       state: g.state,
       reason: g.reason,
       region: g.region,
-      since: g.since,
+      since: digestTime(g.since) ?? ctx.at,
       count: g.members.length,
       plans: g.plans.map(([plan, count]) => ({ plan, count })),
       examples: g.members.slice(0, 3).map((r) => (transitions[r] as Transition).instanceID),
@@ -63,12 +83,32 @@ export function structuredDigest(
 }
 
 function structuredTransition(ctx: DigestContext, t: Transition): DigestV1Transition {
-  const { silencedBy: _s, ...row } = reportTransition(t);
+  const { silencedBy: _s, expiredAt, operation, previousOperation, edge, ...row } = reportTransition(t);
   const values = findingValues(t.finding);
   const runtime = fillTemplate(ctx.links?.runtime, values);
   const runbook = fillTemplate(ctx.links?.runbook, values);
+  const expired = expiredAt === undefined ? undefined : digestTime(expiredAt);
   return {
     ...row,
+    since: digestTime(row.since) ?? ctx.at,
+    ...(expired ? { expiredAt: expired } : {}),
+    ...(operation ? { operation: withTime(operation) } : {}),
+    ...(previousOperation ? { previousOperation: withTime(previousOperation) } : {}),
+    ...(edge ? { edge: withEdgeTime(edge) } : {}),
     links: { ...(runtime ? { runtime } : {}), ...(runbook ? { runbook } : {}) },
   };
+}
+
+/** An edge detail whose `since` is a time the schema takes, or has none. */
+function withEdgeTime(edge: EdgeDetail): EdgeDetail {
+  const { since, ...rest } = edge;
+  const time = since === undefined ? undefined : digestTime(since);
+  return time ? { ...rest, since: time } : rest;
+}
+
+/** An operation whose `updatedAt` is a time the schema takes, or has none. */
+function withTime(op: FailingOperation): FailingOperation {
+  const { updatedAt, ...rest } = op;
+  const time = updatedAt === undefined ? undefined : digestTime(updatedAt);
+  return time ? { ...rest, updatedAt: time } : rest;
 }

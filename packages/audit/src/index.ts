@@ -35,7 +35,7 @@ export {
   SNS_MESSAGE_LIMIT,
   subjectLine,
 } from "./digest.ts";
-export { DIGEST_V1, structuredDigest } from "./digest-v1.ts";
+export { DIGEST_TIME, DIGEST_V1, digestTime, structuredDigest } from "./digest-v1.ts";
 export {
   type DigestV1,
   DigestV1GroupSchema,

@@ -21,13 +21,22 @@ export function oneLine(text: string, max = MAX_FIELD): string {
 const escapeMarkup = (text: string): string =>
   text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/`/g, "ˋ");
 
+// Slack's mrkdwn has no escape for its formatting characters either. Look-alikes (∗ U+2217,
+// ∼ U+223C, ˍ U+02CD) are certain to show as written, as the backtick's is; a zero-width joiner
+// beside the character is not documented to stop formatting. An underscore between two letters
+// or digits (`err_keb_timeout`) can neither open nor close italics and stays as it is, so that
+// reasons read and search as KEB spells them.
+const FORMATTING = /[*~]|(?<![\p{L}\p{N}])_|_(?![\p{L}\p{N}])/gu;
+const LOOK_ALIKE: Readonly<Record<string, string>> = { "*": "∗", "~": "∼", _: "ˍ" };
+
 /**
  * Text for Slack markup (`mrkdwn`, which Chatbot's `client-markdown` is): one line, cut first,
  * then `&`, `<`, `>` escaped, so that no mention (`<!channel>`), link or user reference can be
- * injected, and backticks replaced so that no code span can be opened or left open.
+ * injected, backticks replaced so that no code span can be opened or left open, and `*`, `~` and
+ * a `_` that could delimit replaced by look-alikes, so that no bold, strike or italics can be.
  */
 export function slackText(text: string, max = MAX_FIELD): string {
-  return escapeMarkup(oneLine(text, max));
+  return escapeMarkup(oneLine(text, max)).replace(FORMATTING, (c) => LOOK_ALIKE[c] ?? c);
 }
 
 /**
@@ -48,8 +57,9 @@ export function slackCommand(command: string): string {
   return `\`${escapeMarkup(command)}\``;
 }
 
-/** A duration for people: `45s`, `12m`, `3h 20m`, `2d 4h`. */
+/** A duration for people: `45s`, `12m`, `3h 20m`, `2d 4h`; `?` when it cannot be known. */
 export function humanDuration(ms: number): string {
+  if (!Number.isFinite(ms)) return "?";
   const s = Math.max(0, Math.floor(ms / 1000));
   if (s < 60) return `${s}s`;
   const m = Math.floor(s / 60);
@@ -60,8 +70,13 @@ export function humanDuration(ms: number): string {
   return h % 24 ? `${d}d ${h % 24}h` : `${d}d`;
 }
 
-/** `2026-11-30 06:00 UTC` from an ISO time; the input as it is when it does not parse. */
+/**
+ * `2026-11-30 06:00 UTC` from an ISO time; `an unknown time` when it does not parse, never the
+ * input (a foreign digest's "time" could be any text) and never a throw.
+ */
 export function shortTime(iso: string): string {
   const t = Date.parse(iso);
-  return Number.isNaN(t) ? iso : `${new Date(t).toISOString().slice(0, 16).replace("T", " ")} UTC`;
+  return Number.isNaN(t)
+    ? "an unknown time"
+    : `${new Date(t).toISOString().slice(0, 16).replace("T", " ")} UTC`;
 }

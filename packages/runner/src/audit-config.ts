@@ -1,4 +1,4 @@
-import type { AlertPolicy, LinkTemplates } from "@fleet-auditor/audit";
+import { type AlertPolicy, type LinkTemplates, safeLink } from "@fleet-auditor/audit";
 import { coerce, object, enum as oneOf, optional, type output, string } from "zod";
 import { KebEnvSchema } from "./keb-connection.ts";
 import type { AuditRunDeps } from "./run-audit.ts";
@@ -11,10 +11,14 @@ export const TopicArnSchema = string().regex(
   "expected an SNS topic ARN",
 );
 
+// Messages carry a link only when it is a plain https URL once normalised (`fillTemplate`): a
+// template that can never give one is refused here rather than give no link in silence.
+const linkable = (url: string): boolean => URL.canParse(url) && safeLink(new URL(url).href);
 const template = () =>
   optional(
-    string().refine((v) => URL.canParse(v.replace(/\{\w+\}/g, "x")), {
-      message: "expected a URL template such as https://console.example/runtimes/{instanceID}",
+    string().refine((v) => linkable(v.replace(/\{\w+\}/g, "x")), {
+      message:
+        "expected an https: URL template without <, > or |, such as https://console.example/runtimes/{instanceID}",
     }),
   );
 

@@ -1,6 +1,6 @@
-import { DigestV1Schema, type SlackMessage, slackMessage, slackText } from "@fleet-auditor/audit";
+import { DIGEST_V1, DigestV1Schema, type SlackMessage, slackMessage, slackText } from "@fleet-auditor/audit";
 import { array, looseObject, string } from "zod";
-import { parseInput } from "./errors.ts";
+import { parseInput, problemsOf, RunInputError } from "./errors.ts";
 import type { RunLogger, SlackPoster } from "./ports.ts";
 
 /** What an SNS event must be: records, each with the message SNS delivered. */
@@ -15,7 +15,11 @@ export const SnsEventSchema = looseObject({
 /**
  * The Slack message for what SNS delivered to a Lambda subscriber: a structured digest
  * (`fleet-auditor.digest/v1`, the publish's `lambda` key) as Block Kit; anything else (a health
- * notice's `default` text, a message from another publisher) as escaped text.
+ * notice's `default` text, a message from another publisher) as escaped text. A message that
+ * says it is a `fleet-auditor.digest/v1` but that the schema refuses (a time that is no time, a
+ * link that is not a plain `https:` URL) is refused: `RunInputError` names each field
+ * (`Message.transitions.0.links.runtime`), never its value. Posted as text it would read as a
+ * digest, and rendered as one it would print what stands where a time or a link should.
  */
 export function slackMessageFor(delivered: string): { message: SlackMessage; runId?: string } {
   let json: unknown;
@@ -26,6 +30,12 @@ export function slackMessageFor(delivered: string): { message: SlackMessage; run
   }
   const digest = DigestV1Schema.safeParse(json);
   if (digest.success) return { message: slackMessage(digest.data), runId: digest.data.runId };
+  if (claimsDigest(json)) {
+    throw new RunInputError([
+      { path: "Message", message: `a ${DIGEST_V1} that its schema refuses` },
+      ...problemsOf(digest.error, json).map((p) => ({ ...p, path: `Message.${p.path}` })),
+    ]);
+  }
   const text = slackText(delivered, 2_900);
   return {
     message: {
@@ -33,6 +43,10 @@ export function slackMessageFor(delivered: string): { message: SlackMessage; run
       blocks: [{ type: "section", text: { type: "mrkdwn", text } }],
     },
   };
+}
+
+function claimsDigest(json: unknown): boolean {
+  return typeof json === "object" && json !== null && (json as { schema?: unknown }).schema === DIGEST_V1;
 }
 
 /**
@@ -48,7 +62,7 @@ export async function deliverToSlack(
   const { Records } = parseInput(SnsEventSchema, event);
   let posted = 0;
   for (const record of Records) {
-    const { message, runId } = slackMessageFor(record.Sns.Message);
+    const { message, runId } = messageOf(record.Sns, deps.log);
     try {
       await deps.poster.post(message, deadline);
     } catch (err) {
@@ -67,4 +81,20 @@ export async function deliverToSlack(
     });
   }
   return { posted };
+}
+
+/** The record's Slack message; a digest the schema refuses is logged (fields only) and thrown. */
+function messageOf(
+  sns: { MessageId: string; Message: string },
+  log: RunLogger | undefined,
+): ReturnType<typeof slackMessageFor> {
+  try {
+    return slackMessageFor(sns.Message);
+  } catch (err) {
+    log?.warn("a digest its schema refuses is not posted; the invocation fails", {
+      snsMessageId: sns.MessageId,
+      error: (err as Error).message,
+    });
+    throw err;
+  }
 }
