@@ -7,6 +7,7 @@ import {
 } from "@aws-sdk/client-sqs";
 import { type FauxqsServer, startFauxqs } from "fauxqs";
 import { afterAll, beforeAll } from "vitest";
+import { type SnsStandIn, startSnsStandIn } from "./sns-stand-in.ts";
 
 const credentials = { accessKeyId: "test", secretAccessKey: "test" };
 
@@ -18,9 +19,23 @@ export interface Delivered {
   MessageAttributes?: Record<string, { Type: string; Value: string }>;
 }
 
-/** A real SNS/SQS API (fauxqs) with a topic and subscribers with optional filter policies. */
+/**
+ * A real SNS/SQS API (fauxqs) with a topic and subscribers with optional filter policies, behind
+ * real SNS's rules (`sns-stand-in.ts`): every publish of the file, the harness client's and a
+ * function's pointed at `server.port`, is refused as SNS would refuse it (size counted AWS's way,
+ * subject, attribute types) before fauxqs, which takes it all, sees it.
+ */
 export interface SnsHarness {
-  server: FauxqsServer;
+  /** Where SNS clients point (`AWS_ENDPOINT_URL_SNS`): the rules, then fauxqs. */
+  server: { port: number };
+  /** The emulator itself, behind the rules. */
+  fauxqs: FauxqsServer;
+  /**
+   * What was published and what was refused. Refusals fail the file after its tests unless a
+   * test that expects them takes them (`standIn.refused.splice(0)`).
+   */
+  standIn: SnsStandIn;
+  /** An SNS client on `server.port`. */
   sns: SNSClient;
   topicArn: string;
   /** Creates another topic; returns its ARN. */
@@ -38,16 +53,28 @@ export function useSns(): SnsHarness {
   const h = {} as SnsHarness;
   let sqs: SQSClient;
   beforeAll(async () => {
-    h.server = await startFauxqs({ port: 0, host: "127.0.0.1", logger: false });
-    const endpoint = `http://127.0.0.1:${h.server.port}`;
-    h.sns = new SNSClient({ endpoint, region: "us-east-1", credentials });
+    h.fauxqs = await startFauxqs({ port: 0, host: "127.0.0.1", logger: false });
+    const endpoint = `http://127.0.0.1:${h.fauxqs.port}`;
+    h.standIn = await startSnsStandIn(endpoint);
+    h.server = { port: h.standIn.port };
+    h.sns = new SNSClient({ endpoint: h.standIn.url, region: "us-east-1", credentials });
     sqs = new SQSClient({ endpoint, region: "us-east-1", credentials, useQueueUrlAsEndpoint: false });
     h.topicArn = (await h.sns.send(new CreateTopicCommand({ Name: "alerts" }))).TopicArn as string;
   });
   afterAll(async () => {
     h.sns?.destroy();
     sqs?.destroy();
-    await h.server?.stop();
+    await h.standIn?.close();
+    await h.fauxqs?.stop();
+    const refused = h.standIn?.refused ?? [];
+    if (refused.length > 0) {
+      const what = refused.map(
+        (r) => `${r.operation} ${r.code}: ${r.message} (subject ${JSON.stringify(r.entry?.Subject)})`,
+      );
+      throw new Error(
+        `SNS would have refused ${refused.length} publish(es) that fauxqs took:\n${what.join("\n")}`,
+      );
+    }
   });
   h.topic = async (name) => (await h.sns.send(new CreateTopicCommand({ Name: name }))).TopicArn as string;
   h.subscriber = async (name, filterPolicy, topicArn) => {

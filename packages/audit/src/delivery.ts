@@ -16,6 +16,9 @@ import type { SnapshotChange, TransitionRef } from "./snapshot.ts";
  *   group line or "+N more") was accepted and the run report, which names it, was stored. The
  *   counted ones must count as told, or a large incident would be re-sent on every run; and
  *   only a stored report makes them retrievable.
+ * - A message SNS refused as too long, whose `short` form was accepted instead (`shortened`),
+ *   tells what the short form tells (`toldBy(digest.short, …)`): it names none, so its
+ *   transitions are told only with a stored report.
  * - A silenced transition is never published and counts as done.
  * - A write tied to a transition that was not told is not committed, so the next run sees the
  *   same transition again and sends it again.
@@ -31,6 +34,8 @@ export interface Delivery {
   quiet?: true;
   /** Why the first refused message was refused. */
   error?: string;
+  /** Messages accepted only in their short form (SNS refused them as too long). */
+  shortened?: number;
 }
 
 /** The transitions one accepted digest tells: those it names, and those it counts if the report is stored. */

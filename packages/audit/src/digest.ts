@@ -1,13 +1,27 @@
 import { structuredDigest } from "./digest-v1.ts";
 import { SEVERITY_RANK, type Severity } from "./finding.ts";
 import { groupTransitions, type TransitionGroup } from "./groups.ts";
+import type { LeftOutNews } from "./left-out.ts";
 import type { LinkTemplates } from "./links.ts";
 import { chatbotNotification } from "./render-chatbot.ts";
 import { renderText } from "./render-text.ts";
+import { shortDigest } from "./short-digest.ts";
 import { TRANSITION_KINDS, type Transition, type TransitionKind, type TransitionRef } from "./snapshot.ts";
 
-/** SNS's limit for a whole publish (message, subject and attributes), bytes. */
+/** SNS's limit for a whole publish (message and attributes), bytes. */
 export const SNS_MESSAGE_LIMIT = 262_144;
+
+/**
+ * What a publish may weigh by `byteSize`: SNS's limit less a margin of 2 KiB, so that a digest
+ * fitted to the byte is not refused for anything SNS counts that is not foreseen here.
+ */
+export const SNS_BYTE_BUDGET = SNS_MESSAGE_LIMIT - 2 * 1024;
+
+/** One message attribute as SNS takes it (`MessageAttributeValue`). */
+export interface SnsAttribute {
+  DataType: "String" | "String.Array";
+  StringValue: string;
+}
 
 /** The run a digest reports on, and how its messages point further. */
 export interface DigestContext {
@@ -38,13 +52,25 @@ export interface DigestContext {
    * sent, and says so.
    */
   repeats?: string;
+  /**
+   * Findings this run left out (`left-out.ts`) that no earlier message told: one line in this
+   * digest, never again while they persist. A run with nothing else to tell still sends it.
+   */
+  leftOut?: LeftOutNews;
 }
+
 
 /** What a message is about: transitions, or the auditor's own health. */
 export type MessageKind = TransitionKind | "degraded" | "recovered";
 
 /** One SNS publish: everything `MessageStructure=json` needs, plus which transitions it carries. */
 export interface DigestMessage {
+  /**
+   * The same run in a few KB, naming no transition: the counts and where the report is. Sent
+   * instead when SNS refuses this message as too long, so that a run never fails to publish
+   * for its size; it tells (`toldBy`) only what it counts, and that only with a stored report.
+   */
+  short?: ShortDigest;
   subject: string;
   /**
    * The JSON-structured message: `default` (the structured digest, `fleet-auditor.digest/v1`, for
@@ -58,6 +84,9 @@ export interface DigestMessage {
   /** Transitions this message only counts (in a group line or "+N more"); see `delivery.ts`. */
   omitted: TransitionRef[];
 }
+
+/** A digest's short alternative: a message of its own, with no alternative. */
+export type ShortDigest = Omit<DigestMessage, "short">;
 
 /**
  * Renders a run's transitions into one grouped digest (silenced ones left out): a subject, a
@@ -73,9 +102,10 @@ export function renderDigests(
   sequence = 0,
 ): DigestMessage[] {
   const refs = [...transitions.keys()].filter((i) => transitions[i]?.silencedBy === undefined);
-  if (refs.length === 0) return [];
+  if (refs.length === 0 && !ctx.leftOut) return [];
   const groups = groupTransitions(transitions, refs);
-  const severity = messageSeverity(transitions, refs);
+  // Findings left out are a warning: something is flagged that the audit cannot follow.
+  const severity = ctx.leftOut && refs.length === 0 ? "warning" : messageSeverity(transitions, refs);
   const email = renderText(ctx, transitions, groups);
   const subject = subjectLine(ctx, transitions, groups, severity);
   const chatbot = chatbotNotification(
@@ -111,22 +141,36 @@ export function renderDigests(
       omitted: refs.filter((r) => !told(r)),
     };
   };
+  const short = shortDigest({
+    ctx,
+    transitions,
+    groups,
+    refs,
+    subject: subjectLine(ctx, transitions, groups, severity, "", { countsOnly: true }),
+    severity,
+    attributes,
+    sequence,
+    threadId: chatbot.metadata.threadId,
+  });
+  if (byteSize(short) > SNS_BYTE_BUDGET) {
+    // Every field in it is bounded and it names no transition: this is a bug, not a big incident.
+    throw new RangeError(`short digest of run ${ctx.runId} is ${byteSize(short)} bytes, over SNS's limit`);
+  }
   let message = build(order.length);
-  if (byteSize(message) > SNS_MESSAGE_LIMIT) {
+  if (byteSize(message) > SNS_BYTE_BUDGET) {
     let fits = 0;
     let over = order.length;
     while (over - fits > 1) {
       const mid = Math.floor((fits + over) / 2);
-      if (byteSize(build(mid)) <= SNS_MESSAGE_LIMIT) fits = mid;
+      if (byteSize(build(mid)) <= SNS_BYTE_BUDGET) fits = mid;
       else over = mid;
     }
     message = build(fits);
   }
-  if (byteSize(message) > SNS_MESSAGE_LIMIT) {
-    // The e-mail is capped at 100 KB and the rest are short: this is a bug, not a big incident.
-    throw new RangeError(`digest of run ${ctx.runId} is ${byteSize(message)} bytes, over SNS's limit`);
-  }
-  return [message];
+  // Groups alone can outgrow a publish (thousands of distinct reasons): then the short form is
+  // the digest, rather than a run that fails to publish every time.
+  if (byteSize(message) > SNS_BYTE_BUDGET) return [short];
+  return [{ ...message, short }];
 }
 
 /**
@@ -142,12 +186,14 @@ export function renderRuntimeMessages(
   for (const [ref, t] of transitions.entries()) {
     if (t.silencedBy !== undefined) continue;
     const [message] = renderDigests({ ...ctx, threading: "runtime" }, [t], ref);
-    if (message)
-      out.push({
-        ...message,
-        transitions: message.transitions.map(() => ref),
-        omitted: message.omitted.map(() => ref),
-      });
+    if (!message) continue;
+    // The message holds transition 0 of its own render: the run's `ref`, in it and its short form.
+    const own = <M extends ShortDigest>(m: M): M => ({
+      ...m,
+      transitions: m.transitions.map(() => ref),
+      omitted: m.omitted.map(() => ref),
+    });
+    out.push({ ...own(message), ...(message.short ? { short: own(message.short) } : {}) });
   }
   return out;
 }
@@ -177,16 +223,19 @@ function counts(groups: readonly TransitionGroup[]): string {
  * (e.g. "(part 2 of 3)") is never cut.
  */
 export function subjectLine(
-  ctx: Pick<DigestContext, "audit" | "landscape" | "complete">,
+  ctx: Pick<DigestContext, "audit" | "landscape" | "complete" | "leftOut">,
   transitions: readonly Transition[],
   groups: readonly TransitionGroup[],
   severity: Severity,
   suffix = "",
+  /** Counts even for one transition: the subject of a digest that names none. */
+  options: { countsOnly?: boolean } = {},
 ): string {
-  const resolvedOnly = groups.every((g) => g.kind === "resolved");
+  const resolvedOnly = groups.length > 0 && groups.every((g) => g.kind === "resolved");
   const label = resolvedOnly ? "[RESOLVED]" : severity.toUpperCase();
   const scan = ctx.complete ? "" : " INCOMPLETE scan,";
-  const single = groups.length === 1 && groups[0]?.members.length === 1 ? groups[0] : undefined;
+  const single =
+    !options.countsOnly && groups.length === 1 && groups[0]?.members.length === 1 ? groups[0] : undefined;
   let what: string;
   if (single) {
     const t = transitions[single.members[0] as TransitionRef] as Transition;
@@ -200,6 +249,7 @@ export function subjectLine(
   } else {
     what = counts(groups);
   }
+  if (ctx.leftOut) what = [what, `${ctx.leftOut.count} left out`].filter(Boolean).join(", ");
   const landscape = ctx.landscape ? `[${ctx.landscape}] ` : "";
   return asciiSubject(`[fleet-auditor] ${landscape}${label} ${ctx.audit}:${scan} ${what}`, suffix);
 }
@@ -249,11 +299,29 @@ export function asciiSubject(raw: string, suffix = ""): string {
   return `${head.length <= room ? head : `${head.slice(0, room - 3)}...`}${tail}`;
 }
 
-/** UTF-8 bytes of a message as SNS counts them: body, subject and attribute names and values. */
+/**
+ * The message attributes of a publish, as SNS takes them: `audit` and `severity` (String) and
+ * `kinds` (String.Array), which subscriptions filter on. The one definition of what is sent,
+ * so that `byteSize` counts exactly that.
+ */
+export function snsAttributes(attributes: DigestMessage["attributes"]): Record<string, SnsAttribute> {
+  return {
+    audit: { DataType: "String", StringValue: attributes.audit },
+    severity: { DataType: "String", StringValue: attributes.severity },
+    kinds: { DataType: "String.Array", StringValue: JSON.stringify(attributes.kinds) },
+  };
+}
+
+/**
+ * UTF-8 bytes of a publish as AWS counts them ("all parts of the message attribute, including
+ * name, type, and value"): the body, every attribute's name, data type and value (`snsAttributes`),
+ * and the subject too, which SNS may not count: a byte too many here costs nothing.
+ */
 export function byteSize(m: Pick<DigestMessage, "message" | "subject" | "attributes">): number {
-  const attrs = Object.entries(m.attributes).reduce(
-    (n, [k, v]) => n + Buffer.byteLength(k) + Buffer.byteLength(Array.isArray(v) ? JSON.stringify(v) : v),
-    0,
-  );
-  return Buffer.byteLength(m.message) + Buffer.byteLength(m.subject) + attrs;
+  let attributes = 0;
+  for (const [name, value] of Object.entries(snsAttributes(m.attributes))) {
+    attributes +=
+      Buffer.byteLength(name) + Buffer.byteLength(value.DataType) + Buffer.byteLength(value.StringValue);
+  }
+  return Buffer.byteLength(m.message) + Buffer.byteLength(m.subject) + attributes;
 }

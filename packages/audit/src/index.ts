@@ -32,7 +32,11 @@ export {
   type MessageKind,
   renderDigests,
   renderRuntimeMessages,
+  type ShortDigest,
+  SNS_BYTE_BUDGET,
   SNS_MESSAGE_LIMIT,
+  type SnsAttribute,
+  snsAttributes,
   subjectLine,
 } from "./digest.ts";
 export { DIGEST_TIME, DIGEST_V1, digestTime, structuredDigest } from "./digest-v1.ts";
@@ -81,6 +85,7 @@ export type {
   AuditStateStore,
   CommitFence,
   CommitResult,
+  Published,
   PublishOutcome,
   RunRecord,
   RunReportStore,

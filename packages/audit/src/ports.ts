@@ -96,12 +96,24 @@ export interface SilenceSource {
   active(now: Date): Promise<Silence[]>;
 }
 
-/** What became of one message of a batch. */
-export type PublishOutcome = { ok: true; messageId: string } | { ok: false; error: string };
+/**
+ * A message was accepted. `shortened`: SNS refused it as too long and its `short` form was sent
+ * instead, so it tells only what that form tells (`toldBy(message.short, …)`).
+ */
+export interface Published {
+  messageId: string;
+  shortened?: true;
+}
 
-/** Publishes digest messages; `publish` throws when a message was not accepted. */
+/** What became of one message of a batch. */
+export type PublishOutcome = ({ ok: true } & Published) | { ok: false; error: string };
+
+/**
+ * Publishes digest messages; `publish` throws when a message was not accepted. A publisher with a
+ * size limit sends a message's `short` form when the message itself is refused as too long.
+ */
 export interface AlertPublisher {
-  publish(message: DigestMessage): Promise<{ messageId: string }>;
+  publish(message: DigestMessage): Promise<Published>;
   /**
    * Several messages at once (SNS PublishBatch), retrying entries that failed for a transient
    * reason: one outcome per message, in order, never a throw for one entry. Optional: without

@@ -1,5 +1,5 @@
 import type { SNSClient } from "@aws-sdk/client-sns";
-import type { AlertPublisher, DigestMessage, PublishOutcome } from "@fleet-auditor/audit";
+import type { AlertPublisher, DigestMessage, Published, PublishOutcome } from "@fleet-auditor/audit";
 import { SnsAlertPublisher } from "./sns-publisher.ts";
 
 /**
@@ -7,7 +7,9 @@ import { SnsAlertPublisher } from "./sns-publisher.ts";
  * (a pager's, subscribed without a filter), so that the route that matters most does not rest on
  * SNS applying filter policies to a `MessageStructure=json` publish. A message counts as
  * published only when both took it: a refused copy is sent again next run, to both (a
- * duplicate on the alert topic is the price of a pager that must not miss one).
+ * duplicate on the alert topic is the price of a pager that must not miss one). Either topic may
+ * take only the message's short form (refused as too long): then it is `shortened`, and the run
+ * counts as told only what the short form tells, since that is all one of them received.
  */
 export class CriticalCopyPublisher implements AlertPublisher {
   readonly #alerts: AlertPublisher;
@@ -17,10 +19,11 @@ export class CriticalCopyPublisher implements AlertPublisher {
     this.#critical = critical;
   }
 
-  async publish(message: DigestMessage): Promise<{ messageId: string }> {
+  async publish(message: DigestMessage): Promise<Published> {
     const out = await this.#alerts.publish(message);
-    if (message.attributes.severity === "critical") await this.#critical.publish(message);
-    return out;
+    if (message.attributes.severity !== "critical") return out;
+    const copy = await this.#critical.publish(message);
+    return copy.shortened ? { ...out, shortened: true } : out;
   }
 
   async publishBatch(messages: readonly DigestMessage[]): Promise<PublishOutcome[]> {
@@ -35,7 +38,9 @@ export class CriticalCopyPublisher implements AlertPublisher {
     );
     for (const [k, i] of copies.entries()) {
       const copy = copied[k];
+      const own = outcomes[i];
       if (copy && !copy.ok) outcomes[i] = copy;
+      else if (copy?.shortened && own?.ok) outcomes[i] = { ...own, shortened: true };
     }
     return outcomes;
   }
@@ -50,7 +55,7 @@ export async function publishAll(
   const outcomes: PublishOutcome[] = [];
   for (const m of messages) {
     try {
-      outcomes.push({ ok: true, messageId: (await publisher.publish(m)).messageId });
+      outcomes.push({ ok: true, ...(await publisher.publish(m)) });
     } catch (err) {
       outcomes.push({ ok: false, error: (err as Error).message });
     }

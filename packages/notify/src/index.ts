@@ -2,4 +2,5 @@ export { CriticalCopyPublisher, publishAll, snsAlertPublisher } from "./critical
 export * from "./errors.ts";
 export { type OutboxLine, OutboxPublisher } from "./outbox-publisher.ts";
 export { SlackWebhook, type SlackWebhookOptions } from "./slack-webhook.ts";
-export { batches, SnsAlertPublisher } from "./sns-publisher.ts";
+export { batches, SnsAlertPublisher, snsEntry } from "./sns-publisher.ts";
+export { refusedAsTooLong } from "./too-long.ts";

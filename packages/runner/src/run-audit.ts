@@ -687,7 +687,8 @@ function digestContext(
 
 /**
  * Stage 8: each message once (several in batches when the publisher can); a refused one is
- * logged and its transitions stay untold, the others are told.
+ * logged and its transitions stay untold, the others are told; one taken only in its short
+ * form (refused as too long) tells what that form tells.
  */
 async function publish(
   deps: AuditRunDeps,
@@ -698,10 +699,20 @@ async function publish(
   let messages = 0;
   let failed = 0;
   let error: string | undefined;
-  const outcome = (digest: DigestMessage, refused?: string): void => {
+  let shortened = 0;
+  const outcome = (digest: DigestMessage, refused?: string, short?: boolean): void => {
     if (refused === undefined) {
       messages++;
-      for (const ref of toldBy(digest, reportStored)) told.add(ref);
+      // Refused as too long, the digest went out in its short form, which names none: it tells
+      // its transitions only if the report holding them was stored (`delivery.ts`).
+      if (short && digest.short) {
+        shortened++;
+        deps.log?.warn("SNS refused a digest as too long; its short form was sent instead", {
+          transitions: digest.transitions.length + digest.omitted.length,
+          reportStored,
+        });
+      }
+      for (const ref of toldBy(short && digest.short ? digest.short : digest, reportStored)) told.add(ref);
       return;
     }
     failed += toldBy(digest, true).length;
@@ -715,19 +726,22 @@ async function publish(
     const outcomes = await deps.publisher.publishBatch(digests);
     for (const [i, digest] of digests.entries()) {
       const o = outcomes[i];
-      outcome(digest, o?.ok ? undefined : (o?.error ?? "no outcome for this message"));
+      if (o?.ok) outcome(digest, undefined, o.shortened);
+      else outcome(digest, o?.error ?? "no outcome for this message");
     }
   } else {
     for (const digest of digests) {
+      let published: Awaited<ReturnType<AuditRunDeps["publisher"]["publish"]>>;
       try {
-        await deps.publisher.publish(digest);
-        outcome(digest);
+        published = await deps.publisher.publish(digest);
       } catch (err) {
         outcome(digest, (err as Error).message ?? String(err));
+        continue;
       }
+      outcome(digest, undefined, published.shortened);
     }
   }
-  return { told, messages, failed, ...(error ? { error } : {}) };
+  return { told, messages, failed, ...(error ? { error } : {}), ...(shortened ? { shortened } : {}) };
 }
 
 /** Stage 9: the writes whose transitions were told; throws `LeaseLostError` if the lease was lost. */

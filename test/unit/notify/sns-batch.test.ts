@@ -1,4 +1,4 @@
-import { PublishBatchCommand, SNSClient } from "@aws-sdk/client-sns";
+import { PublishBatchCommand, PublishCommand, SNSClient } from "@aws-sdk/client-sns";
 import { type DigestMessage, renderDigests, SNS_MESSAGE_LIMIT } from "@fleet-auditor/audit";
 import { batches, SnsAlertPublisher } from "@fleet-auditor/notify";
 import { mockClient } from "aws-sdk-client-mock";
@@ -46,7 +46,12 @@ describe("SNS PublishBatch", () => {
         Failed: first
           ? [
               { Id: "m1", Code: "InternalError", Message: "try again", SenderFault: false },
-              { Id: "m2", Code: "InvalidParameter", Message: "Message too long", SenderFault: true },
+              {
+                Id: "m2",
+                Code: "InvalidParameter",
+                Message: "Invalid parameter: Subject",
+                SenderFault: true,
+              },
             ]
           : [],
       };
@@ -57,7 +62,45 @@ describe("SNS PublishBatch", () => {
     expect(outcomes.map((o) => o.ok)).toEqual([true, true, false, true]);
     expect(outcomes[2]).toEqual({
       ok: false,
-      error: `SNS refused the message for ${TOPIC}: InvalidParameter Message too long`,
+      error: `SNS refused the message for ${TOPIC}: InvalidParameter Invalid parameter: Subject`,
     });
+  });
+
+  it("publishes the short form of an entry SNS refused as too long, and says it was shortened", async () => {
+    const client = new SNSClient({
+      region: "us-east-1",
+      credentials: { accessKeyId: "x", secretAccessKey: "x" },
+    });
+    const mock = mockClient(client);
+    mock
+      .on(PublishBatchCommand)
+      .callsFake((input: { PublishBatchRequestEntries: Array<{ Id: string }> }) => ({
+        Successful: input.PublishBatchRequestEntries.filter((e) => e.Id !== "m1").map(({ Id }) => ({
+          Id,
+          MessageId: `mid-${Id}`,
+        })),
+        Failed: [
+          {
+            Id: "m1",
+            Code: "InvalidParameter",
+            Message: "Invalid parameter: Message too long",
+            SenderFault: true,
+          },
+        ],
+      }));
+    const singles: string[] = [];
+    mock.on(PublishCommand).callsFake((input: { Subject: string }) => {
+      singles.push(input.Subject);
+      return { MessageId: "mid-short" };
+    });
+    const messages = small(3);
+    const outcomes = await new SnsAlertPublisher({ client, topicArn: TOPIC }).publishBatch(messages);
+    mock.restore();
+    expect(singles).toEqual([messages[1]?.short?.subject]);
+    expect(outcomes).toEqual([
+      { ok: true, messageId: "mid-m0" },
+      { ok: true, messageId: "mid-short", shortened: true },
+      { ok: true, messageId: "mid-m2" },
+    ]);
   });
 });
