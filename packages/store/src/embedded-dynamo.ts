@@ -12,7 +12,7 @@ import type { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import { Level } from "level";
 import { auditTableDefinition } from "./audit-table.ts";
 import { documentClient } from "./document-client.ts";
-import { StateDirDamagedError } from "./errors.ts";
+import { StateDirDamagedError, StateDirInUseError } from "./errors.ts";
 import { lockStateDir } from "./state-dir-lock.ts";
 import { statusTableDefinition } from "./status-table.ts";
 
@@ -118,16 +118,22 @@ export async function ensureTable(
  * Opens the LevelDB files under `dir` once before dynalite does. A store that exists but cannot
  * be opened (a lost or corrupt `CURRENT`, a broken manifest) makes dynalite throw outside any
  * caller, or LevelDB start an empty one: either way every alert would fire again. An empty or
- * new directory is fine.
+ * new directory is fine. Files another process has open (LevelDB's `LOCK`) are in use, not
+ * damaged: that process may be one the directory lock cannot see (another program, another host).
  */
 async function refuseDamaged(dir: string): Promise<void> {
-  const files = readdirSync(dir).filter((f) => f !== "fleet-auditor.lock");
+  // The directory lock and what taking it over may leave (see state-dir-lock.ts) are not the store.
+  const files = readdirSync(dir).filter((f) => !f.startsWith("fleet-auditor.lock"));
   if (files.length === 0) return;
   const db = new Level(dir, { createIfMissing: false });
   try {
     await db.open();
   } catch (err) {
-    throw new StateDirDamagedError(dir, (err as { cause?: unknown }).cause ?? err);
+    const cause = (err as { cause?: unknown }).cause ?? err;
+    // LevelDB's own lock: a process that has the files open, which is not damage.
+    if ((cause as { code?: unknown }).code === "LEVEL_LOCKED")
+      throw new StateDirInUseError(dir, undefined, { cause });
+    throw new StateDirDamagedError(dir, cause);
   } finally {
     await db.close().catch(() => undefined);
   }

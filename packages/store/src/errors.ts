@@ -51,14 +51,24 @@ export class ReportIncompleteError extends StoreError {
   }
 }
 
-/** Another process has the embedded store's directory open. */
+/**
+ * Another process has the embedded store's directory: the one the directory lock names (`pid`),
+ * or, without one, a process that has the store's LevelDB files locked (a program that knows
+ * nothing of the directory lock, or a process on another host sharing the directory). Never
+ * "damaged": moving a store aside that is only in use would make every alert fire again.
+ */
 export class StateDirInUseError extends StoreError {
-  constructor(dir: string, pid: number) {
+  readonly pid: number | undefined;
+  constructor(dir: string, pid?: number, options?: { cause?: unknown }) {
     super(
       "STORE_STATE_DIR_IN_USE",
-      `the state directory ${dir} is in use by process ${pid} (another fleet-auditor command?); wait for it, or use another --state-dir`,
+      pid === undefined
+        ? `the embedded store in ${dir} is in use by another process (another fleet-auditor command, or a program such as dynalite that has its files open, maybe on another host); wait for it to finish or stop it, or use another --state-dir. The store is not damaged: leave it where it is (started empty, every alert would fire again)`
+        : `the state directory ${dir} is in use by process ${pid} (another fleet-auditor command?); wait for it, or use another --state-dir`,
+      options,
     );
     this.name = "StateDirInUseError";
+    this.pid = pid;
   }
 }
 
