@@ -336,7 +336,7 @@ describe("sst.config.ts wiring", () => {
       args.visibilityTimeout = "1 minute";
     });
     expect(queueProblems(shortVisibility)).toEqual([
-      "queue Applications: visibility 60 s is less than 6 × ApplicationsSubscriber's timeout 30 s",
+      "queue Applications: visibility 60 s is less than 6 × ApplicationsSubscriber's timeout 60 s",
     ]);
     const unknownAudit = broken("AuditFailing", (args) => {
       args.event = { audit: "nope" };

@@ -39,6 +39,7 @@ export type {
   WatchedRow,
   WatchQuery,
   WatchSet,
+  WriteOptions,
 } from "./ports.ts";
 export type { K8sStatus } from "./schemas.ts";
 export {

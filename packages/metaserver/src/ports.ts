@@ -49,11 +49,16 @@ export interface StatusQuery {
   limit?: number;
 }
 
+/** What a write may be given: a signal that abandons it (its request aborted) once aborted. */
+export interface WriteOptions {
+  signal?: AbortSignal;
+}
+
 /** The Application status table. */
 export interface ApplicationStatusStore {
   /** Writes the update unless the row already holds a newer message or this msg_id. */
-  apply(update: StatusUpdate, now: Date): Promise<ApplyOutcome>;
-  quarantine(item: QuarantineItem): Promise<void>;
+  apply(update: StatusUpdate, now: Date, options?: WriteOptions): Promise<ApplyOutcome>;
+  quarantine(item: QuarantineItem, options?: WriteOptions): Promise<void>;
   /** Rows matching the query, newest message first; rows whose TTL passed before `now` are left out. */
   query(query: StatusQuery, now: Date): Promise<StatusRow[]>;
   quarantined(limit?: number): Promise<QuarantineItem[]>;

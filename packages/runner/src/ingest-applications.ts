@@ -39,6 +39,8 @@ export interface IngestCounts {
   quarantined: number;
   /** Updates or quarantine writes that failed for a transient reason; their records are retried. */
   failed: number;
+  /** Records handed back unwritten because the batch's deadline came (each spends one receive). */
+  deferred: number;
 }
 
 /** Everything an ingest needs. */
@@ -50,14 +52,24 @@ export interface IngestDeps {
   bodyCapBytes?: number;
   /** Writes in flight at once. Default 8. */
   writeConcurrency?: number;
+  /**
+   * Aborted at the batch's deadline (the Lambda's remaining time minus a margin): no write starts
+   * after it, writes in flight are abandoned (their requests aborted), and every record not seen
+   * written is handed back, so that Lambda never kills the batch midway. None: no deadline (the CLI).
+   */
+  deadline?: AbortSignal;
 }
 
 /**
- * Processes one SQS batch of metaserver messages into the status table: decode each body
- * (quarantining what can never be parsed, and a header time more than `MAX_FUTURE_SKEW_MS` after
- * SQS received the message, which would win every later merge), fold the batch to one update per Application ID, and
- * write each with one conditional UpdateItem. Returns the ids of records to retry: those whose
- * write or quarantine failed. Nothing is dropped silently.
+ * Processes one SQS batch of metaserver messages into the status table, and returns the ids of
+ * the records to retry. Nothing is dropped silently.
+ *
+ * 1. Decode each body; quarantine what can never be parsed, and a header time more than
+ *    `MAX_FUTURE_SKEW_MS` after SQS received the message (it would win every later merge).
+ * 2. Fold the batch to one update per Application ID, and write each with one conditional
+ *    UpdateItem, `writeConcurrency` at a time.
+ * 3. Hand back the records whose write or quarantine failed for a transient reason, and, once
+ *    `deadline` is aborted, every record not yet seen written.
  */
 export async function ingestBatch(
   deps: IngestDeps,
@@ -71,12 +83,41 @@ export async function ingestBatch(
     duplicate: 0,
     quarantined: 0,
     failed: 0,
+    deferred: 0,
   };
+  const signal = deps.deadline;
+  const late = (): boolean => signal?.aborted === true;
   const failed = new Set<string>();
+  const deferred = new Set<string>();
+  /** A write of these records did not land: past the deadline it is the deadline's doing. */
+  const retry = (ids: Iterable<string>): "deferred" | "failed" => {
+    const why = late() ? "deferred" : "failed";
+    for (const id of ids) (why === "deferred" ? deferred : failed).add(id);
+    return why;
+  };
   const byId = new Map(messages.map((m) => [m.messageId, m]));
   const updates: StatusUpdate[] = [];
   const recordsOf = new Map<string, Set<string>>();
   const quarantines: Array<Promise<void>> = [];
+  const keep = (record: QueuedMessage, why: unknown): Promise<void> => {
+    if (late()) {
+      deferred.add(record.messageId);
+      return Promise.resolve();
+    }
+    return quarantine(deps, record, why, now).then(
+      () => {
+        counts.quarantined++;
+      },
+      (writeErr: unknown) => {
+        if (retry([record.messageId]) === "deferred") return;
+        counts.failed++;
+        deps.log?.warn("quarantine write failed; the record will be retried", {
+          messageId: record.messageId,
+          error: String(writeErr),
+        });
+      },
+    );
+  };
 
   for (const record of messages) {
     let decoded: ReturnType<typeof decodeMessage>;
@@ -85,21 +126,7 @@ export async function ingestBatch(
       decoded = decodeMessage(record.body);
       refuseFutureTime(decoded.timestamp, receivedAt(record, now), MAX_FUTURE_SKEW_MS);
     } catch (err) {
-      quarantines.push(
-        quarantine(deps, record, err, now).then(
-          () => {
-            counts.quarantined++;
-          },
-          (writeErr: unknown) => {
-            counts.failed++;
-            failed.add(record.messageId);
-            deps.log?.warn("quarantine write failed; the record will be retried", {
-              messageId: record.messageId,
-              error: String(writeErr),
-            });
-          },
-        ),
-      );
+      quarantines.push(keep(record, err));
       continue;
     }
     for (const app of decoded.applications) {
@@ -115,28 +142,20 @@ export async function ingestBatch(
   counts.stale += folded.stale;
   let next = 0;
   const worker = async (): Promise<void> => {
-    while (next < folded.updates.length) {
+    while (next < folded.updates.length && !late()) {
       const update = folded.updates[next++] as StatusUpdate;
+      const ids = recordsOf.get(update.id) ?? new Set<string>();
       try {
-        counts[await deps.store.apply(update, now)]++;
+        counts[await deps.store.apply(update, now, { signal })]++;
       } catch (err) {
         if (refusedForGood(err)) {
           // Retrying cannot help (an item or key over DynamoDB's limits): keep the records with the reason.
           const reason = `DynamoDB refused the write of Application ${update.id.slice(0, 80)}${update.id.length > 80 ? "…" : ""} for good: ${(err as Error).name}: ${(err as Error).message}`;
-          for (const id of recordsOf.get(update.id) ?? []) {
-            const record = byId.get(id) as QueuedMessage;
-            await quarantine(deps, record, { code: "STORE_REFUSED", reason }, now).then(
-              () => counts.quarantined++,
-              () => {
-                counts.failed++;
-                failed.add(id);
-              },
-            );
-          }
+          for (const id of ids) await keep(byId.get(id) as QueuedMessage, { code: "STORE_REFUSED", reason });
           continue;
         }
+        if (retry(ids) === "deferred") continue;
         counts.failed++;
-        for (const id of recordsOf.get(update.id) ?? []) failed.add(id);
         deps.log?.warn("status write failed; its records will be retried", {
           applicationId: update.id,
           error: String(err),
@@ -148,7 +167,16 @@ export async function ingestBatch(
     ...quarantines,
     ...Array.from({ length: Math.min(deps.writeConcurrency ?? 8, folded.updates.length) }, worker),
   ]);
-  return { failedMessageIds: messages.map((m) => m.messageId).filter((id) => failed.has(id)), counts };
+  // Writes the deadline stopped before they started.
+  for (const update of folded.updates.slice(next))
+    for (const id of recordsOf.get(update.id) ?? []) deferred.add(id);
+  counts.deferred = [...deferred].filter((id) => !failed.has(id)).length;
+  if (counts.deferred > 0)
+    deps.log?.warn("deadline reached: records handed back unwritten", { deferred: counts.deferred });
+  return {
+    failedMessageIds: messages.map((m) => m.messageId).filter((id) => failed.has(id) || deferred.has(id)),
+    counts,
+  };
 }
 
 /**
@@ -173,6 +201,7 @@ function refusedForGood(err: unknown): boolean {
 }
 
 async function quarantine(deps: IngestDeps, record: QueuedMessage, why: unknown, now: Date): Promise<void> {
+  const signal = deps.deadline;
   const cap = deps.bodyCapBytes ?? 32 * 1024;
   const bytes = Buffer.from(record.body, "utf8");
   // A parse error, a refusal we named, or an unexpected exception (a bug of ours; the body is still kept).
@@ -182,15 +211,18 @@ async function quarantine(deps: IngestDeps, record: QueuedMessage, why: unknown,
       : isNamed(why)
         ? why
         : { code: "MS_UNEXPECTED", reason: `unexpected decoding error: ${String(why)}` };
-  await deps.store.quarantine({
-    sqsMessageId: record.messageId,
-    reason,
-    code,
-    body: bytes.subarray(0, cap).toString("utf8"),
-    bodyBytes: bytes.length,
-    truncated: bytes.length > cap,
-    receivedAt: now.toISOString(),
-  });
+  await deps.store.quarantine(
+    {
+      sqsMessageId: record.messageId,
+      reason,
+      code,
+      body: bytes.subarray(0, cap).toString("utf8"),
+      bodyBytes: bytes.length,
+      truncated: bytes.length > cap,
+      receivedAt: now.toISOString(),
+    },
+    { signal },
+  );
   deps.log?.warn("message quarantined", { messageId: record.messageId, reason: code });
 }
 

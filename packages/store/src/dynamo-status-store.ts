@@ -17,6 +17,7 @@ import type {
   StatusUpdate,
   WatchedRow,
   WatchQuery,
+  WriteOptions,
 } from "@fleet-auditor/metaserver";
 import { batchGet } from "./batch-get.ts";
 import {
@@ -55,13 +56,17 @@ export class DynamoStatusStore implements ApplicationStatusStore {
     this.#o = { finishedTtlHours: 72, unfinishedTtlDays: 30, quarantineTtlDays: 30, ...options };
   }
 
-  async apply(u: StatusUpdate, now: Date): Promise<ApplyOutcome> {
+  async apply(u: StatusUpdate, now: Date, options: WriteOptions = {}): Promise<ApplyOutcome> {
+    const send = { abortSignal: options.signal };
     try {
-      await this.#o.client.send(new UpdateCommand(statusUpdateCommand(this.#o.tableName, u, now, this.#o)));
+      await this.#o.client.send(
+        new UpdateCommand(statusUpdateCommand(this.#o.tableName, u, now, this.#o)),
+        send,
+      );
       return "applied";
     } catch (err) {
       if (!(err instanceof ConditionalCheckFailedException)) throw err;
-      return this.#refused(u, err);
+      return this.#refused(u, err, send);
     }
   }
 
@@ -69,7 +74,11 @@ export class DynamoStatusStore implements ApplicationStatusStore {
    * Tells the winning message repeated (`duplicate`) from an older one (`stale`), for the metrics,
    * after the write was refused: by the row's msg_id, which DynamoDB returns with the refusal.
    */
-  async #refused(u: StatusUpdate, err: ConditionalCheckFailedException): Promise<ApplyOutcome> {
+  async #refused(
+    u: StatusUpdate,
+    err: ConditionalCheckFailedException,
+    send: { abortSignal?: AbortSignal },
+  ): Promise<ApplyOutcome> {
     let winner = (err.Item?.[STATUS_ATTRIBUTES.msgId] as { S?: string } | undefined)?.S;
     if (winner === undefined) {
       // DynamoDB returns the old item with the refusal; dynalite does not, so read it there.
@@ -79,13 +88,14 @@ export class DynamoStatusStore implements ApplicationStatusStore {
           Key: { [STATUS_ATTRIBUTES.id]: u.id },
           ProjectionExpression: STATUS_ATTRIBUTES.msgId,
         }),
+        send,
       );
       winner = old.Item?.[STATUS_ATTRIBUTES.msgId] as string | undefined;
     }
     return winner !== undefined && u.msgIds.includes(winner) ? "duplicate" : "stale";
   }
 
-  async quarantine(item: QuarantineItem): Promise<void> {
+  async quarantine(item: QuarantineItem, options: WriteOptions = {}): Promise<void> {
     try {
       await this.#o.client.send(
         new PutCommand({
@@ -94,6 +104,7 @@ export class DynamoStatusStore implements ApplicationStatusStore {
           // Quarantining a redelivered message again is a no-op.
           ConditionExpression: "attribute_not_exists(id)",
         }),
+        { abortSignal: options.signal },
       );
     } catch (err) {
       if (!(err instanceof ConditionalCheckFailedException)) throw err;

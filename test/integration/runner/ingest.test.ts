@@ -112,6 +112,19 @@ describe("ingestBatch on the real status table", () => {
     expect(quarantined.get("ahead")?.reason).toMatch(/\(2026-11-30T12:06:00\.000Z\) is 6 minute\(s\) after/);
   });
 
+  it("counts the records a deadline hands back as deferred, not failed, and writes none after it", async () => {
+    const traffic = applicationTraffic({ applications: 4, seed: 41, distinct: true });
+    const batch = records([...traffic, "not json at all"]);
+    const { failedMessageIds, counts } = await ingestBatch(
+      { store: store(), deadline: AbortSignal.abort() },
+      batch,
+    );
+    expect(failedMessageIds).toEqual(batch.map((r) => r.messageId));
+    expect(counts).toMatchObject({ records: 9, applied: 0, quarantined: 0, failed: 0, deferred: 9 });
+    const ids = new Set(traffic.map((b) => decodeMessage(b).applications[0]?.id as string));
+    expect((await rowsOf(ids)).size).toBe(0);
+  });
+
   it("reports only the records of a write that failed for a transient reason (injected throttling)", async () => {
     const real = DynamoDBDocumentClient.from(env.db.client);
     const faulty = DynamoDBDocumentClient.from(env.db.client);

@@ -106,13 +106,30 @@ export async function ingestLines(
     // A file saved with a byte order mark starts with U+FEFF: not part of the first message.
     .map((line, i) => ({ line: (i === 0 ? line.replace(/^\uFEFF/, "") : line).replace(/\r$/, ""), n: i + 1 }))
     .filter(({ line }) => line.trim() !== "");
-  const total = { records: 0, applied: 0, stale: 0, duplicate: 0, quarantined: 0, failed: 0, batches: 0 };
+  const total = {
+    records: 0,
+    applied: 0,
+    stale: 0,
+    duplicate: 0,
+    quarantined: 0,
+    failed: 0,
+    deferred: 0,
+    batches: 0,
+  };
   for (let i = 0; i < lines.length; i += SQS_BATCH) {
     const batch = lines
       .slice(i, i + SQS_BATCH)
       .map(({ line, n }) => ({ messageId: lineMessageId(n, line), body: line }));
     const { counts } = await ingestBatch({ store }, batch);
-    for (const k of ["records", "applied", "stale", "duplicate", "quarantined", "failed"] as const)
+    for (const k of [
+      "records",
+      "applied",
+      "stale",
+      "duplicate",
+      "quarantined",
+      "failed",
+      "deferred",
+    ] as const)
       total[k] += counts[k];
     total.batches++;
   }
