@@ -121,6 +121,12 @@ export const DigestV1Schema = object({
   repeats: string()
     .optional()
     .describe("a run interrupted after publishing: some of this may repeat its message"),
+  leftOut: object({
+    count: number().int().nonnegative(),
+    first: array(object({ key: string(), reason: string() })),
+  })
+    .optional()
+    .describe("flagged findings this run could not keep (told once; counted in every run summary)"),
 });
 
 export type DigestV1 = output<typeof DigestV1Schema>;

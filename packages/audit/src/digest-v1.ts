@@ -7,6 +7,7 @@ import type { TransitionGroup } from "./groups.ts";
 import { fillTemplate, findingValues } from "./links.ts";
 import { reportTransition } from "./report.ts";
 import type { Transition, TransitionRef } from "./snapshot.ts";
+import { oneLine } from "./text.ts";
 
 /** The schema name and version every structured digest carries in `schema`. */
 export const DIGEST_V1 = "fleet-auditor.digest/v1";
@@ -79,6 +80,16 @@ export function structuredDigest(
       ...(reportUrl ? { url: reportUrl } : {}),
     },
     ...(ctx.repeats ? { repeats: ctx.repeats } : {}),
+    ...(ctx.leftOut
+      ? {
+          leftOut: {
+            count: ctx.leftOut.count,
+            first: ctx.leftOut.first
+              .slice(0, 3)
+              .map((l) => ({ key: oneLine(l.key, 101), reason: oneLine(l.reason, 200) })),
+          },
+        }
+      : {}),
   };
 }
 

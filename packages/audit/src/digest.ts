@@ -59,7 +59,6 @@ export interface DigestContext {
   leftOut?: LeftOutNews;
 }
 
-
 /** What a message is about: transitions, or the auditor's own health. */
 export type MessageKind = TransitionKind | "degraded" | "recovered";
 

@@ -62,3 +62,21 @@ export function leftOutNews(
   }
   return { tell, remember: [...remember].slice(0, REMEMBERED) };
 }
+
+/** Left-out findings a digest tells: how many, and the first few with their reason. */
+export interface LeftOutNews {
+  count: number;
+  first: ReadonlyArray<{ key: string; reason: string }>;
+}
+
+/**
+ * Findings the run left out, told once: how many, and the first few keys with their reason (each
+ * key one-lined, in quotes after a label of ours, so no outside text starts a line).
+ */
+export function leftOutLine(l: LeftOutNews): string {
+  const first = l.first
+    .slice(0, 3)
+    .map((f) => `"${oneLine(f.key, 100)}" (${oneLine(f.reason, 120)})`)
+    .join("; ");
+  return `Left out: ${l.count} flagged finding(s) this audit cannot keep, told once and counted in every run summary: ${first}${l.count > 3 ? "; …" : ""}.`;
+}

@@ -2,6 +2,7 @@ import { inspectCommand, pastableCommand, silenceCommand } from "./commands.ts";
 import type { DigestContext } from "./digest.ts";
 import type { Severity } from "./finding.ts";
 import type { TransitionGroup } from "./groups.ts";
+import { leftOutLine } from "./left-out.ts";
 import { fillTemplate, findingValues } from "./links.ts";
 import type { Transition, TransitionKind, TransitionRef } from "./snapshot.ts";
 import { humanDuration, oneLine, shortTime, slackCode, slackCommand, slackText } from "./text.ts";
@@ -69,6 +70,7 @@ export function chatbotNotification(
       `:repeat: Run ${slackCode(ctx.repeats, 80)} was interrupted after publishing: some of this may repeat its message.`,
     );
   }
+  if (ctx.leftOut) lines.push(`:no_entry_sign: ${slackText(leftOutLine(ctx.leftOut), 600)}`);
   const report = reportLine(ctx);
   // Room kept for the report line and a "+N more" line.
   const budget = CHATBOT_DESCRIPTION_LIMIT - report.length - 120;

@@ -1,5 +1,6 @@
 import { inspectCommand, pastableCommand, silenceCommand } from "./commands.ts";
 import type { DigestV1 } from "./digest-v1-schema.ts";
+import { leftOutLine } from "./left-out.ts";
 import { safeLink } from "./links.ts";
 import { SEVERITY_EMOJI } from "./render-chatbot.ts";
 import type { TransitionKind } from "./snapshot.ts";
@@ -70,6 +71,7 @@ export function slackMessage(digest: DigestV1): SlackMessage {
     { type: "section", fields: summaryFields(digest) },
   ];
   const notes = [
+    ...(digest.leftOut ? [`:no_entry_sign: ${slackText(leftOutLine(digest.leftOut), 600)}`] : []),
     ...(digest.repeats
       ? [
           `:repeat: Run ${slackCode(digest.repeats, 80)} was interrupted after publishing: some of this may repeat its message.`,

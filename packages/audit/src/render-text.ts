@@ -3,6 +3,7 @@ import type { DigestContext } from "./digest.ts";
 import type { EdgeDetail } from "./edge-finding.ts";
 import type { Finding } from "./finding.ts";
 import type { TransitionGroup } from "./groups.ts";
+import { leftOutLine } from "./left-out.ts";
 import { fillTemplate, findingValues } from "./links.ts";
 import { TRANSITION_KINDS, type Transition, type TransitionKind, type TransitionRef } from "./snapshot.ts";
 import { humanDuration, oneLine, shortTime } from "./text.ts";
@@ -120,6 +121,7 @@ function head(ctx: DigestContext): string[] {
     lines.push(
       `Run ${oneLine(ctx.repeats, 80)} was interrupted after publishing: some of this may repeat its message.`,
     );
+  if (ctx.leftOut) lines.push(leftOutLine(ctx.leftOut));
   lines.push(...reportPointer(ctx));
   return lines;
 }

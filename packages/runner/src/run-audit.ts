@@ -22,6 +22,7 @@ import {
   LEFT_OUT_LISTED,
   type LeftOut,
   type LinkTemplates,
+  leftOutNews,
   narrowedQueries,
   nextHealth,
   type RunReportStore,
@@ -145,13 +146,19 @@ export async function runAudit(
         : { scan: listed, endings: new Map<string, string>() };
     const { endings } = confirmed;
     const scan = leaveOut(deps, confirmed.scan);
+    const leftOut = leftOutNews(scan.leftOut, state.health.leftOutTold ?? []);
     const diff = planTransitions(deps, run, scan, state);
     const transitions = withEndings(diff.transitions, endings);
     const plan = { diff: { ...diff, transitions } };
     const report = run.dryRun ? { stored: true } : await keepReport(deps, run, scan, transitions);
     const { digests, stormFallback } = render(
       deps,
-      digestContext(deps, run, scan, report.stored, state.repeats),
+      {
+        ...digestContext(deps, run, scan, report.stored, state.repeats),
+        ...(leftOut.tell.length
+          ? { leftOut: { count: leftOut.tell.length, first: leftOut.tell.slice(0, 3) } }
+          : {}),
+      },
       transitions,
     );
     if (run.dryRun) {
@@ -166,7 +173,9 @@ export async function runAudit(
     if (publishing || state.repeats) await deps.store.endPublishing(run.audit.name);
     const ok = scan.complete && delivery.failed === 0;
     const reason = scan.incompleteReason ?? (delivery.failed ? "publishing the digest failed" : null);
-    const healthAfter = await updateHealth(deps, run, health, { ok, reason });
+    // Left-out findings are remembered as told once this run's messages went out.
+    const told = delivery.failed === 0 ? rememberLeftOut(health, leftOut.remember) : undefined;
+    const healthAfter = await updateHealth(deps, run, told ?? health, { ok, reason }, told !== undefined);
     const summary = {
       ...summarize(run, scan, plan, delivery, writes),
       ...(transitions.length ? { report } : {}),
@@ -575,6 +584,14 @@ function blind(scan: Scan, reason: string): Scan {
   };
 }
 
+/** The health item with the left-out findings told so far, or undefined when that is unchanged. */
+function rememberLeftOut(health: AuditHealth, remember: readonly string[]): AuditHealth | undefined {
+  const before = health.leftOutTold ?? [];
+  if (before.length === remember.length && before.every((d, i) => d === remember[i])) return undefined;
+  const { leftOutTold: _old, ...rest } = health;
+  return remember.length ? { ...rest, leftOutTold: [...remember] } : rest;
+}
+
 /**
  * Stage 4, first: what the run cannot keep (`keepable`: a finding that cannot be stored, a second
  * finding under one key) is left out before the diff, so nothing is published that the commit
@@ -650,11 +667,17 @@ function render(
 ): { digests: DigestMessage[]; stormFallback: boolean } {
   if (deps.notifyMode !== "per-runtime")
     return { digests: renderDigests(ctx, transitions), stormFallback: false };
+  // Per-runtime messages are about one runtime each: left-out findings get a digest of their own.
+  const { leftOut, ...perRuntime } = ctx;
+  const leftOutDigest = leftOut ? renderDigests({ ...perRuntime, leftOut }, [], transitions.length) : [];
   const visible = transitions.filter((t) => t.silencedBy === undefined).length;
   if (visible > (deps.stormThreshold ?? DEFAULT_STORM_THRESHOLD)) {
     return { digests: renderDigests(ctx, transitions), stormFallback: true };
   }
-  return { digests: renderRuntimeMessages(ctx, transitions), stormFallback: false };
+  return {
+    digests: [...renderRuntimeMessages(perRuntime, transitions), ...leftOutDigest],
+    stormFallback: false,
+  };
 }
 
 /** Stage 7: what the digest says about the run and where it points. */
@@ -763,6 +786,8 @@ async function updateHealth(
   run: Run,
   previous: AuditHealth,
   outcome: { ok: boolean; reason: string | null },
+  /** `previous` differs from what is stored (what was told of left-out findings): write it. */
+  dirty = false,
 ): Promise<NonNullable<RunSummary["health"]>> {
   const step = nextHealth(previous, { ...outcome, at: run.now.toISOString() }, deps.degradedAfterRuns);
   let health = step.health;
@@ -787,7 +812,7 @@ async function updateHealth(
       if (step.notice === "recovered") health = previous;
     }
   }
-  if (step.changed || sent) await deps.store.saveHealth(run.audit.name, health);
+  if (step.changed || sent || dirty) await deps.store.saveHealth(run.audit.name, health);
   return { badRuns: health.badRuns, badSince: health.badSince, ...(sent ? { notice: sent } : {}) };
 }
 

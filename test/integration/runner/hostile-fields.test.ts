@@ -88,6 +88,46 @@ describe("a KEB audit over runtimes whose fields are huge or hold line breaks", 
   });
 });
 
+describe("a finding the audit cannot keep", () => {
+  const run = (minutes: number) =>
+    runAudit(
+      { ...base, source: kit.client(), clock: () => at(minutes) },
+      { audit: "failing", scheduledTime: at(minutes).toISOString() },
+    );
+
+  it("is left out before publishing, counted in every run summary, and told once while it persists", async () => {
+    kit.sim.fleet.reset(generateFleet({ size: 40, seed: 3, flagged: 8 }));
+    expect((await run(0)).complete).toBe(true);
+    await drain();
+    // A runtime fails whose instance ID no DynamoDB key can hold: the only change of the run.
+    const healthy = kit.sim.fleet
+      .all()
+      .find((i) => i.active && !i.deletedAt && i.operations.at(-1)?.state === "succeeded");
+    kit.sim.fleet.fail(healthy?.instanceID as string);
+    (healthy as { instanceID: string }).instanceID = `x${"0".repeat(1_100)}`;
+
+    const first = await run(5);
+    expect(first).toMatchObject({
+      complete: true,
+      transitions: [],
+      unstorableCount: 1,
+      notified: { messages: 1 },
+    });
+    const [told] = await drain();
+    const body = JSON.parse(told?.Message as string) as { email: string; https: string; default: string };
+    expect(told?.Subject).toContain("1 left out");
+    expect(body.email).toContain(`Left out: 1 flagged finding(s) this audit cannot keep`);
+    expect(body.email).toContain("its key is 1101 bytes");
+    expect(body.https).toContain("Left out: 1");
+    expect(JSON.parse(body.default).leftOut).toMatchObject({ count: 1 });
+
+    const again = await run(10);
+    expect(again).toMatchObject({ unstorableCount: 1, notified: { messages: 0 } });
+    expect(await drain()).toEqual([]);
+    expect(again.health?.badRuns).toBe(0);
+  });
+});
+
 describe("the applications audit over refusals and Applications whose texts collide once cut", () => {
   const run = (minutes: number) =>
     runAudit(
