@@ -25,10 +25,12 @@ import {
   leftOutNews,
   narrowedQueries,
   nextHealth,
+  oneLine,
   type RunReportStore,
   type RunSummary,
   renderDigests,
   renderRuntimeMessages,
+  reportCommand,
   reportTransition,
   type Silence,
   type SilenceSource,
@@ -680,6 +682,10 @@ function render(
   };
 }
 
+// The run ID is a UUID from `newId`, but a caller may choose it: quoted like every command.
+const defaultReportCommand = (id: string): string =>
+  reportCommand(id) ?? `fleet-auditor runs show ${JSON.stringify(oneLine(id, 100))}`;
+
 /** Stage 7: what the digest says about the run and where it points. */
 function digestContext(
   deps: AuditRunDeps,
@@ -703,7 +709,7 @@ function digestContext(
     ...(deps.collapseAt !== undefined ? { collapseAt: deps.collapseAt } : {}),
     report: {
       stored: reportStored,
-      command: (deps.reportCommand ?? ((id: string) => `fleet-auditor runs show ${id}`))(run.id),
+      command: (deps.reportCommand ?? defaultReportCommand)(run.id),
     },
   };
 }

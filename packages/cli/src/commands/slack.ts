@@ -1,7 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { reportDigests } from "@fleet-auditor/audit";
+import { reportCommand, reportDigests } from "@fleet-auditor/audit";
 import type { OutboxLine } from "@fleet-auditor/notify";
 import { messagingFrom, slackMessageFor } from "@fleet-auditor/runner";
 import { atMostPositionals, stateDirOption } from "../args.ts";
@@ -91,8 +91,8 @@ async function fromReport(
       ...(links ? { links } : {}),
       ...(collapseAt !== undefined ? { collapseAt } : {}),
       reportCommand: env.AUDIT_TABLE
-        ? `AUDIT_TABLE=${env.AUDIT_TABLE} fleet-auditor runs show ${runId}`
-        : `fleet-auditor runs show ${runId} --state-dir ${stateDir}`,
+        ? (reportCommand(runId, { table: env.AUDIT_TABLE }) ?? `fleet-auditor runs show ${runId}`)
+        : (reportCommand(runId, { stateDir }) ?? `fleet-auditor runs show ${runId}`),
     });
     if (!digest) return { missing: `run ${runId} published nothing (all its transitions were silenced)` };
     return forLambda(digest.message);
