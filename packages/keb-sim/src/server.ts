@@ -73,7 +73,11 @@ export async function startKebSimulator(options: SimulatorOptions = {}): Promise
     const answerAt = performance.now() + delay;
     const reply = await route(req, url, fault);
     const left = answerAt - performance.now();
-    if (left > 0) await sleep(left);
+    // A client that gives up (a deadline) ends the wait: nothing is left to answer.
+    const gone = new AbortController();
+    res.once("close", () => gone.abort());
+    if (left > 0) await sleep(left, undefined, { signal: gone.signal }).catch(() => undefined);
+    if (gone.signal.aborted) return;
     write(res, reply);
   };
 

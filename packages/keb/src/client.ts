@@ -1,6 +1,13 @@
 import type { TokenProvider } from "./auth/token-provider.ts";
 import { parseEndpointUrl } from "./base-url.ts";
-import { KebAuthError, KebError, KebHttpError, KebSchemaError, KebTimeoutError } from "./errors.ts";
+import {
+  KebAuthError,
+  KebDeadlineError,
+  KebError,
+  KebHttpError,
+  KebSchemaError,
+  KebTimeoutError,
+} from "./errors.ts";
 import { type ListParameters, pageQuery } from "./params.ts";
 import { parseRuntimesPage } from "./parse-page.ts";
 import { redact, redirectOrigin } from "./redact.ts";
@@ -15,7 +22,16 @@ export interface RuntimeSource {
 
 /** Per-call options of `listPage`. */
 export interface ListPageOptions {
+  /**
+   * The run's deadline: when it aborts, the request in flight (or the wait before a retry) is
+   * aborted and `listPage` throws `KebDeadlineError` (`KEB_DEADLINE`).
+   */
   signal?: AbortSignal;
+  /**
+   * When `signal` will abort, epoch ms, if known: a retry that would wait past it is not made
+   * and the last answer stands, rather than a wait that the deadline cuts short.
+   */
+  deadlineAt?: number;
   /** Called once the body has arrived and decoded, before validation: the request is no longer in flight. */
   onResponse?: () => void;
 }
@@ -57,15 +73,23 @@ export class KebClient implements RuntimeSource {
   /** Fetches and validates one page. Throws a `KebError` subclass; see `errors.ts`. */
   async listPage(params: ListParameters, options: ListPageOptions = {}): Promise<RuntimesPage> {
     const url = `${this.#endpoint.href}?${pageQuery(params)}`;
+    if (options.signal?.aborted) {
+      throw new KebDeadlineError(`GET ${url} was sent`, { cause: options.signal.reason });
+    }
     const timeoutMs = this.#options.requestTimeoutMs ?? 30_000;
     const deadline = AbortSignal.timeout(timeoutMs);
-    const deadlineAt = Date.now() + timeoutMs;
+    const deadlineAt = Math.min(Date.now() + timeoutMs, options.deadlineAt ?? Number.POSITIVE_INFINITY);
     const signal = options.signal ? AbortSignal.any([options.signal, deadline]) : deadline;
     let authRetried = false;
     let bodyRetries = this.#options.bodyRetries ?? 2;
     const cap = this.#options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
     for (;;) {
-      const token = await this.#options.tokenProvider.getToken(signal);
+      // The run's signal alone: the token fetch has its own time limit, and a fetch shared with
+      // other pages must not end with this page's.
+      const token = await this.#options.tokenProvider.getToken(options.signal).catch((err: unknown) => {
+        if (!options.signal?.aborted || err instanceof KebDeadlineError) throw err;
+        throw new KebDeadlineError("a token for KEB arrived", { cause: err });
+      });
       let text: string;
       try {
         const response = await this.#options.transport.send(
@@ -142,8 +166,9 @@ export class KebClient implements RuntimeSource {
     callerSignal: AbortSignal | undefined,
     token: string,
   ): unknown {
+    // The caller's signal is the run's deadline: whatever broke off because of it, that is why.
+    if (callerSignal?.aborted) return new KebDeadlineError(`GET ${url} answered`, { cause: err });
     if (err instanceof KebError) return err;
-    if (callerSignal?.aborted && !deadline.aborted) return err;
     if (deadline.aborted) return new KebTimeoutError("deadline", url, { cause: err });
     const code = connectionErrorCode(err);
     if (code === "UND_ERR_CONNECT_TIMEOUT") return new KebTimeoutError("connect", url, { cause: err });

@@ -5,6 +5,7 @@ export type KebErrorCode =
   | "KEB_AUTH"
   | "KEB_INCOMPLETE"
   | "KEB_TIMEOUT"
+  | "KEB_DEADLINE"
   | "KEB_CONFIG";
 
 /** Base of every error the KEB client throws. `code` is stable; `message` is for humans. */
@@ -74,6 +75,17 @@ export class KebTimeoutError extends KebError {
     super("KEB_TIMEOUT", `GET ${url} timed out (${phase})`, options);
     this.name = "KebTimeoutError";
     this.phase = phase;
+  }
+}
+
+/**
+ * The caller's signal (the run's deadline) aborted a page, a token fetch or a scan before it
+ * finished: the scan ends incomplete, with what did arrive. `cause` is the signal's reason.
+ */
+export class KebDeadlineError extends KebError {
+  constructor(before: string, options?: { cause?: unknown }) {
+    super("KEB_DEADLINE", `the run's deadline passed before ${before}`, options);
+    this.name = "KebDeadlineError";
   }
 }
 

@@ -1,5 +1,5 @@
 import type { RuntimeSource } from "./client.ts";
-import { KebConfigError, KebError, KebIncompleteError } from "./errors.ts";
+import { KebConfigError, KebDeadlineError, KebError, KebIncompleteError } from "./errors.ts";
 import { PageSlots } from "./page-slots.ts";
 import { filterQuery, MAX_PAGE_SIZE, type RuntimeFilters } from "./params.ts";
 import type { Runtime, RuntimesPage } from "./schemas.ts";
@@ -23,7 +23,14 @@ export interface ScanOptions {
   maxPages?: number;
   /** `last` is much cheaper for KEB and enough to classify a runtime. Default `last`. */
   operationDetail?: "last" | "all";
+  /**
+   * The run's deadline. When it aborts, requests in flight and waits before retries are aborted,
+   * no further page is asked for, and the scan ends incomplete with a `KebDeadlineError`
+   * (`KEB_DEADLINE`) as its `error`, keeping the runtimes that did arrive: it never throws for it.
+   */
   signal?: AbortSignal;
+  /** When `signal` will abort, epoch ms, if known: no retry is made that would wait past it. */
+  deadlineAt?: number;
   /** Called after each page with pages done and pages expected. */
   onProgress?: (done: number, total: number) => void;
 }
@@ -81,15 +88,29 @@ export async function scanRuntimes(
     controller.abort();
   };
   const slots = options.slots ?? new PageSlots(options.concurrency ?? 4);
+  const late = (page: number, err: unknown): KebDeadlineError =>
+    err instanceof KebDeadlineError
+      ? err
+      : new KebDeadlineError(`page ${page} arrived`, { cause: options.signal?.reason ?? err });
   const fetchPage = async (page: number): Promise<RuntimesPage | undefined> => {
     const release = await slots.acquire();
     try {
       if (failure) return undefined;
+      if (options.signal?.aborted) throw late(page, options.signal.reason);
       const params = { ...filters, page, pageSize, operationDetail: options.operationDetail ?? "last" };
-      return await source.listPage(params, { signal, onResponse: release });
+      return await source.listPage(params, {
+        signal,
+        onResponse: release,
+        ...(options.deadlineAt !== undefined ? { deadlineAt: options.deadlineAt } : {}),
+      });
     } catch (err) {
-      if (!failure) fail(`page ${page} failed: ${err instanceof Error ? err.message : String(err)}`, err);
-      if (err instanceof KebError || signal.aborted) return undefined;
+      // Whatever broke off once the run's deadline passed broke off because of it.
+      const cause = options.signal?.aborted ? late(page, err) : err;
+      if (!failure) {
+        const why = cause instanceof KebDeadlineError ? `: ${cause.message}` : ` failed: ${errorText(cause)}`;
+        fail(`page ${page}${why}`, cause);
+      }
+      if (cause instanceof KebError || signal.aborted) return undefined;
       throw err;
     } finally {
       release();
@@ -210,4 +231,8 @@ export async function scanAll(
       }),
     ),
   );
+}
+
+function errorText(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
 }

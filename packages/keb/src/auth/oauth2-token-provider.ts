@@ -1,7 +1,7 @@
 import { decodeJwt } from "jose";
 import { number, object, optional, string, union } from "zod";
 import { parseEndpointUrl } from "../base-url.ts";
-import { KebAuthError, KebError, KebTimeoutError } from "../errors.ts";
+import { KebAuthError, KebDeadlineError, KebError, KebTimeoutError } from "../errors.ts";
 import { redact } from "../redact.ts";
 import type { KebTransport } from "../transport.ts";
 import type { TokenProvider } from "./token-provider.ts";
@@ -69,13 +69,19 @@ abstract class OAuth2TokenProvider implements TokenProvider {
     return [];
   }
 
+  /**
+   * A cached token, or one fetched now. `signal` is the caller's deadline: when it aborts, this
+   * caller stops waiting with `KebDeadlineError`, and a fetch it started is aborted (a fetch is
+   * shared by the callers of one run, whose deadline is one).
+   */
   async getToken(signal?: AbortSignal): Promise<string> {
     const cached = this.#cached;
     if (cached && this.#now() < cached.refreshAt) return cached.value;
+    if (signal?.aborted) throw this.#late(signal.reason);
     this.#inflight ??= this.#fetch(signal).finally(() => {
       this.#inflight = undefined;
     });
-    const fresh = await this.#inflight;
+    const fresh = await untilAborted(this.#inflight, signal, () => this.#late(signal?.reason));
     this.#cached = fresh;
     return fresh.value;
   }
@@ -132,7 +138,7 @@ abstract class OAuth2TokenProvider implements TokenProvider {
         );
       }
     } catch (err) {
-      throw this.#describe(err, deadline);
+      throw signal?.aborted ? this.#late(err) : this.#describe(err, deadline);
     }
     const parsed = TokenResponse.safeParse(body);
     if (!parsed.success) {
@@ -174,6 +180,11 @@ abstract class OAuth2TokenProvider implements TokenProvider {
     );
   }
 
+  /** The caller's deadline passed while a token was being fetched. */
+  #late(cause: unknown): KebDeadlineError {
+    return new KebDeadlineError(`the token endpoint ${this.#tokenUrl.origin} answered`, { cause });
+  }
+
   #describe(err: unknown, deadline: AbortSignal): KebError {
     if (err instanceof KebError) return err;
     if (deadline.aborted) return new KebTimeoutError("deadline", this.#tokenUrl.origin, { cause: err });
@@ -184,6 +195,20 @@ abstract class OAuth2TokenProvider implements TokenProvider {
       cause: err,
     });
   }
+}
+
+/** `promise`, or `late()` thrown as soon as `signal` aborts, whichever comes first. */
+function untilAborted<T>(
+  promise: Promise<T>,
+  signal: AbortSignal | undefined,
+  late: () => Error,
+): Promise<T> {
+  if (!signal) return promise;
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = (): void => reject(late());
+    signal.addEventListener("abort", onAbort, { once: true });
+    promise.then(resolve, reject).finally(() => signal.removeEventListener("abort", onAbort));
+  });
 }
 
 function lifetimeMs(expiresIn: number | string | undefined, token: string, now: number): number {

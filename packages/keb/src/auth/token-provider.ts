@@ -3,7 +3,10 @@
  * whose `groups` claim holds `runtimeViewer` (or operator/admin).
  */
 export interface TokenProvider {
-  /** A token to send now. Concurrent callers share one fetch. */
+  /**
+   * A token to send now. Concurrent callers share one fetch. `signal` is the caller's (the run's)
+   * deadline: when it aborts, the fetch is aborted and `KebDeadlineError` thrown.
+   */
   getToken(signal?: AbortSignal): Promise<string>;
   /**
    * KEB answered 401 to `token`: forget it if it is the cached one. Returns true when the next
