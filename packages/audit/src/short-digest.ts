@@ -2,6 +2,7 @@ import type { DigestContext, DigestMessage, ShortDigest } from "./digest.ts";
 import { structuredDigest } from "./digest-v1.ts";
 import type { Severity } from "./finding.ts";
 import type { TransitionGroup } from "./groups.ts";
+import { leftOutLine } from "./left-out.ts";
 import { chatbotNotification } from "./render-chatbot.ts";
 import { reportPointer } from "./render-text.ts";
 import { TRANSITION_KINDS, type Transition, type TransitionRef } from "./snapshot.ts";
@@ -31,14 +32,18 @@ export interface ShortDigestInput {
  */
 export function shortDigest(input: ShortDigestInput): ShortDigest {
   const { ctx, transitions, groups, refs, subject, severity } = input;
-  const counts = countLine(groups);
-  const why = `This message names none of the ${refs.length} transitions (${counts}): the digest naming them was too large for SNS.`;
+  const why =
+    refs.length > 0
+      ? `This message names none of the ${refs.length} transitions (${countLine(groups)}): the digest naming them was too large for SNS.`
+      : "This message is the summary of a digest too large for SNS.";
   const email = [
     `fleet-auditor ${ctx.landscape ? `[${oneLine(ctx.landscape, 40)}] ` : ""}${oneLine(ctx.audit, 40)} audit, run ${oneLine(ctx.runId, 100)} at ${shortTime(ctx.at)}`,
     ctx.complete
       ? `Scan complete: ${ctx.listed} ${ctx.listedWhat ?? "runtimes"} listed, ${ctx.flagged} flagged.`
       : `Scan INCOMPLETE (${oneLine(ctx.incompleteReason ?? "unknown", 300)}): nothing was resolved this run.`,
     why,
+    // A finding left out is told once, in whatever message goes out: this one, if it is the one.
+    ...(ctx.leftOut ? [leftOutLine(ctx.leftOut)] : []),
     ...reportPointer(ctx),
     "",
     `Run ${oneLine(ctx.runId, 100)}.`,

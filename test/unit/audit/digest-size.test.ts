@@ -101,6 +101,14 @@ describe("the short form of a digest", () => {
     expect(body(m).email).toContain("names none of the 3000 transitions (3000 firing)");
   });
 
+  it("carries the line of findings left out, told once in whichever form goes out", () => {
+    const leftOut = { count: 1, first: [{ key: "inst-huge", reason: "a field too large to store" }] };
+    const [m] = renderDigests({ ...ctx, leftOut }, [t(1)]) as [DigestMessage];
+    expect(body(m.short as DigestMessage).email).toMatch(/^Left out: 1 flagged finding\(s\).*"inst-huge"/m);
+    const [alone] = renderDigests({ ...ctx, leftOut }, []) as [DigestMessage];
+    expect(body(alone.short as DigestMessage).email).toContain("the summary of a digest too large for SNS");
+  });
+
   it("names the run's own transition in per-runtime messages", () => {
     const messages = renderRuntimeMessages(ctx, [t(1), t(2), t(3, "resolved")]);
     expect(messages.map((m) => m.short?.omitted)).toEqual([[0], [1], [2]]);
