@@ -109,4 +109,29 @@ describe("terminal control characters from outside data in CLI output", () => {
     expect(out.stdout).toContain("app\\nedge-9   Approved   get");
     expect(out.stdout).toContain("not found\\x1b]0;pwned\\x07\\r\\x9b2J\\u202eevil");
   });
+
+  it("writes them as JSON escapes in apps status JSON, which a program reads back unchanged", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "fa-esc-"));
+    const message = JSON.parse(
+      readFileSync(new URL("../fixtures/kubeedge/response-get-rejected.json", import.meta.url), "utf8"),
+    );
+    message.header.timestamp = Date.now();
+    message.content.Nodename = "edge-1\u009b2J\u202e";
+    const file = join(dir, "messages.jsonl");
+    writeFileSync(file, `${JSON.stringify(message)}\n`);
+    await spawnCli(["apps", "ingest", file, "--state-dir", dir, "--output", "json"]);
+    const out = await spawnCli([
+      "apps",
+      "status",
+      "--since",
+      "2020-01-01T00:00:00Z",
+      "--state-dir",
+      dir,
+      "--output",
+      "json",
+    ]);
+    expect(out.code).toBe(0);
+    for (const line of out.stdout.split("\n")) expect(line).not.toMatch(ACTIVE);
+    expect((JSON.parse(out.stdout) as Array<{ node: string }>)[0]?.node).toBe("edge-1\u009b2J\u202e");
+  });
 });

@@ -2,7 +2,7 @@ import { join } from "node:path";
 import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import { SNSClient } from "@aws-sdk/client-sns";
 import type { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
-import type { AlertPublisher, AuditStateStore } from "@fleet-auditor/audit";
+import { type AlertPublisher, type AuditStateStore, reportCommand } from "@fleet-auditor/audit";
 import { OutboxPublisher, snsAlertPublisher } from "@fleet-auditor/notify";
 import { ConfigError } from "@fleet-auditor/runner";
 import {
@@ -126,9 +126,8 @@ export async function openBackend(
     store: new DynamoAuditStore(table),
     reports: new DynamoReportStore(table),
     reportCommand: (runId) =>
-      env.AUDIT_TABLE
-        ? `AUDIT_TABLE=${env.AUDIT_TABLE} fleet-auditor runs show ${runId}`
-        : `fleet-auditor runs show ${runId} --state-dir ${stateDir}`,
+      reportCommand(runId, env.AUDIT_TABLE ? { table: env.AUDIT_TABLE } : { stateDir }) ??
+      `fleet-auditor runs show ${runId}`,
     silences: new DynamoSilenceStore(table),
     publisher: sns
       ? snsAlertPublisher(sns.client, {

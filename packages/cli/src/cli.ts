@@ -11,6 +11,7 @@ import { silencesCommand } from "./commands/silences.ts";
 import { slackCommand } from "./commands/slack.ts";
 import { CliEnvSchema } from "./env.ts";
 import { UsageError } from "./errors.ts";
+import { escapeControl } from "./table.ts";
 
 /** The command table: `fleet-auditor <name> …` runs the entry of that name. */
 export const COMMANDS: readonly Command[] = [
@@ -70,7 +71,7 @@ export async function runCli(
   } catch (err) {
     // Errors are redacted where they are made; this guards what the terminal shows anyway.
     io.stderr.write(
-      `fleet-auditor: ${redact((err as Error).message ?? String(err))}\n${usageOf(err, command)}`,
+      `fleet-auditor: ${escapeControl(redact((err as Error).message ?? String(err)))}\n${usageOf(err, command)}`,
     );
     return 1;
   }

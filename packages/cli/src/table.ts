@@ -63,11 +63,11 @@ export function csvCell(value: string): string {
 const ACTIVE_IN_JSON = /[\u007f-\u009f\p{Zl}\p{Zp}\p{Bidi_Control}]/gu;
 
 /**
- * `JSON.stringify(value, null, 2)` safe to print: JSON escapes C0 controls already; the rest of
- * what `escapeControl` covers is written as `\uXXXX` escapes, so a program reads the same value.
+ * `JSON.stringify(value, null, space)` safe to print: JSON escapes C0 controls already; the rest
+ * of what `escapeControl` covers is written as `\uXXXX` escapes, so a program reads the same value.
  */
-export function terminalJson(value: unknown): string {
-  return JSON.stringify(value, null, 2).replace(
+export function terminalJson(value: unknown, space = 2): string {
+  return JSON.stringify(value, null, space).replace(
     ACTIVE_IN_JSON,
     (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`,
   );

@@ -13,7 +13,7 @@ import {
 import { openStatusBackend } from "../backend.ts";
 import type { Command, Io } from "../command.ts";
 import { UsageError } from "../errors.ts";
-import { renderTable } from "../table.ts";
+import { renderTable, terminalJson } from "../table.ts";
 
 const USAGE = `usage:
   fleet-auditor apps ingest FILE|- [--output json|table]   each line: one SQS message body
@@ -63,7 +63,7 @@ export const appsCommand: Command = {
         const counts = await ingestLines(input, backend.store);
         io.stdout.write(
           output === "json"
-            ? `${JSON.stringify(counts)}\n`
+            ? `${terminalJson(counts)}\n`
             : `${counts.records} message(s): ${counts.applied} applied, ${counts.stale} stale, ${counts.duplicate} duplicate, ${counts.quarantined} quarantined, ${counts.failed} failed (${backend.description})\n`,
         );
         return counts.failed > 0 ? 1 : 0;
@@ -73,22 +73,20 @@ export const appsCommand: Command = {
           { node: values.node, status: values.status, since, limit },
           now(),
         );
-        io.stdout.write(output === "json" ? `${JSON.stringify(rows, null, 2)}\n` : `${statusTable(rows)}\n`);
+        io.stdout.write(output === "json" ? `${terminalJson(rows)}\n` : `${statusTable(rows)}\n`);
         return 0;
       }
       if (sub === "reindex") {
         const done = await backend.store.reindex();
         io.stdout.write(
           output === "json"
-            ? `${JSON.stringify(done)}\n`
+            ? `${terminalJson(done)}\n`
             : `${done.scanned} item(s) read, ${done.updated} watch key(s) written (${backend.description})\n`,
         );
         return 0;
       }
       const items = await backend.store.quarantined(limit ?? 100);
-      io.stdout.write(
-        output === "json" ? `${JSON.stringify(items, null, 2)}\n` : `${quarantineTable(items)}\n`,
-      );
+      io.stdout.write(output === "json" ? `${terminalJson(items)}\n` : `${quarantineTable(items)}\n`);
       return 0;
     } finally {
       await backend.close();

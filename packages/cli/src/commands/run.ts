@@ -17,6 +17,7 @@ import { openBackend } from "../backend.ts";
 import type { Command } from "../command.ts";
 import { UsageError } from "../errors.ts";
 import { renderSummary } from "../summary-table.ts";
+import { terminalJson } from "../table.ts";
 
 const AUDIT_NAMES = AUDITS.map((a) => a.name);
 
@@ -151,7 +152,7 @@ export const runCommand: Command = {
         summaries.push(output === "json" ? plain : summary);
       }
       if (output === "json") {
-        io.stdout.write(`${JSON.stringify(values.audit === "all" ? summaries : summaries[0], null, 2)}\n`);
+        io.stdout.write(`${terminalJson(values.audit === "all" ? summaries : summaries[0])}\n`);
       } else {
         io.stdout.write(`${backend.description}\n\n${summaries.map(renderSummary).join("\n")}`);
       }

@@ -13,7 +13,7 @@ import {
 import { openSilences } from "../backend.ts";
 import type { Command } from "../command.ts";
 import { UsageError } from "../errors.ts";
-import { renderTable } from "../table.ts";
+import { renderTable, terminalJson } from "../table.ts";
 
 const AUDIT_NAMES = AUDITS.map((a) => a.name);
 
@@ -79,7 +79,7 @@ export const silencesCommand: Command = {
       if (silence) {
         await backend.silences.add(silence);
         io.stdout.write(
-          `${output === "json" ? JSON.stringify(silence) : `silence ${silence.id} until ${silence.endsAt}`}\n`,
+          `${output === "json" ? terminalJson(silence, 0) : `silence ${silence.id} until ${silence.endsAt}`}\n`,
         );
       } else if (sub === "expire") {
         await backend.silences.expire(positionals[0] as string, now).catch((err: unknown) => {
@@ -88,7 +88,7 @@ export const silencesCommand: Command = {
         io.stdout.write(`silence ${positionals[0]} expired\n`);
       } else {
         const all = values.all ? await backend.silences.list() : await backend.silences.active(now);
-        io.stdout.write(output === "json" ? `${JSON.stringify(all, null, 2)}\n` : `${silenceTable(all)}\n`);
+        io.stdout.write(output === "json" ? `${terminalJson(all)}\n` : `${silenceTable(all)}\n`);
       }
       return 0;
     } finally {

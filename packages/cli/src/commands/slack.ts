@@ -8,6 +8,7 @@ import { atMostPositionals, stateDirOption } from "../args.ts";
 import { openRuns } from "../backend.ts";
 import type { Command } from "../command.ts";
 import { UsageError } from "../errors.ts";
+import { terminalJson } from "../table.ts";
 
 const USAGE = `usage:
   fleet-auditor slack preview RUN_ID                 the Slack message of a run, from its report
@@ -46,7 +47,7 @@ export const slackCommand: Command = {
       io.stderr.write(`fleet-auditor: ${delivered.missing}\n`);
       return 1;
     }
-    io.stdout.write(`${JSON.stringify(slackMessageFor(delivered).message, null, 2)}\n`);
+    io.stdout.write(`${terminalJson(slackMessageFor(delivered).message)}\n`);
     return 0;
   },
 };
