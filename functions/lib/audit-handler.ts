@@ -35,9 +35,7 @@ export function auditHandler(
       });
       // One deadline for the run, short of the function's timeout: a slow KEB ends the run
       // incomplete (counted toward degraded, metrics flushed) instead of a silent kill.
-      const summary = await runAudit(deps, input, {
-        signal: runDeadline(context.getRemainingTimeInMillis()),
-      });
+      const summary = await runAudit(deps, input, runDeadline(context.getRemainingTimeInMillis()));
       logger.info("audit run finished", {
         runId: summary.runId,
         status: summary.status,

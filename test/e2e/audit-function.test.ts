@@ -147,7 +147,7 @@ describe("functions/audit.ts", () => {
       const context = { ...fakeContext(), getRemainingTimeInMillis: () => 2_000 };
       const summary = (await handler({ audit: "failing" }, context)) as RunSummary;
       expect(summary.complete).toBe(false);
-      expect(summary.incompleteCode).toMatch(/DEADLINE|TIMEOUT|INCOMPLETE/);
+      expect(summary.incompleteCode).toBe("KEB_DEADLINE");
       expect(summary.health?.badRuns).toBeGreaterThanOrEqual(1);
     } finally {
       kit.sim.faults.latencyMs = 0;

@@ -57,8 +57,18 @@ export interface RunSummary {
   report?: { stored: boolean };
   /** The audit's health after this run; `notice` when this run sent a degraded or recovered notice. */
   health?: { badRuns: number; badSince: string | null; notice?: "degraded" | "recovered" };
-  /** `error`: why a refused message was refused (present only then). */
-  notified: { messages: number; transitions: number; failed: number; suppressed: number; error?: string };
+  /**
+   * `error`: why a refused message was refused (present only then). `shortened`: messages SNS
+   * refused as too long whose short form (counts and the report pointer) went out instead.
+   */
+  notified: {
+    messages: number;
+    transitions: number;
+    failed: number;
+    suppressed: number;
+    error?: string;
+    shortened?: number;
+  };
   /** Snapshot items written and deleted. */
   writes: { snapshot: number; deleted: number };
   startedAt: string;

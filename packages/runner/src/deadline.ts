@@ -8,11 +8,16 @@ import { RunDeadlineError } from "./errors.ts";
 export const RUN_DEADLINE_MARGIN_MS = 30_000;
 
 /**
- * The deadline of one run, as an `AbortSignal`: the time left minus the margin, and never less
- * than half the time left (a short test timeout still leaves the run something to read with).
+ * The deadline of one run: an `AbortSignal` that fires at the time left minus the margin (never
+ * less than half the time left, so a short test timeout still leaves something to read with),
+ * and when that is (epoch ms), so that no retry waits past it.
  */
-export function runDeadline(remainingMs: number, marginMs = RUN_DEADLINE_MARGIN_MS): AbortSignal {
-  return AbortSignal.timeout(Math.max(remainingMs - marginMs, Math.floor(remainingMs / 2)));
+export function runDeadline(
+  remainingMs: number,
+  marginMs = RUN_DEADLINE_MARGIN_MS,
+): { signal: AbortSignal; deadlineAt: number } {
+  const ms = Math.max(remainingMs - marginMs, Math.floor(remainingMs / 2));
+  return { signal: AbortSignal.timeout(ms), deadlineAt: Date.now() + ms };
 }
 
 /**

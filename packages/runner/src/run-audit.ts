@@ -208,6 +208,8 @@ export interface RunOptions {
    * counted toward `degraded`, instead of being killed by a timeout that writes nothing.
    */
   signal?: AbortSignal;
+  /** When `signal` fires (epoch ms), if known: no KEB retry waits past it. */
+  deadlineAt?: number;
 }
 
 /** Ledger items are capped at 400 KB: keep the first transitions and count the rest. */
@@ -231,6 +233,7 @@ interface Run {
   runKey: string;
   leaseMs: number;
   signal?: AbortSignal;
+  deadlineAt?: number;
 }
 
 /** What the scan stage found. */
@@ -298,6 +301,7 @@ function startRun(deps: AuditRunDeps, input: AuditRunInput, options: RunOptions)
     runKey: scheduledTime ? `sched:${scheduledTime}` : `adhoc:${startedAt.toISOString()}:${id}`,
     leaseMs: deps.leaseMs ?? DEFAULT_LEASE_MS,
     ...(options.signal ? { signal: options.signal } : {}),
+    ...(options.deadlineAt !== undefined ? { deadlineAt: options.deadlineAt } : {}),
   };
 }
 
@@ -449,7 +453,7 @@ async function scanOnce(
   const scans = await scanAll(source, narrowedQueries(audit, run.input.filters), {
     concurrency: deps.concurrency ?? 4,
     retain: false,
-    ...(run.signal ? { signal: run.signal } : {}),
+    ...deadlineOf(run),
     onProgress: deps.onProgress,
     onPage: (runtimes) => {
       for (const runtime of runtimes) {
@@ -459,6 +463,14 @@ async function scanOnce(
     },
   });
   return { scans, findings: [...findings.values()] };
+}
+
+/** The run's deadline as the KEB scan takes it. */
+function deadlineOf(run: Run): { signal?: AbortSignal; deadlineAt?: number } {
+  return {
+    ...(run.signal ? { signal: run.signal } : {}),
+    ...(run.deadlineAt !== undefined ? { deadlineAt: run.deadlineAt } : {}),
+  };
 }
 
 /** Read alongside the scan: the audit's snapshot, the silences in force and its health. */
@@ -530,7 +542,7 @@ async function confirmAbsences(
     lookups = await scanAll(source, queries, {
       concurrency: deps.concurrency ?? 4,
       retain: false,
-      ...(run.signal ? { signal: run.signal } : {}),
+      ...deadlineOf(run),
       onPage: (runtimes) => {
         for (const r of runtimes) {
           // Only an answer about a runtime that was asked for counts: one about another (a
@@ -854,6 +866,7 @@ function summarize(
       failed: delivery.failed,
       suppressed: transitions.filter((t) => t.silencedBy).length,
       ...(delivery.error ? { error: delivery.error } : {}),
+      ...(delivery.shortened ? { shortened: delivery.shortened } : {}),
     },
     writes: { snapshot: writes.written, deleted: writes.deleted },
     durationMs: elapsed(run),

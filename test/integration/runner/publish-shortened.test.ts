@@ -74,7 +74,12 @@ describe("a digest SNS refuses as too long", () => {
     proxy.proxy.add({ operation: "Publish", times: 1, action: tooLong });
     const first = await runAudit(deps, { audit: "failing", scheduledTime: hour(0) });
     expect(first.transitions.length).toBeGreaterThan(0);
-    expect(first.notified).toMatchObject({ messages: 1, transitions: first.transitions.length, failed: 0 });
+    expect(first.notified).toMatchObject({
+      messages: 1,
+      transitions: first.transitions.length,
+      failed: 0,
+      shortened: 1,
+    });
     const [short] = await drain();
     expect(short?.Subject).toMatch(/failing: \d+ firing$/);
     expect((JSON.parse(short?.Message ?? "{}") as { email: string }).email).toContain(

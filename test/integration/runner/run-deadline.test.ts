@@ -39,7 +39,7 @@ describe("the run deadline", () => {
     kit.sim.faults.latencyMs = 150;
     const slow = await run(1, AbortSignal.timeout(400));
     expect(slow.complete).toBe(false);
-    expect(slow.incompleteCode).toMatch(/DEADLINE|TIMEOUT|INCOMPLETE/);
+    expect(slow.incompleteCode).toBe("KEB_DEADLINE");
     expect(slow.queries.reduce((n, q) => n + q.pages, 0)).toBeLessThan(pagesWhole);
     expect(slow.transitions.filter((t) => t.kind === "resolved")).toEqual([]);
     expect(slow.health?.badRuns).toBe(1);

@@ -10,6 +10,7 @@ import {
   parseConfig,
   parseRunInput,
   runAudit,
+  runDeadline,
   thresholdsFrom,
 } from "@fleet-auditor/runner";
 import { outputOption, parseDuration, parseKeyValues, parseOutput, stateDirOption } from "../args.ts";
@@ -145,7 +146,7 @@ export const runCommand: Command = {
           },
           input,
           // Each audit gets the whole deadline; it is a bound on one run, like the function's.
-          { signal: AbortSignal.timeout(deadlineMs) },
+          runDeadline(deadlineMs, 0),
         );
         if (progress) io.stderr.write("\r\x1b[K");
         const { preview: _preview, ...plain } = summary;
