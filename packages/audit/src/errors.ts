@@ -1,5 +1,5 @@
 /** Stable codes of the audit engine's errors. */
-export type AuditErrorCode = "AUDIT_UNKNOWN";
+export type AuditErrorCode = "AUDIT_UNKNOWN" | "SILENCE_MATCHER";
 
 /** Base of the audit engine's errors. */
 export class AuditError extends Error {
@@ -16,5 +16,15 @@ export class UnknownAuditError extends AuditError {
   constructor(name: string, known: readonly string[]) {
     super("AUDIT_UNKNOWN", `unknown audit ${JSON.stringify(name)}; known: ${known.join(", ")}`);
     this.name = "UnknownAuditError";
+  }
+}
+
+/** A silence matcher that cannot be used: bad syntax, a bad or too long regular expression. */
+export class SilenceMatcherError extends AuditError {
+  readonly matcher: string;
+  constructor(matcher: string, problem: string, options?: { cause?: unknown }) {
+    super("SILENCE_MATCHER", `matcher ${JSON.stringify(matcher.slice(0, 80))}: ${problem}`, options);
+    this.name = "SilenceMatcherError";
+    this.matcher = matcher;
   }
 }

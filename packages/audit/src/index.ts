@@ -77,8 +77,17 @@ export {
   healthNotice,
   nextHealth,
 } from "./health.ts";
+export { EDGE_LABELS, KEB_LABELS, type Labels, labelsOf } from "./labels.ts";
 export { keepable, LEFT_OUT_LISTED, type LeftOut, leftOutNews } from "./left-out.ts";
 export { fillTemplate, findingValues, type LinkTemplates, SAFE_LINK, safeLink } from "./links.ts";
+export {
+  formatMatcher,
+  type LabelMatcher,
+  MAX_PATTERN,
+  type MatchOp,
+  matchesAll,
+  parseMatcher,
+} from "./matcher.ts";
 export { type AlertPolicy, DEFAULT_POLICY } from "./policy.ts";
 export type {
   AlertPublisher,
@@ -110,7 +119,13 @@ export { EMAIL_BUDGET, GROUP_COLLAPSE_AT, type RenderedText, renderText } from "
 export { type ReportTransition, type RunReport, reportTransition } from "./report.ts";
 export { reportDigests, transitionFromReport } from "./report-digests.ts";
 export { pastable, shellOption, shellQuote } from "./shell.ts";
-export { type Silence, type SilenceMatchers, silencing } from "./silence.ts";
+export {
+  legacyMatchers,
+  matchersOf,
+  type Silence,
+  type SilenceMatchers,
+  silencing,
+} from "./silence.ts";
 export {
   type SnapshotChange,
   type SnapshotEntry,

@@ -1,4 +1,6 @@
-import { type Finding, reasonOf } from "./finding.ts";
+import type { Finding } from "./finding.ts";
+import { type Labels, labelsOf } from "./labels.ts";
+import { type LabelMatcher, matchesAll } from "./matcher.ts";
 
 /** What a silence matches; every given field must match (AND), an absent field matches anything. */
 export interface SilenceMatchers {
@@ -16,11 +18,17 @@ export interface SilenceMatchers {
   resource?: string;
 }
 
-/** A silence with an expiry: matching runtimes change state quietly until `endsAt`. */
+/** A silence with an expiry: matching findings change state quietly from `startsAt` to `endsAt`. */
 export interface Silence {
   id: string;
   /** Audit it applies to; absent for every audit. */
   audit?: string;
+  /** Label matchers, all of which must hold (`labels.ts`, `matcher.ts`). */
+  match?: LabelMatcher[];
+  /**
+   * Named fields, as silences were stored before label matchers; read as `=` matchers on the
+   * labels they name (`legacyMatchers`). A silence with `match` ignores them.
+   */
   matchers: SilenceMatchers;
   startsAt: string;
   endsAt: string;
@@ -28,7 +36,40 @@ export interface Silence {
   comment: string;
 }
 
-/** The first silence in force at `now` that matches the finding. */
+// Named fields as the labels they meant. `region` of the applications audit matched the node
+// (an edge finding kept its node there), so it maps to `node`.
+const LEGACY_LABELS: ReadonlyMap<string, string> = new Map([
+  ["instanceID", "instance"],
+  ["globalAccountID", "account"],
+  ["subAccountID", "subaccount"],
+  ["plan", "plan"],
+  ["region", "region"],
+  ["state", "state"],
+  ["reason", "reason"],
+  ["node", "node"],
+  ["verb", "verb"],
+  ["resource", "resource"],
+]);
+
+/** A stored silence's named fields as label matchers (`=`). */
+export function legacyMatchers(s: Pick<Silence, "audit" | "matchers">): LabelMatcher[] {
+  const out: LabelMatcher[] = [];
+  for (const [field, value] of Object.entries(s.matchers ?? {})) {
+    const label = field === "region" && s.audit === "applications" ? "node" : LEGACY_LABELS.get(field);
+    if (label && typeof value === "string") out.push({ name: label, op: "=", value });
+  }
+  return out;
+}
+
+/** The matchers a silence applies: its label matchers, else its named fields. */
+export function matchersOf(s: Pick<Silence, "audit" | "match" | "matchers">): LabelMatcher[] {
+  return s.match ?? legacyMatchers(s);
+}
+
+/**
+ * The first silence in force at `now` that matches the finding's labels. A silence without any
+ * matcher matches nothing (it would silence everything).
+ */
 export function silencing(
   finding: Finding,
   audit: string,
@@ -36,21 +77,13 @@ export function silencing(
   now: Date,
 ): Silence | undefined {
   const t = now.getTime();
+  let labels: Labels | undefined;
   return silences.find((s) => {
     if (s.audit !== undefined && s.audit !== audit) return false;
     if (Date.parse(s.startsAt) > t || Date.parse(s.endsAt) <= t) return false;
-    const m = s.matchers;
-    return (
-      (m.instanceID === undefined || m.instanceID === finding.instanceID) &&
-      (m.globalAccountID === undefined || m.globalAccountID === finding.globalAccountID) &&
-      (m.subAccountID === undefined || m.subAccountID === finding.subAccountID) &&
-      (m.plan === undefined || m.plan === finding.plan) &&
-      (m.region === undefined || m.region === finding.region) &&
-      (m.state === undefined || m.state === finding.state) &&
-      (m.reason === undefined || m.reason === reasonOf(finding)) &&
-      (m.node === undefined || m.node === finding.edge?.node) &&
-      (m.verb === undefined || m.verb === finding.edge?.verb) &&
-      (m.resource === undefined || m.resource === finding.edge?.resource)
-    );
+    const matchers = matchersOf(s);
+    if (matchers.length === 0) return false;
+    labels ??= labelsOf(finding);
+    return matchesAll(matchers, labels);
   });
 }

@@ -1,0 +1,114 @@
+import {
+  labelsOf,
+  matchesAll,
+  parseMatcher,
+  type Silence,
+  SilenceMatcherError,
+  silencing,
+  stuckFinding,
+} from "@fleet-auditor/audit";
+import { describe, expect, it } from "vitest";
+import { finding } from "../../helpers/findings.ts";
+
+const NOW = new Date("2026-12-01T12:00:00.000Z");
+const keb = finding("inst-1"); // failed, eu-central-1, aws, err_provisioning
+const edge = stuckFinding({
+  id: "app-1",
+  node: "edge-2",
+  key: "/apps/v1/deployments/default/nginx",
+  verb: "get",
+  resource: "deployments",
+  status: "InApplying",
+  since: "2026-12-01T11:00:00.000Z",
+  firstSeenAt: "2026-12-01T11:00:00.000Z",
+});
+
+const silence = (over: Partial<Silence>): Silence => ({
+  id: "s-1",
+  matchers: {},
+  startsAt: "2026-12-01T00:00:00.000Z",
+  endsAt: "2026-12-02T00:00:00.000Z",
+  createdBy: "ops",
+  comment: "maintenance",
+  ...over,
+});
+const matches = (texts: string[], f = keb): boolean => matchesAll(texts.map(parseMatcher), labelsOf(f));
+
+describe("label matchers", () => {
+  it("match with Alertmanager's four operators", () => {
+    expect(matches(["region=eu-central-1"])).toBe(true);
+    expect(matches(["region!=eu-central-1"])).toBe(false);
+    expect(matches(["reason=~err_.*"])).toBe(true);
+    expect(matches(["reason!~err_.*"])).toBe(false);
+    expect(matches(["region=eu-central-1", "plan=trial"])).toBe(false);
+  });
+
+  it("anchor regular expressions at both ends, as Alertmanager does", () => {
+    expect(matches(["reason=~err"])).toBe(false);
+    expect(matches(["reason=~provisioning"])).toBe(false);
+    expect(matches(["reason=~.*provisioning"])).toBe(true);
+  });
+
+  it("read a label a finding does not have as empty", () => {
+    expect(matches(["node="])).toBe(true);
+    expect(matches(["node=~.+"])).toBe(false);
+    expect(matches(["region="], edge)).toBe(true);
+  });
+
+  it("give an edge finding its node, verb, resource, namespace, name and status", () => {
+    expect(Object.fromEntries(labelsOf(edge))).toMatchObject({
+      node: "edge-2",
+      verb: "get",
+      resource: "deployments",
+      namespace: "default",
+      name: "nginx",
+      status: "InApplying",
+      state: "stuck",
+    });
+  });
+
+  it("run on a linear-time engine: a backtracking pattern over a long value answers", () => {
+    const long = { ...keb, region: `${"a".repeat(50_000)}b` };
+    expect(matches(["region=~(a+)+$"], long)).toBe(false);
+    expect(matches(["region=~(a|aa)+b"], long)).toBe(true);
+  });
+
+  it("refuse what cannot be a matcher, naming the problem", () => {
+    expect(() => parseMatcher("region")).toThrow(SilenceMatcherError);
+    expect(() => parseMatcher("Region=x")).toThrow(/label name/);
+    expect(() => parseMatcher("reason=~(")).toThrow(/RE2/);
+    expect(() => parseMatcher("reason=~(?<=x)y")).toThrow(/RE2/);
+    expect(() => parseMatcher(`reason=~${"a".repeat(1_001)}`)).toThrow(/at most 1000/);
+  });
+
+  it("let a stored expression that no longer compiles match nothing, without throwing", () => {
+    expect(matchesAll([{ name: "reason", op: "=~", value: "(" }], labelsOf(keb))).toBe(false);
+    expect(matchesAll([{ name: "reason", op: "!~", value: "(" }], labelsOf(keb))).toBe(false);
+  });
+});
+
+describe("silences", () => {
+  it("silence with label matchers", () => {
+    const s = silence({ match: [parseMatcher("reason=~err_.*"), parseMatcher("plan!=trial")] });
+    expect(silencing(keb, "failing", [s], NOW)?.id).toBe("s-1");
+    expect(silencing({ ...keb, plan: "trial" }, "failing", [s], NOW)).toBeUndefined();
+  });
+
+  it("keep working as stored before label matchers: named fields are = matchers on their labels", () => {
+    const stored = silence({ audit: "failing", matchers: { region: "eu-central-1", instanceID: "inst-1" } });
+    expect(silencing(keb, "failing", [stored], NOW)?.id).toBe("s-1");
+    expect(silencing({ ...keb, instanceID: "inst-2" }, "failing", [stored], NOW)).toBeUndefined();
+  });
+
+  it("read a stored region matcher of the applications audit as the node it matched", () => {
+    const stored = silence({ audit: "applications", matchers: { region: "edge-2" } });
+    expect(silencing(edge, "applications", [stored], NOW)?.id).toBe("s-1");
+    const other = silence({ audit: "applications", matchers: { region: "edge-9" } });
+    expect(silencing(edge, "applications", [other], NOW)).toBeUndefined();
+  });
+
+  it("never silence everything: a silence without a matcher matches nothing", () => {
+    expect(silencing(keb, "failing", [silence({ match: [] })], NOW)).toBeUndefined();
+    expect(silencing(keb, "failing", [silence({})], NOW)).toBeUndefined();
+  });
+});
