@@ -10,6 +10,7 @@ export {
   policyFrom,
   TopicArnSchema,
 } from "./audit-config.ts";
+export { sourceFor } from "./audit-source.ts";
 export { beforeDeadline, RUN_DEADLINE_MARGIN_MS, runDeadline } from "./deadline.ts";
 export {
   type ApplicationsAuditEnv,
@@ -34,20 +35,15 @@ export {
   kebClientFrom,
   tokenProviderFrom,
 } from "./keb-connection.ts";
-export type { RunLogger, SlackPoster } from "./ports.ts";
-export {
-  type AuditRunDeps,
-  type AuditRunResult,
-  LEDGER_TRANSITIONS,
-  type RunOptions,
-  runAudit,
-} from "./run-audit.ts";
+export type { AuditSource, Confirmed, RunLogger, SlackPoster } from "./ports.ts";
+export { type AuditRunDeps, type AuditRunResult, LEDGER_TRANSITIONS, runAudit } from "./run-audit.ts";
 export {
   type AuditRunInput,
   AuditRunInputSchema,
   NarrowingFiltersSchema,
   parseRunInput,
 } from "./run-input.ts";
+export type { RunOptions } from "./run-state.ts";
 export { isShowRequest, parseShowRun, type RunView, ShowRunInputSchema, showRun } from "./show-run.ts";
 export { type SlackEnv, SlackEnvSchema } from "./slack-config.ts";
 export { deliverToSlack, SnsEventSchema, slackMessageFor } from "./slack-delivery.ts";

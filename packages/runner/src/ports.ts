@@ -1,4 +1,5 @@
 import type { SlackMessage } from "@fleet-auditor/audit";
+import type { Run, Scan, State } from "./run-state.ts";
 
 /** The minimal logger the use cases write to (Powertools Logger fits). */
 export interface RunLogger {
@@ -9,4 +10,27 @@ export interface RunLogger {
 /** Posts one Slack message or throws; `deadline` (epoch ms) bounds every retry and wait. */
 export interface SlackPoster {
   post(message: SlackMessage, deadline: number): Promise<void>;
+}
+
+/** A scan after the source looked again at what it did not list, and how each of those ended. */
+export interface Confirmed {
+  scan: Scan;
+  /** Resolved keys: how they ended ("no longer listed", a displayed state). */
+  endings: Map<string, string>;
+}
+
+/**
+ * What an audit reads, as a port. `read` is stage 3 of a run: findings, whether the read was
+ * complete and what was read; it ends incomplete rather than throw for what it could not read. A
+ * source that can look absent keys up again says so with `confirmAbsent` (stage 5): a key the
+ * snapshot has and the scan did not list resolves only on its answer. The run never asks which
+ * kind of source it has.
+ */
+export interface AuditSource {
+  read(run: Run): Promise<Scan>;
+  confirmAbsent?(run: Run, scan: Scan, state: State): Promise<Confirmed>;
+  /** Whether a run may narrow it with KEB's filters. */
+  readonly filterable: boolean;
+  /** What `listed` counts, as messages say it ("runtimes", "status rows"). */
+  readonly listedWhat: string;
 }

@@ -15,15 +15,11 @@ import {
   type DigestContext,
   type DigestMessage,
   diffSnapshot,
-  type Finding,
   healthNotice,
-  type KebAuditDefinition,
   keepable,
   LEFT_OUT_LISTED,
-  type LeftOut,
   type LinkTemplates,
   leftOutNews,
-  narrowedQueries,
   nextHealth,
   oneLine,
   type RunReportStore,
@@ -32,22 +28,21 @@ import {
   renderRuntimeMessages,
   reportCommand,
   reportTransition,
-  type Silence,
   type SilenceSource,
-  type SnapshotEntry,
   summarizeTransition,
   type Transition,
   type TransitionRef,
   toldBy,
   toldQuietly,
 } from "@fleet-auditor/audit";
-import { displayedState, type RuntimeSource, redact, type ScanResult, scanAll } from "@fleet-auditor/keb";
+import { type RuntimeSource, redact } from "@fleet-auditor/keb";
 import type { ApplicationStatusStore, EdgeThresholds } from "@fleet-auditor/metaserver";
+import { sourceFor } from "./audit-source.ts";
 import { beforeDeadline } from "./deadline.ts";
-import { ConfigError, type Problem, RunDeadlineError, RunInputError } from "./errors.ts";
+import { type Problem, RunDeadlineError, RunInputError } from "./errors.ts";
 import type { RunLogger } from "./ports.ts";
-import { readStatusTable } from "./read-status-table.ts";
 import type { AuditRunInput } from "./run-input.ts";
+import type { Run, RunOptions, Scan, State } from "./run-state.ts";
 
 const DEFAULT_LEASE_MS = 15 * 60_000;
 // EventBridge Scheduler retries a delivery for up to 24 h: a late scheduled time is normal.
@@ -130,6 +125,12 @@ export async function runAudit(
   options: RunOptions = {},
 ): Promise<AuditRunResult> {
   const run = startRun(deps, input, options);
+  const source = sourceFor(run.audit, deps);
+  if (!source.filterable && input.filters) {
+    throw new RunInputError([
+      { path: "filters", message: `narrow KEB audits only; ${run.audit.name} reads the status table` },
+    ]);
+  }
   if (run.scheduled) {
     const recorded = await recordedRun(deps, run);
     if (recorded) return recorded;
@@ -138,13 +139,13 @@ export async function runAudit(
   let health: AuditHealth | undefined;
   try {
     const [listed, state] = await Promise.all([
-      observe(deps, run),
+      source.read(run),
       beforeDeadline(loadState(deps, run), run.signal, "loading the audit's snapshot"),
     ]);
     health = state.health;
     const confirmed =
-      run.audit.source === "keb" && deps.source
-        ? await confirmAbsences(deps, deps.source, run, run.audit, listed, state)
+      listed.complete && source.confirmAbsent
+        ? await source.confirmAbsent(run, listed, state)
         : { scan: listed, endings: new Map<string, string>() };
     const { endings } = confirmed;
     const scan = leaveOut(deps, confirmed.scan);
@@ -156,7 +157,7 @@ export async function runAudit(
     const { digests, stormFallback } = render(
       deps,
       {
-        ...digestContext(deps, run, scan, report.stored, state.repeats),
+        ...digestContext(deps, run, scan, source.listedWhat, report.stored, state.repeats),
         ...(leftOut.tell.length
           ? { leftOut: { count: leftOut.tell.length, first: leftOut.tell.slice(0, 3) } }
           : {}),
@@ -200,72 +201,9 @@ export async function runAudit(
   }
 }
 
-/** What a caller gives one run beyond its input. */
-export interface RunOptions {
-  /**
-   * The run's deadline (`runDeadline` from the Lambda context; the CLI's `--deadline`): reading
-   * KEB, the lookups and the status table stop when it aborts, and the run ends incomplete,
-   * counted toward `degraded`, instead of being killed by a timeout that writes nothing.
-   */
-  signal?: AbortSignal;
-  /** When `signal` fires (epoch ms), if known: no KEB retry waits past it. */
-  deadlineAt?: number;
-}
-
 /** Ledger items are capped at 400 KB: keep the first transitions and count the rest. */
 export const LEDGER_TRANSITIONS = 500;
 const LEDGER_TRANSITION_BYTES = 200_000;
-
-/** What every stage of one run knows about it. */
-interface Run {
-  audit: AuditDefinition;
-  input: AuditRunInput;
-  id: string;
-  dryRun: boolean;
-  clock: () => Date;
-  startedAt: Date;
-  /** The time the audit engine judges by (`input.now`, or when the run started). */
-  now: Date;
-  scheduledTime: string | null;
-  /** True for a scheduled run that writes: its scheduled time keys idempotency. */
-  scheduled: boolean;
-  /** The ledger key: `sched:<scheduled time>` or `adhoc:<start>:<run id>`. */
-  runKey: string;
-  leaseMs: number;
-  signal?: AbortSignal;
-  deadlineAt?: number;
-}
-
-/** What the scan stage found. */
-export interface Scan {
-  /** What was read, as the summary lists it. */
-  queries: RunSummary["queries"];
-  /** How many runtimes (or status rows) were read. */
-  listed: number;
-  findings: Finding[];
-  /**
-   * Findings left out before the diff (`keepable`): ones that cannot be stored, and a second
-   * finding under a key already taken. Counted in the summary, told once.
-   */
-  leftOut: LeftOut[];
-  rescans: number;
-  complete: boolean;
-  incompleteReason: string | null;
-  /**
-   * The error code behind an incomplete scan: KEB's (`KEB_AUTH`, `KEB_HTTP`, …) or
-   * `KEB_INCOMPLETE`; `STATUS_READ` when the status table could not be read.
-   */
-  incompleteCode: string | null;
-}
-
-/** What the audit remembered, what keeps it quiet, and how well it has seen lately. */
-interface State {
-  previous: Map<string, SnapshotEntry>;
-  silences: Silence[];
-  health: AuditHealth;
-  /** A run interrupted after publishing, whose message this run's digest may repeat. */
-  repeats?: string;
-}
 
 /** The transitions and snapshot writes of a run. */
 interface Plan {
@@ -283,11 +221,6 @@ function startRun(deps: AuditRunDeps, input: AuditRunInput, options: RunOptions)
   const dryRun = input.dryRun ?? false;
   const scheduledTime = input.scheduledTime ? new Date(input.scheduledTime).toISOString() : null;
   if (!dryRun) refuseSkew(input, startedAt, deps.maxClockSkewMs ?? DEFAULT_MAX_SKEW_MS);
-  if (audit.source === "status-table" && input.filters) {
-    throw new RunInputError([
-      { path: "filters", message: `narrow KEB audits only; ${audit.name} reads the status table` },
-    ]);
-  }
   return {
     audit,
     input,
@@ -376,103 +309,6 @@ function skipped(run: Run): AuditRunResult {
   };
 }
 
-/** Stage 3: what the audit reads: KEB's pages, or the status table's watched rows. */
-function observe(deps: AuditRunDeps, run: Run): Promise<Scan> {
-  if (run.audit.source === "status-table") {
-    if (!deps.edge) {
-      throw new ConfigError([
-        {
-          path: "STATUS_TABLE",
-          message: `the ${run.audit.name} audit reads the Application status table; set it`,
-        },
-      ]);
-    }
-    return readStatusTable(deps.edge, run.now, deps.log, run.signal);
-  }
-  if (!deps.source) {
-    throw new ConfigError([
-      { path: "KEB_URL", message: `the ${run.audit.name} audit reads KEB; set its connection` },
-    ]);
-  }
-  return scanWithRescan(deps, deps.source, run.audit, run);
-}
-
-/**
- * Stage 3: every page of the audit's queries, classified as pages arrive. When the inventory
- * moved under the paging (a runtime created or deleted meanwhile) while every request succeeded,
- * one fresh scan usually completes. A failed request is not retried here.
- */
-async function scanWithRescan(
-  deps: AuditRunDeps,
-  source: RuntimeSource,
-  audit: KebAuditDefinition,
-  run: Run,
-): Promise<Scan> {
-  let pass = await scanOnce(deps, source, audit, run);
-  let rescans = 0;
-  if (!run.signal?.aborted && pass.scans.some((s) => !s.complete && s.error === null)) {
-    deps.log?.info("inventory moved during the scan; scanning once more", {
-      reasons: pass.scans.filter((s) => !s.complete).map((s) => s.incompleteReason),
-    });
-    rescans = 1;
-    pass = await scanOnce(deps, source, audit, run);
-  }
-  const broken = pass.scans.find((s) => !s.complete);
-  // Error texts are redacted where they are made; this is the last guard before the summary,
-  // the ledger, logs and messages, and it keeps the reason short.
-  const incompleteReason = broken
-    ? redact(`${broken.query}: ${broken.incompleteReason}`).slice(0, 600)
-    : null;
-  if (broken) deps.log?.warn("scan incomplete: nothing will be resolved", { reason: incompleteReason });
-  const incompleteCode = broken ? (broken.error?.code ?? "KEB_INCOMPLETE") : null;
-  return {
-    queries: pass.scans.map((s) => ({
-      query: s.query,
-      pages: s.pages,
-      totalCount: s.totalCount,
-      listed: s.listed,
-    })),
-    listed: pass.scans.reduce((n, s) => n + s.listed, 0),
-    findings: pass.findings,
-    leftOut: [],
-    rescans,
-    complete: !broken,
-    incompleteReason,
-    incompleteCode,
-  };
-}
-
-/** One pass over the queries: the findings, and the flagged runtimes that cannot be stored. */
-async function scanOnce(
-  deps: AuditRunDeps,
-  source: RuntimeSource,
-  audit: KebAuditDefinition,
-  run: Run,
-): Promise<{ scans: ScanResult[]; findings: Finding[] }> {
-  const findings = new Map<string, Finding>();
-  const scans = await scanAll(source, narrowedQueries(audit, run.input.filters), {
-    concurrency: deps.concurrency ?? 4,
-    retain: false,
-    ...deadlineOf(run),
-    onProgress: deps.onProgress,
-    onPage: (runtimes) => {
-      for (const runtime of runtimes) {
-        const finding = audit.classify(runtime);
-        if (finding) findings.set(finding.instanceID, finding);
-      }
-    },
-  });
-  return { scans, findings: [...findings.values()] };
-}
-
-/** The run's deadline as the KEB scan takes it. */
-function deadlineOf(run: Run): { signal?: AbortSignal; deadlineAt?: number } {
-  return {
-    ...(run.signal ? { signal: run.signal } : {}),
-    ...(run.deadlineAt !== undefined ? { deadlineAt: run.deadlineAt } : {}),
-  };
-}
-
 /** Read alongside the scan: the audit's snapshot, the silences in force and its health. */
 async function loadState(deps: AuditRunDeps, run: Run): Promise<State> {
   const [previous, silences, health, unfinished] = await Promise.all([
@@ -501,101 +337,6 @@ function planTransitions(deps: AuditRunDeps, run: Run, scan: Scan, state: State)
     policy: deps.policy ?? DEFAULT_POLICY,
     silences: state.silences,
   });
-}
-
-// instance_id values per lookup query: a page of KEB's, and a URL of a few KB.
-const LOOKUP_IDS = 100;
-
-/**
- * Stage 5: before anything may resolve, the runtimes the snapshot has and the scan did not list
- * are looked up by ID (`instance_id=…&state=all`, 100 a query). One still flagged was missed by
- * the paging (an OFFSET scan cannot see a deletion balanced by an insertion between two page
- * reads): it counts as found, not resolved. The others say how they ended: their displayed state,
- * or "no longer listed". A lookup that fails or is incomplete makes the scan incomplete, so
- * nothing resolves: no KEB answer can make a flagged runtime resolve.
- */
-async function confirmAbsences(
-  deps: AuditRunDeps,
-  source: RuntimeSource,
-  run: Run,
-  audit: KebAuditDefinition,
-  scan: Scan,
-  state: State,
-): Promise<{ scan: Scan; endings: Map<string, string> }> {
-  const endings = new Map<string, string>();
-  if (!scan.complete) return { scan, endings };
-  const found = new Set(scan.findings.map((f) => f.instanceID));
-  const absent = [...state.previous.values()]
-    .filter((e) => !found.has(e.instanceID) && coveredBy(run.input.filters, e.finding))
-    .map((e) => e.instanceID);
-  if (absent.length === 0) return { scan, endings };
-  const queries = [];
-  for (let i = 0; i < absent.length; i += LOOKUP_IDS) {
-    queries.push({ instanceIDs: absent.slice(i, i + LOOKUP_IDS), states: ["all" as const] });
-  }
-  const asked = new Set(absent);
-  const missed = new Map<string, Finding>();
-  const listed = new Set<string>();
-  let foreign = 0;
-  let lookups: ScanResult[];
-  try {
-    lookups = await scanAll(source, queries, {
-      concurrency: deps.concurrency ?? 4,
-      retain: false,
-      ...deadlineOf(run),
-      onPage: (runtimes) => {
-        for (const r of runtimes) {
-          // Only an answer about a runtime that was asked for counts: one about another (a
-          // gateway that drops `instance_id` answers with the whole fleet) would tell a listed
-          // runtime twice and resolve the absent one on an answer that was not about it.
-          if (!asked.has(r.instanceID)) {
-            foreign++;
-            continue;
-          }
-          listed.add(r.instanceID);
-          const finding = audit.classify(r);
-          if (finding) missed.set(r.instanceID, finding);
-          else endings.set(r.instanceID, r.status.state || displayedState(r.status) || "unknown");
-        }
-      },
-    });
-  } catch (err) {
-    return {
-      scan: blind(scan, `confirming ${absent.length} absent runtime(s) failed: ${(err as Error).message}`),
-      endings,
-    };
-  }
-  const broken = lookups.find((l) => !l.complete);
-  if (broken) {
-    return {
-      scan: blind(scan, `confirming ${absent.length} absent runtime(s): ${broken.incompleteReason}`),
-      endings,
-    };
-  }
-  if (foreign > 0) {
-    endings.clear();
-    return {
-      scan: blind(
-        scan,
-        `confirming ${absent.length} absent runtime(s): KEB answered with ${foreign} runtime(s) not asked for (is instance_id ignored on the way?)`,
-      ),
-      endings,
-    };
-  }
-  for (const id of absent) if (!listed.has(id)) endings.set(id, "no longer listed");
-  if (missed.size) {
-    deps.log?.warn("the paging missed flagged runtimes; they stay flagged", { missed: missed.size });
-  }
-  return { scan: { ...scan, findings: [...scan.findings, ...missed.values()] }, endings };
-}
-
-function blind(scan: Scan, reason: string): Scan {
-  return {
-    ...scan,
-    complete: false,
-    incompleteReason: redact(reason).slice(0, 600),
-    incompleteCode: "KEB_INCOMPLETE",
-  };
 }
 
 /** The health item with the left-out findings told so far, or undefined when that is unchanged. */
@@ -703,6 +444,7 @@ function digestContext(
   deps: AuditRunDeps,
   run: Run,
   scan: Scan,
+  listedWhat: string,
   reportStored: boolean,
   repeats?: string,
 ): DigestContext {
@@ -714,7 +456,7 @@ function digestContext(
     complete: scan.complete,
     incompleteReason: scan.incompleteReason,
     listed: scan.listed,
-    ...(run.audit.source === "status-table" ? { listedWhat: "status rows" } : {}),
+    ...(listedWhat !== "runtimes" ? { listedWhat } : {}),
     flagged: scan.findings.length,
     ...(deps.landscape ? { landscape: deps.landscape } : {}),
     ...(deps.links ? { links: deps.links } : {}),

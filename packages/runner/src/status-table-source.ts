@@ -10,11 +10,32 @@ import {
 } from "@fleet-auditor/metaserver";
 import { beforeDeadline } from "./deadline.ts";
 import { RunDeadlineError } from "./errors.ts";
-import type { RunLogger } from "./ports.ts";
-import type { Scan } from "./run-audit.ts";
+import type { AuditSource, RunLogger } from "./ports.ts";
+import type { Run, Scan } from "./run-state.ts";
 
 /** Quarantined bodies read per run, newest first: the window's count is a lower bound past it. */
 const QUARANTINE_READ = 1_000;
+
+/** What reading the status table needs. */
+export interface StatusTableSourceOptions {
+  statusStore: ApplicationStatusStore;
+  thresholds?: EdgeThresholds;
+  log?: RunLogger;
+}
+
+/** The applications audit's source: the status table's watched rows, never a scan. */
+export class StatusTableSource implements AuditSource {
+  readonly filterable = false;
+  readonly listedWhat = "status rows";
+  readonly #o: StatusTableSourceOptions;
+  constructor(options: StatusTableSourceOptions) {
+    this.#o = options;
+  }
+
+  read(run: Run): Promise<Scan> {
+    return readStatusTable(this.#o, run.now, this.#o.log, run.signal);
+  }
+}
 
 /**
  * Stage 3 of the applications audit: the watched rows of the status table, never a scan. Open
@@ -22,7 +43,7 @@ const QUARANTINE_READ = 1_000;
  * bodies. A read that fails (a shard throttled, the table missing) makes the run incomplete:
  * it finds nothing and so resolves nothing.
  */
-export async function readStatusTable(
+async function readStatusTable(
   edge: { statusStore: ApplicationStatusStore; thresholds?: EdgeThresholds },
   now: Date,
   log?: RunLogger,

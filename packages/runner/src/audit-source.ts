@@ -1,0 +1,48 @@
+import type { AuditDefinition } from "@fleet-auditor/audit";
+import type { RuntimeSource } from "@fleet-auditor/keb";
+import type { ApplicationStatusStore, EdgeThresholds } from "@fleet-auditor/metaserver";
+import { ConfigError } from "./errors.ts";
+import { KebSource } from "./keb-source.ts";
+import type { AuditSource, RunLogger } from "./ports.ts";
+import { StatusTableSource } from "./status-table-source.ts";
+
+/** The adapters a run's sources are made of, from its dependencies. */
+export interface SourceDeps {
+  /** KEB, for the KEB audits. */
+  source?: RuntimeSource;
+  /** The Application status table and its thresholds, for the applications audit. */
+  edge?: { statusStore: ApplicationStatusStore; thresholds?: EdgeThresholds };
+  concurrency?: number;
+  log?: RunLogger;
+  onProgress?: (done: number, total: number) => void;
+}
+
+/**
+ * The one place that maps an audit definition to its source adapter; throws `ConfigError` naming
+ * the variable when the adapter it needs was not given.
+ */
+export function sourceFor(audit: AuditDefinition, deps: SourceDeps): AuditSource {
+  if (audit.source === "status-table") {
+    if (!deps.edge) {
+      throw new ConfigError([
+        {
+          path: "STATUS_TABLE",
+          message: `the ${audit.name} audit reads the Application status table; set it`,
+        },
+      ]);
+    }
+    return new StatusTableSource({ ...deps.edge, ...(deps.log ? { log: deps.log } : {}) });
+  }
+  if (!deps.source) {
+    throw new ConfigError([
+      { path: "KEB_URL", message: `the ${audit.name} audit reads KEB; set its connection` },
+    ]);
+  }
+  return new KebSource({
+    client: deps.source,
+    audit,
+    ...(deps.concurrency !== undefined ? { concurrency: deps.concurrency } : {}),
+    ...(deps.log ? { log: deps.log } : {}),
+    ...(deps.onProgress ? { onProgress: deps.onProgress } : {}),
+  });
+}
