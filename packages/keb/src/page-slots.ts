@@ -17,6 +17,20 @@ export class PageSlots {
   async acquire(): Promise<() => void> {
     if (this.#free > 0) this.#free--;
     else await new Promise<void>((resolve) => this.#waiters.push(resolve));
+    return this.#releaser();
+  }
+
+  /**
+   * A slot if one is free now, else undefined: for a request worth making only while a slot
+   * would otherwise sit idle (a speculative page), never ahead of one that waits.
+   */
+  tryAcquire(): (() => void) | undefined {
+    if (this.#free === 0) return undefined;
+    this.#free--;
+    return this.#releaser();
+  }
+
+  #releaser(): () => void {
     let released = false;
     return () => {
       if (released) return;

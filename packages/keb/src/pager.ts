@@ -33,6 +33,14 @@ export interface ScanOptions {
   deadlineAt?: number;
   /** Called after each page with pages done and pages expected. */
   onProgress?: (done: number, total: number) => void;
+  /**
+   * The `totalCount` expected (e.g. the previous run's). The pages it implies beyond page 1 are
+   * asked for together with page 1, in slots that would otherwise sit idle until page 1 tells the
+   * count. Default: the last `totalCount` this process saw for the same query from the same
+   * source. A wrong guess costs at most one empty page per idle slot: every page is still checked
+   * against page 1's `totalCount`, and a page past it must come back empty.
+   */
+  expectedTotal?: number;
 }
 
 /** The outcome of listing every page of one query. */
@@ -56,12 +64,14 @@ export interface ScanResult {
 }
 
 /**
- * Lists all pages of one query: page 1 first (it tells `totalCount`), then the rest with bounded
- * concurrency. A scan is complete only when it is verifiably so; a failed page, an empty page
- * before `totalCount`, a `totalCount` that changes between pages, a page that holds other than
- * min(page size, totalCount − offset) rows (page 1 included), or a runtime seen twice (rows moved under the OFFSET paging, so others were skipped) all make it incomplete, with
- * the runtimes that did arrive still returned. Never throws for those; throws `KebConfigError`
- * for filters KEB would misread.
+ * Lists all pages of one query with bounded concurrency: page 1 (it tells `totalCount`), with the
+ * pages an expected `totalCount` implies in the slots page 1 leaves idle, then the rest. A scan is
+ * complete only when it is verifiably so; a failed page, an empty page before `totalCount`, a
+ * `totalCount` that changes between pages, a page that holds other than min(page size,
+ * totalCount − offset) rows (page 1 included), a page past `totalCount` that holds any, or a
+ * runtime seen twice (rows moved under the OFFSET paging, so others were skipped) all make it
+ * incomplete, with the runtimes that did arrive still returned. Never throws for those; throws
+ * `KebConfigError` for filters KEB would misread.
  */
 export async function scanRuntimes(
   source: RuntimeSource,
@@ -92,8 +102,9 @@ export async function scanRuntimes(
     err instanceof KebDeadlineError
       ? err
       : new KebDeadlineError(`page ${page} arrived`, { cause: options.signal?.reason ?? err });
-  const fetchPage = async (page: number): Promise<RuntimesPage | undefined> => {
-    const release = await slots.acquire();
+  /** One page, in a slot already `held` (a speculative page) or the next one free. */
+  const fetchPage = async (page: number, held?: () => void): Promise<RuntimesPage | undefined> => {
+    const release = held ?? (await slots.acquire());
     try {
       if (failure) return undefined;
       if (options.signal?.aborted) throw late(page, options.signal.reason);
@@ -133,10 +144,24 @@ export async function scanRuntimes(
     options.onPage?.(fresh, page);
   };
 
-  const first = await fetchPage(1);
+  const firstAnswer = fetchPage(1);
+  // Yield once, so that page 1 of every query of a scanAll holds its slot before any speculates.
+  await Promise.resolve();
+  const maxPages = options.maxPages ?? 2000;
+  const early = archive
+    ? new Map<number, Promise<RuntimesPage | undefined>>()
+    : speculate(
+        options.expectedTotal ?? totalsSeen.get(source)?.get(query),
+        pageSize,
+        maxPages,
+        slots,
+        fetchPage,
+      );
+  const first = await firstAnswer;
   const totalCount = first?.totalCount ?? 0;
   const pageCount = Math.ceil(totalCount / pageSize);
   if (first) {
+    rememberTotal(source, query, pageCount > 1 ? totalCount : undefined);
     pages = 1;
     keep(1, first.data);
     const owed = Math.min(pageSize, totalCount);
@@ -145,7 +170,6 @@ export async function scanRuntimes(
     else if (!archive && first.data.length !== owed)
       fail(`page 1 held ${first.data.length} runtimes, expected ${owed}`);
   }
-  const maxPages = options.maxPages ?? 2000;
   const lastPage = Math.min(pageCount, maxPages);
   // Past the cap the pages up to it are still listed (what they hold may fire), then it is reported.
   const capped = pageCount > maxPages ? `${pageCount} pages exceed the cap of ${maxPages}` : undefined;
@@ -162,19 +186,31 @@ export async function scanRuntimes(
         fail(`page ${page} held ${got.data.length} runtimes, expected ${expected}`);
     }
   };
-  if (!failure && lastPage > 1) {
-    const rest = Array.from({ length: lastPage - 1 }, (_, i) => i + 2);
-    await Promise.all(
-      rest.map(async (page) => {
-        const got = await fetchPage(page);
-        if (!got || failure) return;
-        check(page, got);
-        keep(page, got.data);
-        pages++;
-        options.onProgress?.(pages, lastPage);
+  const rest = !failure && lastPage > 1 ? Array.from({ length: lastPage - 1 }, (_, i) => i + 2) : [];
+  // A page asked for early that turns out past the last one must be empty and agree on the count.
+  const past = (page: number, got: RuntimesPage): void => {
+    if (got.totalCount !== totalCount)
+      fail(`totalCount changed from ${totalCount} to ${got.totalCount} at page ${page}`);
+    else if (got.data.length > 0)
+      fail(`page ${page} held ${got.data.length} runtimes past totalCount ${totalCount}`);
+  };
+  await Promise.all([
+    ...rest.map(async (page) => {
+      const got = await (early.get(page) ?? fetchPage(page));
+      if (!got || failure) return;
+      check(page, got);
+      keep(page, got.data);
+      pages++;
+      options.onProgress?.(pages, lastPage);
+    }),
+    // Every early page is awaited, wanted or not: none is left in flight past the scan.
+    ...[...early]
+      .filter(([page]) => rest.length === 0 || page > lastPage)
+      .map(async ([page, answer]) => {
+        const got = await answer;
+        if (got && !failure) past(page, got);
       }),
-    );
-  }
+  ]);
 
   if (capped) fail(capped);
   const duplicates = seen - seenIds.size;
@@ -195,6 +231,47 @@ export async function scanRuntimes(
   };
 }
 
+/**
+ * The pages after page 1 that an expected `totalCount` implies, each asked for now in a slot that
+ * is free now (none waits for one): they would otherwise sit idle until page 1 tells the count.
+ */
+function speculate(
+  expectedTotal: number | undefined,
+  pageSize: number,
+  maxPages: number,
+  slots: PageSlots,
+  fetchPage: (page: number, held: () => void) => Promise<RuntimesPage | undefined>,
+): Map<number, Promise<RuntimesPage | undefined>> {
+  const early = new Map<number, Promise<RuntimesPage | undefined>>();
+  if (expectedTotal === undefined || !(expectedTotal > 0)) return early;
+  const expectedPages = Math.min(Math.ceil(expectedTotal / pageSize), maxPages);
+  for (let page = 2; page <= expectedPages; page++) {
+    const held = slots.tryAcquire();
+    if (!held) break;
+    early.set(page, fetchPage(page, held));
+  }
+  return early;
+}
+
+// The last totalCount seen per query and source, for the next scan's speculative pages (a warm
+// Lambda keeps its client, so a run's guess is the previous run's count). Only queries of more
+// than one page are kept, a few per source: a lookup by instance IDs fits on one page.
+const totalsSeen = new WeakMap<RuntimeSource, Map<string, number>>();
+const TOTALS_KEPT = 16;
+
+function rememberTotal(source: RuntimeSource, query: string, totalCount: number | undefined): void {
+  let totals = totalsSeen.get(source);
+  if (!totals) {
+    if (totalCount === undefined) return;
+    totals = new Map();
+    totalsSeen.set(source, totals);
+  }
+  totals.delete(query);
+  if (totalCount === undefined) return;
+  totals.set(query, totalCount);
+  if (totals.size > TOTALS_KEPT) totals.delete(totals.keys().next().value as string);
+}
+
 /** Returns the runtimes of a complete scan; throws `KebIncompleteError` (with the cause) otherwise. */
 export function requireComplete(result: ScanResult): Runtime[] {
   if (result.complete) return result.runtimes;
@@ -203,12 +280,13 @@ export function requireComplete(result: ScanResult): Runtime[] {
 
 /**
  * Scans several queries at once under one concurrency limit (page 1 of each first, then the
- * rest), e.g. the `failing` audit's `state=failed&state=error` and `state=deprovisionincomplete`.
+ * pages each query's last `totalCount` implies in the slots left free, then the rest), e.g. the
+ * `failing` audit's `state=failed&state=error` and `state=deprovisionincomplete`.
  */
 export async function scanAll(
   source: RuntimeSource,
   queries: readonly RuntimeFilters[],
-  options: Omit<ScanOptions, "slots"> = {},
+  options: Omit<ScanOptions, "slots" | "expectedTotal"> = {},
 ): Promise<ScanResult[]> {
   const slots = new PageSlots(options.concurrency ?? 4);
   // One progress line for all queries: pages done and expected, summed.
