@@ -61,7 +61,8 @@ describe("console test events in events/", () => {
     const handler = await handlerOf(functionOf(file) as string);
     const result = await handler(event, fakeContext(`fleet-auditor-${functionOf(file)}`));
     if (file.startsWith("apps-")) expect(Array.isArray(result)).toBe(true);
-    else if (file.startsWith("runs-")) expect(result).toBeNull(); // a run ID to fill in
+    else if (file.startsWith("runs-"))
+      expect(result).toBeNull(); // a run ID to fill in
     else
       expect(result as RunSummary).toMatchObject({
         audit: (event as { audit: string }).audit,
