@@ -4,7 +4,6 @@ import {
   type DynamoDBDocumentClient,
   GetCommand,
   PutCommand,
-  paginateQuery,
   QueryCommand,
 } from "@aws-sdk/lib-dynamodb";
 import {
@@ -20,6 +19,7 @@ import {
 import { itemKey } from "./audit-table.ts";
 import { batchWrite } from "./batch-write.ts";
 import { LeaseLostError } from "./errors.ts";
+import { readSnapshot } from "./snapshot-read.ts";
 
 /** Settings of `DynamoAuditStore`. */
 export interface DynamoAuditStoreOptions {
@@ -41,24 +41,9 @@ export class DynamoAuditStore implements AuditStateStore {
     this.#table = options.tableName;
   }
 
-  async loadSnapshot(audit: string): Promise<Map<string, SnapshotEntry>> {
-    const entries = new Map<string, SnapshotEntry>();
-    const pages = paginateQuery(
-      { client: this.#client },
-      {
-        TableName: this.#table,
-        KeyConditionExpression: "pk = :pk AND begins_with(sk, :rt)",
-        ExpressionAttributeValues: { ":pk": itemKey.snapshot(audit, "").pk, ":rt": "RT#" },
-        ConsistentRead: true,
-      },
-    );
-    for await (const page of pages) {
-      for (const item of page.Items ?? []) {
-        const entry = item.entry as SnapshotEntry;
-        entries.set(entry.instanceID, entry);
-      }
-    }
-    return entries;
+  /** Every snapshot item of the audit, read in parallel over disjoint key ranges (`readSnapshot`). */
+  loadSnapshot(audit: string): Promise<Map<string, SnapshotEntry>> {
+    return readSnapshot(this.#client, this.#table, itemKey.snapshot(audit, "").pk);
   }
 
   async commit(audit: string, changes: readonly SnapshotChange[], fence: CommitFence): Promise<CommitResult> {

@@ -1,0 +1,62 @@
+import { type DynamoDBDocumentClient, paginateQuery } from "@aws-sdk/lib-dynamodb";
+import type { SnapshotEntry } from "@fleet-auditor/audit";
+
+/** The sort-key prefix of a snapshot item: `RT#` + the runtime's instance ID (see `itemKey`). */
+const PREFIX = "RT#";
+
+/**
+ * Sort-key ranges, each read by a Query of its own, at once: together they cover every key that
+ * starts with `RT#`, whatever the instance ID holds (every such key sorts below `RT$`, as `#` sorts
+ * below `$`), so no snapshot item is missed and no key changes. KEB's instance IDs are UUIDs, so
+ * boundaries on the first hex digit split a snapshot about evenly; an ID that is exactly a boundary
+ * is read by two ranges and kept once.
+ */
+export const SNAPSHOT_RANGES: ReadonlyArray<readonly [string, string]> = [
+  [PREFIX, `${PREFIX}4`],
+  [`${PREFIX}4`, `${PREFIX}8`],
+  [`${PREFIX}8`, `${PREFIX}c`],
+  [`${PREFIX}c`, "RT$"],
+];
+
+/**
+ * Items per Query answer. A 1 MB answer (about 1,000 snapshot items) takes tens of milliseconds
+ * to decode in one go, and the snapshot loads while the KEB scan runs on the same thread: smaller
+ * answers let each page of the scan be handled between them instead of after.
+ */
+const ITEMS_PER_ANSWER = 200;
+
+/**
+ * Every snapshot item of one audit partition, by instance ID in key order (as one Query would
+ * return them): the ranges of `SNAPSHOT_RANGES` read in parallel, each paged to its end, with
+ * consistent reads (the snapshot the previous run committed must be seen whole).
+ */
+export async function readSnapshot(
+  client: DynamoDBDocumentClient,
+  tableName: string,
+  pk: string,
+): Promise<Map<string, SnapshotEntry>> {
+  const ranges = await Promise.all(
+    SNAPSHOT_RANGES.map(async ([from, to]) => {
+      const items: Array<Record<string, unknown>> = [];
+      const pages = paginateQuery(
+        { client, pageSize: ITEMS_PER_ANSWER },
+        {
+          TableName: tableName,
+          KeyConditionExpression: "pk = :pk AND sk BETWEEN :from AND :to",
+          ExpressionAttributeValues: { ":pk": pk, ":from": from, ":to": to },
+          ConsistentRead: true,
+        },
+      );
+      for await (const page of pages) items.push(...(page.Items ?? []));
+      return items;
+    }),
+  );
+  const entries = new Map<string, SnapshotEntry>();
+  for (const item of ranges.flat()) {
+    // The last range ends at `RT$` itself, which no snapshot item can be.
+    if (!String(item.sk).startsWith(PREFIX)) continue;
+    const entry = item.entry as SnapshotEntry;
+    entries.set(entry.instanceID, entry);
+  }
+  return entries;
+}
