@@ -1,5 +1,5 @@
 import type { DiffResult } from "./diff.ts";
-import type { DigestMessage } from "./digest.ts";
+import type { DigestMessage } from "./message.ts";
 import type { SnapshotChange, TransitionRef } from "./snapshot.ts";
 
 /**

@@ -1,7 +1,9 @@
 import { array, boolean, iso, literal, number, object, enum as oneOf, type output, string } from "zod";
-import { DIGEST_V1 } from "./digest-v1.ts";
 import { SAFE_LINK } from "./links.ts";
 import { TRANSITION_KINDS } from "./snapshot.ts";
+
+/** The schema name and version every structured digest carries in `schema`. */
+export const DIGEST_V1 = "fleet-auditor.digest/v1";
 
 // The structured digest's zod schema, apart from the code that builds digests: a function that
 // only sends digests does not construct it at its cold start (validators and tests import it).

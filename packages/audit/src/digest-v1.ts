@@ -1,16 +1,13 @@
 import { regexes } from "zod";
-import type { DigestContext } from "./digest.ts";
-import type { DigestV1, DigestV1Transition } from "./digest-v1-schema.ts";
-import type { EdgeDetail } from "./edge-finding.ts";
+import { DIGEST_V1, type DigestV1, type DigestV1Transition } from "./digest-v1-schema.ts";
+import type { EdgeDetail } from "./edge-detail.ts";
 import type { FailingOperation } from "./finding.ts";
 import type { TransitionGroup } from "./groups.ts";
 import { fillTemplate, findingValues } from "./links.ts";
+import type { DigestContext } from "./message.ts";
 import { reportTransition } from "./report.ts";
 import type { Transition, TransitionRef } from "./snapshot.ts";
 import { oneLine } from "./text.ts";
-
-/** The schema name and version every structured digest carries in `schema`. */
-export const DIGEST_V1 = "fleet-auditor.digest/v1";
 
 /** What the schema takes as a time: zod's ISO date-time with an offset (`iso.datetime`). */
 export const DIGEST_TIME: RegExp = regexes.datetime({ offset: true });

@@ -1,4 +1,5 @@
 import type { RefusingNode, StuckApplication } from "@fleet-auditor/metaserver";
+import type { EdgeDetail } from "./edge-detail.ts";
 import { bounded, type Finding, MAX_IDENTITY, type Severity } from "./finding.ts";
 import { keyPart } from "./finding-key.ts";
 
@@ -11,28 +12,6 @@ import { keyPart } from "./finding-key.ts";
 //   region      the node: groups, summaries and silences by region are by node
 //   plan        the verb: a group's "plans" tally is its verbs
 //   provider    "kubeedge"; the account fields and runtimeID are empty
-
-/** What an edge finding is about, beyond the runtime-shaped fields. */
-export interface EdgeDetail {
-  what: "stuck" | "refused" | "quarantined";
-  node: string;
-  /** The Application's key, e.g. `/core/v1/services/null/null` (stuck), or the most refused key. */
-  key: string;
-  verb: string;
-  resource: string;
-  /** stuck: the Application's status (InApplying…). */
-  status?: string;
-  /** stuck: its latest message's time; refused: the first refusal in the window (ISO). */
-  since?: string;
-  /** refused: the Kubernetes Status code and reason (`403 Forbidden`); quarantined: the code; stuck: "". */
-  reason: string;
-  /** refused: the Kubernetes Status code (403), 0 without one. */
-  code?: number;
-  /** refused, quarantined: how many in the window. */
-  count?: number;
-  /** refused: the `verb resource` pairs refused, most frequent first. */
-  requests?: string[];
-}
 
 /** The states the applications audit gives, as messages show them. */
 const EDGE_STATES = { stuck: "stuck", refused: "refused", quarantined: "quarantined" } as const;

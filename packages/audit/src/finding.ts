@@ -1,5 +1,5 @@
 import { isZeroTime, lastOperation, type OperationKind, type Runtime } from "@fleet-auditor/keb/model";
-import type { EdgeDetail } from "./edge-finding.ts";
+import type { EdgeDetail } from "./edge-detail.ts";
 import { oneLine } from "./text.ts";
 
 /** How urgent a finding is; orders digests and sets the `severity` attribute. */

@@ -1,5 +1,5 @@
-import type { DigestContext, DigestMessage } from "./digest.ts";
-import { asciiSubject } from "./digest.ts";
+import type { DigestContext, DigestMessage } from "./message.ts";
+import { asciiSubject } from "./subject.ts";
 import { humanDuration, oneLine, shortTime, slackText } from "./text.ts";
 
 /** Whether an audit has been able to see the fleet lately; kept per audit between runs. */

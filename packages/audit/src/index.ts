@@ -24,31 +24,18 @@ export {
 } from "./definitions.ts";
 export { committable, type Delivery, toldBy, toldQuietly } from "./delivery.ts";
 export { type DiffInput, type DiffResult, diffSnapshot } from "./diff.ts";
+export { renderDigests, renderRuntimeMessages } from "./digest.ts";
+export { DIGEST_TIME, digestTime, structuredDigest } from "./digest-v1.ts";
 export {
-  asciiSubject,
-  byteSize,
-  type DigestContext,
-  type DigestMessage,
-  type MessageKind,
-  renderDigests,
-  renderRuntimeMessages,
-  type ShortDigest,
-  SNS_BYTE_BUDGET,
-  SNS_MESSAGE_LIMIT,
-  type SnsAttribute,
-  snsAttributes,
-  subjectLine,
-} from "./digest.ts";
-export { DIGEST_TIME, DIGEST_V1, digestTime, structuredDigest } from "./digest-v1.ts";
-export {
+  DIGEST_V1,
   type DigestV1,
   DigestV1GroupSchema,
   DigestV1Schema,
   type DigestV1Transition,
   DigestV1TransitionSchema,
 } from "./digest-v1-schema.ts";
+export type { EdgeDetail } from "./edge-detail.ts";
 export {
-  type EdgeDetail,
   quarantinedFinding,
   refusedFinding,
   stuckFinding,
@@ -88,6 +75,17 @@ export {
   matchesAll,
   parseMatcher,
 } from "./matcher.ts";
+export {
+  byteSize,
+  type DigestContext,
+  type DigestMessage,
+  type MessageKind,
+  type ShortDigest,
+  SNS_BYTE_BUDGET,
+  SNS_MESSAGE_LIMIT,
+  type SnsAttribute,
+  snsAttributes,
+} from "./message.ts";
 export { type AlertPolicy, DEFAULT_POLICY } from "./policy.ts";
 export type {
   AlertPublisher,
@@ -134,6 +132,7 @@ export {
   type TransitionKind,
   type TransitionRef,
 } from "./snapshot.ts";
+export { asciiSubject, subjectLine } from "./subject.ts";
 export {
   type QuerySummary,
   type RunSummary,

@@ -1,5 +1,5 @@
-import type { DigestMessage } from "./digest.ts";
 import type { AuditHealth } from "./health.ts";
+import type { DigestMessage } from "./message.ts";
 import type { RunReport } from "./report.ts";
 import type { Silence } from "./silence.ts";
 import type { SnapshotChange, SnapshotEntry } from "./snapshot.ts";

@@ -1,9 +1,9 @@
 import { inspectCommand, pastableCommand, silenceCommand } from "./commands.ts";
-import type { DigestContext } from "./digest.ts";
 import type { Severity } from "./finding.ts";
 import type { TransitionGroup } from "./groups.ts";
 import { leftOutLine } from "./left-out.ts";
 import { fillTemplate, findingValues } from "./links.ts";
+import type { DigestContext } from "./message.ts";
 import type { Transition, TransitionKind, TransitionRef } from "./snapshot.ts";
 import { humanDuration, oneLine, shortTime, slackCode, slackCommand, slackText } from "./text.ts";
 

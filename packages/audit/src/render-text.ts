@@ -1,10 +1,10 @@
 import { inspectCommand, pastableCommand, silenceCommand } from "./commands.ts";
-import type { DigestContext } from "./digest.ts";
-import type { EdgeDetail } from "./edge-finding.ts";
+import type { EdgeDetail } from "./edge-detail.ts";
 import type { Finding } from "./finding.ts";
 import type { TransitionGroup } from "./groups.ts";
 import { leftOutLine } from "./left-out.ts";
 import { fillTemplate, findingValues } from "./links.ts";
+import type { DigestContext } from "./message.ts";
 import { TRANSITION_KINDS, type Transition, type TransitionKind, type TransitionRef } from "./snapshot.ts";
 import { humanDuration, oneLine, shortTime } from "./text.ts";
 

@@ -1,5 +1,6 @@
-import { type DigestContext, type DigestMessage, renderDigests } from "./digest.ts";
+import { renderDigests } from "./digest.ts";
 import type { Finding } from "./finding.ts";
+import type { DigestContext, DigestMessage } from "./message.ts";
 import type { ReportTransition, RunReport } from "./report.ts";
 import type { Transition } from "./snapshot.ts";
 

@@ -1,8 +1,8 @@
-import type { DigestContext, DigestMessage, ShortDigest } from "./digest.ts";
 import { structuredDigest } from "./digest-v1.ts";
 import type { Severity } from "./finding.ts";
 import type { TransitionGroup } from "./groups.ts";
 import { leftOutLine } from "./left-out.ts";
+import type { DigestContext, DigestMessage, ShortDigest } from "./message.ts";
 import { chatbotNotification } from "./render-chatbot.ts";
 import { reportPointer } from "./render-text.ts";
 import { TRANSITION_KINDS, type Transition, type TransitionRef } from "./snapshot.ts";

@@ -1,0 +1,114 @@
+import type { Severity } from "./finding.ts";
+import type { LeftOutNews } from "./left-out.ts";
+import type { LinkTemplates } from "./links.ts";
+import type { TransitionKind, TransitionRef } from "./snapshot.ts";
+
+// One SNS publish as the engine builds it: what it says about the run (`DigestContext`), its
+// parts (`DigestMessage`), and its size as SNS counts it. Renderers and the digest both read
+// these; none of them imports another to get them.
+
+/** SNS's limit for a whole publish (message and attributes), bytes. */
+export const SNS_MESSAGE_LIMIT = 262_144;
+
+/**
+ * What a publish may weigh by `byteSize`: SNS's limit less a margin of 2 KiB, so that a digest
+ * fitted to the byte is not refused for anything SNS counts that is not foreseen here.
+ */
+export const SNS_BYTE_BUDGET = SNS_MESSAGE_LIMIT - 2 * 1024;
+
+/** One message attribute as SNS takes it (`MessageAttributeValue`). */
+export interface SnsAttribute {
+  DataType: "String" | "String.Array";
+  StringValue: string;
+}
+
+/** The run a digest reports on, and how its messages point further. */
+export interface DigestContext {
+  audit: string;
+  runId: string;
+  /** When the run happened (ISO). */
+  at: string;
+  complete: boolean;
+  incompleteReason: string | null;
+  listed: number;
+  flagged: number;
+  /** What `listed` counts, in the head of a message. Default "runtimes". */
+  listedWhat?: string;
+  /** The landscape's name (`LANDSCAPE`, e.g. `prod-eu`): in every subject and title. */
+  landscape?: string;
+  links?: LinkTemplates;
+  /**
+   * The run report holding every transition. `stored` is false when it could not be written:
+   * then a message says so, and what it only counts is sent again next run.
+   */
+  report: { stored: boolean; command: string };
+  /** Groups larger than this are one line (`GROUP_COLLAPSE_AT`, default 20). */
+  collapseAt?: number;
+  /** Chatbot threads: one per incident group (default), or one per runtime incident. */
+  threading?: "incident" | "runtime";
+  /**
+   * A run that published and was interrupted before its commit: this digest may repeat what it
+   * sent, and says so.
+   */
+  repeats?: string;
+  /**
+   * Findings this run left out (`left-out.ts`) that no earlier message told: one line in this
+   * digest, never again while they persist. A run with nothing else to tell still sends it.
+   */
+  leftOut?: LeftOutNews;
+}
+
+/** What a message is about: transitions, or the auditor's own health. */
+export type MessageKind = TransitionKind | "degraded" | "recovered";
+
+/** One SNS publish: everything `MessageStructure=json` needs, plus which transitions it carries. */
+export interface DigestMessage {
+  /**
+   * The same run in a few KB, naming no transition: the counts and where the report is. Sent
+   * instead when SNS refuses this message as too long, so that a run never fails to publish
+   * for its size; it tells (`toldBy`) only what it counts, and that only with a stored report.
+   */
+  short?: ShortDigest;
+  subject: string;
+  /**
+   * The JSON-structured message: `default` (the structured digest, `fleet-auditor.digest/v1`, for
+   * Lambda, SQS and every other protocol without a key), `email` (plain text) and `https` (AWS
+   * Chatbot).
+   */
+  message: string;
+  attributes: { audit: string; severity: Severity; kinds: MessageKind[] };
+  /** The run's transitions this message names one by one. */
+  transitions: TransitionRef[];
+  /** Transitions this message only counts (in a group line or "+N more"); see `delivery.ts`. */
+  omitted: TransitionRef[];
+}
+
+/** A digest's short alternative: a message of its own, with no alternative. */
+export type ShortDigest = Omit<DigestMessage, "short">;
+
+/**
+ * The message attributes of a publish, as SNS takes them: `audit` and `severity` (String) and
+ * `kinds` (String.Array), which subscriptions filter on. The one definition of what is sent,
+ * so that `byteSize` counts exactly that.
+ */
+export function snsAttributes(attributes: DigestMessage["attributes"]): Record<string, SnsAttribute> {
+  return {
+    audit: { DataType: "String", StringValue: attributes.audit },
+    severity: { DataType: "String", StringValue: attributes.severity },
+    kinds: { DataType: "String.Array", StringValue: JSON.stringify(attributes.kinds) },
+  };
+}
+
+/**
+ * UTF-8 bytes of a publish as AWS counts them ("all parts of the message attribute, including
+ * name, type, and value"): the body, every attribute's name, data type and value (`snsAttributes`),
+ * and the subject too, which SNS may not count: a byte too many here costs nothing.
+ */
+export function byteSize(m: Pick<DigestMessage, "message" | "subject" | "attributes">): number {
+  let attributes = 0;
+  for (const [name, value] of Object.entries(snsAttributes(m.attributes))) {
+    attributes +=
+      Buffer.byteLength(name) + Buffer.byteLength(value.DataType) + Buffer.byteLength(value.StringValue);
+  }
+  return Buffer.byteLength(m.message) + Buffer.byteLength(m.subject) + attributes;
+}
