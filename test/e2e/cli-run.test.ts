@@ -115,7 +115,7 @@ describe("fleet-auditor run", () => {
     expect(noAudit.stderr).toContain("--audit is required");
     const unknown = await cli(["run", "--audit", "nightly", "--keb-url", kit.sim.url]);
     expect(unknown.code).toBe(1);
-    expect(unknown.stderr).toContain('unknown audit "nightly"; known: failing, expired');
+    expect(unknown.stderr).toContain("--audit nightly: one of failing, expired, applications, all\n");
     const noAuth = await cli(["run", "--audit", "failing", "--keb-url", kit.sim.url], { KEB_TOKEN: "" });
     expect(noAuth.code).toBe(1);
     expect(noAuth.stderr).toMatch(/KEB_TOKEN/);

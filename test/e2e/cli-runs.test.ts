@@ -73,7 +73,7 @@ describe("fleet-auditor runs", () => {
     expect(missing.stderr).toContain("no run no-such-run");
     expect((await cli(["runs", "show", "--state-dir", dir])).stderr).toContain("runs show needs a RUN_ID");
     expect((await cli(["runs", "list", "--output", "csv", "--state-dir", dir])).stderr).toContain(
-      "--output must be json or table, got csv",
+      "--output must be json, yaml or table, got csv",
     );
     expect((await cli(["runs", "list", "--audit", "nightly", "--state-dir", dir])).code).toBe(1);
   });

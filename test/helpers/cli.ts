@@ -1,4 +1,5 @@
 import { spawn } from "node:child_process";
+import { constants as osConstants } from "node:os";
 import { PassThrough } from "node:stream";
 import { runCli } from "@fleet-auditor/cli";
 
@@ -35,27 +36,42 @@ export async function cli(
 
 /**
  * Runs the real `fleet-auditor` command in a child process with only PATH and `env` set; with
- * `signalWhen`, sends it SIGINT once that resolves.
+ * `signalWhen`, sends it `signal` (SIGINT unless given) once that resolves. `closeStdout` closes
+ * the reading end of its standard output before it writes, as `| head` does once it has read
+ * enough. `script` runs another file than the CLI's main.ts (a bundle). The code is the one a
+ * shell reports: 128 + the signal's number for a process a signal ended.
  */
 export function spawnCli(
   args: string[],
-  options: { env?: Record<string, string>; stdin?: string; signalWhen?: () => Promise<void> } = {},
+  options: {
+    env?: Record<string, string>;
+    stdin?: string;
+    signalWhen?: () => Promise<void>;
+    signal?: NodeJS.Signals;
+    closeStdout?: boolean;
+    script?: string;
+  } = {},
 ): Promise<CliResult> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [MAIN, ...args], {
+    const child = spawn(process.execPath, [options.script ?? MAIN, ...args], {
       env: { PATH: process.env.PATH ?? "", ...options.env },
     });
     let stdout = "";
     let stderr = "";
-    child.stdout.on("data", (d: Buffer) => {
-      stdout += d;
-    });
+    if (options.closeStdout) child.stdout.destroy();
+    else
+      child.stdout.on("data", (d: Buffer) => {
+        stdout += d;
+      });
     child.stderr.on("data", (d: Buffer) => {
       stderr += d;
     });
-    child.on("close", (code) => resolve({ code: code ?? -1, stdout, stderr }));
-    child.stdin.end(options.stdin ?? "");
-    void options.signalWhen?.().then(() => child.kill("SIGINT"));
+    child.on("close", (code, signal) =>
+      resolve({ code: code ?? (signal ? 128 + osConstants.signals[signal] : -1), stdout, stderr }),
+    );
+    child.stdin.on("error", () => undefined);
+    if (options.stdin !== undefined || !options.signalWhen) child.stdin.end(options.stdin ?? "");
+    void options.signalWhen?.().then(() => child.kill(options.signal ?? "SIGINT"));
   });
 }
 

@@ -1,4 +1,5 @@
 import { UsageError } from "./errors.ts";
+import { didYouMean } from "./suggest.ts";
 
 // What several commands parse alike: one spelling, one error text, one default.
 
@@ -7,18 +8,6 @@ export const DEFAULT_STATE_DIR = ".fleet-auditor";
 
 /** The `--state-dir` option for `parseArgs`. */
 export const stateDirOption = { "state-dir": { type: "string", default: DEFAULT_STATE_DIR } } as const;
-
-/** The `--output` option for `parseArgs`: `table` for people (the default), `json` for programs. */
-export const outputOption = { output: { type: "string", default: "table" } } as const;
-
-/** The output formats every command offers. */
-export type Output = "json" | "table";
-
-/** Checks `--output`. */
-export function parseOutput(value: string, usage: string): Output {
-  if (value === "json" || value === "table") return value;
-  throw new UsageError(`--output must be json or table, got ${value}`, usage);
-}
 
 const UNIT_MS = { s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
 
@@ -46,15 +35,12 @@ export function parseIsoTime(value: string): Date | undefined {
 }
 
 /** `--since`: an ISO time, or a duration back from `now`. */
-export function parseSince(value: string, now: Date, usage: string): Date {
+export function parseSince(value: string, now: Date): Date {
   const ago = parseDuration(value);
   if (ago !== undefined) return new Date(now.getTime() - ago);
   const at = parseIsoTime(value);
   if (at) return at;
-  throw new UsageError(
-    `--since ${value}: expected an ISO time or a duration such as 90s, 30m, 1h, 2d`,
-    usage,
-  );
+  throw new UsageError(`--since ${value}: expected an ISO time or a duration such as 90s, 30m, 1h, 2d`);
 }
 
 /**
@@ -65,7 +51,6 @@ export function parseKeyValues<F extends string>(
   pairs: readonly string[],
   keys: Readonly<Record<string, F>>,
   flag: string,
-  usage: string,
 ): Map<F, string[]> {
   const out = new Map<F, string[]>();
   for (const pair of pairs) {
@@ -75,8 +60,7 @@ export function parseKeyValues<F extends string>(
     const field = Object.hasOwn(keys, key) ? keys[key] : undefined;
     if (at <= 0 || !field || value === "") {
       throw new UsageError(
-        `${flag} ${pair}: expected KEY=VALUE with KEY one of ${Object.keys(keys).join(", ")}`,
-        usage,
+        `${flag} ${pair}: expected KEY=VALUE with KEY one of ${Object.keys(keys).join(", ")}${didYouMean(key, Object.keys(keys))}`,
       );
     }
     out.set(field, [...(out.get(field) ?? []), value]);
@@ -85,16 +69,30 @@ export function parseKeyValues<F extends string>(
 }
 
 /** `--limit N`: a positive integer, or undefined when not given. */
-export function parseLimit(value: string | undefined, usage: string): number | undefined {
+export function parseLimit(value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
   const n = Number(value);
-  if (!Number.isInteger(n) || n < 1)
-    throw new UsageError(`--limit must be a positive integer, got ${value}`, usage);
+  if (!Number.isInteger(n) || n < 1) throw new UsageError(`--limit must be a positive integer, got ${value}`);
   return n;
 }
 
-/** Refuses arguments past the `allowed` a subcommand takes, instead of ignoring them. */
-export function atMostPositionals(positionals: readonly string[], allowed: number, usage: string): void {
-  if (positionals.length > allowed)
-    throw new UsageError(`unexpected argument: ${positionals[allowed]}`, usage);
+/**
+ * Checks a value against the names it may take (`--audit`, a subcommand), suggesting the one
+ * probably meant: `--audit failng: one of failing, expired; did you mean failing?`.
+ */
+export function oneOf<T extends string>(value: string, names: readonly T[], what: string): T {
+  if ((names as readonly string[]).includes(value)) return value as T;
+  throw new UsageError(`${what} ${value}: one of ${names.join(", ")}${didYouMean(value, names)}`);
+}
+
+/** The subcommand of a command with several (`runs list|show`), or a usage error naming them. */
+export function subcommand<T extends string>(
+  command: string,
+  sub: string | undefined,
+  names: readonly T[],
+): T {
+  if (sub === undefined || sub.startsWith("-"))
+    throw new UsageError(`${command} needs a command: ${names.join(", ")}`);
+  if ((names as readonly string[]).includes(sub)) return sub as T;
+  throw new UsageError(`unknown ${command} command ${sub}${didYouMean(sub, names)}`);
 }

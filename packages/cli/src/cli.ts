@@ -1,6 +1,8 @@
-import { readFileSync } from "node:fs";
 import { redact } from "@fleet-auditor/keb";
 import { parseConfig } from "@fleet-auditor/runner";
+// Imported, not read from disk at run time, so that the bundled CLI (npm run build:cli) carries it.
+import cliPackage from "../package.json" with { type: "json" };
+import { explainAwsError } from "./aws-errors.ts";
 import type { Command, Io } from "./command.ts";
 import { appsCommand } from "./commands/apps.ts";
 import { demoCommand } from "./commands/demo.ts";
@@ -11,6 +13,9 @@ import { silencesCommand } from "./commands/silences.ts";
 import { slackCommand } from "./commands/slack.ts";
 import { CliEnvSchema } from "./env.ts";
 import { UsageError } from "./errors.ts";
+import { EXIT, EXIT_CODES_HELP, exitCodeOf } from "./exit-codes.ts";
+import { type LinkedVariables, withLinkedResources } from "./linked-resources.ts";
+import { didYouMean } from "./suggest.ts";
 import { escapeControl } from "./table.ts";
 
 /** The command table: `fleet-auditor <name> …` runs the entry of that name. */
@@ -33,21 +38,27 @@ commands:
 ${COMMANDS.map((c) => `  ${c.name.padEnd(10)}${c.summary}`).join("\n")}
 
 fleet-auditor <command> --help (or fleet-auditor help <command>) prints a command's usage;
-fleet-auditor --version prints the version.
-`;
+fleet-auditor --version prints the version. Every command that prints data takes
+-o/--output json|yaml|table.
+
+State lives in the embedded store under --state-dir (default .fleet-auditor/) unless
+AUDIT_TABLE (with ALERT_TOPIC_ARN, CRITICAL_TOPIC_ARN) and STATUS_TABLE name AWS resources.
+Inside npx sst shell --stage NAME -- fleet-auditor …, the stage's tables, topics and KEB
+secrets come from SST's linked resources; a variable that is set wins.
+
+${EXIT_CODES_HELP}`;
 
 /** The CLI's version, from its package.json. */
 export function cliVersion(): string {
-  const pkg = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as {
-    version: string;
-  };
-  return pkg.version;
+  return cliPackage.version;
 }
 
 /**
- * Runs one command line and returns the exit code: 0 done, 1 bad input or configuration (the
- * message names the problem; usage errors print the usage too), others as the command says.
- * Help and version, at the top level and for each command, print to stdout and return 0.
+ * Runs one command line and returns the exit code (`EXIT`): 0 done, 1 bad usage or
+ * configuration or nothing found, 2 done only in part. An error prints one line naming the
+ * problem (a usage error a second, pointing to `--help`); an AWS SDK error that means missing
+ * region or credentials says which variables to set or unset. Help and version, at the top
+ * level and for each command, print to stdout and return 0.
  */
 export async function runCli(
   argv: readonly string[],
@@ -56,8 +67,9 @@ export async function runCli(
 ): Promise<number> {
   const [name, ...rest] = argv;
   let command: Command | undefined;
+  let config: LinkedVariables = { vars, linked: [] };
   try {
-    if (name === undefined) throw new UsageError("no command given", USAGE);
+    if (name === undefined) throw new UsageError("no command given");
     if (VERSION.has(name)) return print(io, `fleet-auditor ${cliVersion()}\n`);
     if (HELP.has(name)) {
       const topic = rest[0] === undefined ? undefined : find(rest[0]);
@@ -66,33 +78,33 @@ export async function runCli(
     command = find(name);
     if (rest.some((a) => HELP.has(a) && a !== "help")) return print(io, command.usage);
     if (rest.some((a) => VERSION.has(a))) return print(io, `fleet-auditor ${cliVersion()}\n`);
-    const env = parseConfig(CliEnvSchema, vars);
-    return await command.run(rest, { env, vars, io, now: () => new Date() });
+    config = withLinkedResources(vars);
+    const env = parseConfig(CliEnvSchema, config.vars);
+    return await command.run(rest, { env, vars: config.vars, io, now: () => new Date() });
   } catch (err) {
+    const aws = explainAwsError(err, config);
     // Errors are redacted where they are made; this guards what the terminal shows anyway.
-    io.stderr.write(
-      `fleet-auditor: ${escapeControl(redact((err as Error).message ?? String(err)))}\n${usageOf(err, command)}`,
-    );
-    return 1;
+    const message = aws ?? (err instanceof Error ? err.message : String(err));
+    io.stderr.write(`fleet-auditor: ${escapeControl(redact(message))}\n`);
+    if (err instanceof UsageError)
+      io.stderr.write(`See 'fleet-auditor${command ? ` ${command.name}` : ""} --help' for usage.\n`);
+    return aws ? EXIT.failed : exitCodeOf(err);
   }
 }
 
 function find(name: string): Command {
   const command = COMMANDS.find((c) => c.name === name);
-  if (!command) throw new UsageError(`unknown command: ${name}`, USAGE);
+  if (!command)
+    throw new UsageError(
+      `unknown command ${name}${didYouMean(
+        name,
+        COMMANDS.map((c) => c.name),
+      )}`,
+    );
   return command;
 }
 
 function print(io: Io, text: string): number {
   io.stdout.write(text);
   return 0;
-}
-
-/** The usage to print after an error: a usage error's own, or the command's for a bad option. */
-function usageOf(err: unknown, command: Command | undefined): string {
-  if (err instanceof UsageError) return `\n${err.usage}`;
-  // node:util parseArgs: an unknown option or a missing value.
-  const code = (err as { code?: unknown }).code;
-  if (command && typeof code === "string" && code.startsWith("ERR_PARSE_ARGS")) return `\n${command.usage}`;
-  return "";
 }

@@ -11,12 +11,13 @@ export class CliError extends Error {
   }
 }
 
-/** Bad command-line input: printed with the usage, exit code 1. */
+/**
+ * Bad command-line input: printed as one line, with a second pointing to the command's
+ * `--help`; exit code 1.
+ */
 export class UsageError extends CliError {
-  readonly usage: string;
-  constructor(message: string, usage: string) {
-    super("CLI_USAGE", message);
+  constructor(message: string, options?: { cause?: unknown }) {
+    super("CLI_USAGE", message, options);
     this.name = "UsageError";
-    this.usage = usage;
   }
 }

@@ -1,28 +1,24 @@
 import { readFile } from "node:fs/promises";
-import { parseArgs } from "node:util";
 import type { QuarantineItem, StatusRow } from "@fleet-auditor/metaserver";
 import { type IngestCounts, ingestBatch, lineMessageId } from "@fleet-auditor/runner";
-import {
-  atMostPositionals,
-  outputOption,
-  parseLimit,
-  parseOutput,
-  parseSince,
-  stateDirOption,
-} from "../args.ts";
+import { parseLimit, parseSince, stateDirOption, subcommand } from "../args.ts";
 import { openStatusBackend } from "../backend.ts";
 import type { Command, Io } from "../command.ts";
+import { parseCommandLine } from "../command-line.ts";
 import { UsageError } from "../errors.ts";
-import { renderTable, terminalJson } from "../table.ts";
+import { EXIT } from "../exit-codes.ts";
+import { outputOption, parseOutput, printData } from "../output.ts";
+import { renderTable } from "../table.ts";
 
 const USAGE = `usage:
-  fleet-auditor apps ingest FILE|- [--output json|table]   each line: one SQS message body
-  fleet-auditor apps status [--node N] [--status S] [--since ISO-TIME|90s|30m|1h|2d] [--limit N] [--output json|table]
-  fleet-auditor apps quarantine [--limit N] [--output json|table]
-  fleet-auditor apps reindex [--output json|table]   give rows written before the byWatch index their key
+  fleet-auditor apps ingest FILE|- [-o json|yaml|table]   each line: one SQS message body
+  fleet-auditor apps status [--node N] [--status S] [--since ISO-TIME|90s|30m|1h|2d] [--limit N] [-o json|yaml|table]
+  fleet-auditor apps quarantine [--limit N] [-o json|yaml|table]
+  fleet-auditor apps reindex [-o json|yaml|table]   give rows written before the byWatch index their key
 
-options: --state-dir DIR (default .fleet-auditor/); STATUS_TABLE=<table> uses DynamoDB instead.
-ingest exits 0 unless a write failed for a transient reason (then 1; the counts say how many).
+options: --state-dir DIR (default .fleet-auditor/); STATUS_TABLE=<table> (or sst shell) uses DynamoDB.
+exit codes: 0 done; 1 bad input; 2 ingest wrote only part (a write failed for a transient
+reason: the counts say how many; ingest the file again), or DynamoDB throttled or unreachable.
 `;
 
 /** SQS delivers at most 10 messages per batch by default; the CLI feeds the handler the same way. */
@@ -36,11 +32,11 @@ export const appsCommand: Command = {
   summary: "KubeEdge Application status: ingest, status, quarantine, reindex",
   usage: USAGE,
   async run(argv, { env, io, now }) {
-    const [sub, ...rest] = argv;
-    const { values, positionals } = parseArgs({
-      args: rest,
-      allowPositionals: true,
-      options: {
+    const [given, ...rest] = argv;
+    const sub = subcommand("apps", given, SUBCOMMANDS);
+    const { values, positionals } = parseCommandLine(
+      rest,
+      {
         ...stateDirOption,
         ...outputOption,
         node: { type: "string" },
@@ -48,46 +44,47 @@ export const appsCommand: Command = {
         since: { type: "string" },
         limit: { type: "string" },
       },
-    });
-    if (!SUBCOMMANDS.includes(sub as (typeof SUBCOMMANDS)[number])) {
-      throw new UsageError(sub ? `unknown apps command: ${sub}` : "apps needs a command", USAGE);
-    }
-    const output = parseOutput(values.output, USAGE);
-    const limit = parseLimit(values.limit, USAGE);
-    const since = values.since === undefined ? undefined : parseSince(values.since, now(), USAGE);
-    atMostPositionals(positionals, sub === "ingest" ? 1 : 0, USAGE);
+      sub === "ingest" ? 1 : 0,
+    );
+    const output = parseOutput(values.output);
+    const limit = parseLimit(values.limit);
+    const since = values.since === undefined ? undefined : parseSince(values.since, now());
     const input = sub === "ingest" ? await readInput(positionals[0], io) : "";
     const backend = await openStatusBackend(values["state-dir"], env);
     try {
       if (sub === "ingest") {
         const counts = await ingestLines(input, backend.store);
-        io.stdout.write(
-          output === "json"
-            ? `${terminalJson(counts)}\n`
-            : `${counts.records} message(s): ${counts.applied} applied, ${counts.stale} stale, ${counts.duplicate} duplicate, ${counts.quarantined} quarantined, ${counts.failed} failed (${backend.description})\n`,
+        printData(
+          io,
+          output,
+          counts,
+          () =>
+            `${counts.records} message(s): ${counts.applied} applied, ${counts.stale} stale, ${counts.duplicate} duplicate, ${counts.quarantined} quarantined, ${counts.failed} failed (${backend.description})`,
         );
-        return counts.failed > 0 ? 1 : 0;
+        // A transient write failure: the run was partial, like an audit's, and ingesting again mends it.
+        return counts.failed > 0 || counts.deferred > 0 ? EXIT.partial : EXIT.done;
       }
       if (sub === "status") {
         const rows = await backend.store.query(
           { node: values.node, status: values.status, since, limit },
           now(),
         );
-        io.stdout.write(output === "json" ? `${terminalJson(rows)}\n` : `${statusTable(rows)}\n`);
-        return 0;
+        printData(io, output, rows, () => statusTable(rows));
+        return EXIT.done;
       }
       if (sub === "reindex") {
         const done = await backend.store.reindex();
-        io.stdout.write(
-          output === "json"
-            ? `${terminalJson(done)}\n`
-            : `${done.scanned} item(s) read, ${done.updated} watch key(s) written (${backend.description})\n`,
+        printData(
+          io,
+          output,
+          done,
+          () => `${done.scanned} item(s) read, ${done.updated} watch key(s) written (${backend.description})`,
         );
-        return 0;
+        return EXIT.done;
       }
       const items = await backend.store.quarantined(limit ?? 100);
-      io.stdout.write(output === "json" ? `${terminalJson(items)}\n` : `${quarantineTable(items)}\n`);
-      return 0;
+      printData(io, output, items, () => quarantineTable(items));
+      return EXIT.done;
     } finally {
       await backend.close();
     }
@@ -135,7 +132,7 @@ export async function ingestLines(
 }
 
 async function readInput(path: string | undefined, io: Io): Promise<string> {
-  if (!path) throw new UsageError("apps ingest needs a FILE, or - for standard input", USAGE);
+  if (!path) throw new UsageError("apps ingest needs a FILE, or - for standard input");
   if (path !== "-") return readFile(path, "utf8");
   const chunks: Buffer[] = [];
   for await (const chunk of io.stdin) chunks.push(Buffer.from(chunk as Buffer));

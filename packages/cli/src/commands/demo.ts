@@ -12,7 +12,7 @@ Runs both audits hour by hour against a simulated KEB whose fleet changes, on th
 printing what subscribers would receive; then a burst of KubeEdge Application messages. No AWS.
 `,
   async run(argv, { io }) {
-    if (argv.length > 0) throw new UsageError(`demo takes no arguments, got ${argv.join(" ")}`, this.usage);
+    if (argv.length > 0) throw new UsageError(`demo takes no arguments, got ${argv.join(" ")}`);
     await runDemo(io.stdout);
     return 0;
   },

@@ -1,10 +1,11 @@
 import { createInterface } from "node:readline/promises";
-import { parseArgs } from "node:util";
 import { AUDITS } from "@fleet-auditor/audit";
-import { atMostPositionals, stateDirOption } from "../args.ts";
+import { oneOf, stateDirOption, subcommand } from "../args.ts";
 import { openRuns } from "../backend.ts";
 import type { Command } from "../command.ts";
+import { parseCommandLine } from "../command-line.ts";
 import { UsageError } from "../errors.ts";
+import { EXIT } from "../exit-codes.ts";
 import { escapeControl } from "../table.ts";
 
 const AUDIT_NAMES = AUDITS.map((a) => a.name);
@@ -17,8 +18,10 @@ A run holds its audit's lease while it works; a run that was killed leaves it un
 (LEASE_MINUTES), and runs in between are skipped (exit 2). release removes the lease it shows: it
 asks first on a terminal, and needs --force otherwise. Release only a lease whose run is gone.
 If the lease changes before the answer (a run took it over, or its run extended it: that run is
-alive), release removes nothing, says who holds it now, and exits 1.
-options: --state-dir DIR (default .fleet-auditor/); AUDIT_TABLE=<table> uses DynamoDB instead.
+alive), release removes nothing and says who holds it now.
+options: --state-dir DIR (default .fleet-auditor/); AUDIT_TABLE=<table> (or sst shell) uses DynamoDB.
+exit codes: 0 shown, released, or no lease; 1 bad input; 2 nothing released (the answer was no,
+or the lease changed since it was shown), or DynamoDB throttled or unreachable.
 `;
 
 /** `fleet-auditor lease …`: see and clear an audit's lease. */
@@ -27,35 +30,30 @@ export const leaseCommand: Command = {
   summary: "see or clear the lease a killed run left behind: show, release",
   usage: USAGE,
   async run(argv, { env, io, now }) {
-    const [sub, ...rest] = argv;
-    const { values, positionals } = parseArgs({
-      args: rest,
-      allowPositionals: true,
-      options: { ...stateDirOption, audit: { type: "string" }, force: { type: "boolean", default: false } },
+    const [given, ...rest] = argv;
+    const sub = subcommand("lease", given, ["show", "release"]);
+    const { values } = parseCommandLine(rest, {
+      ...stateDirOption,
+      audit: { type: "string" },
+      force: { type: "boolean", default: false },
     });
-    if (sub !== "show" && sub !== "release") {
-      throw new UsageError(sub ? `unknown lease command: ${sub}` : "lease needs a command", USAGE);
-    }
-    atMostPositionals(positionals, 0, USAGE);
-    const audit = values.audit;
-    if (!audit || !AUDIT_NAMES.includes(audit)) {
-      throw new UsageError(`--audit must be one of ${AUDIT_NAMES.join(", ")}`, USAGE);
-    }
+    if (!values.audit) throw new UsageError(`--audit is required: one of ${AUDIT_NAMES.join(", ")}`);
+    const audit = oneOf(values.audit, AUDIT_NAMES, "--audit");
     const interactive = (io.stdin as { isTTY?: boolean }).isTTY === true;
     if (sub === "release" && !values.force && !interactive) {
-      throw new UsageError("lease release asks first on a terminal; elsewhere add --force", USAGE);
+      throw new UsageError("lease release asks first on a terminal; elsewhere add --force");
     }
     const backend = await openRuns(values["state-dir"], env);
     try {
       const shown = await backend.store.describeLease(audit);
       if (!shown) {
         io.stdout.write(`no lease on ${audit}\n`);
-        return 0;
+        return EXIT.done;
       }
       const told = describeLease(audit, shown, now());
       if (sub === "show") {
         io.stdout.write(`${told}\n`);
-        return 0;
+        return EXIT.done;
       }
       if (!values.force) {
         const rl = createInterface({ input: io.stdin, output: io.stderr });
@@ -63,7 +61,7 @@ export const leaseCommand: Command = {
         rl.close();
         if (!/^y(es)?$/i.test(answer.trim())) {
           io.stdout.write("left as it is\n");
-          return 1;
+          return EXIT.partial;
         }
       }
       // Only the lease the operator saw: the answer was about that one, not whatever is there now.
@@ -74,18 +72,18 @@ export const leaseCommand: Command = {
             ? `released the expired lease of ${audit} (run ${owner}, expired at ${timeOf(shown.expiresAtMs)})\n`
             : `released the lease of ${audit} (run ${owner}, until ${timeOf(shown.expiresAtMs)})\n`,
         );
-        return 0;
+        return EXIT.done;
       }
       const current = await backend.store.describeLease(audit);
       if (!current) {
         io.stdout.write(`the lease of ${audit} is gone since it was shown; nothing was left to release\n`);
-        return 0;
+        return EXIT.done;
       }
       const expired = current.expiresAtMs < now().getTime() ? " (expired)" : "";
       io.stdout.write(
         `the lease of ${audit} changed since it was shown: now held by run ${escapeControl(current.owner)} until ${timeOf(current.expiresAtMs)}${expired}; nothing was released\n`,
       );
-      return 1;
+      return EXIT.partial;
     } finally {
       await backend.close();
     }

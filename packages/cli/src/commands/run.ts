@@ -1,5 +1,4 @@
 import { randomUUID } from "node:crypto";
-import { parseArgs } from "node:util";
 import { AUDITS, type RunSummary } from "@fleet-auditor/audit";
 import { KebTransport } from "@fleet-auditor/keb";
 import {
@@ -13,34 +12,36 @@ import {
   runDeadline,
   thresholdsFrom,
 } from "@fleet-auditor/runner";
-import { outputOption, parseDuration, parseKeyValues, parseOutput, stateDirOption } from "../args.ts";
+import { oneOf, parseDuration, parseKeyValues, stateDirOption } from "../args.ts";
 import { openBackend } from "../backend.ts";
 import type { Command } from "../command.ts";
+import { parseCommandLine } from "../command-line.ts";
 import { UsageError } from "../errors.ts";
+import { EXIT } from "../exit-codes.ts";
+import { outputOption, parseOutput, printData } from "../output.ts";
 import { renderSummary } from "../summary-table.ts";
-import { terminalJson } from "../table.ts";
 
 const AUDIT_NAMES = AUDITS.map((a) => a.name);
 
 const USAGE = `usage: fleet-auditor run --audit ${[...AUDIT_NAMES, "all"].join("|")} [--keb-url URL] [options]
 
 options:
-  --state-dir DIR         embedded state and outbox (default .fleet-auditor/)
-  --dry-run               compute everything, publish and write nothing
-  --now ISO-TIME          the time the audit engine uses (default: now)
-  --output json|table     json prints exactly the run summary (an array with --audit all)
-  --filter KEY=VALUE      narrow the audit; KEY: plan, region, account, subaccount, shoot, instance, runtime
-  --deadline DURATION     stop reading after this long and end the run incomplete (default 10m)
+  --state-dir DIR               embedded state and outbox (default .fleet-auditor/)
+  --dry-run                     compute everything, publish and write nothing
+  --now ISO-TIME                the time the audit engine uses (default: now)
+  -o, --output json|yaml|table  json and yaml print exactly the run summary (an array with --audit all)
+  --filter KEY=VALUE            narrow the audit; KEY: plan, region, account, subaccount, shoot, instance, runtime
+  --deadline DURATION           stop reading after this long and end the run incomplete (default 10m)
 
 KEB audits (failing, expired): --keb-url or KEB_URL; auth (environment): KEB_TOKEN, or
 KEB_TOKEN_URL + KEB_CLIENT_ID with KEB_CLIENT_SECRET or KEB_USERNAME + KEB_PASSWORD.
 applications reads the Application status table (embedded, or STATUS_TABLE); thresholds:
 STUCK_AFTER_MINUTES, REJECTED_BURST, REJECTED_WINDOW_MINUTES. all: every KEB audit, and
 applications unless AWS is used without STATUS_TABLE.
-AWS instead of the embedded store: AUDIT_TABLE + ALERT_TOPIC_ARN (+ STATUS_TABLE).
-exit codes: 0 complete run (or already done for this time), 2 incomplete scan, a message that
-could not be sent, or skipped because another run holds the lease (see fleet-auditor lease), 1 bad input or configuration (KEB or its
-token endpoint refusing the credentials included).
+AWS instead of the embedded store: AUDIT_TABLE + ALERT_TOPIC_ARN (+ STATUS_TABLE), or sst shell.
+exit codes: 0 complete run (or already done for this scheduled time); 1 bad input or
+configuration (KEB or its token endpoint refusing the credentials included); 2 an incomplete
+scan, a message not sent, or skipped because another run holds the lease (fleet-auditor lease).
 `;
 
 type Filters = NonNullable<AuditRunInput["filters"]>;
@@ -61,34 +62,28 @@ export const runCommand: Command = {
   summary: "run an audit against a KEB",
   usage: USAGE,
   async run(argv, { env, vars, io }) {
-    const { values } = parseArgs({
-      args: argv,
-      options: {
-        audit: { type: "string" },
-        "keb-url": { type: "string" },
-        ...stateDirOption,
-        "dry-run": { type: "boolean", default: false },
-        now: { type: "string" },
-        ...outputOption,
-        filter: { type: "string", multiple: true, default: [] },
-        deadline: { type: "string", default: "10m" },
-      },
-      strict: true,
+    const { values } = parseCommandLine(argv, {
+      audit: { type: "string" },
+      "keb-url": { type: "string" },
+      ...stateDirOption,
+      "dry-run": { type: "boolean", default: false },
+      now: { type: "string" },
+      ...outputOption,
+      filter: { type: "string", multiple: true, default: [] },
+      deadline: { type: "string", default: "10m" },
     });
-    if (!values.audit) throw new UsageError("--audit is required", USAGE);
-    const output = parseOutput(values.output, USAGE);
+    if (!values.audit) throw new UsageError("--audit is required");
+    oneOf(values.audit, [...AUDIT_NAMES, "all"], "--audit");
+    const output = parseOutput(values.output);
     const deadlineMs = parseDuration(values.deadline);
     if (deadlineMs === undefined)
-      throw new UsageError(
-        `--deadline ${values.deadline}: expected a duration such as 90s, 10m or 1h`,
-        USAGE,
-      );
+      throw new UsageError(`--deadline ${values.deadline}: expected a duration such as 90s, 10m or 1h`);
     const edgeAvailable = !env.AUDIT_TABLE || env.STATUS_TABLE !== undefined;
     const names =
       values.audit === "all"
         ? AUDITS.filter((a) => a.source === "keb" || edgeAvailable).map((a) => a.name)
         : [values.audit];
-    const filters = Object.fromEntries(parseKeyValues(values.filter, FILTER_KEYS, "--filter", USAGE));
+    const filters = Object.fromEntries(parseKeyValues(values.filter, FILTER_KEYS, "--filter"));
     const inputs = names.map((audit) =>
       parseRunInput({
         audit,
@@ -117,7 +112,7 @@ export const runCommand: Command = {
           `\nfleet-auditor: interrupted by ${signal}${held ? `; the lease of ${held.audit} was released` : ""}\n`,
         );
         await backend.close().catch(() => undefined);
-        process.exit(signal === "SIGINT" ? 130 : 143);
+        process.exit(signal === "SIGINT" ? EXIT.interrupted : EXIT.terminated);
       })();
     };
     process.once("SIGINT", interrupted);
@@ -150,20 +145,18 @@ export const runCommand: Command = {
         );
         if (progress) io.stderr.write("\r\x1b[K");
         const { preview: _preview, ...plain } = summary;
-        summaries.push(output === "json" ? plain : summary);
+        summaries.push(output === "table" ? summary : plain);
       }
-      if (output === "json") {
-        io.stdout.write(`${terminalJson(values.audit === "all" ? summaries : summaries[0])}\n`);
-      } else {
-        io.stdout.write(`${backend.description}\n\n${summaries.map(renderSummary).join("\n")}`);
-      }
+      printData(io, output, values.audit === "all" ? summaries : summaries[0], () =>
+        `${backend.description}\n\n${summaries.map(renderSummary).join("\n")}`.trimEnd(),
+      );
       // KEB refusing the credentials is configuration: exit 1, like a bad variable.
       if (summaries.some((s) => s.incompleteCode === "KEB_AUTH" || s.incompleteCode === "KEB_CONFIG"))
-        return 1;
+        return EXIT.failed;
       // An incomplete scan, a message not sent, and a run that stood back for another: exit 2.
       const audited = (s: RunSummary): boolean =>
         s.status === "duplicate" || (s.status === "completed" && s.complete && s.notified.failed === 0);
-      return summaries.every(audited) ? 0 : 2;
+      return summaries.every(audited) ? EXIT.done : EXIT.partial;
     } finally {
       process.off("SIGINT", interrupted);
       process.off("SIGTERM", interrupted);

@@ -1,22 +1,24 @@
-import { parseArgs } from "node:util";
 import { AUDITS, type ReportTransition, type RunSummary, type TransitionSummary } from "@fleet-auditor/audit";
 import { type RunView, showRun } from "@fleet-auditor/runner";
-import { atMostPositionals, parseLimit, stateDirOption } from "../args.ts";
+import { oneOf, parseLimit, stateDirOption, subcommand } from "../args.ts";
 import { openRuns } from "../backend.ts";
 import type { Command } from "../command.ts";
+import { parseCommandLine } from "../command-line.ts";
 import { UsageError } from "../errors.ts";
-import { csvCell, escapeControl, renderTable, terminalJson } from "../table.ts";
+import { EXIT } from "../exit-codes.ts";
+import { DATA_FORMATS, type Output, outputOption, parseOutput, printData } from "../output.ts";
+import { csvCell, escapeControl, renderTable } from "../table.ts";
 
 const AUDIT_NAMES = AUDITS.map((a) => a.name);
 
 const USAGE = `usage:
-  fleet-auditor runs list [--audit ${AUDIT_NAMES.join("|")}] [--limit N] [--output json|table]
-  fleet-auditor runs show RUN_ID [--output json|table|csv]
+  fleet-auditor runs list [--audit ${AUDIT_NAMES.join("|")}] [--limit N] [-o json|yaml|table]
+  fleet-auditor runs show RUN_ID [-o json|yaml|table|csv]
 
 show prints every transition of a run (the run ID is the one its messages quote), from its
 report; a run without transitions keeps none, and shows its ledger record.
-options: --state-dir DIR (default .fleet-auditor/); AUDIT_TABLE=<table> uses DynamoDB instead.
-exit codes: 0 found, 1 bad input or no such run.
+options: --state-dir DIR (default .fleet-auditor/); AUDIT_TABLE=<table> (or sst shell) uses DynamoDB.
+exit codes: 0 found, 1 bad input or no such run, 2 DynamoDB throttled or unreachable.
 `;
 
 /** `fleet-auditor runs …`: the run ledger and every run's report. */
@@ -25,31 +27,21 @@ export const runsCommand: Command = {
   summary: "the run ledger and each run's full report: list, show",
   usage: USAGE,
   async run(argv, { env, io }) {
-    const [sub, ...rest] = argv;
-    const { values, positionals } = parseArgs({
-      args: rest,
-      allowPositionals: true,
-      options: {
-        ...stateDirOption,
-        output: { type: "string", default: "table" },
-        audit: { type: "string" },
-        limit: { type: "string" },
-      },
-    });
-    if (sub !== "list" && sub !== "show") {
-      throw new UsageError(sub ? `unknown runs command: ${sub}` : "runs needs a command", USAGE);
-    }
-    const formats = sub === "show" ? ["json", "table", "csv"] : ["json", "table"];
-    if (!formats.includes(values.output)) {
-      throw new UsageError(`--output must be ${formats.join(" or ")}, got ${values.output}`, USAGE);
-    }
-    if (values.audit !== undefined && !AUDIT_NAMES.includes(values.audit)) {
-      throw new UsageError(`--audit ${values.audit}: one of ${AUDIT_NAMES.join(", ")}`, USAGE);
-    }
-    atMostPositionals(positionals, sub === "show" ? 1 : 0, USAGE);
+    const [given, ...rest] = argv;
+    const sub = subcommand("runs", given, ["list", "show"]);
+    const { values, positionals } = parseCommandLine(
+      rest,
+      { ...stateDirOption, ...outputOption, audit: { type: "string" }, limit: { type: "string" } },
+      sub === "show" ? 1 : 0,
+    );
+    const output = parseOutput<Output>(
+      values.output,
+      sub === "show" ? [...DATA_FORMATS, "csv"] : DATA_FORMATS,
+    );
+    if (values.audit !== undefined) oneOf(values.audit, AUDIT_NAMES, "--audit");
     const runId = positionals[0];
-    if (sub === "show" && !runId) throw new UsageError("runs show needs a RUN_ID", USAGE);
-    const limit = parseLimit(values.limit, USAGE) ?? 20;
+    if (sub === "show" && !runId) throw new UsageError("runs show needs a RUN_ID");
+    const limit = parseLimit(values.limit) ?? 20;
     const backend = await openRuns(values["state-dir"], env);
     try {
       if (sub === "list") {
@@ -59,20 +51,18 @@ export const runsCommand: Command = {
           .map((r) => r.summary)
           .sort((a, b) => b.startedAt.localeCompare(a.startedAt))
           .slice(0, limit);
-        io.stdout.write(
-          values.output === "json" ? `${terminalJson(runs.map(listed))}\n` : `${runTable(runs)}\n`,
-        );
-        return 0;
+        printData(io, output, runs.map(listed), () => runTable(runs));
+        return EXIT.done;
       }
       const view = await showRun(backend, runId as string);
       if (!view) {
-        io.stderr.write(`fleet-auditor: no run ${runId} in the ${backend.description}\n`);
-        return 1;
+        io.stderr.write(
+          `fleet-auditor: no run ${escapeControl(runId as string)} in the ${backend.description}\n`,
+        );
+        return EXIT.failed;
       }
-      const out =
-        values.output === "json" ? terminalJson(view) : values.output === "csv" ? csv(view) : showTable(view);
-      io.stdout.write(`${out}\n`);
-      return 0;
+      printData(io, output, view, () => (output === "csv" ? csv(view) : showTable(view)));
+      return EXIT.done;
     } finally {
       await backend.close();
     }

@@ -1,32 +1,27 @@
 import { randomUUID } from "node:crypto";
-import { parseArgs } from "node:util";
 import { AUDITS, type Silence, type SilenceMatchers } from "@fleet-auditor/audit";
-import {
-  atMostPositionals,
-  outputOption,
-  parseDuration,
-  parseIsoTime,
-  parseKeyValues,
-  parseOutput,
-  stateDirOption,
-} from "../args.ts";
+import { oneOf, parseDuration, parseIsoTime, parseKeyValues, stateDirOption, subcommand } from "../args.ts";
 import { openSilences } from "../backend.ts";
 import type { Command } from "../command.ts";
+import { parseCommandLine } from "../command-line.ts";
 import { UsageError } from "../errors.ts";
-import { renderTable, terminalJson } from "../table.ts";
+import { EXIT } from "../exit-codes.ts";
+import { outputOption, parseOutput, printData } from "../output.ts";
+import { escapeControl, renderTable, terminalJson } from "../table.ts";
 
 const AUDIT_NAMES = AUDITS.map((a) => a.name);
 
 const USAGE = `usage:
   fleet-auditor silences add --match KEY=VALUE [--match …] (--for 90s|30m|4h|2d | --until ISO-TIME)
-                             --comment TEXT --by NAME [--audit ${AUDIT_NAMES.join("|")}]
-  fleet-auditor silences list [--all] [--output json|table]
+                             --comment TEXT --by NAME [--audit ${AUDIT_NAMES.join("|")}] [-o json|yaml|table]
+  fleet-auditor silences list [--all] [-o json|yaml|table]
   fleet-auditor silences expire ID
 
 match keys: instance, account, subaccount, plan, region, state, reason (all must match;
 reason is the error reason, else the failing step, as messages show it); for the applications
 audit: node, verb, resource, state (stuck, refused, quarantined) and reason (e.g. "403 Forbidden").
-options: --state-dir DIR (default .fleet-auditor/); AUDIT_TABLE=<table> uses DynamoDB instead.
+options: --state-dir DIR (default .fleet-auditor/); AUDIT_TABLE=<table> (or sst shell) uses DynamoDB.
+exit codes: 0 done; 1 bad input or no such silence; 2 DynamoDB throttled or unreachable.
 `;
 
 const MATCH_KEYS: Record<string, keyof SilenceMatchers> = {
@@ -49,11 +44,11 @@ export const silencesCommand: Command = {
   usage: USAGE,
   async run(argv, { env, io, now: clock }) {
     const now = clock();
-    const [sub, ...rest] = argv;
-    const { values, positionals } = parseArgs({
-      args: rest,
-      allowPositionals: true,
-      options: {
+    const [given, ...rest] = argv;
+    const sub = subcommand("silences", given, ["add", "list", "expire"]);
+    const { values, positionals } = parseCommandLine(
+      rest,
+      {
         ...stateDirOption,
         ...outputOption,
         match: { type: "string", multiple: true, default: [] },
@@ -64,33 +59,41 @@ export const silencesCommand: Command = {
         audit: { type: "string" },
         all: { type: "boolean", default: false },
       },
-    });
-    const output = parseOutput(values.output, USAGE);
-    atMostPositionals(positionals, sub === "expire" ? 1 : 0, USAGE);
+      sub === "expire" ? 1 : 0,
+    );
+    const output = parseOutput(values.output);
     let silence: Silence | undefined;
     if (sub === "add") silence = newSilence(values, now);
     else if (sub === "expire" && !positionals[0])
-      throw new UsageError("silences expire needs the silence ID", USAGE);
-    else if (sub !== "list" && sub !== "expire") {
-      throw new UsageError(sub ? `unknown silences command: ${sub}` : "silences needs a command", USAGE);
-    }
+      throw new UsageError("silences expire needs the silence ID");
     const backend = await openSilences(values["state-dir"], env);
     try {
       if (silence) {
         await backend.silences.add(silence);
-        io.stdout.write(
-          `${output === "json" ? terminalJson(silence, 0) : `silence ${silence.id} until ${silence.endsAt}`}\n`,
-        );
+        const added = silence;
+        // One line of JSON, as before: scripts read it with a line reader.
+        if (output === "json") io.stdout.write(`${terminalJson(added, 0)}\n`);
+        else printData(io, output, added, () => `silence ${added.id} until ${added.endsAt}`);
       } else if (sub === "expire") {
-        await backend.silences.expire(positionals[0] as string, now).catch((err: unknown) => {
-          throw new UsageError(`no silence ${positionals[0]} (${(err as Error).name})`, USAGE);
-        });
-        io.stdout.write(`silence ${positionals[0]} expired\n`);
+        const id = positionals[0] as string;
+        const found = await backend.silences.expire(id, now).then(
+          () => true,
+          (err: unknown) => {
+            // Only "no such silence" is the operator's to fix; DynamoDB failing is not.
+            if ((err as Error).name === "ConditionalCheckFailedException") return false;
+            throw err;
+          },
+        );
+        if (!found) {
+          io.stderr.write(`fleet-auditor: no silence ${escapeControl(id)} in the ${backend.description}\n`);
+          return EXIT.failed;
+        }
+        io.stdout.write(`silence ${escapeControl(id)} expired\n`);
       } else {
         const all = values.all ? await backend.silences.list() : await backend.silences.active(now);
-        io.stdout.write(output === "json" ? `${terminalJson(all)}\n` : `${silenceTable(all)}\n`);
+        printData(io, output, all, () => silenceTable(all));
       }
-      return 0;
+      return EXIT.done;
     } finally {
       await backend.close();
     }
@@ -102,22 +105,20 @@ function newSilence(
   now: Date,
 ): Silence {
   const matchers: SilenceMatchers = {};
-  for (const [field, values] of parseKeyValues(v.match, MATCH_KEYS, "--match", USAGE)) {
+  for (const [field, values] of parseKeyValues(v.match, MATCH_KEYS, "--match")) {
     // All matchers must match: a key given twice keeps its last value.
     matchers[field] = values.at(-1);
   }
   if (Object.keys(matchers).length === 0)
-    throw new UsageError("a silence needs at least one --match (it would silence everything)", USAGE);
-  if (!v.comment) throw new UsageError("--comment is required: say why", USAGE);
-  if (!v.by) throw new UsageError("--by is required: who silences", USAGE);
-  if (v.audit && !AUDIT_NAMES.includes(v.audit))
-    throw new UsageError(`--audit ${v.audit}: one of ${AUDIT_NAMES.join(", ")}`, USAGE);
+    throw new UsageError("a silence needs at least one --match (it would silence everything)");
+  if (!v.comment) throw new UsageError("--comment is required: say why");
+  if (!v.by) throw new UsageError("--by is required: who silences");
+  if (v.audit) oneOf(v.audit, AUDIT_NAMES, "--audit");
   const duration = v.for === undefined ? undefined : parseDuration(v.for);
   const endsAt =
     duration !== undefined ? new Date(now.getTime() + duration) : v.until ? parseIsoTime(v.until) : undefined;
-  if (!endsAt)
-    throw new UsageError("give the silence an end: --for 90s|30m|4h|2d or --until ISO-TIME", USAGE);
-  if (endsAt <= now) throw new UsageError("the silence would end before it starts", USAGE);
+  if (!endsAt) throw new UsageError("give the silence an end: --for 90s|30m|4h|2d or --until ISO-TIME");
+  if (endsAt <= now) throw new UsageError("the silence would end before it starts");
   const silence: Silence = {
     id: randomUUID(),
     matchers,

@@ -1,24 +1,27 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { parseArgs } from "node:util";
 import { reportCommand, reportDigests } from "@fleet-auditor/audit";
 import type { OutboxLine } from "@fleet-auditor/notify";
 import { messagingFrom, slackMessageFor } from "@fleet-auditor/runner";
-import { atMostPositionals, stateDirOption } from "../args.ts";
+import { stateDirOption, subcommand } from "../args.ts";
 import { openRuns } from "../backend.ts";
 import type { Command } from "../command.ts";
+import { parseCommandLine } from "../command-line.ts";
 import { UsageError } from "../errors.ts";
-import { terminalJson } from "../table.ts";
+import { EXIT } from "../exit-codes.ts";
+import { outputOption, parseOutput, printData } from "../output.ts";
+import { escapeControl } from "../table.ts";
 
 const USAGE = `usage:
-  fleet-auditor slack preview RUN_ID                 the Slack message of a run, from its report
-  fleet-auditor slack preview --from-outbox [RUN_ID] the message the last run (or RUN_ID) put in the outbox
+  fleet-auditor slack preview RUN_ID [-o json|yaml]                 the Slack message of a run, from its report
+  fleet-auditor slack preview --from-outbox [RUN_ID] [-o json|yaml] the message the last run (or RUN_ID) put in the outbox
 
 Prints the JSON the Slack function posts ({ "text", "blocks" }): paste it into Slack's Block Kit
 Builder (https://app.slack.com/block-kit-builder) to see it. From a report, the message is
 rendered with today's LANDSCAPE and *_URL_TEMPLATE settings.
-options: --state-dir DIR (default .fleet-auditor/); AUDIT_TABLE=<table> reads reports from DynamoDB.
-exit codes: 0 printed, 1 bad input, or no such run or message.
+options: --state-dir DIR (default .fleet-auditor/); AUDIT_TABLE=<table> (or sst shell) reads
+reports from DynamoDB.
+exit codes: 0 printed; 1 bad input, or no such run or message; 2 DynamoDB throttled or unreachable.
 `;
 
 /** `fleet-auditor slack preview …`: what the Slack function would post for a run. */
@@ -27,28 +30,31 @@ export const slackCommand: Command = {
   summary: "preview the Block Kit message a run posts to Slack",
   usage: USAGE,
   async run(argv, { env, io }) {
-    const [sub, ...rest] = argv;
-    if (sub !== "preview") {
-      throw new UsageError(sub ? `unknown slack command: ${sub}` : "slack needs a command", USAGE);
-    }
-    const { values, positionals } = parseArgs({
-      args: rest,
-      allowPositionals: true,
-      options: { ...stateDirOption, "from-outbox": { type: "boolean", default: false } },
-    });
-    atMostPositionals(positionals, 1, USAGE);
+    const [given, ...rest] = argv;
+    subcommand("slack", given, ["preview"]);
+    const { values, positionals } = parseCommandLine(
+      rest,
+      {
+        ...stateDirOption,
+        // The payload is JSON by nature (Block Kit Builder takes JSON): JSON unless asked.
+        output: { ...outputOption.output, default: "json" },
+        "from-outbox": { type: "boolean", default: false },
+      },
+      1,
+    );
+    const output = parseOutput(values.output, ["json", "yaml"]);
     const runId = positionals[0];
     if (!runId && !values["from-outbox"])
-      throw new UsageError("slack preview needs a RUN_ID or --from-outbox", USAGE);
+      throw new UsageError("slack preview needs a RUN_ID or --from-outbox");
     const delivered = values["from-outbox"]
       ? await fromOutbox(join(values["state-dir"], "outbox.jsonl"), runId)
       : await fromReport(values["state-dir"], env, runId as string);
     if (typeof delivered !== "string") {
-      io.stderr.write(`fleet-auditor: ${delivered.missing}\n`);
-      return 1;
+      io.stderr.write(`fleet-auditor: ${escapeControl(delivered.missing)}\n`);
+      return EXIT.failed;
     }
-    io.stdout.write(`${terminalJson(slackMessageFor(delivered).message)}\n`);
-    return 0;
+    printData(io, output, slackMessageFor(delivered).message, () => "");
+    return EXIT.done;
   },
 };
 

@@ -1,0 +1,72 @@
+import { ConfigError } from "@fleet-auditor/runner";
+
+// `npx sst shell --stage prod -- npx fleet-auditor …` runs the CLI with every linkable resource
+// of the stage as an environment variable `SST_RESOURCE_<Name>` holding its link properties as
+// JSON (sst/sst cmd/sst/shell.go; the SDK's `Resource` reads the same variables). This is the
+// one place the CLI reads them. It reads the variables it is given instead of importing `sst`'s
+// `Resource`, which reads `process.env` once per process, so that `runCli` stays testable with
+// the variables of each call.
+
+/**
+ * Which variable each linked resource of sst.config.ts stands in for, and the link property it
+ * takes: tables by `name`, topics by `arn`, secrets by `value`, the landscape from the stage.
+ */
+export const LINKED_VARIABLES = {
+  AUDIT_TABLE: { resource: "AuditTable", property: "name" },
+  STATUS_TABLE: { resource: "ApplicationStatus", property: "name" },
+  ALERT_TOPIC_ARN: { resource: "Alerts", property: "arn" },
+  CRITICAL_TOPIC_ARN: { resource: "Critical", property: "arn" },
+  KEB_URL: { resource: "KebUrl", property: "value" },
+  KEB_TOKEN_URL: { resource: "KebTokenUrl", property: "value" },
+  KEB_CLIENT_ID: { resource: "KebClientId", property: "value" },
+  KEB_CLIENT_SECRET: { resource: "KebClientSecret", property: "value" },
+  // As the deployed functions have it: LANDSCAPE is the stage's name.
+  LANDSCAPE: { resource: "App", property: "stage" },
+} as const satisfies Record<string, { resource: string; property: string }>;
+
+/** The variables with the linked resources filled in, and which of them came from SST. */
+export interface LinkedVariables {
+  vars: Readonly<Record<string, string | undefined>>;
+  /** Variables taken from `SST_RESOURCE_*`, in `LINKED_VARIABLES` order. */
+  linked: string[];
+}
+
+/**
+ * Fills each variable of `LINKED_VARIABLES` that is not set from its `SST_RESOURCE_<Name>`
+ * variable; a variable that is set (even empty, which means unset to the CLI) wins, so an
+ * operator can point one part elsewhere inside `sst shell`. A linked resource that is not JSON
+ * or lacks its property fails naming the `SST_RESOURCE_` variable, never echoing its value.
+ */
+export function withLinkedResources(vars: Readonly<Record<string, string | undefined>>): LinkedVariables {
+  const out: Record<string, string | undefined> = { ...vars };
+  const linked: string[] = [];
+  for (const [variable, { resource, property }] of Object.entries(LINKED_VARIABLES)) {
+    const raw = vars[`SST_RESOURCE_${resource}`];
+    if (vars[variable] !== undefined || raw === undefined || raw === "") continue;
+    const value = propertyOf(raw, property);
+    if (value === undefined) {
+      throw new ConfigError([
+        {
+          path: `SST_RESOURCE_${resource}`,
+          message: `expected JSON with a string "${property}" (as sst shell sets it), for ${variable}`,
+        },
+      ]);
+    }
+    out[variable] = value;
+    linked.push(variable);
+  }
+  return { vars: out, linked };
+}
+
+function propertyOf(raw: string, property: string): string | undefined {
+  try {
+    const parsed: unknown = JSON.parse(raw);
+    const value =
+      parsed !== null && typeof parsed === "object" && Object.hasOwn(parsed, property)
+        ? (parsed as Record<string, unknown>)[property]
+        : undefined;
+    return typeof value === "string" && value !== "" ? value : undefined;
+  } catch {
+    return undefined;
+  }
+}

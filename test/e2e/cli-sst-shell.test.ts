@@ -1,0 +1,103 @@
+import { LINKED_VARIABLES, withLinkedResources } from "@fleet-auditor/cli";
+import { ensureTable, statusTableDefinition } from "@fleet-auditor/store";
+import { beforeAll, describe, expect, it } from "vitest";
+import { spawnCli } from "../helpers/cli.ts";
+import { useDynamo } from "../helpers/dynamo.ts";
+import { useKebSimulator } from "../helpers/keb.ts";
+import { emulatorEnv } from "../helpers/lambda.ts";
+import { useSns } from "../helpers/sns.ts";
+import { recordSstConfig } from "../helpers/sst-stand-ins.ts";
+
+// `npx sst shell --stage prod -- npx fleet-auditor …`: SST runs the command with each linkable
+// resource of the stage in `SST_RESOURCE_<Name>` (JSON of its link properties, sst/sst
+// cmd/sst/shell.go) and `SST_RESOURCE_App` ({ name, stage }). The CLI finds the stage's tables,
+// topics and KEB secrets there; a variable that is set wins.
+
+const kit = useKebSimulator({
+  fleet: { size: 200, seed: 14, flagged: 20 },
+  auth: { clients: [{ id: "shell", secret: "shell-secret", groups: ["runtimeViewer"] }] },
+});
+const dynamo = useDynamo(["prod-audit", "other-audit"]);
+beforeAll(() => ensureTable(dynamo.db.client, statusTableDefinition("prod-status")));
+const sns = useSns();
+
+/** What `sst shell` puts in the environment, with SST's `type` fields as it writes them. */
+function sstShell(alerts: string, critical: string): Record<string, string> {
+  const link = (type: string, props: Record<string, string>) => JSON.stringify({ ...props, type });
+  const secret = (value: string) => link("sst.sst.Secret", { value });
+  return {
+    SST_RESOURCE_App: JSON.stringify({ name: "fleet-auditor", stage: "prod" }),
+    SST_RESOURCE_AuditTable: link("sst.aws.Dynamo", { name: "prod-audit" }),
+    SST_RESOURCE_ApplicationStatus: link("sst.aws.Dynamo", { name: "prod-status" }),
+    SST_RESOURCE_Alerts: link("sst.aws.SnsTopic", { arn: alerts }),
+    SST_RESOURCE_Critical: link("sst.aws.SnsTopic", { arn: critical }),
+    SST_RESOURCE_Ops: link("sst.aws.SnsTopic", { arn: `${alerts}-ops` }),
+    SST_RESOURCE_KebUrl: secret(kit.sim.url),
+    SST_RESOURCE_KebTokenUrl: secret(kit.sim.tokenUrl),
+    SST_RESOURCE_KebClientId: secret("shell"),
+    SST_RESOURCE_KebClientSecret: secret("shell-secret"),
+  };
+}
+
+describe("fleet-auditor inside sst shell", () => {
+  it("runs an audit on the stage's table and topic with its KEB secrets, named after the stage", async () => {
+    const critical = await sns.topic("critical");
+    const drain = await sns.subscriber("shell-alerts");
+    const aws = emulatorEnv({ dynamodb: dynamo.db.endpoint, sns: `http://127.0.0.1:${sns.server.port}` });
+    const shell = { ...aws, ...sstShell(sns.topicArn, critical) };
+    const out = await spawnCli(["run", "--audit", "failing", "-o", "json"], { env: shell });
+    expect(out.code, out.stderr).toBe(0);
+    const summary = JSON.parse(out.stdout);
+    expect(summary).toMatchObject({ audit: "failing", complete: true, notified: { messages: 1 } });
+    const [message] = (await drain()) as Array<{ Subject?: string }>;
+    expect(message?.Subject).toContain("[prod]");
+    // The ledger is the stage's table: runs list finds the run there, and nowhere else.
+    const listed = await spawnCli(["runs", "list", "-o", "json"], { env: shell });
+    expect(JSON.parse(listed.stdout)).toEqual([expect.objectContaining({ runId: summary.runId })]);
+    const elsewhere = await spawnCli(["runs", "list", "-o", "json"], {
+      env: { ...shell, AUDIT_TABLE: "other-audit" },
+    });
+    expect(JSON.parse(elsewhere.stdout)).toEqual([]);
+  });
+
+  it("lets a variable that is set win over the linked resource, and fills only what is linked", () => {
+    const { vars, linked } = withLinkedResources({
+      ...sstShell("arn:aws:sns:eu-central-1:123456789012:a", "arn:aws:sns:eu-central-1:123456789012:c"),
+      AUDIT_TABLE: "mine",
+      LANDSCAPE: "",
+    });
+    expect(vars).toMatchObject({
+      AUDIT_TABLE: "mine",
+      STATUS_TABLE: "prod-status",
+      ALERT_TOPIC_ARN: "arn:aws:sns:eu-central-1:123456789012:a",
+      KEB_CLIENT_ID: "shell",
+      LANDSCAPE: "",
+    });
+    expect(linked).not.toContain("AUDIT_TABLE");
+    expect(linked).not.toContain("LANDSCAPE");
+    expect(withLinkedResources({ PATH: "/bin" })).toEqual({ vars: { PATH: "/bin" }, linked: [] });
+  });
+
+  it("names a linked resource it cannot read, never echoing its value", () => {
+    for (const bad of ["not json", "{}", '{"name": 7}', "null", '["prod-audit"]']) {
+      expect(() => withLinkedResources({ SST_RESOURCE_AuditTable: bad }), bad).toThrow(
+        /invalid configuration: SST_RESOURCE_AuditTable: expected JSON with a string "name"/,
+      );
+    }
+    expect(() => withLinkedResources({ SST_RESOURCE_KebClientSecret: "s3cr3t-value" })).toThrow(
+      expect.objectContaining({ message: expect.not.stringContaining("s3cr3t") }),
+    );
+  });
+
+  it("reads resources sst.config.ts declares, of the kind whose property it takes", async () => {
+    const recording = await recordSstConfig("prod");
+    const kindOf = { name: "sst.aws.Dynamo", arn: "sst.aws.SnsTopic", value: "sst.Secret" } as const;
+    for (const [variable, { resource, property }] of Object.entries(LINKED_VARIABLES)) {
+      if (resource === "App") continue; // SST's own, in every shell.
+      expect(
+        () => recording.named(kindOf[property as keyof typeof kindOf], resource),
+        variable,
+      ).not.toThrow();
+    }
+  });
+});
