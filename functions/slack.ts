@@ -1,16 +1,22 @@
 import { Logger } from "@aws-lambda-powertools/logger";
 import { Metrics, MetricUnit } from "@aws-lambda-powertools/metrics";
+import { createHttpAgent } from "@fleet-auditor/keb";
 import { SlackWebhook } from "@fleet-auditor/notify";
 import { deliverToSlack, parseConfig, SlackEnvSchema } from "@fleet-auditor/runner";
 import { linkedEnv } from "./lib/linked-env.ts";
 import { SLACK_SECRETS } from "./lib/secrets.ts";
 import { functionStack } from "./lib/stack.ts";
 
-// Cold start: configuration (fails here, naming the variable, never echoing the URL), the webhook once.
+// Cold start: configuration (fails here, naming the variable, never echoing the URL), the undici
+// agent (through the proxy the environment names) and the webhook, once.
 const env = parseConfig(SlackEnvSchema, linkedEnv(SLACK_SECRETS));
 const logger = new Logger({ serviceName: "fleet-auditor" });
 const metrics = new Metrics({ namespace: "FleetAuditor", serviceName: "slack" });
-const poster = new SlackWebhook({ url: env.SLACK_WEBHOOK_URL, minIntervalMs: env.SLACK_MIN_INTERVAL_MS });
+const poster = new SlackWebhook({
+  url: env.SLACK_WEBHOOK_URL,
+  dispatcher: createHttpAgent({ proxy: env.proxy }),
+  minIntervalMs: env.SLACK_MIN_INTERVAL_MS,
+});
 
 /**
  * SNS subscriber: each alert as Block Kit to a Slack incoming webhook. A post Slack refuses or

@@ -50,14 +50,18 @@ function runDeps(env: Common, log: RunLogger): AuditRunDeps & { reports: DynamoR
   };
 }
 
-/** The KEB audit function's adapters: the run's, and KEB with its transport. */
+/**
+ * The KEB audit function's adapters: the run's, and KEB with its transport (the process's one
+ * undici agent, through the proxy the environment names, a socket per page in flight).
+ */
 export function auditDeps(
   env: AuditFunctionEnv,
   log: RunLogger,
 ): AuditRunDeps & { reports: DynamoReportStore } {
+  const transport = new KebTransport({ proxy: env.proxy, connections: env.KEB_CONCURRENCY });
   return {
     ...runDeps(env, log),
-    source: kebClientFrom(env, new KebTransport()),
+    source: kebClientFrom(env, transport),
     concurrency: env.KEB_CONCURRENCY,
   };
 }

@@ -9,9 +9,10 @@ import {
 import { Fleet, generateFleet } from "@fleet-auditor/keb-sim";
 import { runAudit } from "@fleet-auditor/runner";
 import type { Context } from "aws-lambda";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { useDynamo } from "../helpers/dynamo.ts";
 import { type FakeSlack, refusal, useFakeSlack } from "../helpers/fake-slack.ts";
+import { useTestProxy } from "../helpers/http-proxy.ts";
 import { useKebSimulator } from "../helpers/keb.ts";
 import { fakeContext, withEnv } from "../helpers/lambda.ts";
 import {
@@ -22,6 +23,7 @@ import {
 } from "../helpers/memory-ports.ts";
 import { useSns } from "../helpers/sns.ts";
 import { forLambda, snsEvent } from "../helpers/sns-event.ts";
+import { startTlsRelay, type TlsRelay, testCertificate, trustInThisProcess } from "../helpers/test-tls.ts";
 import { ctx, t } from "../helpers/transitions.ts";
 
 // Issue 9: the Slack function, SNS → Block Kit → an incoming webhook, against a stand-in that
@@ -153,6 +155,14 @@ describe("functions/slack.ts", () => {
     const [first, second] = slack.attempts;
     expect((second?.at ?? 0) - (first?.at ?? 0)).toBeGreaterThanOrEqual(950);
     expect(slack.accepted()).toHaveLength(1);
+  });
+
+  it("posts once when Slack's 2xx answer breaks off before its body ends", async () => {
+    const [m] = renderDigests(ctx, [t(1)]);
+    slack.faults.push({ status: 200, body: "ok", breakOff: true });
+    const handler = await coldStart();
+    await expect(handler(snsEvent([delivered(m)]), withTime(30_000))).resolves.toEqual({ posted: 1 });
+    expect(slack.attempts.map((a) => a.status)).toEqual([200]);
   });
 
   it("does not retry a refusal: throws with Slack's error, never the webhook URL", async () => {
@@ -344,5 +354,41 @@ describe("functions/slack.ts and a digest from another publisher", () => {
     expect(err.message).not.toContain("evil.example");
     expect(slack.attempts).toHaveLength(0);
     expect(logs.join("")).toContain("Message.transitions.0.links.runtime");
+  });
+});
+
+describe("functions/slack.ts behind a proxy", () => {
+  // hooks.test resolves nowhere: the function reaches it only through the proxy, which tunnels
+  // it to a TLS relay in front of the stand-in. Nothing leaves loopback.
+  const certificate = testCertificate("hooks.test");
+  let relay: TlsRelay;
+  beforeAll(async () => {
+    trustInThisProcess(certificate.cert);
+    relay = await startTlsRelay(certificate, () => Number(new URL(fake.slack.url).port));
+  });
+  afterAll(async () => {
+    await relay?.close();
+  });
+  const proxy = useTestProxy({ "hooks.test": { host: "127.0.0.1", port: () => relay.port } });
+
+  it("posts to a webhook outside loopback through HTTPS_PROXY", async () => {
+    const [m] = renderDigests(ctx, [t(1)]);
+    const seen = proxy.proxy.seen.length;
+    const handler = await coldStart({
+      SLACK_WEBHOOK_URL: `https://hooks.test${new URL(slack.url).pathname}`,
+      HTTPS_PROXY: proxy.proxy.url,
+    });
+    await expect(handler(snsEvent([delivered(m)]), withTime(30_000))).resolves.toEqual({ posted: 1 });
+    expect(slack.accepted()).toHaveLength(1);
+    expect(proxy.proxy.seen.slice(seen)).toEqual(["CONNECT hooks.test:443"]);
+  });
+
+  it("posts to a loopback webhook directly, whatever the proxy variables say", async () => {
+    const [m] = renderDigests(ctx, [t(1)]);
+    const seen = proxy.proxy.seen.length;
+    const handler = await coldStart({ HTTPS_PROXY: proxy.proxy.url, HTTP_PROXY: proxy.proxy.url });
+    await expect(handler(snsEvent([delivered(m)]), withTime(30_000))).resolves.toEqual({ posted: 1 });
+    expect(slack.accepted()).toHaveLength(1);
+    expect(proxy.proxy.seen.slice(seen)).toEqual([]);
   });
 });

@@ -7,6 +7,8 @@ export interface SlackFault {
   status: number;
   body?: string;
   retryAfter?: string;
+  /** Send the headers and half the body, then drop the connection. */
+  breakOff?: boolean;
 }
 
 /** A post as the stand-in saw it, accepted or not. */
@@ -60,12 +62,18 @@ export async function startFakeSlack(): Promise<FakeSlack> {
     const fault = faults.shift();
     if (fault) {
       attempts.push({ at, status: fault.status, payload });
-      res
-        .writeHead(fault.status, {
-          "content-type": "text/plain",
-          ...(fault.retryAfter ? { "retry-after": fault.retryAfter } : {}),
-        })
-        .end(fault.body ?? "");
+      const body = fault.body ?? "";
+      res.writeHead(fault.status, {
+        "content-type": "text/plain",
+        ...(fault.retryAfter ? { "retry-after": fault.retryAfter } : {}),
+        ...(fault.breakOff ? { "content-length": String(Buffer.byteLength(body) * 2 + 2) } : {}),
+      });
+      if (!fault.breakOff) {
+        res.end(body);
+        return;
+      }
+      res.write(body);
+      setTimeout(() => res.socket?.destroy(), 5);
       return;
     }
     const problem = refusal(payload);

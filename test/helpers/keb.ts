@@ -29,6 +29,7 @@ export function useKebSimulator(options: SimulatorOptions = {}): KebHarness {
     harness.transport = new KebTransport({ headersTimeoutMs: 2000, bodyTimeoutMs: 2000 });
   });
   afterAll(async () => {
+    await harness.transport?.close();
     await harness.sim?.close();
   });
   harness.client = (overrides = {}) =>

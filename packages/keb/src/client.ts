@@ -13,7 +13,7 @@ import { parseRuntimesPage } from "./parse-page.ts";
 import { redact, redirectOrigin } from "./redact.ts";
 import type { RetryOptions } from "./retry-policy.ts";
 import type { RuntimesPage } from "./schemas.ts";
-import { connectionErrorCode, type KebTransport } from "./transport.ts";
+import { errorCode, type KebTransport, type TransportResponse, timeoutPhase } from "./transport.ts";
 
 /** Anything that can return one page of runtimes: the port the pager and the audits use. */
 export interface RuntimeSource {
@@ -48,15 +48,7 @@ export interface KebClientOptions {
   retry?: RetryOptions;
   /** Extra requests for a page whose body broke off or was not JSON. Default 2. */
   bodyRetries?: number;
-  /**
-   * A page's body may hold at most this many bytes; past it the page fails (the scan is then
-   * incomplete) instead of filling the function's memory. A page of 100 runtimes with every
-   * operation is well under 5 MB. Default 16 MiB.
-   */
-  maxBodyBytes?: number;
 }
-
-const DEFAULT_MAX_BODY_BYTES = 16 * 1024 * 1024;
 
 const EXCERPT_CHARS = 300;
 
@@ -82,7 +74,6 @@ export class KebClient implements RuntimeSource {
     const signal = options.signal ? AbortSignal.any([options.signal, deadline]) : deadline;
     let authRetried = false;
     let bodyRetries = this.#options.bodyRetries ?? 2;
-    const cap = this.#options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
     for (;;) {
       // The run's signal alone: the token fetch has its own time limit, and a fetch shared with
       // other pages must not end with this page's.
@@ -97,15 +88,17 @@ export class KebClient implements RuntimeSource {
           { method: "GET", headers: { authorization: `Bearer ${token}`, accept: "application/json" } },
           { signal, deadlineAt, retry: this.#options.retry },
         );
-        if (response.status === 401 && !authRetried && this.#options.tokenProvider.invalidate(token)) {
-          await response.body?.cancel().catch(() => undefined);
+        const status = response.statusCode;
+        if (status === 401 && !authRetried && this.#options.tokenProvider.invalidate(token)) {
+          await this.#options.transport.discard(response);
           authRetried = true;
           continue;
         }
-        if (response.status >= 300) throw await this.#refusal(response, url, token);
+        if (status >= 300) throw await this.#refusal(response, url, token);
         try {
-          text = await this.#options.transport.readText(response, cap, (bytes) => {
-            const problem = `body of ${bytes} bytes is over the limit of ${cap}`;
+          // The same page would be as large: the cap is a KEB_SCHEMA error, not asked for again.
+          text = await this.#options.transport.readText(response, (limit) => {
+            const problem = `body is over the limit of ${limit} bytes`;
             return new KebSchemaError({ path: "$", problem, page: params.page ?? 1 });
           });
         } catch (err) {
@@ -135,14 +128,15 @@ export class KebClient implements RuntimeSource {
   }
 
   /** The error a final answer other than 2xx stands for, with the start of its body. */
-  async #refusal(response: Response, url: string, token: string): Promise<KebError> {
-    const status = response.status;
+  async #refusal(response: TransportResponse, url: string, token: string): Promise<KebError> {
+    const status = response.statusCode;
     if (status < 400) {
       // Not followed: a bearer token must not go wherever a redirect points. A login page or
       // a wrong host is a configuration problem, not a body that is "not JSON".
       // Only the origin is quoted: a gateway may echo the request, token and all, into the rest.
-      await response.body?.cancel().catch(() => undefined);
-      const where = redact(redirectOrigin(response.headers.get("location"), url), [token]);
+      await this.#options.transport.discard(response);
+      const location = response.headers.location;
+      const where = redact(redirectOrigin(typeof location === "string" ? location : null, url), [token]);
       return new KebHttpError({
         status,
         bodyExcerpt: `redirected to ${where}: is KEB_URL the broker's API?`,
@@ -170,11 +164,10 @@ export class KebClient implements RuntimeSource {
     if (callerSignal?.aborted) return new KebDeadlineError(`GET ${url} answered`, { cause: err });
     if (err instanceof KebError) return err;
     if (deadline.aborted) return new KebTimeoutError("deadline", url, { cause: err });
-    const code = connectionErrorCode(err);
-    if (code === "UND_ERR_CONNECT_TIMEOUT") return new KebTimeoutError("connect", url, { cause: err });
-    // `fetch failed` says nothing; its cause says what failed (ECONNREFUSED, other side closed).
-    const failure = (err as { cause?: unknown }).cause ?? err;
-    const message = redact(failure instanceof Error ? failure.message : String(failure), [token]);
+    const phase = timeoutPhase(err);
+    if (phase) return new KebTimeoutError(phase, url, { cause: err });
+    const code = errorCode(err);
+    const message = redact(err instanceof Error ? err.message : String(err), [token]);
     return new KebHttpError({
       status: 0,
       bodyExcerpt: "",

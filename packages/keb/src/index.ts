@@ -7,12 +7,14 @@ export { StaticTokenProvider, type TokenProvider } from "./auth/token-provider.t
 export { isLoopbackHost, parseEndpointUrl } from "./base-url.ts";
 export { KebClient, type KebClientOptions, type ListPageOptions, type RuntimeSource } from "./client.ts";
 export * from "./errors.ts";
+export { createHttpAgent, type HttpAgentOptions, type ProxySettings } from "./http-agent.ts";
 export { displayedState, type KindedOperation, lastOperation } from "./last-operation.ts";
 export { PageSlots } from "./page-slots.ts";
 export { requireComplete, type ScanOptions, type ScanResult, scanAll, scanRuntimes } from "./pager.ts";
 export { filterQuery, type ListParameters, MAX_PAGE_SIZE, pageQuery, type RuntimeFilters } from "./params.ts";
 export { parseRuntimesPage } from "./parse-page.ts";
 export { REDACTED, redact, redirectOrigin, withoutCredentials } from "./redact.ts";
+export { retryUntil } from "./retry-interceptor.ts";
 export {
   RETRY_ERROR_CODES,
   RETRY_STATUSES,
@@ -23,4 +25,10 @@ export {
 export * from "./schemas.ts";
 export * from "./states.ts";
 export * from "./time.ts";
-export { KebTransport, type SendOptions, type TransportOptions, type TransportRequest } from "./transport.ts";
+export {
+  KebTransport,
+  type SendOptions,
+  type TransportOptions,
+  type TransportRequest,
+  type TransportResponse,
+} from "./transport.ts";

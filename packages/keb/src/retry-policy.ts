@@ -13,10 +13,7 @@ export interface RetryOptions {
 /** Statuses a gateway or KEB sends when a retry can help. 500 is not here: KEB's 500 is usually one bad row. */
 export const RETRY_STATUSES = [429, 502, 503, 504];
 
-/**
- * Connection-level error codes worth another attempt: Node's own, and the runtime fetch's
- * (its errors carry them as `cause.code`).
- */
+/** Connection-level error codes worth another attempt: Node's own, and undici's. */
 export const RETRY_ERROR_CODES = [
   "ECONNRESET",
   "ECONNREFUSED",
@@ -33,7 +30,7 @@ export const RETRY_ERROR_CODES = [
  */
 export function retryDelayMs(
   retry: number,
-  retryAfter: string | null | undefined,
+  retryAfter: string | string[] | null | undefined,
   options: RetryOptions = {},
 ): number | undefined {
   if (retry > (options.maxRetries ?? 4)) return undefined;

@@ -1,9 +1,15 @@
 import type { SlackMessage } from "@fleet-auditor/audit";
+import { type Dispatcher, request } from "undici";
 import { SlackPostError } from "./errors.ts";
 
 export interface SlackWebhookOptions {
   /** The incoming webhook URL: a secret, never logged or put into an error. */
   url: string;
+  /**
+   * The process's undici agent (`createHttpAgent` of `@fleet-auditor/keb`: keep-alive, timeouts,
+   * a body cap, the proxy); redirects are never followed.
+   */
+  dispatcher: Dispatcher;
   /** Slack allows about one message a second per webhook: the least time from one answer to the next post, ms. Default 1000. */
   minIntervalMs?: number;
   /** Retries of a 429, a 5xx or a dropped connection. Default 5. */
@@ -11,36 +17,34 @@ export interface SlackWebhookOptions {
   /** The first backoff after a 5xx, doubled each time. Default 500. */
   baseDelayMs?: number;
   clock?: () => number;
-  /** Default: the runtime's `fetch` (Node's built-in undici). */
-  fetch?: typeof fetch;
 }
 
 /**
- * A Slack incoming webhook. A 429 is retried after its `Retry-After`, a 5xx or a dropped
- * connection with exponential backoff, as long as the wait ends before the deadline; a 4xx is
- * refused for good (`invalid_blocks`, `no_service`) and not retried. Errors carry Slack's answer,
- * never the URL. It is the runner's `SlackPoster` port.
+ * A Slack incoming webhook, posted to through undici. A 429 is retried after its `Retry-After`, a
+ * 5xx or a dropped connection with exponential backoff, as long as the wait ends before the
+ * deadline; a 4xx is refused for good (`invalid_blocks`, `no_service`) and not retried. Errors
+ * carry Slack's answer, never the URL. It is the runner's `SlackPoster` port.
  *
- * On the runtime's own `fetch` rather than the undici package: the package would add 736 KB to a
- * function whose budget is 600 KB, for one POST whose retry policy (deadline, Retry-After) is this
- * product's own either way.
+ * Retried here, not by undici's retry interceptor: a POST is not idempotent, and that handler
+ * would send it again to resume a 2xx whose body broke off; here a 2xx is posted, whatever its
+ * body does, and the policy (500 retried, `Retry-After` as Slack gives it, pacing) is Slack's.
  */
 export class SlackWebhook {
-  readonly #url: string;
+  readonly #url: URL;
+  readonly #dispatcher: Dispatcher;
   readonly #minIntervalMs: number;
   readonly #maxRetries: number;
   readonly #baseDelayMs: number;
   readonly #clock: () => number;
-  readonly #fetch: typeof fetch;
   #lastPostAt = Number.NEGATIVE_INFINITY;
 
   constructor(options: SlackWebhookOptions) {
-    this.#url = options.url;
+    this.#url = new URL(options.url);
+    this.#dispatcher = options.dispatcher;
     this.#minIntervalMs = options.minIntervalMs ?? 1_000;
     this.#maxRetries = options.maxRetries ?? 5;
     this.#baseDelayMs = options.baseDelayMs ?? 500;
     this.#clock = options.clock ?? Date.now;
-    this.#fetch = options.fetch ?? fetch;
   }
 
   async post(message: SlackMessage, deadline: number): Promise<void> {
@@ -70,25 +74,29 @@ export class SlackWebhook {
     const remaining = deadline - this.#clock();
     if (remaining <= 0) return { status: 0, body: "", reason: "no time left to post to Slack" };
     try {
-      const res = await this.#fetch(this.#url, {
+      const res = await request(this.#url, {
+        dispatcher: this.#dispatcher,
         method: "POST",
         headers: { "content-type": "application/json; charset=utf-8" },
         body,
-        redirect: "manual",
         signal: AbortSignal.timeout(remaining),
       });
-      const text = (await res.text()).slice(0, 300);
-      const after = Number(res.headers.get("retry-after"));
+      if (res.statusCode >= 200 && res.statusCode < 300) {
+        // Slack has the message: a body that breaks off now must not make it post again.
+        await res.body.dump().catch(() => undefined);
+        return { status: res.statusCode, body: "" };
+      }
+      const text = (await res.body.text().catch(() => "")).slice(0, 300);
+      const header = res.headers["retry-after"];
+      const after = Number(Array.isArray(header) ? header[0] : header);
       return {
-        status: res.status,
+        status: res.statusCode,
         body: text,
-        ...(Number.isFinite(after) && after >= 0 && res.headers.has("retry-after")
-          ? { retryAfterS: after }
-          : {}),
+        ...(header !== undefined && Number.isFinite(after) && after >= 0 ? { retryAfterS: after } : {}),
       };
     } catch (err) {
-      const e = err as Error & { cause?: { code?: string } };
-      const reason = e.name === "TimeoutError" ? "timed out" : (e.cause?.code ?? e.name);
+      const e = err as Error & { code?: string };
+      const reason = e.name === "TimeoutError" ? "timed out" : (e.code ?? e.name);
       return { status: 0, body: "", reason: `posting to Slack failed: ${reason}` };
     }
   }

@@ -1,4 +1,4 @@
-import type { KebTransport } from "@fleet-auditor/keb";
+import type { KebTransport, ProxySettings } from "@fleet-auditor/keb";
 import {
   ClientCredentialsTokenProvider,
   KebClient,
@@ -7,6 +7,7 @@ import {
   type TokenProvider,
 } from "@fleet-auditor/keb";
 import { NEVER, object, enum as oneOf, optional, type output, string, url } from "zod";
+import { PROXY_VARIABLES, proxyFrom } from "./proxy-env.ts";
 
 /** Settings both OAuth2 grants share. */
 interface OAuth2Settings {
@@ -23,10 +24,12 @@ export type KebAuth =
   | ({ kind: "client-credentials"; clientSecret: string } & OAuth2Settings)
   | ({ kind: "password"; username: string; password: string; clientSecret?: string } & OAuth2Settings);
 
-/** The KEB connection: where, and how to authenticate. */
+/** The KEB connection: where, how to authenticate, and the proxy on the way, if any. */
 export interface KebConnection {
   KEB_URL: string;
   auth: KebAuth;
+  /** From `HTTPS_PROXY`, `HTTP_PROXY` and `NO_PROXY`; absent when no proxy is set. */
+  proxy?: ProxySettings;
 }
 
 // A secret with a line break or surrounding spaces is almost always a paste mistake that KEB or
@@ -49,6 +52,7 @@ const KebVariables = object({
   KEB_SCOPE: optional(string().min(1)),
   KEB_TOKEN_FIELD: optional(oneOf(["access_token", "id_token"])),
   KEB_CLIENT_AUTH: optional(oneOf(["basic", "post"])),
+  ...PROXY_VARIABLES,
 });
 
 /**
@@ -58,6 +62,12 @@ const KebVariables = object({
  * `KEB_PASSWORD` (password grant; it wins when a user is given).
  */
 export const KebEnvSchema = KebVariables.transform((env, ctx): KebConnection => {
+  const proxy = proxyFrom(env);
+  const connection = (auth: KebAuth): KebConnection => ({
+    KEB_URL: env.KEB_URL,
+    auth,
+    ...(proxy ? { proxy } : {}),
+  });
   const problem = (variable: string, message: string): typeof NEVER => {
     ctx.addIssue({ code: "custom", path: [variable], message });
     return NEVER;
@@ -65,7 +75,7 @@ export const KebEnvSchema = KebVariables.transform((env, ctx): KebConnection => 
   if (!env.KEB_TOKEN_URL) {
     if (!env.KEB_TOKEN)
       return problem("KEB_TOKEN", "set KEB_TOKEN, or KEB_TOKEN_URL with client credentials or a user");
-    return { KEB_URL: env.KEB_URL, auth: { kind: "static", token: env.KEB_TOKEN } };
+    return connection({ kind: "static", token: env.KEB_TOKEN });
   }
   if (!env.KEB_CLIENT_ID) return problem("KEB_CLIENT_ID", "required with KEB_TOKEN_URL");
   const oauth: OAuth2Settings = {
@@ -76,16 +86,13 @@ export const KebEnvSchema = KebVariables.transform((env, ctx): KebConnection => 
     clientAuth: env.KEB_CLIENT_AUTH,
   };
   if (env.KEB_USERNAME && env.KEB_PASSWORD) {
-    return {
-      KEB_URL: env.KEB_URL,
-      auth: {
-        kind: "password",
-        ...oauth,
-        username: env.KEB_USERNAME,
-        password: env.KEB_PASSWORD,
-        clientSecret: env.KEB_CLIENT_SECRET,
-      },
-    };
+    return connection({
+      kind: "password",
+      ...oauth,
+      username: env.KEB_USERNAME,
+      password: env.KEB_PASSWORD,
+      clientSecret: env.KEB_CLIENT_SECRET,
+    });
   }
   if (!env.KEB_CLIENT_SECRET) {
     return problem(
@@ -93,10 +100,7 @@ export const KebEnvSchema = KebVariables.transform((env, ctx): KebConnection => 
       "KEB_TOKEN_URL needs KEB_CLIENT_SECRET (client credentials) or KEB_USERNAME and KEB_PASSWORD (password grant)",
     );
   }
-  return {
-    KEB_URL: env.KEB_URL,
-    auth: { kind: "client-credentials", ...oauth, clientSecret: env.KEB_CLIENT_SECRET },
-  };
+  return connection({ kind: "client-credentials", ...oauth, clientSecret: env.KEB_CLIENT_SECRET });
 });
 
 export type KebEnv = output<typeof KebEnvSchema>;

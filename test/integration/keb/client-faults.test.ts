@@ -102,6 +102,14 @@ describe("KebClient against faults", () => {
     await expect(kit.client().listPage(page1)).resolves.toMatchObject({ count: 100 });
   });
 
+  it("asks again from the start for a page whose body broke off, never resuming it with a Range request", async () => {
+    // KEB answers no ranges, and a resumed page would splice two answers of a list that moves.
+    kit.sim.faults.add({ action: { kind: "truncate" } });
+    const before = kit.sim.stats.byPath["/runtimes"] ?? 0;
+    await expect(kit.client().listPage(page1)).resolves.toMatchObject({ count: 100 });
+    expect((kit.sim.stats.byPath["/runtimes"] ?? 0) - before).toBe(2);
+  });
+
   it("reports a body that is never JSON as KEB_SCHEMA after asking again", async () => {
     kit.sim.faults.add({ action: { kind: "invalid-json" }, times: 3 });
     const err = await kit
@@ -155,6 +163,7 @@ describe("KebClient against faults", () => {
       .client({ requestTimeoutMs: 15_000, transport })
       .listPage(page1)
       .catch((e: unknown) => e);
+    await transport.close();
     expect(err).toBeInstanceOf(KebTimeoutError);
     expect(err).toMatchObject({ code: "KEB_TIMEOUT", phase: "body" });
   });
@@ -192,19 +201,26 @@ describe("KebClient against faults", () => {
     expect(message).not.toContain("/login");
   });
 
-  it("fails a page whose body passes the size limit, without reading it all (issue 11, defect 9)", async () => {
-    kit.sim.faults.add({ action: { kind: "oversized", bytes: 3_000_000 }, times: 3 });
-    const err = await kit
-      .client({ maxBodyBytes: 1_000_000 })
-      .listPage(page1)
-      .catch((e: unknown) => e);
-    expect(err).toBeInstanceOf(KebSchemaError);
-    expect((err as Error).message).toMatch(/body of \d+ bytes is over the limit of 1000000/);
-    // Not asked for again: the same page would be as large.
-    kit.sim.faults.clear();
-    // The same page under the default limit is read.
-    kit.sim.faults.add({ action: { kind: "oversized", bytes: 3_000_000 } });
-    await expect(kit.client().listPage(page1)).resolves.toMatchObject({ count: 100 });
+  it("fails a page whose body passes the transport's size limit, without reading it all or asking again", async () => {
+    const transport = new KebTransport({ maxResponseBytes: 1_000_000 });
+    try {
+      kit.sim.faults.add({ action: { kind: "oversized", bytes: 3_000_000 }, times: 3 });
+      const before = kit.sim.stats.byPath["/runtimes"] ?? 0;
+      const err = await kit
+        .client({ transport })
+        .listPage(page1)
+        .catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(KebSchemaError);
+      expect((err as Error).message).toMatch(/body is over the limit of 1000000 bytes/);
+      // Not asked for again: the same page would be as large.
+      expect((kit.sim.stats.byPath["/runtimes"] ?? 0) - before).toBe(1);
+      kit.sim.faults.clear();
+      // The same page under the default limit is read.
+      kit.sim.faults.add({ action: { kind: "oversized", bytes: 3_000_000 } });
+      await expect(kit.client().listPage(page1)).resolves.toMatchObject({ count: 100 });
+    } finally {
+      await transport.close();
+    }
   });
 
   it("recovers when a stalled body is followed by a good answer", async () => {

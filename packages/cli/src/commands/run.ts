@@ -96,7 +96,7 @@ export const runCommand: Command = {
     const keb = reads.has("keb")
       ? parseConfig(KebEnvSchema, { ...vars, KEB_URL: values["keb-url"] ?? vars.KEB_URL })
       : undefined;
-    const source = keb ? kebClientFrom(keb, new KebTransport()) : undefined;
+    const source = keb ? kebClientFrom(keb, new KebTransport({ proxy: keb.proxy })) : undefined;
     const backend = await openBackend(values["state-dir"], env, { status: reads.has("status-table") });
     const progress = io.stderr.isTTY
       ? (done: number, total: number) => io.stderr.write(`\rpages ${done}/${total}   `)

@@ -3,7 +3,7 @@ import { number, object, optional, string, union } from "zod";
 import { parseEndpointUrl } from "../base-url.ts";
 import { KebAuthError, KebDeadlineError, KebError, KebTimeoutError } from "../errors.ts";
 import { redact } from "../redact.ts";
-import type { KebTransport } from "../transport.ts";
+import { type KebTransport, timeoutPhase } from "../transport.ts";
 import type { TokenProvider } from "./token-provider.ts";
 
 /** Settings common to both OAuth2 grants. */
@@ -38,8 +38,6 @@ const TokenResponse = object({
 
 // Refresh this long before expiry, or at half the lifetime for short-lived tokens.
 const REFRESH_MARGIN_MS = 60_000;
-// A token answer is a few KB; a larger one is not a token endpoint.
-const MAX_TOKEN_BODY_BYTES = 1024 * 1024;
 // When neither expires_in nor a JWT exp says how long a token lives.
 const DEFAULT_LIFETIME_MS = 300_000;
 
@@ -123,9 +121,13 @@ abstract class OAuth2TokenProvider implements TokenProvider {
           deadlineAt: Date.now() + timeoutMs,
         },
       );
-      if (response.status >= 400) throw this.#refusal(response.status, await o.transport.errorBody(response));
-      const text = await o.transport.readText(response, MAX_TOKEN_BODY_BYTES, (bytes) => {
-        return new KebAuthError(`token endpoint ${this.#tokenUrl.origin} answered with ${bytes} bytes`);
+      const status = response.statusCode;
+      if (status >= 400) throw this.#refusal(status, await o.transport.errorBody(response));
+      // A token answer is a few KB; one past the transport's cap is not a token endpoint.
+      const text = await o.transport.readText(response, (limit) => {
+        return new KebAuthError(
+          `token endpoint ${this.#tokenUrl.origin} answered with more than ${limit} bytes`,
+        );
       });
       try {
         body = JSON.parse(text);
@@ -133,8 +135,8 @@ abstract class OAuth2TokenProvider implements TokenProvider {
         // An HTML login page or a proxy's error page: say what came back, not "unreachable".
         const what = /^\s*</.test(text) ? "an HTML page" : "a body that is not JSON";
         throw new KebAuthError(
-          `token endpoint ${this.#tokenUrl.origin} answered ${response.status} with ${what}: ${redact(text, this.#secrets()).replace(/\s+/g, " ").slice(0, 120)}`,
-          { status: response.status },
+          `token endpoint ${this.#tokenUrl.origin} answered ${status} with ${what}: ${redact(text, this.#secrets()).replace(/\s+/g, " ").slice(0, 120)}`,
+          { status },
         );
       }
     } catch (err) {
@@ -188,9 +190,9 @@ abstract class OAuth2TokenProvider implements TokenProvider {
   #describe(err: unknown, deadline: AbortSignal): KebError {
     if (err instanceof KebError) return err;
     if (deadline.aborted) return new KebTimeoutError("deadline", this.#tokenUrl.origin, { cause: err });
-    // `fetch failed` says nothing; its cause says what failed.
-    const failure = (err as { cause?: unknown }).cause ?? err;
-    const message = redact(failure instanceof Error ? failure.message : String(failure), this.#secrets());
+    const phase = timeoutPhase(err);
+    if (phase) return new KebTimeoutError(phase, this.#tokenUrl.origin, { cause: err });
+    const message = redact(err instanceof Error ? err.message : String(err), this.#secrets());
     return new KebAuthError(`token endpoint ${this.#tokenUrl.origin} unreachable: ${message}`, {
       cause: err,
     });

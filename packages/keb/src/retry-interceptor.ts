@@ -1,0 +1,90 @@
+import { type Dispatcher, interceptors, type RetryHandler } from "undici";
+import { RETRY_ERROR_CODES, RETRY_STATUSES, type RetryOptions, retryDelayMs } from "./retry-policy.ts";
+
+/** Errors that broke a response off after its headers had come. */
+const brokenOff = new WeakSet<Error>();
+
+/**
+ * undici's retry interceptor, deciding with `retryUntil` (pass it per request as
+ * `retryOptions.retry`), a final answer handed on whatever its status (`throwOnError: false`).
+ * Inside it, a marker of the errors that break a response off once its headers came: undici's
+ * retry handler would resume those with a `Range` request, which KEB ignores (it would splice
+ * two answers of a list that moves) and which would send a POST again; `retryUntil` never
+ * retries them, and the KEB client asks for the whole page again itself. Compose in this order.
+ */
+export const RETRY_INTERCEPTORS: Dispatcher.DispatcherComposeInterceptor[] = [
+  (dispatch) => (options, handler) => dispatch(options, new BrokenOffMarker(handler)),
+  interceptors.retry({ throwOnError: false, retry: retryUntil(Number.POSITIVE_INFINITY) }),
+];
+
+/**
+ * The retry handler's decision from this package's policy (`retry-policy.ts`): statuses in
+ * `RETRY_STATUSES` and connection errors in `RETRY_ERROR_CODES`, before a response started,
+ * after `retryDelayMs`; and no retry at all when that wait would end at or after `deadlineAt`
+ * (epoch ms), so that the caller gets the last real answer instead of a timeout. The wait's timer
+ * is handed back to undici, which clears it when the request's signal aborts.
+ */
+export function retryUntil(deadlineAt: number, options?: RetryOptions): RetryHandler.RetryCallback {
+  return (err, { state }, callback) => {
+    const { statusCode, code, headers } = err as Error & {
+      statusCode?: number;
+      code?: string;
+      headers?: Record<string, string | string[] | undefined>;
+    };
+    // A status to retry arrives as UND_ERR_REQ_RETRY carrying it; anything else is a failure.
+    const retryable =
+      code === "UND_ERR_REQ_RETRY"
+        ? statusCode !== undefined && RETRY_STATUSES.includes(statusCode)
+        : code !== undefined && RETRY_ERROR_CODES.includes(code) && !brokenOff.has(err);
+    const delay = retryable ? retryDelayMs(state.counter, headers?.["retry-after"], options) : undefined;
+    if (delay === undefined || Date.now() + delay >= deadlineAt) return callback(err);
+    return setTimeout(() => callback(null), delay);
+  };
+}
+
+/** The arguments undici passes to a handler's `name` event. */
+type On<K extends keyof Dispatcher.DispatchHandler> = Parameters<NonNullable<Dispatcher.DispatchHandler[K]>>;
+
+/** Hands every event on; an error after a final response started is remembered as broken off. */
+class BrokenOffMarker implements Dispatcher.DispatchHandler {
+  readonly #handler: Dispatcher.DispatchHandler;
+  #started = false;
+
+  constructor(handler: Dispatcher.DispatchHandler) {
+    this.#handler = handler;
+  }
+
+  onRequestStart(...args: On<"onRequestStart">): void {
+    this.#handler.onRequestStart?.(...args);
+  }
+
+  onRequestUpgrade(...args: On<"onRequestUpgrade">): void {
+    this.#handler.onRequestUpgrade?.(...args);
+  }
+
+  onResponseStart(...args: On<"onResponseStart">): void {
+    if (args[1] >= 200) this.#started = true;
+    this.#handler.onResponseStart?.(...args);
+  }
+
+  onResponseData(...args: On<"onResponseData">): void {
+    this.#handler.onResponseData?.(...args);
+  }
+
+  onResponseEnd(...args: On<"onResponseEnd">): void {
+    this.#handler.onResponseEnd?.(...args);
+  }
+
+  onResponseError(...args: On<"onResponseError">): void {
+    if (this.#started) brokenOff.add(args[1]);
+    this.#handler.onResponseError?.(...args);
+  }
+
+  onBodySent(...args: On<"onBodySent">): void {
+    this.#handler.onBodySent?.(...args);
+  }
+
+  onRequestSent(): void {
+    this.#handler.onRequestSent?.();
+  }
+}
