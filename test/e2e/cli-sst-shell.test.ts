@@ -60,21 +60,33 @@ describe("fleet-auditor inside sst shell", () => {
     expect(JSON.parse(elsewhere.stdout)).toEqual([]);
   });
 
-  it("lets a variable that is set win over the linked resource, and fills only what is linked", () => {
-    const { vars, linked } = withLinkedResources({
-      ...sstShell("arn:aws:sns:eu-central-1:123456789012:a", "arn:aws:sns:eu-central-1:123456789012:c"),
-      AUDIT_TABLE: "mine",
-      LANDSCAPE: "",
-    });
+  it("lets a variable that is set win, with the variables that go with it", () => {
+    const shell = sstShell(
+      "arn:aws:sns:eu-central-1:123456789012:a",
+      "arn:aws:sns:eu-central-1:123456789012:c",
+    );
+    const { vars, linked } = withLinkedResources({ ...shell, AUDIT_TABLE: "mine", LANDSCAPE: "" });
+    // A table of one's own is not paired with the stage's topics; the status table is another part.
     expect(vars).toMatchObject({
       AUDIT_TABLE: "mine",
       STATUS_TABLE: "prod-status",
-      ALERT_TOPIC_ARN: "arn:aws:sns:eu-central-1:123456789012:a",
       KEB_CLIENT_ID: "shell",
       LANDSCAPE: "",
     });
-    expect(linked).not.toContain("AUDIT_TABLE");
-    expect(linked).not.toContain("LANDSCAPE");
+    expect(vars.ALERT_TOPIC_ARN).toBeUndefined();
+    expect(vars.CRITICAL_TOPIC_ARN).toBeUndefined();
+    expect(linked).toEqual([
+      "STATUS_TABLE",
+      "KEB_URL",
+      "KEB_TOKEN_URL",
+      "KEB_CLIENT_ID",
+      "KEB_CLIENT_SECRET",
+    ]);
+    // A token of one's own: none of the stage's client credentials, which would be preferred to it.
+    const token = withLinkedResources({ ...shell, KEB_TOKEN: "mine" });
+    expect(token.vars).toMatchObject({ KEB_TOKEN: "mine", KEB_URL: kit.sim.url, AUDIT_TABLE: "prod-audit" });
+    expect(token.vars.KEB_TOKEN_URL).toBeUndefined();
+    expect(token.vars.KEB_CLIENT_SECRET).toBeUndefined();
     expect(withLinkedResources({ PATH: "/bin" })).toEqual({ vars: { PATH: "/bin" }, linked: [] });
   });
 

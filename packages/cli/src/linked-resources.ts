@@ -8,21 +8,42 @@ import { ConfigError } from "@fleet-auditor/runner";
 // the variables of each call.
 
 /**
- * Which variable each linked resource of sst.config.ts stands in for, and the link property it
- * takes: tables by `name`, topics by `arn`, secrets by `value`, the landscape from the stage.
+ * Variables that go together: one set by hand keeps SST from filling any other of its group, so
+ * that a table of one's own is never paired with the stage's topic, nor a `KEB_TOKEN` of one's
+ * own overridden by the stage's client credentials (which the KEB connection would prefer).
+ */
+const GROUPS = {
+  audit: ["AUDIT_TABLE", "ALERT_TOPIC_ARN", "CRITICAL_TOPIC_ARN"],
+  status: ["STATUS_TABLE"],
+  kebUrl: ["KEB_URL"],
+  kebAuth: [
+    "KEB_TOKEN",
+    "KEB_TOKEN_URL",
+    "KEB_CLIENT_ID",
+    "KEB_CLIENT_SECRET",
+    "KEB_USERNAME",
+    "KEB_PASSWORD",
+  ],
+  landscape: ["LANDSCAPE"],
+} as const;
+
+/**
+ * Which variable each linked resource of sst.config.ts stands in for, the link property it
+ * takes (tables by `name`, topics by `arn`, secrets by `value`, the landscape from the stage),
+ * and the group of variables it belongs to.
  */
 export const LINKED_VARIABLES = {
-  AUDIT_TABLE: { resource: "AuditTable", property: "name" },
-  STATUS_TABLE: { resource: "ApplicationStatus", property: "name" },
-  ALERT_TOPIC_ARN: { resource: "Alerts", property: "arn" },
-  CRITICAL_TOPIC_ARN: { resource: "Critical", property: "arn" },
-  KEB_URL: { resource: "KebUrl", property: "value" },
-  KEB_TOKEN_URL: { resource: "KebTokenUrl", property: "value" },
-  KEB_CLIENT_ID: { resource: "KebClientId", property: "value" },
-  KEB_CLIENT_SECRET: { resource: "KebClientSecret", property: "value" },
+  AUDIT_TABLE: { resource: "AuditTable", property: "name", group: "audit" },
+  ALERT_TOPIC_ARN: { resource: "Alerts", property: "arn", group: "audit" },
+  CRITICAL_TOPIC_ARN: { resource: "Critical", property: "arn", group: "audit" },
+  STATUS_TABLE: { resource: "ApplicationStatus", property: "name", group: "status" },
+  KEB_URL: { resource: "KebUrl", property: "value", group: "kebUrl" },
+  KEB_TOKEN_URL: { resource: "KebTokenUrl", property: "value", group: "kebAuth" },
+  KEB_CLIENT_ID: { resource: "KebClientId", property: "value", group: "kebAuth" },
+  KEB_CLIENT_SECRET: { resource: "KebClientSecret", property: "value", group: "kebAuth" },
   // As the deployed functions have it: LANDSCAPE is the stage's name.
-  LANDSCAPE: { resource: "App", property: "stage" },
-} as const satisfies Record<string, { resource: string; property: string }>;
+  LANDSCAPE: { resource: "App", property: "stage", group: "landscape" },
+} as const satisfies Record<string, { resource: string; property: string; group: keyof typeof GROUPS }>;
 
 /** The variables with the linked resources filled in, and which of them came from SST. */
 export interface LinkedVariables {
@@ -32,17 +53,17 @@ export interface LinkedVariables {
 }
 
 /**
- * Fills each variable of `LINKED_VARIABLES` that is not set from its `SST_RESOURCE_<Name>`
- * variable; a variable that is set (even empty, which means unset to the CLI) wins, so an
- * operator can point one part elsewhere inside `sst shell`. A linked resource that is not JSON
+ * Fills each variable of `LINKED_VARIABLES` from its `SST_RESOURCE_<Name>` variable unless a
+ * variable of its group is set (even empty, which means unset to the CLI): what an operator sets
+ * wins, so one part can point elsewhere inside `sst shell`. A linked resource that is not JSON
  * or lacks its property fails naming the `SST_RESOURCE_` variable, never echoing its value.
  */
 export function withLinkedResources(vars: Readonly<Record<string, string | undefined>>): LinkedVariables {
   const out: Record<string, string | undefined> = { ...vars };
   const linked: string[] = [];
-  for (const [variable, { resource, property }] of Object.entries(LINKED_VARIABLES)) {
+  for (const [variable, { resource, property, group }] of Object.entries(LINKED_VARIABLES)) {
     const raw = vars[`SST_RESOURCE_${resource}`];
-    if (vars[variable] !== undefined || raw === undefined || raw === "") continue;
+    if (GROUPS[group].some((v) => vars[v] !== undefined) || raw === undefined || raw === "") continue;
     const value = propertyOf(raw, property);
     if (value === undefined) {
       throw new ConfigError([
