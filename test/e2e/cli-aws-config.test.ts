@@ -4,12 +4,15 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { spawnCli } from "../helpers/cli.ts";
+import { useDynamo } from "../helpers/dynamo.ts";
+import { emulatorEnv } from "../helpers/lambda.ts";
 
 // Pointed at AWS without a region or credentials, the CLI says what to set (AWS_REGION,
 // AWS_PROFILE) or what to unset to use the embedded store, instead of the SDK's "Region is
 // missing" or "Could not load credentials from any providers". Nothing can leave the machine:
 // no config or credentials file, instance metadata off, every endpoint a closed loopback port.
 
+const dynamo = useDynamo(["aws-config-audit"]);
 let closedPort = 0;
 beforeAll(async () => {
   const server = createServer();
@@ -68,6 +71,16 @@ describe("fleet-auditor pointed at AWS without what AWS needs", () => {
     expect(linked.code).toBe(1);
     expect(linked.stderr).toBe(
       "fleet-auditor: AWS (AUDIT_TABLE; AUDIT_TABLE from sst shell's linked resources) needs a region: set AWS_REGION, or AWS_PROFILE naming a profile with a region; or run it outside sst shell (or set those variables empty) to use the embedded store instead\n",
+    );
+  });
+
+  it("says which variable to check when the table is not there", async () => {
+    const out = await spawnCli(["runs", "list"], {
+      env: { ...emulatorEnv({ dynamodb: dynamo.db.endpoint }), AUDIT_TABLE: "no-such-table" },
+    });
+    expect(out.code).toBe(1);
+    expect(out.stderr).toBe(
+      "fleet-auditor: AWS (AUDIT_TABLE): the table does not exist in this account and region: check AUDIT_TABLE, STATUS_TABLE and AWS_REGION; or unset AUDIT_TABLE to use the embedded store instead\n",
     );
   });
 });

@@ -27,19 +27,23 @@ export function explainAwsError(err: unknown, config: LinkedVariables): string |
   return `${problem.replace("{where}", where)}${embedded ? `; or ${embedded}` : ""}`;
 }
 
+/** AWS's names for credentials it refuses, and for expired ones. */
+const REFUSED = new Set(["UnrecognizedClientException", "InvalidSignatureException", "InvalidClientTokenId"]);
+const EXPIRED = new Set(["ExpiredToken", "ExpiredTokenException", "TokenRefreshRequired"]);
+
 function awsProblem(err: unknown): string | undefined {
   for (let e = err, depth = 0; e instanceof Error && depth < 5; e = e.cause, depth++) {
+    // Thrown by the SDK before any call: its resolvers' texts.
     if (/^Region is missing/.test(e.message))
       return "{where} needs a region: set AWS_REGION, or AWS_PROFILE naming a profile with a region";
-    if (e.name === "CredentialsProviderError" || /Could not load credentials/.test(e.message))
+    if (e.name === "CredentialsProviderError" || /^Could not load credentials/.test(e.message))
       return "{where} needs credentials: set AWS_PROFILE (then aws sso login if it uses SSO), or AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY";
-    if (
-      /^(ExpiredToken|ExpiredTokenException|TokenRefreshRequired)$/.test(e.name) ||
-      /token.*expired/i.test(e.message)
-    )
+    // AWS's answers: only an SDK service exception (it carries $metadata) is read by its name.
+    if (!("$metadata" in e)) continue;
+    if (EXPIRED.has(e.name))
       return "{where}: the credentials have expired: renew them (aws sso login, or new keys for AWS_PROFILE)";
-    if (/^(UnrecognizedClientException|InvalidSignatureException|InvalidClientTokenId)$/.test(e.name))
-      return "{where} refused the credentials: check AWS_PROFILE or AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY";
+    if (REFUSED.has(e.name))
+      return "{where} refused the credentials: check AWS_PROFILE, or AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY";
     if (e.name === "ResourceNotFoundException")
       return "{where}: the table does not exist in this account and region: check AUDIT_TABLE, STATUS_TABLE and AWS_REGION";
     if (e.name === "NotFoundException" || e.name === "NotFound")

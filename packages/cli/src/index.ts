@@ -1,4 +1,5 @@
 export * from "./args.ts";
+export { explainAwsError } from "./aws-errors.ts";
 export { COMMANDS, cliVersion, runCli } from "./cli.ts";
 export type { Command, CommandContext, Io } from "./command.ts";
 export { runDemo } from "./demo.ts";
