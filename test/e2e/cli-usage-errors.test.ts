@@ -47,6 +47,10 @@ describe("fleet-auditor usage errors", () => {
     expect((await usageError(["run", "--audit", "failng", "--state-dir", dir]))[0]).toBe(
       "fleet-auditor: --audit failng: one of failing, expired, applications, all; did you mean failing?",
     );
+    expect(await usageError(["--verison"])).toEqual([
+      "fleet-auditor: unknown option --verison; did you mean --version?",
+      "See 'fleet-auditor --help' for usage.",
+    ]);
     // Nothing close: no guess.
     expect((await usageError(["silences", "list", "--zzzzzz"]))[0]).toBe(
       "fleet-auditor: unknown option --zzzzzz",

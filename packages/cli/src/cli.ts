@@ -94,14 +94,12 @@ export async function runCli(
 
 function find(name: string): Command {
   const command = COMMANDS.find((c) => c.name === name);
-  if (!command)
-    throw new UsageError(
-      `unknown command ${name}${didYouMean(
-        name,
-        COMMANDS.map((c) => c.name),
-      )}`,
-    );
-  return command;
+  if (command) return command;
+  // Before the command, only --help and --version are options.
+  if (name.startsWith("-"))
+    throw new UsageError(`unknown option ${name}${didYouMean(name, ["--help", "--version"])}`);
+  const names = COMMANDS.map((c) => c.name);
+  throw new UsageError(`unknown command ${name}${didYouMean(name, names)}`);
 }
 
 function print(io: Io, text: string): number {
