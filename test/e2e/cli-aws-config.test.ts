@@ -72,7 +72,7 @@ describe("fleet-auditor pointed at AWS without what AWS needs", () => {
     expect(linked.stderr).toBe(
       "fleet-auditor: AWS (AUDIT_TABLE; AUDIT_TABLE from sst shell's linked resources) needs a region: set AWS_REGION, or AWS_PROFILE naming a profile with a region; or run it outside sst shell (or set those variables empty) to use the embedded store instead\n",
     );
-  });
+  }, 60_000);
 
   it("says which variable to check when the table is not there", async () => {
     const out = await spawnCli(["runs", "list"], {

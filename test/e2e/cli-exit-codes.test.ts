@@ -70,7 +70,7 @@ describe("fleet-auditor exit codes", () => {
       expect(out.code, args.join(" ")).toBe(1);
       expect(out.stderr.split("\n"), args.join(" ")).toHaveLength(2); // one line, no usage
     }
-  });
+  }, 60_000);
 
   it("exits 130 on SIGINT and 143 on SIGTERM, as a shell reports a command ended by either", async () => {
     const dir = mkdtempSync(join(tmpdir(), "fa-exit-"));
@@ -85,5 +85,5 @@ describe("fleet-auditor exit codes", () => {
       });
       expect(out.code, signal).toBe(code);
     }
-  });
+  }, 60_000);
 });

@@ -71,5 +71,5 @@ describe("-o and --output yaml", () => {
       expect(out.code, out.stderr).toBe(0);
       expect(parse(out.stdout)).toEqual([expect.objectContaining({ runId, audit: "failing" })]);
     }
-  });
+  }, 60_000);
 });

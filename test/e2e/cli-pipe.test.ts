@@ -16,7 +16,7 @@ describe("fleet-auditor with its output piped into a reader that stops early", (
       const out = await spawnCli(args, { closeStdout: true });
       expect(out, args.join(" ")).toEqual({ code: 0, stdout: "", stderr: "" });
     }
-  });
+  }, 60_000);
 
   it("ends a command quietly with the exit code of what it did", async () => {
     const dir = mkdtempSync(join(tmpdir(), "fa-pipe-"));

@@ -58,7 +58,7 @@ describe("fleet-auditor inside sst shell", () => {
       env: { ...shell, AUDIT_TABLE: "other-audit" },
     });
     expect(JSON.parse(elsewhere.stdout)).toEqual([]);
-  });
+  }, 60_000);
 
   it("lets a variable that is set win, with the variables that go with it", () => {
     const shell = sstShell(
