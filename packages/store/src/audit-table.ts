@@ -7,6 +7,8 @@ export const KEYS = { pk: "pk", sk: "sk", ttl: "ttl" } as const;
 export const itemKey = {
   snapshot: (audit: string, instanceID: string) => ({ pk: `AUDIT#${audit}`, sk: `RT#${instanceID}` }),
   lease: (audit: string) => ({ pk: `AUDIT#${audit}`, sk: "LEASE" }),
+  /** The snapshot's version: a token each commit changes (see `snapshot-cache.ts`). */
+  snapshotVersion: (audit: string) => ({ pk: `AUDIT#${audit}`, sk: "SNAPSHOT" }),
   run: (audit: string, runKey: string) => ({ pk: `RUN#${audit}`, sk: runKey }),
   health: (audit: string) => ({ pk: `AUDIT#${audit}`, sk: "HEALTH" }),
   publishing: (audit: string) => ({ pk: `AUDIT#${audit}`, sk: "PUBLISHING" }),

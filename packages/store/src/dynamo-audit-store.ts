@@ -19,7 +19,9 @@ import {
 import { itemKey } from "./audit-table.ts";
 import { batchWrite } from "./batch-write.ts";
 import { LeaseLostError } from "./errors.ts";
+import { SnapshotCache } from "./snapshot-cache.ts";
 import { readSnapshot } from "./snapshot-read.ts";
+import { SnapshotVersions } from "./snapshot-version.ts";
 
 /** Settings of `DynamoAuditStore`. */
 export interface DynamoAuditStoreOptions {
@@ -30,20 +32,34 @@ export interface DynamoAuditStoreOptions {
 /**
  * Audit state in one DynamoDB table: one item per flagged runtime per audit (never one item per
  * run: items are capped at 400 KB), a ledger item per run with a TTL, and a lease per audit.
- * Commits are fenced by the lease (one conditional write) and then batched.
+ * Commits are fenced by the lease (one conditional write) and then batched. Each commit changes
+ * the snapshot's version item, so a store kept between runs (a warm Lambda's) reads the whole
+ * snapshot again only when it changed since it last read or wrote it.
  */
 export class DynamoAuditStore implements AuditStateStore {
   readonly #client: DynamoDBDocumentClient;
   readonly #table: string;
+  readonly #snapshots = new SnapshotCache();
+  readonly #versions: SnapshotVersions;
 
   constructor(options: DynamoAuditStoreOptions) {
     this.#client = options.client;
     this.#table = options.tableName;
+    this.#versions = new SnapshotVersions(options.client, options.tableName);
   }
 
-  /** Every snapshot item of the audit, read in parallel over disjoint key ranges (`readSnapshot`). */
-  loadSnapshot(audit: string): Promise<Map<string, SnapshotEntry>> {
-    return readSnapshot(this.#client, this.#table, itemKey.snapshot(audit, "").pk);
+  /**
+   * Every snapshot item of the audit: as kept from this store's last read or commit when the
+   * version item says nothing changed since, else read in parallel over disjoint key ranges
+   * (`readSnapshot`). Entries are frozen; the Map is the caller's.
+   */
+  async loadSnapshot(audit: string): Promise<Map<string, SnapshotEntry>> {
+    // The version first: a read that a commit overlaps is then kept under a version already gone.
+    const version = await this.#versions.read(audit);
+    const kept = this.#snapshots.get(audit, version);
+    if (kept) return kept;
+    const entries = await readSnapshot(this.#client, this.#table, itemKey.snapshot(audit, "").pk);
+    return this.#snapshots.keep(audit, version, entries);
   }
 
   async commit(audit: string, changes: readonly SnapshotChange[], fence: CommitFence): Promise<CommitResult> {
@@ -54,15 +70,26 @@ export class DynamoAuditStore implements AuditStateStore {
     if (!(await this.#renewLease(audit, fence.owner, fence.until))) {
       throw new LeaseLostError(audit, fence.owner);
     }
-    await batchWrite(
-      this.#client,
-      this.#table,
-      changes.map((c) =>
-        c.op === "put"
-          ? { PutRequest: { Item: this.#snapshotItem(audit, c.entry) } }
-          : { DeleteRequest: { Key: itemKey.snapshot(audit, c.instanceID) } },
-      ),
-    );
+    // Marked before the first item is written, settled after the last: a store that kept the
+    // snapshot at another version, or read it meanwhile, reads it again.
+    const token = crypto.randomUUID();
+    const before = await this.#versions.markWriting(audit, token);
+    let settled = false;
+    try {
+      await batchWrite(
+        this.#client,
+        this.#table,
+        changes.map((c) =>
+          c.op === "put"
+            ? { PutRequest: { Item: this.#snapshotItem(audit, c.entry) } }
+            : { DeleteRequest: { Key: itemKey.snapshot(audit, c.instanceID) } },
+        ),
+      );
+      settled = await this.#versions.settle(audit, token);
+    } finally {
+      if (settled) this.#snapshots.apply(audit, before, token, changes);
+      else this.#snapshots.forget(audit);
+    }
     for (const c of changes) c.op === "put" ? result.written++ : result.deleted++;
     return result;
   }

@@ -1,0 +1,84 @@
+import type { SnapshotChange, SnapshotEntry } from "@fleet-auditor/audit";
+
+/**
+ * The version an audit's snapshot has while a commit writes it: no one may keep what they read
+ * then. Every commit puts `writing:<token>` before its first item and `<token>` after its last.
+ */
+export const WRITING = "writing:";
+
+/** The version of a snapshot no commit has marked yet (a new table, or one from before versions). */
+export const UNMARKED = "";
+
+/**
+ * Past this age a kept snapshot is read again, whatever its version says: an item changed from
+ * outside the product (an operator in the console) is seen within the hour.
+ */
+const MAX_AGE_MS = 60 * 60_000;
+
+interface Kept {
+  version: string;
+  entries: Map<string, SnapshotEntry>;
+  keptAt: number;
+}
+
+/**
+ * The snapshot each audit had at a version of its marker item, kept between the runs of a warm
+ * process (a Lambda keeps its store): a run that finds the marker unchanged needs no read of
+ * thousands of items. Entries are frozen, and each caller gets a Map of its own: nothing a caller
+ * does can change what the next run starts from.
+ */
+export class SnapshotCache {
+  readonly #kept = new Map<string, Kept>();
+  readonly #now: () => number;
+
+  constructor(now: () => number = Date.now) {
+    this.#now = now;
+  }
+
+  /** What is kept for `audit` at `version`, or undefined: read it (and `keep` it). */
+  get(audit: string, version: string): Map<string, SnapshotEntry> | undefined {
+    const kept = this.#kept.get(audit);
+    if (!kept || kept.version !== version || version.startsWith(WRITING)) return undefined;
+    if (this.#now() - kept.keptAt > MAX_AGE_MS) return undefined;
+    return new Map(kept.entries);
+  }
+
+  /**
+   * Keeps what a full read returned under the version read before it began (a commit marks the
+   * version before it writes, so a read that overlapped one is kept under a version that is gone);
+   * nothing is kept while a commit is under way. Returns the entries, frozen, in a Map of the caller's.
+   */
+  keep(audit: string, version: string, entries: Map<string, SnapshotEntry>): Map<string, SnapshotEntry> {
+    for (const entry of entries.values()) deepFreeze(entry);
+    if (version.startsWith(WRITING)) this.#kept.delete(audit);
+    else this.#kept.set(audit, { version, entries, keptAt: this.#now() });
+    return new Map(entries);
+  }
+
+  /**
+   * After a commit that moved the marker from `from` to `to` with no other commit between: what
+   * is kept at `from` plus the changes is the snapshot at `to`. Anything else is forgotten.
+   */
+  apply(audit: string, from: string, to: string, changes: readonly SnapshotChange[]): void {
+    const kept = this.#kept.get(audit);
+    if (!kept || kept.version !== from) {
+      this.#kept.delete(audit);
+      return;
+    }
+    for (const c of changes) {
+      if (c.op === "put") kept.entries.set(c.entry.instanceID, deepFreeze(structuredClone(c.entry)));
+      else kept.entries.delete(c.instanceID);
+    }
+    kept.version = to;
+  }
+
+  forget(audit: string): void {
+    this.#kept.delete(audit);
+  }
+}
+
+function deepFreeze<T>(value: T): T {
+  if (value === null || typeof value !== "object" || Object.isFrozen(value)) return value;
+  for (const inner of Object.values(value)) deepFreeze(inner);
+  return Object.freeze(value);
+}
