@@ -11,12 +11,16 @@ import {
 } from "@fleet-auditor/store";
 import { countRequests, sumOf } from "../helpers/aws-requests.ts";
 import { benchAppsCapacity } from "./apps-capacity.ts";
+import { type BenchOptions, Report } from "./kit.ts";
 import { startChildDynamo } from "./sim-child.ts";
 
-const APPLICATIONS = 2_000;
-const MESSAGES = 10_000;
 const DUPLICATE_SHARE = 0.3;
 const BATCH = 100;
+/** The benchmark's workload, and a smoke size that runs in seconds. */
+const SIZES = {
+  full: { applications: 2_000, messages: 10_000 },
+  smoke: { applications: 200, messages: 1_000 },
+};
 
 /** A deterministic shuffle (so two runs measure the same workload). */
 function shuffle<T>(items: T[], seed: number): T[] {
@@ -36,9 +40,9 @@ function shuffle<T>(items: T[], seed: number): T[] {
  * 10,000 messages about 2,000 Applications: each a request and a response, and 1,500 of them
  * re-applied (a second round trip with new msg_ids); then 30% duplicates, shuffled.
  */
-function workload(): string[] {
-  const first = applicationTraffic({ applications: APPLICATIONS, nodes: 50, seed: 11, distinct: true });
-  const unique = Math.round(MESSAGES * (1 - DUPLICATE_SHARE));
+function workload(size: { applications: number; messages: number }): string[] {
+  const first = applicationTraffic({ applications: size.applications, nodes: 50, seed: 11, distinct: true });
+  const unique = Math.round(size.messages * (1 - DUPLICATE_SHARE));
   const again = first.slice(0, unique - first.length).map((body, i) => {
     const m = JSON.parse(body) as { header: { msg_id: string; parent_msg_id?: string; timestamp: number } };
     m.header.msg_id = `reapply-${i}-${m.header.msg_id}`;
@@ -48,16 +52,17 @@ function workload(): string[] {
   });
   const originals = [...first, ...again];
   const duplicates = Array.from(
-    { length: MESSAGES - originals.length },
+    { length: size.messages - originals.length },
     (_, i) => originals[(i * 7919) % originals.length] as string,
   );
   return shuffle([...originals, ...duplicates], 42);
 }
 
 /** `npm run bench -- apps`: DynamoDB writes per batch and handler CPU per message. */
-export async function benchApps(): Promise<boolean> {
-  const say = (line: string): void => void process.stdout.write(`${line}\n`);
-  const messages = workload();
+export async function benchApps(options: BenchOptions = {}): Promise<boolean> {
+  const report = new Report(options);
+  const say = report.say;
+  const messages = workload(options.smoke ? SIZES.smoke : SIZES.full);
   const batches = Array.from({ length: Math.ceil(messages.length / BATCH) }, (_, i) =>
     messages.slice(i * BATCH, (i + 1) * BATCH),
   );
@@ -95,11 +100,10 @@ export async function benchApps(): Promise<boolean> {
   const rounds = Array.from({ length: 5 }, runCpu);
   const cpu = rounds.map((r) => r.perMessageMs).sort((a, b) => a - b)[2] as number;
   say(
-    `handler CPU per message (parse, merge, build the write), median of 5: ${cpu.toFixed(4)} ms (bar < 0.2) ${cpu < 0.2 ? "PASS" : "FAIL"}`,
+    `handler CPU per message (parse, merge, build the write), median of 5: ${cpu.toFixed(4)} ms ${report.bar(cpu, "<", 0.2)}`,
   );
 
   // The real handler code against DynamoDB in another process, counting requests.
-  let ok = false;
   const dynamo = await startChildDynamo([]);
   try {
     const raw = new DynamoDBClient({
@@ -127,15 +131,16 @@ export async function benchApps(): Promise<boolean> {
       `end to end through ingestBatch: ${Math.round(ms)} ms; ${totals.applied} applied, ${totals.stale} stale, ${totals.duplicate} duplicate, ${totals.failed} failed`,
     );
     say(
-      `DynamoDB write requests: ${writes}; distinct (batch, ID) pairs: ${pairs}; messages: ${messages.length} (bar writes <= pairs) ${writes <= pairs ? "PASS" : "FAIL"}`,
+      `DynamoDB write requests: ${writes}; distinct (batch, ID) pairs: ${pairs}; messages: ${messages.length} ${report.bar(writes, "<=", pairs)}`,
     );
     say(
       `  reads: ${reads} (dynalite returns no old item on a refused write, so each refusal costs one GetItem to tell duplicate from stale; DynamoDB returns it with the error)`,
     );
     raw.destroy();
-    ok = cpu < 0.2 && writes <= pairs && totals.failed === 0;
+    if (totals.failed > 0) report.ok = false;
   } finally {
     await dynamo.stop();
   }
-  return (await benchAppsCapacity(say)) && ok;
+  const capacity = await benchAppsCapacity(say, options);
+  return capacity && report.ok;
 }

@@ -1,0 +1,83 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { benchApps } from "../bench/apps.ts";
+import { benchAudit } from "../bench/audit.ts";
+import { benchKeb } from "../bench/keb.ts";
+import { type BenchOptions, javaPresent } from "../bench/kit.ts";
+import { launchDynamoLocal } from "../helpers/dynamo-local.ts";
+
+// Every benchmark of `npm run bench` runs here at a smoke size, so that none can rot: it must
+// complete and print its figures and ratios. Its timings and bars are not held here (a smoke size
+// on a shared machine says nothing about them); `npm run bench` holds the bars. The bundle
+// benchmark has its own test (test/e2e/bundled-functions.test.ts holds every bundle to its bar).
+
+const java = await javaPresent();
+let local: { endpoint: string; stop(): Promise<void> } | undefined;
+beforeAll(async () => {
+  if (java) local = await launchDynamoLocal();
+}, 60_000);
+afterAll(async () => {
+  await local?.stop();
+});
+
+/** Runs a benchmark at smoke size, returning what it printed. */
+async function smoke(bench: (options: BenchOptions) => Promise<boolean>): Promise<string[]> {
+  const lines: string[] = [];
+  const verdict = await bench({
+    smoke: true,
+    say: (line) => lines.push(line),
+    ...(local ? { dynamoLocal: { endpoint: local.endpoint } } : {}),
+  });
+  expect(typeof verdict).toBe("boolean");
+  // Every bar line says how it went; no figure is printed as NaN or Infinity.
+  for (const line of lines.filter((l) => l.includes("(bar "))) expect(line).toMatch(/\) (PASS|FAIL)/);
+  expect(lines.filter((l) => /NaN|Infinity|undefined/.test(l))).toEqual([]);
+  return lines;
+}
+
+const NUMBER = String.raw`\d+(\.\d+)?`;
+
+describe("benchmarks at smoke size", () => {
+  it("the KEB benchmark lists the flagged set and prints its time against the lower bound and a sequential pager, and peak memory", async () => {
+    const lines = await smoke(benchKeb);
+    expect(lines.join("\n")).toMatch(new RegExp(`lower bound ceil\\(\\d+/4\\) x \\d+ ms = ${NUMBER} ms`));
+    expect(lines.join("\n")).toMatch(new RegExp(`bounded-concurrency pager: ${NUMBER} ms`));
+    expect(lines.join("\n")).toMatch(new RegExp(`ratio to lower bound: ${NUMBER} \\(bar <= 1.15\\)`));
+    expect(lines.join("\n")).toMatch(new RegExp(`speed-up over sequential: ${NUMBER}x`));
+    expect(lines.join("\n")).toMatch(new RegExp(`one request alone: ${NUMBER} ms`));
+    expect(lines.join("\n")).toMatch(new RegExp(`peak RSS, streaming as the audit does: ${NUMBER} MB`));
+  }, 120_000);
+
+  it("the audit benchmark runs first and steady runs on dynalite and DynamoDB Local and prints each against listing alone", async () => {
+    const lines = await smoke(benchAudit);
+    const text = lines.join("\n");
+    const backends = java ? ["dynalite", "DynamoDB Local"] : ["dynalite"];
+    for (const backend of backends) expect(lines.some((l) => l.startsWith(`[${backend}`))).toBe(true);
+    if (!java) expect(text).toContain("DynamoDB Local: left out (no java on PATH)");
+    const count = (pattern: RegExp): number => lines.filter((l) => pattern.test(l)).length;
+    // Per backend and audit: listing alone, a steady run and one of a new store, with ratios.
+    expect(count(new RegExp(`listing alone ${NUMBER} ms \\(\\d+ pages: ${NUMBER}x`))).toBe(
+      2 * backends.length,
+    );
+    expect(count(new RegExp(`steady run ${NUMBER} ms, ${NUMBER}x listing`))).toBe(2 * backends.length);
+    expect(count(new RegExp(`steady run of a new store .* ${NUMBER} ms, ${NUMBER}x listing`))).toBe(
+      2 * backends.length,
+    );
+    expect(count(new RegExp(`steady run / listing alone, worst audit: ${NUMBER} \\(bar <= 1.25\\)`))).toBe(
+      backends.length,
+    );
+    expect(text).toMatch(new RegExp(`AWS requests: ours \\d+ .*naive \\d+; ratio ${NUMBER}x`));
+    expect(text).toMatch(/snapshot item writes: \d+ \(bar 0\)/);
+  }, 180_000);
+
+  it("the Applications benchmark ingests its messages and prints CPU per message, writes against pairs and index capacity", async () => {
+    const lines = await smoke(benchApps);
+    const text = lines.join("\n");
+    expect(text).toMatch(new RegExp(`handler CPU per message .*: ${NUMBER} ms`));
+    expect(text).toMatch(/DynamoDB write requests: \d+; distinct \(batch, ID\) pairs: \d+/);
+    expect(text).toMatch(/0 failed/);
+    if (java) {
+      expect(text).toMatch(new RegExp(`write units per message: ${NUMBER} vs today ${NUMBER}`));
+      expect(text).not.toMatch(/DISAGREE/);
+    } else expect(text).toContain("DynamoDB Local: left out (no java on PATH)");
+  }, 180_000);
+});
