@@ -1,3 +1,5 @@
+import { spawnSync } from "node:child_process";
+
 /**
  * What every benchmark shares: its size (the issue's parameters, or a smoke size that `npm test`
  * runs in seconds so that no benchmark can rot), where it prints, and its bars.
@@ -49,6 +51,5 @@ export class Report {
 
 /** Whether DynamoDB Local can start here: it runs on the machine's Java. */
 export async function javaPresent(): Promise<boolean> {
-  const { spawnSync } = await import("node:child_process");
   return spawnSync("java", ["-version"], { stdio: "ignore" }).status === 0;
 }
