@@ -123,6 +123,7 @@ export {
   type Silence,
   type SilenceMatchers,
   silencing,
+  storedFields,
 } from "./silence.ts";
 export {
   type SnapshotChange,

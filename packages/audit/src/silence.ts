@@ -61,6 +61,26 @@ export function legacyMatchers(s: Pick<Silence, "audit" | "matchers">): LabelMat
   return out;
 }
 
+/**
+ * The named fields to store beside label matchers, for a release before them that reads only
+ * these (a rollback): the same `=` matchers where each has a named field, else a field no
+ * finding has, so that the old release silences nothing rather than everything (it read a
+ * silence without fields as matching all).
+ */
+export function storedFields(match: readonly LabelMatcher[]): SilenceMatchers {
+  const field = new Map([...LEGACY_LABELS].map(([f, l]) => [l, f]));
+  const out: Record<string, string> = {};
+  for (const m of match) {
+    const name = field.get(m.name);
+    if (m.op !== "=" || !name || name in out) return { instanceID: INERT };
+    out[name] = m.value;
+  }
+  return out as SilenceMatchers;
+}
+
+// An instance ID no KEB gives (a NUL inside): what an older release matches this silence against.
+const INERT = "\u0000label-matchers";
+
 /** The matchers a silence applies: its label matchers, else its named fields. */
 export function matchersOf(s: Pick<Silence, "audit" | "match" | "matchers">): LabelMatcher[] {
   return s.match ?? legacyMatchers(s);

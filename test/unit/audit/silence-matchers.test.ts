@@ -5,6 +5,7 @@ import {
   type Silence,
   SilenceMatcherError,
   silencing,
+  storedFields,
   stuckFinding,
 } from "@fleet-auditor/audit";
 import { describe, expect, it } from "vitest";
@@ -110,5 +111,21 @@ describe("silences", () => {
   it("never silence everything: a silence without a matcher matches nothing", () => {
     expect(silencing(keb, "failing", [silence({ match: [] })], NOW)).toBeUndefined();
     expect(silencing(keb, "failing", [silence({})], NOW)).toBeUndefined();
+  });
+
+  it("store named fields an older release reads as the same silence, or as one that matches nothing", () => {
+    expect(storedFields([parseMatcher("region=eu-central-1"), parseMatcher("instance=inst-1")])).toEqual({
+      region: "eu-central-1",
+      instanceID: "inst-1",
+    });
+    const inert = storedFields([parseMatcher("reason=~err_.*")]);
+    // As the release before label matchers compared them: every given field must equal.
+    const oldMatch = (fields: Record<string, string | undefined>) =>
+      Object.entries(fields).every(
+        ([k, v]) => v === undefined || v === (keb as unknown as Record<string, string>)[k],
+      );
+    expect(oldMatch(inert as Record<string, string>)).toBe(false);
+    expect(storedFields([parseMatcher("shoot=c-1")])).toEqual(inert);
+    expect(storedFields([parseMatcher("plan!=trial")])).toEqual(inert);
   });
 });

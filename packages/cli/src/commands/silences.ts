@@ -1,41 +1,77 @@
 import { randomUUID } from "node:crypto";
-import { AUDITS, type Silence, type SilenceMatchers } from "@fleet-auditor/audit";
-import { oneOf, parseDuration, parseIsoTime, parseKeyValues, stateDirOption, subcommand } from "../args.ts";
+import {
+  AUDITS,
+  EDGE_LABELS,
+  formatMatcher,
+  KEB_LABELS,
+  type LabelMatcher,
+  matchersOf,
+  parseMatcher,
+  type Silence,
+  SilenceMatcherError,
+  storedFields,
+} from "@fleet-auditor/audit";
+import { oneOf, parseDuration, parseIsoTime, stateDirOption, subcommand } from "../args.ts";
 import { openSilences } from "../backend.ts";
 import type { Command } from "../command.ts";
 import { parseCommandLine } from "../command-line.ts";
 import { UsageError } from "../errors.ts";
 import { EXIT } from "../exit-codes.ts";
 import { outputOption, parseOutput, printData } from "../output.ts";
+import { didYouMean } from "../suggest.ts";
 import { escapeControl, renderTable, terminalJson } from "../table.ts";
 
 const AUDIT_NAMES = AUDITS.map((a) => a.name);
 
 const USAGE = `usage:
-  fleet-auditor silences add --match KEY=VALUE [--match …] (--for 90s|30m|4h|2d | --until ISO-TIME)
+  fleet-auditor silences add --match LABEL(=|!=|=~|!~)VALUE [--match …] (--for 90s|30m|4h|2d | --until ISO-TIME)
                              --comment TEXT --by NAME [--audit ${AUDIT_NAMES.join("|")}] [-o json|yaml|table]
   fleet-auditor silences list [--all] [-o json|yaml|table]
   fleet-auditor silences expire ID
 
-match keys: instance, account, subaccount, plan, region, state, reason (all must match;
-reason is the error reason, else the failing step, as messages show it); for the applications
-audit: node, verb, resource, state (stuck, refused, quarantined) and reason (e.g. "403 Forbidden").
+matchers (all must hold), as Alertmanager's: = equal, != not equal, =~ matches, !~ does not match
+a regular expression (RE2 syntax, anchored at both ends: --match 'reason=~err_keb_.*').
+labels of the KEB audits: instance, runtime, shoot, account, subaccount, plan, region, provider,
+state, reason (the error reason, else the failing step, as messages show it); of the applications
+audit: node, verb, resource, namespace, name, status, state (stuck, refused, quarantined), reason
+(e.g. "403 Forbidden"), code.
 options: --state-dir DIR (default .fleet-auditor/); AUDIT_TABLE=<table> (or sst shell) uses DynamoDB.
 exit codes: 0 done; 1 bad input or no such silence; 2 DynamoDB throttled or unreachable.
 `;
 
-const MATCH_KEYS: Record<string, keyof SilenceMatchers> = {
-  instance: "instanceID",
-  account: "globalAccountID",
-  subaccount: "subAccountID",
-  plan: "plan",
-  region: "region",
-  state: "state",
-  reason: "reason",
-  node: "node",
-  verb: "verb",
-  resource: "resource",
-};
+const LABELS: readonly string[] = [...new Set<string>([...KEB_LABELS, ...EDGE_LABELS])];
+const EDGE_ONLY = new Set<string>(EDGE_LABELS.filter((l) => !(KEB_LABELS as readonly string[]).includes(l)));
+const KEB_ONLY = new Set<string>(KEB_LABELS.filter((l) => !(EDGE_LABELS as readonly string[]).includes(l)));
+
+/** `--match` values as label matchers, each checked against the labels the audit's findings have. */
+function matchersFrom(texts: readonly string[], audit: string | undefined): LabelMatcher[] {
+  return texts.map((text) => {
+    let m: LabelMatcher;
+    try {
+      m = parseMatcher(text);
+    } catch (err) {
+      if (err instanceof SilenceMatcherError)
+        throw new UsageError(`--match ${text}: ${err.message.replace(/^matcher "[^"]*": /, "")}`);
+      throw err;
+    }
+    if (!LABELS.includes(m.name))
+      throw new UsageError(
+        `--match ${text}: no finding has the label ${m.name}${didYouMean(m.name, LABELS)}`,
+      );
+    const wrong =
+      audit === "applications" ? KEB_ONLY.has(m.name) : audit !== undefined && EDGE_ONLY.has(m.name);
+    if (wrong)
+      throw new UsageError(
+        `--match ${text}: the ${audit} audit's findings have no label ${m.name}${audit === "applications" && m.name === "region" ? "; did you mean node?" : ""}`,
+      );
+    // `LABEL=` with nothing after it matches every finding without the label: a typo, not a silence.
+    if (m.op === "=" && m.value === "")
+      throw new UsageError(
+        `--match ${text}: give a value (a silence on an empty label would match almost everything)`,
+      );
+    return m;
+  });
+}
 
 /** `fleet-auditor silences …`: keep matching runtimes quiet until a time. */
 export const silencesCommand: Command = {
@@ -104,16 +140,12 @@ function newSilence(
   v: { match: string[]; for?: string; until?: string; comment?: string; by?: string; audit?: string },
   now: Date,
 ): Silence {
-  const matchers: SilenceMatchers = {};
-  for (const [field, values] of parseKeyValues(v.match, MATCH_KEYS, "--match")) {
-    // All matchers must match: a key given twice keeps its last value.
-    matchers[field] = values.at(-1);
-  }
-  if (Object.keys(matchers).length === 0)
+  if (v.audit) oneOf(v.audit, AUDIT_NAMES, "--audit");
+  const match = matchersFrom(v.match, v.audit);
+  if (match.length === 0)
     throw new UsageError("a silence needs at least one --match (it would silence everything)");
   if (!v.comment) throw new UsageError("--comment is required: say why");
   if (!v.by) throw new UsageError("--by is required: who silences");
-  if (v.audit) oneOf(v.audit, AUDIT_NAMES, "--audit");
   const duration = v.for === undefined ? undefined : parseDuration(v.for);
   const endsAt =
     duration !== undefined ? new Date(now.getTime() + duration) : v.until ? parseIsoTime(v.until) : undefined;
@@ -121,7 +153,9 @@ function newSilence(
   if (endsAt <= now) throw new UsageError("the silence would end before it starts");
   const silence: Silence = {
     id: randomUUID(),
-    matchers,
+    match,
+    // For a release before label matchers (a rollback): the same matchers, or none it can match.
+    matchers: storedFields(match),
     startsAt: now.toISOString(),
     endsAt: endsAt.toISOString(),
     createdBy: v.by,
@@ -138,9 +172,7 @@ function silenceTable(items: Silence[]): string {
     items.map((s) => [
       s.id,
       s.audit ?? "all",
-      Object.entries(s.matchers)
-        .map(([k, v]) => `${k}=${v}`)
-        .join(" "),
+      matchersOf(s).map(formatMatcher).join(" "),
       s.endsAt,
       s.createdBy,
       s.comment,
