@@ -125,9 +125,7 @@ export async function openBackend(
     ...(statusTable ? { status: new DynamoStatusStore(statusTable) } : {}),
     store: new DynamoAuditStore(table),
     reports: new DynamoReportStore(table),
-    reportCommand: (runId) =>
-      reportCommand(runId, env.AUDIT_TABLE ? { table: env.AUDIT_TABLE } : { stateDir }) ??
-      `fleet-auditor runs show ${runId}`,
+    reportCommand: reportCommandIn(stateDir, env),
     silences: new DynamoSilenceStore(table),
     publisher: sns
       ? snsAlertPublisher(sns.client, {
@@ -172,6 +170,15 @@ export async function openRuns(
     description: table.description,
     close: table.close,
   };
+}
+
+/**
+ * The command that shows a run's report from the store a command uses, quoted; when a value
+ * cannot be pasted safely (a state directory with a line break), the list of runs instead.
+ */
+export function reportCommandIn(stateDir: string, env: CliEnv): (runId: string) => string {
+  const store = env.AUDIT_TABLE ? { table: env.AUDIT_TABLE } : { stateDir };
+  return (runId) => reportCommand(runId, store) ?? "fleet-auditor runs list";
 }
 
 /** The Application status table: DynamoDB with `STATUS_TABLE`, else the embedded store. */

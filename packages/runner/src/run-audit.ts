@@ -21,7 +21,6 @@ import {
   type LinkTemplates,
   leftOutNews,
   nextHealth,
-  oneLine,
   type RunReportStore,
   type RunSummary,
   renderDigests,
@@ -435,9 +434,9 @@ function render(
   };
 }
 
-// The run ID is a UUID from `newId`, but a caller may choose it: quoted like every command.
-const defaultReportCommand = (id: string): string =>
-  reportCommand(id) ?? `fleet-auditor runs show ${JSON.stringify(oneLine(id, 100))}`;
+// The run ID is a UUID from `newId`, but a caller may choose it: quoted like every command, and
+// one that cannot be pasted safely points to the list of runs instead.
+const defaultReportCommand = (id: string): string => reportCommand(id) ?? "fleet-auditor runs list";
 
 /** Stage 7: what the digest says about the run and where it points. */
 function digestContext(

@@ -1,10 +1,10 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { reportCommand, reportDigests } from "@fleet-auditor/audit";
+import { reportDigests } from "@fleet-auditor/audit";
 import type { OutboxLine } from "@fleet-auditor/notify";
 import { messagingFrom, slackMessageFor } from "@fleet-auditor/runner";
 import { stateDirOption, subcommand } from "../args.ts";
-import { openRuns } from "../backend.ts";
+import { openRuns, reportCommandIn } from "../backend.ts";
 import type { Command } from "../command.ts";
 import { parseCommandLine } from "../command-line.ts";
 import { UsageError } from "../errors.ts";
@@ -97,9 +97,7 @@ async function fromReport(
       ...(landscape ? { landscape } : {}),
       ...(links ? { links } : {}),
       ...(collapseAt !== undefined ? { collapseAt } : {}),
-      reportCommand: env.AUDIT_TABLE
-        ? (reportCommand(runId, { table: env.AUDIT_TABLE }) ?? `fleet-auditor runs show ${runId}`)
-        : (reportCommand(runId, { stateDir }) ?? `fleet-auditor runs show ${runId}`),
+      reportCommand: reportCommandIn(stateDir, env)(runId),
     });
     if (!digest) return { missing: `run ${runId} published nothing (all its transitions were silenced)` };
     return forLambda(digest.message);
