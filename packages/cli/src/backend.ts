@@ -176,7 +176,10 @@ export async function openRuns(
  * The command that shows a run's report from the store a command uses, quoted; when a value
  * cannot be pasted safely (a state directory with a line break), the list of runs instead.
  */
-export function reportCommandIn(stateDir: string, env: CliEnv): (runId: string) => string {
+export function reportCommandIn(
+  stateDir: string,
+  env: Pick<CliEnv, "AUDIT_TABLE">,
+): (runId: string) => string {
   const store = env.AUDIT_TABLE ? { table: env.AUDIT_TABLE } : { stateDir };
   return (runId) => reportCommand(runId, store) ?? "fleet-auditor runs list";
 }
