@@ -32,7 +32,7 @@ const SIZES = {
 };
 
 /**
- * The status table before issue 12, for comparison: `byStatus` (status, ts) with seven partition
+ * The status table before the sharded watch index, for comparison: `byStatus` (status, ts) with seven partition
  * key values, every attribute projected.
  */
 function todayDefinition(tableName: string): CreateTableCommandInput {

@@ -9,7 +9,7 @@ import { invokeInProcess } from "../helpers/function-process.ts";
 import { fakeContext, withEnv } from "../helpers/lambda.ts";
 import { sqsEvent } from "../helpers/sqs-event.ts";
 
-// Issue 11, fault matrix for the queue function: the real handler on dynalite behind a proxy
+// Fault matrix for the queue function: the real handler on dynalite behind a proxy
 // that injects faults on the wire. Invariants: a poison record is quarantined with its reason and
 // never fails its batch; a record whose write failed for a transient reason is reported (SQS
 // redelivers it), never dropped; after redelivery the table equals the one a fault-free delivery

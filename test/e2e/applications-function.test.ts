@@ -69,7 +69,7 @@ describe("functions/applications.ts (SQS)", () => {
     });
   });
 
-  it("refuses an event that is not an SQS event, naming the problem (issue 11, defect 10)", async () => {
+  it("refuses an event that is not an SQS event, naming the problem", async () => {
     const handler = await load<Ingest>("../../functions/applications.ts");
     for (const event of [null, {}, [], { Records: "x" }]) {
       await expect(handler(event, fakeContext())).rejects.toThrow(/invalid input: (\(input\)|Records)/);

@@ -17,7 +17,7 @@ import { emulatorEnv, fakeContext, withEnv } from "../helpers/lambda.ts";
 import { FleetSource, MemoryAuditStore, MemoryPublisher } from "../helpers/memory-ports.ts";
 import { type Delivered, useSns } from "../helpers/sns.ts";
 
-// Issue 11, fault matrix for the audit function: the real handler against the KEB simulator,
+// Fault matrix for the audit function: the real handler against the KEB simulator,
 // dynalite and fauxqs, with faults injected on the wire by a proxy in front of DynamoDB and SNS
 // (the SDK's own retries and error parsing run). After each fault, the scheduler's retry and the
 // next healthy run; then the invariants: no false resolve, every transition told, none told twice

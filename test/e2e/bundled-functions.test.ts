@@ -16,7 +16,7 @@ import { useSns } from "../helpers/sns.ts";
 import { snsEvent } from "../helpers/sns-event.ts";
 import { ctx, t } from "../helpers/transitions.ts";
 
-// Issue 10: the handlers as they are deployed: bundled as SST bundles them (esbuild, ESM, node22,
+// The handlers as they are deployed: bundled as SST bundles them (esbuild, ESM, node22,
 // minified, nothing external) and given their linked secrets the way SST does, as an AES-GCM
 // encrypted resource file (SST_KEY_FILE) and its key (SST_KEY), not as environment variables.
 

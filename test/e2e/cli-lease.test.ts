@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { cli as runCommandLine, spawnCli } from "../helpers/cli.ts";
 import { useKebSimulator } from "../helpers/keb.ts";
 
-// Issue 11, defect 7: a killed run's lease, skipped runs that exited 0, two commands on one state dir.
+// A killed run's lease, skipped runs that exited 0, two commands on one state dir.
 
 const kit = useKebSimulator({ fleet: { size: 300, seed: 9, flagged: 30 } });
 const cli = (args: string[]) => runCommandLine(args, { env: { KEB_TOKEN: "local-token" } });
@@ -53,7 +53,7 @@ describe("leases and the state directory", () => {
     expect((await cli(run(dir))).code).toBe(0);
   });
 
-  it("refuses a damaged embedded store instead of starting an empty one (issue 11, also-list)", async () => {
+  it("refuses a damaged embedded store instead of starting an empty one", async () => {
     const dir = mkdtempSync(join(tmpdir(), "fa-damaged-"));
     expect((await cli(run(dir))).code).toBe(0);
     writeFileSync(join(dir, "dynamodb", "CURRENT"), "garbage\n");

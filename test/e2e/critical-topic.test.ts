@@ -6,7 +6,7 @@ import { useKebSimulator } from "../helpers/keb.ts";
 import { emulatorEnv, fakeContext, recentHour, withEnv } from "../helpers/lambda.ts";
 import { type Delivered, useSns } from "../helpers/sns.ts";
 
-// Issue 9: the route that matters most does not rest on filter policies. Critical digests also
+// The route that matters most does not rest on filter policies. Critical digests also
 // go to a Critical topic that a pager subscribes to without a filter; both must take a digest
 // for it to count as told.
 

@@ -9,7 +9,7 @@ import { useSns } from "../helpers/sns.ts";
 import { sqsEvent } from "../helpers/sqs-event.ts";
 import { type Declared, recordSstConfig } from "../helpers/sst-stand-ins.ts";
 
-// Issue 10, the IAM contract: what each function sends to AWS, recorded on the wire by a proxy in
+// The IAM contract: what each function sends to AWS, recorded on the wire by a proxy in
 // front of DynamoDB and SNS while it runs every path it has, must be exactly what sst.config.ts
 // grants it: nothing missing (it would fail on AWS), nothing unused (least privilege). The
 // failure destination's sqs:SendMessage is Lambda's own send, not the code's.

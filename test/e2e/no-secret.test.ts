@@ -6,7 +6,7 @@ import { cli } from "../helpers/cli.ts";
 import { useKebSimulator } from "../helpers/keb.ts";
 
 // Every configured secret is recognisable; servers echo requests into their errors in every way
-// they do in the wild; nothing printed, stored or sent may hold one (issue 11, defect 3).
+// they do in the wild; nothing printed, stored or sent may hold one.
 
 const TOKEN = "tok-Zq81-recognisable-token";
 const CLIENT_SECRET = "cs-Wm42-recognisable-secret";

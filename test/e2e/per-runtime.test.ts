@@ -6,7 +6,7 @@ import { useKebSimulator } from "../helpers/keb.ts";
 import { emulatorEnv, fakeContext, recentHour, withEnv } from "../helpers/lambda.ts";
 import { type Delivered, useSns } from "../helpers/sns.ts";
 
-// Issue 9: NOTIFY_MODE=per-runtime through the real function, SNS PublishBatch on fauxqs.
+// NOTIFY_MODE=per-runtime through the real function, SNS PublishBatch on fauxqs.
 
 const kit = useKebSimulator({ fleet: { size: 120, seed: 71, flagged: 12 } });
 const dynamo = useDynamo(["per-runtime", "per-runtime-storm"]);

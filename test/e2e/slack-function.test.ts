@@ -26,7 +26,7 @@ import { forLambda, snsEvent } from "../helpers/sns-event.ts";
 import { startTlsRelay, type TlsRelay, testCertificate, trustInThisProcess } from "../helpers/test-tls.ts";
 import { ctx, t } from "../helpers/transitions.ts";
 
-// Issue 9: the Slack function, SNS → Block Kit → an incoming webhook, against a stand-in that
+// The Slack function, SNS → Block Kit → an incoming webhook, against a stand-in that
 // refuses what Slack refuses and answers 429, 500 and invalid_blocks on demand.
 
 const fake = useFakeSlack();

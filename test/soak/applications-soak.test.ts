@@ -6,7 +6,7 @@ import { DynamoStatusStore, documentClient } from "@fleet-auditor/store";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startChildDynamo } from "../bench/sim-child.ts";
 
-// Issue 11, soak: Application messages shuffled, with a tenth of them delivered twice, in SQS
+// Soak: Application messages shuffled, with a tenth of them delivered twice, in SQS
 // batches of ten, through the ingest and the real status table; the table must then equal the one
 // the test computes on its own: for each Application, its latest message by header time, then
 // by how far its status has come (KubeEdge's order, written out here), then by message ID.

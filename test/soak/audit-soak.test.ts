@@ -8,7 +8,7 @@ import { DynamoAuditStore, DynamoReportStore, documentClient } from "@fleet-audi
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ChildSim, startChildDynamo, startChildSim } from "../bench/sim-child.ts";
 
-// Issue 11, soak: many runs over a large simulated fleet with 1% of it changing between runs.
+// Soak: many runs over a large simulated fleet with 1% of it changing between runs.
 // Each run must tell exactly what changed since the run before (every firing and resolve once,
 // nothing twice, nothing else), judged against the simulator's own answer to a plain pager, and
 // the auditor's heap must stay flat across runs in one process. The simulator and DynamoDB run in

@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import { finding } from "../helpers/findings.ts";
 
 // Text from KEB or an edge node must never index a plain object: `constructor`, `toString` or
-// `__proto__` would reach Object.prototype (issue 11, defect 4).
+// `__proto__` would reach Object.prototype.
 
 const PROTOTYPE_KEYS = ["constructor", "toString", "valueOf", "hasOwnProperty", "__proto__", "isPrototypeOf"];
 

@@ -14,7 +14,7 @@ import type { ZodType } from "zod";
 import { AUDIT_SECRETS, SLACK_SECRETS } from "../../functions/lib/secrets.ts";
 import { type Declared, type Recording, recordSstConfig, seconds } from "../helpers/sst-stand-ins.ts";
 
-// Issue 10: sst.config.ts's run() against recording stand-ins of SST's globals. What is checked:
+// sst.config.ts's run() against recording stand-ins of SST's globals. What is checked:
 // each handler exists and exports `handler`; each function gets every variable its config schema
 // requires (environment plus linked secrets); queue visibility ≥ 6 × the consumer's timeout;
 // schedule events parse as audit input; table keys and indexes match what the store queries;

@@ -154,7 +154,7 @@ describe("authentication to KEB", () => {
     expect(JSON.stringify({ provider: badClient })).not.toContain(SECRET);
   });
 
-  it("says the token endpoint answered an HTML page, not that it is unreachable (issue 11)", async () => {
+  it("says the token endpoint answered an HTML page, not that it is unreachable", async () => {
     kit.sim.faults.add({ path: "/oauth2/token", action: { kind: "invalid-json" } });
     const provider = new ClientCredentialsTokenProvider({
       ...common(),

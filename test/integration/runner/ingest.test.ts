@@ -56,7 +56,7 @@ describe("ingestBatch on the real status table", () => {
     expect(again.counts).toMatchObject({ applied: 0, duplicate: ids, stale: 40 - ids });
   });
 
-  it("quarantines the records of a write DynamoDB refuses for good, instead of retrying them into the DLQ (issue 11, defect 5)", async () => {
+  it("quarantines the records of a write DynamoDB refuses for good, instead of retrying them into the DLQ", async () => {
     const [good] = applicationTraffic({ applications: 1, seed: 11 });
     const huge = JSON.stringify({
       header: { msg_id: "m-huge", timestamp: 1 },

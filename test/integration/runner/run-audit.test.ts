@@ -141,7 +141,7 @@ describe("runAudit end to end (KEB simulator, dynalite, fauxqs)", () => {
     expect(new Set(summary.transitions.map((t) => t.severity))).toContain("info");
   });
 
-  it("never loops on a runtime it cannot store: an instanceID over DynamoDB's key limit, a huge description (issue 11, defect 6)", async () => {
+  it("never loops on a runtime it cannot store: an instanceID over DynamoDB's key limit, a huge description", async () => {
     const flagged = kit.sim.fleet
       .all()
       .filter((i) => i.operations.at(-1)?.state === "failed" && !i.deletedAt);

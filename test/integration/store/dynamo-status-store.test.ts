@@ -157,7 +157,7 @@ describe("DynamoStatusStore on a real DynamoDB API (dynalite, or DynamoDB Local 
     expect((await s.query({ status: "Failed" }, NOW)).map((r) => r.id)).toEqual(["w1"]);
   });
 
-  it("writes an Application without a Status or a node: no empty index key, which DynamoDB refuses (issue 10)", async () => {
+  it("writes an Application without a Status or a node: no empty index key, which DynamoDB refuses", async () => {
     const s = store();
     expect(await s.apply(update("no-status", "", ms(5), "ns1", ""), NOW)).toBe("applied");
     // The raw write shows the rule this store keeps: DynamoDB (and DynamoDB Local) refuse it.
@@ -314,7 +314,7 @@ describe("DynamoStatusStore on a real DynamoDB API (dynalite, or DynamoDB Local 
     expect(await s.watched({ set: "open", before: new Date(ms(10)) }, NOW)).toHaveLength(1);
   });
 
-  it("keeps an Application's item one size however many messages it gets: no growing msg_id set (issue 10)", async () => {
+  it("keeps an Application's item one size however many messages it gets: no growing msg_id set", async () => {
     const s = store();
     const sizeOf = async () => {
       const { Item } = await dynamo.db.client.send(new GetCommand({ TableName: table, Key: { id: "busy" } }));

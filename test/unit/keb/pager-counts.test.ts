@@ -5,7 +5,7 @@ import { FleetSource } from "../../helpers/memory-ports.ts";
 
 // A page must hold min(page size, totalCount - offset) rows and the pages must add up to
 // totalCount; a KEB that serves fewer rows, or lies about totalCount, gives an incomplete scan
-// (issue 11, defect 2): otherwise the rows it did not serve would resolve.
+// (otherwise the rows it did not serve would resolve).
 
 /** The simulator's answers, rewritten by `lie` before the pager sees them. */
 function lyingSource(

@@ -10,7 +10,7 @@ import {
   MemoryReportStore,
 } from "../../helpers/memory-ports.ts";
 
-// Issue 11: "no false resolve, as a property". A KEB that misbehaves in any combination while the
+// "no false resolve, as a property". A KEB that misbehaves in any combination while the
 // audit pages (short pages, extra and repeated rows, a totalCount that lies or changes, errors,
 // rows deleted or inserted between page reads, a filtered run): afterwards every `resolved`
 // runtime is truly not flagged in the fleet as it is at the end, and an incomplete run resolves

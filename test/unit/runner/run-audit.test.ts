@@ -245,7 +245,7 @@ describe("runAudit: scan", () => {
   });
 });
 
-describe("runAudit: times far from the clock (issue 11, defect 8)", () => {
+describe("runAudit: times far from the clock", () => {
   it("refuses a now or scheduled time days from the clock unless the run is a dry run", async () => {
     await expect(runAudit(deps, { audit: "failing", now: "2100-01-01T00:00:00Z" })).rejects.toThrow(
       /invalid input: now: 2100-01-01T00:00:00Z is \d+ h from the clock \(at most 48 h unless dryRun\)/,
@@ -310,7 +310,7 @@ describe("runAudit: no false resolve", () => {
 });
 
 describe("runAudit: filters", () => {
-  it("resolves nothing outside a filtered run's filter, and keeps those snapshot entries (issue 11, defect 1)", async () => {
+  it("resolves nothing outside a filtered run's filter, and keeps those snapshot entries", async () => {
     const first = await failing(0);
     const trial = first.transitions.filter(
       (t) => source.fleet.get(t.instanceID)?.servicePlanName === "trial",

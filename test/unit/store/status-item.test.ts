@@ -78,7 +78,7 @@ describe("statusUpdateCommand", () => {
     // A stored time past ten minutes from now came from no clock: any message replaces it.
     expect(cmd.ExpressionAttributeValues?.[":ceiling"]).toBe(NOW.getTime() + 10 * 60_000);
     expect(cmd.UpdateExpression).toContain("#firstSeenAt = if_not_exists(#firstSeenAt, :now)");
-    // The item stays one size however many messages an Application gets (issue 10).
+    // The item stays one size however many messages an Application gets.
     expect(cmd.UpdateExpression).not.toContain(" ADD ");
     expect(cmd.UpdateExpression).toMatch(/ REMOVE #msgIds(,|$)/);
     expect(cmd.ReturnValuesOnConditionCheckFailure).toBe("ALL_OLD");
@@ -94,7 +94,7 @@ describe("statusUpdateCommand", () => {
     expect(names).not.toContain("namespace");
   });
 
-  it("never writes an empty string to an index key: DynamoDB refuses it, dynalite does not (issue 10)", () => {
+  it("never writes an empty string to an index key: DynamoDB refuses it, dynalite does not", () => {
     const keys = (statusTableDefinition("status").GlobalSecondaryIndexes ?? []).flatMap((i) =>
       (i.KeySchema ?? []).map((k) => k.AttributeName as string),
     );
