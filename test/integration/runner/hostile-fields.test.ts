@@ -1,4 +1,3 @@
-import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import { generateFleet } from "@fleet-auditor/keb-sim";
 import { SnsAlertPublisher } from "@fleet-auditor/notify";
 import { type AuditRunDeps, ingestBatch, runAudit } from "@fleet-auditor/runner";
@@ -7,7 +6,6 @@ import {
   DynamoAuditStore,
   DynamoReportStore,
   DynamoStatusStore,
-  documentClient,
   ensureTable,
   statusTableDefinition,
 } from "@fleet-auditor/store";
@@ -32,15 +30,11 @@ let drain: () => Promise<Delivered[]>;
 
 beforeEach(async () => {
   n++;
-  const raw = new DynamoDBClient({
-    endpoint: env.db.endpoint,
-    region: "local",
-    credentials: { accessKeyId: "l", secretAccessKey: "l" },
-  });
   const [auditTable, statusTable] = [`audit-hostile-${n}`, `status-hostile-${n}`];
-  await ensureTable(raw, auditTableDefinition(auditTable));
-  await ensureTable(raw, statusTableDefinition(statusTable));
-  const client = documentClient(raw);
+  // One client for the file: the suite's own, on dynalite or DynamoDB Local.
+  const client = env.db.client;
+  await ensureTable(client, auditTableDefinition(auditTable));
+  await ensureTable(client, statusTableDefinition(statusTable));
   status = new DynamoStatusStore({ client, tableName: statusTable });
   drain = await sns.subscriber(`hostile-${n}`);
   base = {

@@ -1,4 +1,3 @@
-import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import { type DigestV1, DigestV1Schema, slackMessage } from "@fleet-auditor/audit";
 import { Fleet, generateFleet, type SimInstance } from "@fleet-auditor/keb-sim";
 import { SnsAlertPublisher } from "@fleet-auditor/notify";
@@ -8,7 +7,6 @@ import {
   DynamoAuditStore,
   DynamoReportStore,
   DynamoStatusStore,
-  documentClient,
   ensureTable,
   statusTableDefinition,
 } from "@fleet-auditor/store";
@@ -101,15 +99,11 @@ async function freshDeps(): Promise<{
   status: DynamoStatusStore;
 }> {
   caseNo++;
-  const raw = new DynamoDBClient({
-    endpoint: env.db.endpoint,
-    region: "local",
-    credentials: { accessKeyId: "l", secretAccessKey: "l" },
-  });
   const [auditTable, statusTable] = [`audit-prop-${caseNo}`, `status-prop-${caseNo}`];
-  await ensureTable(raw, auditTableDefinition(auditTable));
-  await ensureTable(raw, statusTableDefinition(statusTable));
-  const client = documentClient(raw);
+  // One client for the file: the suite's own, on dynalite or DynamoDB Local.
+  const client = env.db.client;
+  await ensureTable(client, auditTableDefinition(auditTable));
+  await ensureTable(client, statusTableDefinition(statusTable));
   return {
     base: {
       store: new DynamoAuditStore({ client, tableName: auditTable }),
