@@ -1,6 +1,6 @@
 import type { RefusingNode, StuckApplication } from "@fleet-auditor/metaserver";
 import type { EdgeDetail } from "./edge-detail.ts";
-import { bounded, type Finding, MAX_IDENTITY, type Severity } from "./finding.ts";
+import { bounded, type Finding, type Severity } from "./finding.ts";
 import { keyPart } from "./finding-key.ts";
 
 // The applications audit's findings in the engine's terms. The engine (snapshot diff, silences,
@@ -43,22 +43,21 @@ function edgeFinding(key: string, name: string, detail: EdgeDetail): Finding {
 // the whole value, so two Applications, nodes or reasons that differ past the cut never share
 // a key. A key's parts stay within DynamoDB's 1,024-byte sort key (`RT#` + at most ~930 bytes).
 const MAX_NAME = 400;
-const text = (value: string, max = MAX_IDENTITY): string => bounded(value, max);
 /** An ISO time from the edge, kept only when it is one (a garbled one would sort anywhere). */
 const isoTime = (value: string | undefined): string | undefined =>
   value !== undefined && /^\d{4}-\d{2}-\d{2}T[\d:.]+Z$/.test(value) && value.length <= 30 ? value : undefined;
 
 /** A stuck Application: one finding each, keyed by its ID. */
 export function stuckFinding(s: StuckApplication): Finding {
-  const key = text(s.key, 300);
+  const key = bounded(s.key, 300);
   const since = isoTime(s.since);
-  return edgeFinding(`app:${keyPart(s.id, 300, 900)}`, `${text(s.verb, 100)} ${key}`, {
+  return edgeFinding(`app:${keyPart(s.id, 300, 900)}`, `${bounded(s.verb, 100)} ${key}`, {
     what: "stuck",
-    node: text(s.node),
+    node: bounded(s.node),
     key,
-    verb: text(s.verb, 100),
-    resource: text(s.resource),
-    status: text(s.status, 100),
+    verb: bounded(s.verb, 100),
+    resource: bounded(s.resource),
+    status: bounded(s.status, 100),
     ...(since ? { since } : {}),
     // No reason: a node's stuck Applications are one group whatever their status.
     reason: "",
@@ -68,30 +67,30 @@ export function stuckFinding(s: StuckApplication): Finding {
 /** A refusing node's (reason, code): "23 × 403 Forbidden on list services". */
 export function refusedFinding(r: RefusingNode): Finding {
   const [verb = "", resource = ""] = (r.requests[0] ?? "").split(" ");
-  const reason = text([r.code || "", r.reason].filter(Boolean).join(" ") || "no reason given", 300);
-  const on = text(r.requests.slice(0, 3).join(", "), 200);
+  const reason = bounded([r.code || "", r.reason].filter(Boolean).join(" ") || "no reason given", 300);
+  const on = bounded(r.requests.slice(0, 3).join(", "), 200);
   const since = isoTime(r.firstAt);
   return edgeFinding(
     `refusals:${keyPart(r.node, 253, 500)}:${r.code}:${keyPart(r.reason, 200, 400)}`,
     `${r.count} × ${reason} on ${on}`,
     {
       what: "refused",
-      node: text(r.node),
-      key: text(r.keys[0] ?? "", 300),
-      verb: text(verb, 100),
-      resource: text(resource),
+      node: bounded(r.node),
+      key: bounded(r.keys[0] ?? "", 300),
+      verb: bounded(verb, 100),
+      resource: bounded(resource),
       ...(since ? { since } : {}),
       reason,
       code: r.code,
       count: r.count,
-      requests: r.requests.slice(0, 10).map((q) => text(q, 200)),
+      requests: r.requests.slice(0, 10).map((q) => bounded(q, 200)),
     },
   );
 }
 
 /** Bodies quarantined in the window with one code: one finding per code. */
 export function quarantinedFinding(code: string, count: number): Finding {
-  const name = text(code, 200);
+  const name = bounded(code, 200);
   return edgeFinding(`quarantine:${keyPart(code, 200, 600)}`, `${count} message(s) quarantined as ${name}`, {
     what: "quarantined",
     node: "",

@@ -59,7 +59,7 @@ const MAX_FINDING_BYTES = 64_000;
  * field of a finding passes here when the finding is built, so everything downstream (snapshot,
  * report, ledger, messages, silences) sees the same bounded value.
  */
-export function bounded(text: string, max: number): string {
+export function bounded(text: string, max = MAX_IDENTITY): string {
   return oneLine(text, max);
 }
 
@@ -85,13 +85,13 @@ export function unstorable(f: Finding): string | undefined {
 export function toFinding(runtime: Runtime, state: string, severity: Severity): Finding {
   const finding: Finding = {
     instanceID: runtime.instanceID,
-    runtimeID: bounded(runtime.runtimeID, MAX_IDENTITY),
-    shootName: bounded(runtime.shootName, MAX_IDENTITY),
-    globalAccountID: bounded(runtime.globalAccountID, MAX_IDENTITY),
-    subAccountID: bounded(runtime.subAccountID, MAX_IDENTITY),
-    plan: bounded(runtime.servicePlanName, MAX_IDENTITY),
-    region: bounded(runtime.region, MAX_IDENTITY),
-    provider: bounded(runtime.provider, MAX_IDENTITY),
+    runtimeID: bounded(runtime.runtimeID),
+    shootName: bounded(runtime.shootName),
+    globalAccountID: bounded(runtime.globalAccountID),
+    subAccountID: bounded(runtime.subAccountID),
+    plan: bounded(runtime.servicePlanName),
+    region: bounded(runtime.region),
+    provider: bounded(runtime.provider),
     state: bounded(state, 100),
     severity,
   };

@@ -81,9 +81,19 @@ export function storedFields(match: readonly LabelMatcher[]): SilenceMatchers {
 // An instance ID no KEB gives (a NUL inside): what an older release matches this silence against.
 const INERT = "\u0000label-matchers";
 
+// A run checks every transition against every silence: a stored silence's fields are read as
+// matchers once, not once per finding.
+const legacy = new WeakMap<object, LabelMatcher[]>();
+
 /** The matchers a silence applies: its label matchers, else its named fields. */
 export function matchersOf(s: Pick<Silence, "audit" | "match" | "matchers">): LabelMatcher[] {
-  return s.match ?? legacyMatchers(s);
+  if (s.match) return s.match;
+  let read = legacy.get(s);
+  if (!read) {
+    read = legacyMatchers(s);
+    legacy.set(s, read);
+  }
+  return read;
 }
 
 /**

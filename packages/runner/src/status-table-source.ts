@@ -33,7 +33,7 @@ export class StatusTableSource implements AuditSource {
   }
 
   read(run: Run): Promise<Scan> {
-    return readStatusTable(this.#o, run.now, this.#o.log, run.signal);
+    return readStatusTable(this.#o, run.now, run.signal);
   }
 }
 
@@ -44,9 +44,8 @@ export class StatusTableSource implements AuditSource {
  * it finds nothing and so resolves nothing.
  */
 async function readStatusTable(
-  edge: { statusStore: ApplicationStatusStore; thresholds?: EdgeThresholds },
+  edge: StatusTableSourceOptions,
   now: Date,
-  log?: RunLogger,
   signal?: AbortSignal,
 ): Promise<Scan> {
   const t = edge.thresholds ?? DEFAULT_EDGE_THRESHOLDS;
@@ -104,7 +103,7 @@ async function readStatusTable(
       0,
       600,
     );
-    log?.warn("status table read incomplete: nothing will be resolved", { reason });
+    edge.log?.warn("status table read incomplete: nothing will be resolved", { reason });
     return {
       queries: [],
       listed: 0,
