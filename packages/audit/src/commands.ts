@@ -5,11 +5,12 @@ import { pastable, shellOption, shellQuote } from "./shell.ts";
 // cannot be pasted safely (`pastable`): the command is then left out, never cut or flattened,
 // since a changed value would inspect or silence something else.
 
-/** What a group of findings shares, as silence matchers. */
+/** What a group of findings shares, as silence matchers: a group as the engine or a digest has it. */
 export interface GroupMatch {
   audit: string;
   state: string;
   region: string;
+  /** "" or absent: the group has no reason, and the silence matches any. */
   reason?: string;
   /** The group is of edge findings: its "region" is a node. */
   edge?: boolean;

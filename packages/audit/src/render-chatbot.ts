@@ -181,13 +181,7 @@ function nextSteps(ctx: DigestContext, g: TransitionGroup | undefined, t: Transi
     if (runbook) steps.push(`Runbook: <${runbook}|${slackText(g?.reason || "runbook", 60)}>`);
   }
   if (g && g.kind !== "resolved") {
-    const silence = silenceCommand({
-      audit: ctx.audit,
-      state: g.state,
-      region: g.region,
-      reason: g.reason || undefined,
-      edge: g.edge,
-    });
+    const silence = silenceCommand({ ...g, audit: ctx.audit });
     if (silence) steps.push(`Silence: ${slackCommand(silence)}`);
   }
   steps.push(reportLine(ctx));

@@ -182,13 +182,7 @@ function groupCommands(
   edge: boolean,
 ): string {
   const inspect = first ? inspectCommand(first) : undefined;
-  const silence = silenceCommand({
-    audit: d.audit,
-    state: g.state,
-    region: g.region,
-    reason: g.reason || undefined,
-    edge,
-  });
+  const silence = silenceCommand({ ...g, audit: d.audit, edge });
   const line = (label: string, command: string | undefined): string => {
     const shown = command ? shownCommand(command) : "";
     return shown ? `\n${label}: ${shown}` : "";

@@ -193,13 +193,7 @@ function groupLines(ctx: DigestContext, transitions: readonly Transition[], g: T
     if (description) lines.push(`    description: ${oneLine(description, 300)}`);
     const runbook = fillTemplate(ctx.links?.runbook, findingValues(first.finding));
     if (runbook) lines.push(`    runbook: ${runbook}`);
-    const silence = silenceCommand({
-      audit: ctx.audit,
-      state: g.state,
-      region: g.region,
-      reason: g.reason || undefined,
-      edge: g.edge,
-    });
+    const silence = silenceCommand({ ...g, audit: ctx.audit });
     if (silence) lines.push(`    silence: ${silence}`);
   }
   return lines;
