@@ -1,6 +1,7 @@
 import { HEALTHY, type SnapshotEntry } from "@fleet-auditor/audit";
 import { DynamoAuditStore } from "@fleet-auditor/store";
 import { describe, expect, it } from "vitest";
+import { inFlight } from "../../helpers/aws-requests.ts";
 import { useDynamo } from "../../helpers/dynamo.ts";
 import { finding } from "../../helpers/findings.ts";
 
@@ -53,31 +54,6 @@ const ODD_IDS = [
   "\u{10FFFF}",
   "RT#nested",
 ];
-
-/** The most requests of one command a client had in flight at once, from now on. */
-function inFlight(client: { middlewareStack: { add: (...args: never[]) => void } }, command: string) {
-  const seen = { now: 0, max: 0 };
-  const add = client.middlewareStack.add as unknown as (
-    mw: (
-      next: (args: unknown) => Promise<unknown>,
-      context: { commandName?: string },
-    ) => (args: unknown) => Promise<unknown>,
-    options: { step: string; name: string },
-  ) => void;
-  add(
-    (next, context) => async (args) => {
-      if (context.commandName !== command) return next(args);
-      seen.max = Math.max(seen.max, ++seen.now);
-      try {
-        return await next(args);
-      } finally {
-        seen.now--;
-      }
-    },
-    { step: "initialize", name: `inFlight${Math.random()}` },
-  );
-  return seen;
-}
 
 /** Byte order, as DynamoDB sorts string keys. */
 const byKeyBytes = (a: string, b: string): number => Buffer.compare(Buffer.from(a), Buffer.from(b));
