@@ -20,6 +20,19 @@ export function runDeadline(
   return { signal: AbortSignal.timeout(ms), deadlineAt: Date.now() + ms };
 }
 
+/** How long before its timeout the queue function stops starting writes. */
+export const BATCH_DEADLINE_MARGIN_MS = 5_000;
+
+/**
+ * When an SQS batch must stop writing: the time left minus the margin, already aborted when less
+ * than the margin is left. Unlike a run's, it keeps no floor: a write started with a second left
+ * would be killed mid-flight, and its record is better handed back (partial batch response).
+ */
+export function batchDeadline(remainingMs: number, marginMs = BATCH_DEADLINE_MARGIN_MS): AbortSignal {
+  const ms = remainingMs - marginMs;
+  return ms > 0 ? AbortSignal.timeout(ms) : AbortSignal.abort(new DOMException("deadline", "TimeoutError"));
+}
+
 /**
  * `work`, unless `signal` aborts first: then a `RunDeadlineError` naming the stage. The work is not
  * cancelled (a DynamoDB read has no abort here); the run stops waiting for it.

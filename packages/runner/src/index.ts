@@ -11,7 +11,13 @@ export {
   TopicArnSchema,
 } from "./audit-config.ts";
 export { sourceFor } from "./audit-source.ts";
-export { beforeDeadline, RUN_DEADLINE_MARGIN_MS, runDeadline } from "./deadline.ts";
+export {
+  BATCH_DEADLINE_MARGIN_MS,
+  batchDeadline,
+  beforeDeadline,
+  RUN_DEADLINE_MARGIN_MS,
+  runDeadline,
+} from "./deadline.ts";
 export {
   type ApplicationsAuditEnv,
   ApplicationsAuditEnvSchema,
