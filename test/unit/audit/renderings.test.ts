@@ -1,0 +1,146 @@
+import {
+  type DigestMessage,
+  type DigestV1,
+  quarantinedFinding,
+  refusedFinding,
+  renderDigests,
+  renderRuntimeMessages,
+  slackMessage,
+  stuckFinding,
+  type Transition,
+} from "@fleet-auditor/audit";
+import { describe, expect, it } from "vitest";
+import { AT, ctx, t } from "../../helpers/transitions.ts";
+
+// Every channel's rendering as received, for the KEB and the applications audits, kept byte for
+// byte: the e-mail, Chatbot, Slack (from the structured digest, as the Slack function renders
+// it), the structured digest itself and the per-runtime messages. A change to any rendering shows
+// here as a diff to read, not as a test that still passes.
+
+const body = (m: DigestMessage | undefined) =>
+  JSON.parse(m?.message ?? "{}") as { default: string; email: string; https: string };
+
+/** The structured digest as a contract reader sees it; `labels` are additive and compared apart. */
+function structured(m: DigestMessage | undefined): DigestV1 {
+  return JSON.parse(body(m).default) as DigestV1;
+}
+
+/** The digest without the fields a later release added (consumers ignore fields they do not know). */
+function withoutAdditions(d: DigestV1): unknown {
+  return JSON.parse(JSON.stringify(d), (key, value) => (key === "labels" ? undefined : value));
+}
+
+const json = (value: unknown): string => `${JSON.stringify(value, null, 2)}\n`;
+
+function changed(i: number): Transition {
+  const now = t(i, "changed");
+  const was = t(i, "firing", { state: "error", severity: "warning" }).finding;
+  if (was.operation) was.operation.operationID = "op-0";
+  return { ...now, previousState: "error", previous: was };
+}
+
+const minutesBefore = (m: number): string => new Date(Date.parse(AT) - m * 60_000).toISOString();
+
+function edge(i: number, kind: Transition["kind"]): Transition {
+  const which = i % 3;
+  const node = `edge-${i % 4}`;
+  const f =
+    which === 0
+      ? stuckFinding({
+          id: `app-${i}`,
+          node,
+          key: `/core/v1/services/ns-${i}/svc-${i}`,
+          verb: "list",
+          resource: "services",
+          status: "InApplying",
+          since: minutesBefore(40 + i),
+          firstSeenAt: minutesBefore(30),
+        })
+      : which === 1
+        ? refusedFinding({
+            node,
+            reason: "Forbidden",
+            code: 403,
+            count: 5 + i,
+            requests: ["list services", "watch pods"],
+            keys: [`/core/v1/services/ns-${i}/null`],
+            firstAt: minutesBefore(20),
+            lastAt: minutesBefore(1),
+          })
+        : quarantinedFinding(`MS_BAD_${i}`, i);
+  return {
+    kind,
+    instanceID: f.instanceID,
+    state: f.state,
+    previousState: kind === "firing" ? null : f.state,
+    severity: f.severity,
+    finding: f,
+    since: minutesBefore(45 + i),
+  };
+}
+
+const edgeCtx = {
+  ...ctx,
+  audit: "applications",
+  listedWhat: "Applications",
+  links: { ...ctx.links, runbook: "https://runbooks.example/edge/{node}/{reason}" },
+};
+
+const cases: Array<[string, typeof ctx, () => Transition[]]> = [
+  ["keb 1", ctx, () => [t(1)]],
+  [
+    "keb 50",
+    ctx,
+    () => [
+      ...Array.from({ length: 25 }, (_, i) =>
+        t(i, "firing", { region: "eu-central-1", reason: "err_quota" }),
+      ),
+      ...Array.from({ length: 5 }, (_, i) => changed(50 + i)),
+      ...Array.from({ length: 10 }, (_, i) => t(100 + i, "reminder")),
+      ...Array.from({ length: 10 }, (_, i) => t(200 + i, "resolved")),
+    ],
+  ],
+  [
+    "keb 3000",
+    ctx,
+    () => [
+      ...Array.from({ length: 2_601 }, (_, i) =>
+        t(i, "firing", { region: "eu-central-1", reason: "err_provisioning" }),
+      ),
+      ...Array.from({ length: 250 }, (_, i) => t(10_000 + i, "reminder")),
+      ...Array.from({ length: 149 }, (_, i) => t(30_000 + i, "resolved")),
+    ],
+  ],
+  ["edge 1", edgeCtx, () => [edge(0, "firing")]],
+  [
+    "edge 50",
+    edgeCtx,
+    () => [
+      ...Array.from({ length: 30 }, (_, i) => edge(i, "firing")),
+      ...Array.from({ length: 10 }, (_, i) => edge(30 + i, "reminder")),
+      ...Array.from({ length: 10 }, (_, i) => edge(40 + i, "resolved")),
+    ],
+  ],
+];
+
+describe("renderings as received, every channel (snapshots)", () => {
+  it.each(cases)(
+    "%s: e-mail, Chatbot, Slack, the structured digest and per-runtime messages",
+    async (name, context, make) => {
+      const transitions = make();
+      const [m] = renderDigests(context, transitions);
+      const slug = name.replace(/ /g, "-");
+      const digest = structured(m);
+      await expect(json(slackMessage(digest))).toMatchFileSnapshot(`__snapshots__/slack-${slug}.json`);
+      await expect(json(withoutAdditions(digest))).toMatchFileSnapshot(`__snapshots__/digest-${slug}.json`);
+      await expect(`Subject: ${m?.subject}\n\n${body(m).email}\n`).toMatchFileSnapshot(
+        `__snapshots__/email-${slug}.txt`,
+      );
+      await expect(json(JSON.parse(body(m).https))).toMatchFileSnapshot(`__snapshots__/chatbot-${slug}.json`);
+      const perRuntime = renderRuntimeMessages({ ...context, threading: "runtime" }, transitions.slice(0, 5));
+      await expect(
+        json(perRuntime.map((r) => ({ subject: r.subject, attributes: r.attributes, ...body(r) }))),
+      ).toMatchFileSnapshot(`__snapshots__/per-runtime-${slug}.json`);
+    },
+  );
+});
