@@ -1,6 +1,6 @@
 import { PublishCommand, type SNSClient } from "@aws-sdk/client-sns";
 import { type DynamoDBDocumentClient, GetCommand, PutCommand } from "@aws-sdk/lib-dynamodb";
-import type { Finding, KebAuditDefinition } from "@fleet-auditor/audit";
+import { type Finding, type KebAuditDefinition, stateOf } from "@fleet-auditor/audit";
 import type { RuntimeSource } from "@fleet-auditor/keb";
 
 /**
@@ -34,19 +34,19 @@ export async function naiveAudit(
     }
   }
   for (const f of findings) {
-    const key = { pk: `NAIVE#${audit.name}`, sk: f.instanceID };
+    const key = { pk: `NAIVE#${audit.name}`, sk: f.key };
     const prev = await deps.ddb.send(new GetCommand({ TableName: deps.table, Key: key }));
-    if (prev.Item?.state !== f.state) {
+    if (prev.Item?.state !== stateOf(f)) {
       await deps.sns.send(
         new PublishCommand({
           TopicArn: deps.topicArn,
-          Subject: `${audit.name}: ${f.state}`,
+          Subject: `${audit.name}: ${stateOf(f)}`,
           Message: JSON.stringify(f),
         }),
       );
     }
     await deps.ddb.send(
-      new PutCommand({ TableName: deps.table, Item: { ...key, state: f.state, finding: f } }),
+      new PutCommand({ TableName: deps.table, Item: { ...key, state: stateOf(f), finding: f } }),
     );
   }
 }

@@ -1,7 +1,7 @@
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type ReportTransition, type RunReport, reportTransition } from "@fleet-auditor/audit";
+import { kebPresenter, type ReportTransition, type RunReport, reportTransition } from "@fleet-auditor/audit";
 import { DynamoReportStore, startEmbeddedDynamo } from "@fleet-auditor/store";
 import { describe, expect, it } from "vitest";
 import { spawnCli } from "../helpers/cli.ts";
@@ -26,8 +26,11 @@ const hostile = {
 };
 
 async function storeReport(dir: string): Promise<RunReport> {
-  const row: ReportTransition = { ...reportTransition(t(1)), ...hostile };
-  const formula: ReportTransition = { ...reportTransition(t(2)), reason: '=HYPERLINK("https://x.example")' };
+  const row: ReportTransition = { ...reportTransition(t(1), kebPresenter), ...hostile };
+  const formula: ReportTransition = {
+    ...reportTransition(t(2), kebPresenter),
+    reason: '=HYPERLINK("https://x.example")',
+  };
   const { transitions: _, ...summary } = runSummary({ runId: "run-esc", transitions: [] });
   const report: RunReport = {
     runId: "run-esc",

@@ -24,7 +24,7 @@ import {
 import { useSns } from "../helpers/sns.ts";
 import { forLambda, snsEvent } from "../helpers/sns-event.ts";
 import { startTlsRelay, type TlsRelay, testCertificate, trustInThisProcess } from "../helpers/test-tls.ts";
-import { ctx, t } from "../helpers/transitions.ts";
+import { ctx, editedT, t } from "../helpers/transitions.ts";
 
 // The Slack function, SNS → Block Kit → an incoming webhook, against a stand-in that
 // refuses what Slack refuses and answers 429, 500 and invalid_blocks on demand.
@@ -131,9 +131,10 @@ describe("functions/slack.ts", () => {
   });
 
   it("escapes every text from KEB: no mention, link or markup can be injected", async () => {
-    const evil = t(1);
-    evil.finding.shootName = "<!channel> & <https://evil.example|click> *bold*";
-    if (evil.finding.operation) evil.finding.operation.description = "</a><@U123> `code` &amp;";
+    const evil = editedT(t(1), (_, op) => ({
+      shootName: "<!channel> & <https://evil.example|click> *bold*",
+      operation: { ...op, description: "</a><@U123> `code` &amp;" },
+    }));
     const [m] = renderDigests(ctx, [evil]);
     const handler = await coldStart();
     await handler(snsEvent([delivered(m)]), withTime(30_000));

@@ -1,8 +1,8 @@
-import type { Finding, Severity } from "@fleet-auditor/audit";
+import { type Finding, type FlatFinding, kebPresenter, type Severity } from "@fleet-auditor/audit";
 
 /** A finding for tests; `op` changes the failing operation. */
 export function finding(id: string, state = "failed", severity: Severity = "critical", op = "op-1"): Finding {
-  return {
+  return fromFlat({
     instanceID: id,
     runtimeID: `rt-${id}`,
     shootName: `c-${id}`,
@@ -20,5 +20,20 @@ export function finding(id: string, state = "failed", severity: Severity = "crit
       description: "quota exceeded",
       errorReason: "err_provisioning",
     },
-  };
+  });
+}
+
+/** A KEB finding with some of its runtime fields changed (labels follow: a finding is built, not edited). */
+export function edited(
+  f: Finding,
+  change: (flat: FlatFinding, op?: Record<string, unknown>) => Partial<FlatFinding>,
+): Finding {
+  const flat = kebPresenter.flat(f);
+  return fromFlat({ ...flat, ...change(flat, flat.operation as Record<string, unknown> | undefined) });
+}
+
+function fromFlat(flat: FlatFinding): Finding {
+  const f = kebPresenter.fromFlat(flat);
+  if (!f) throw new Error("not a KEB finding");
+  return f;
 }

@@ -86,10 +86,10 @@ export class MemoryAuditStore implements AuditStateStore {
     this.snapshots.set(audit, snapshot);
     for (const c of changes) {
       if (c.op === "put") {
-        snapshot.set(c.entry.instanceID, structuredClone(c.entry));
+        snapshot.set(c.entry.key, structuredClone(c.entry));
         result.written++;
       } else {
-        snapshot.delete(c.instanceID);
+        snapshot.delete(c.key);
         result.deleted++;
       }
     }

@@ -1,11 +1,20 @@
-import type { DigestContext, Transition } from "@fleet-auditor/audit";
-import { finding } from "./findings.ts";
+import {
+  type DigestContext,
+  type FailingOperation,
+  type FlatFinding,
+  KEB_GROUP_BY,
+  kebPresenter,
+  type Transition,
+} from "@fleet-auditor/audit";
+import { edited, finding } from "./findings.ts";
 
 // A digest context and transitions that vary by index: the fixtures of the renderers' tests.
 
 export const AT = "2026-11-30T06:00:00.000Z";
 export const ctx: DigestContext = {
   audit: "failing",
+  groupBy: KEB_GROUP_BY,
+  presenter: kebPresenter,
   runId: "run-1",
   at: AT,
   complete: true,
@@ -31,19 +40,29 @@ export function t(
   over: { region?: string; reason?: string; severity?: "critical" | "warning"; state?: string } = {},
 ): Transition {
   const id = `instance-${String(i).padStart(5, "0")}`;
-  const f = finding(id, over.state ?? "failed", over.severity ?? "critical");
-  f.shootName = `c-${i.toString(16).padStart(7, "0")}`;
-  f.region = over.region ?? (REGIONS[i % 3] as string);
-  f.plan = i % 5 === 0 ? "trial" : "aws";
-  if (f.operation) f.operation.errorReason = over.reason ?? (REASONS[i % 3] as string);
+  const f = edited(finding(id, over.state ?? "failed", over.severity ?? "critical"), (flat) => ({
+    shootName: `c-${i.toString(16).padStart(7, "0")}`,
+    region: over.region ?? (REGIONS[i % 3] as string),
+    plan: i % 5 === 0 ? "trial" : "aws",
+    operation: { ...(flat.operation as object), errorReason: over.reason ?? (REASONS[i % 3] as string) },
+  }));
+  const state = over.state ?? "failed";
   return {
     kind,
-    instanceID: id,
-    state: f.state,
-    previousState: kind === "firing" ? null : f.state,
+    key: id,
+    state,
+    previousState: kind === "firing" ? null : state,
     severity: f.severity,
     finding: f,
     since: new Date(Date.parse(AT) - (i % 7) * 3_600_000).toISOString(),
     ...(kind === "resolved" ? { ending: "succeeded" } : {}),
   };
+}
+
+/** A transition whose KEB finding has some runtime fields changed (its operation too: `op`). */
+export function editedT(
+  tr: Transition,
+  change: (flat: FlatFinding, op: FailingOperation) => Partial<FlatFinding>,
+): Transition {
+  return { ...tr, finding: edited(tr.finding, (flat) => change(flat, flat.operation as FailingOperation)) };
 }

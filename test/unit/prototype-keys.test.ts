@@ -1,8 +1,14 @@
-import { failingAudit, renderDigests, type Transition } from "@fleet-auditor/audit";
+import {
+  failingAudit,
+  KEB_GROUP_BY,
+  kebPresenter,
+  renderDigests,
+  type Transition,
+} from "@fleet-auditor/audit";
 import type { Runtime } from "@fleet-auditor/keb";
 import { decodeMessage, statusRank, toUpdate } from "@fleet-auditor/metaserver";
 import { describe, expect, it } from "vitest";
-import { finding } from "../helpers/findings.ts";
+import { edited, finding } from "../helpers/findings.ts";
 
 // Text from KEB or an edge node must never index a plain object: `constructor`, `toString` or
 // `__proto__` would reach Object.prototype.
@@ -45,12 +51,13 @@ describe("untrusted text as a lookup key", () => {
   });
 
   it.each(PROTOTYPE_KEYS)("a reason %j renders as text in every variant", (reason) => {
-    const f = finding("i-1");
-    f.state = reason;
-    if (f.operation) f.operation.errorReason = reason;
+    const f = edited(finding("i-1"), (flat) => ({
+      state: reason,
+      operation: { ...(flat.operation as object), errorReason: reason },
+    }));
     const t: Transition = {
       kind: "firing",
-      instanceID: "i-1",
+      key: "i-1",
       state: reason,
       previousState: null,
       severity: "critical",
@@ -60,6 +67,8 @@ describe("untrusted text as a lookup key", () => {
     const [m] = renderDigests(
       {
         audit: "failing",
+        groupBy: KEB_GROUP_BY,
+        presenter: kebPresenter,
         runId: "r",
         at: "2026-11-30T06:00:00.000Z",
         complete: true,

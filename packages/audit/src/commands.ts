@@ -9,17 +9,10 @@ import { pastable, shellOption, shellQuote } from "./shell.ts";
 export interface GroupMatch {
   audit: string;
   state: string;
-  region: string;
   /** "" or absent: the group has no reason, and the silence matches any. */
   reason?: string;
-  /** The group is of edge findings: its "region" is a node. */
-  edge?: boolean;
-}
-
-/** What the inspect command needs of a finding (or of a structured digest's transition). */
-export interface Inspectable {
-  instanceID: string;
-  edge?: { what: string; node: string };
+  /** The group's other labels and values (`TransitionGroup.place`); blank ones match any. */
+  place: ReadonlyArray<readonly [label: string, value: string]>;
 }
 
 /** Where the run reports live, as the report command must name it (else the default store). */
@@ -45,13 +38,13 @@ export function pastableCommand(command: string): string | undefined {
  * The `fleet-auditor silences add` line that silences a group, its matchers the group's exact
  * values (`silencing` compares them as they are), each `--match` one quoted word.
  *
- * @example silenceCommand({ audit: "failing", state: "failed", region: "eu-1", reason: "x y" })
+ * @example silenceCommand({ audit: "failing", state: "failed", place: [["region", "eu-1"]], reason: "x y" })
  * // fleet-auditor silences add --audit failing --match state=failed --match region=eu-1 --match 'reason=x y' --for 4h --comment "..." --by "$USER"
  */
 export function silenceCommand(g: GroupMatch): string | undefined {
   const matchers = [
     `state=${g.state}`,
-    ...(g.region ? [`${g.edge ? "node" : "region"}=${g.region}`] : []),
+    ...g.place.filter(([, value]) => value).map(([label, value]) => `${label}=${value}`),
     ...(g.reason ? [`reason=${g.reason}`] : []),
   ];
   if (!every([g.audit, ...matchers])) return undefined;
@@ -63,16 +56,6 @@ export function silenceCommand(g: GroupMatch): string | undefined {
 /** `fleet-auditor apps status --node NODE`: what the edge says of one node. */
 export function appsStatusCommand(node: string): string | undefined {
   return pastable(node) ? `fleet-auditor apps status ${shellOption("--node", node)}` : undefined;
-}
-
-/**
- * The command that shows a finding's subject: `kcp rt -i ID --ops -o json` for a runtime, `apps
- * status --node` for an edge finding, `apps quarantine` for quarantined messages.
- */
-export function inspectCommand(f: Inspectable): string | undefined {
-  if (f.edge?.what === "quarantined") return "fleet-auditor apps quarantine";
-  if (f.edge) return appsStatusCommand(f.edge.node);
-  return pastable(f.instanceID) ? `kcp rt ${shellOption("-i", f.instanceID)} --ops -o json` : undefined;
 }
 
 /**

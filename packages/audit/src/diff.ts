@@ -1,4 +1,4 @@
-import { type Finding, problemKey } from "./finding.ts";
+import { type Finding, stateOf } from "./finding.ts";
 import type { AlertPolicy } from "./policy.ts";
 import { type Silence, silencing } from "./silence.ts";
 import type { SnapshotChange, SnapshotEntry, Transition, TransitionRef } from "./snapshot.ts";
@@ -6,14 +6,16 @@ import type { SnapshotChange, SnapshotEntry, Transition, TransitionRef } from ".
 /** Everything one diff needs; time is an input, nothing here reads a clock. */
 export interface DiffInput {
   audit: string;
-  /** The previous snapshot of this audit, by instance ID. */
+  /** The previous snapshot of this audit, by key. */
   previous: ReadonlyMap<string, SnapshotEntry>;
-  /** This run's flagged runtimes (one per instance). */
+  /** This run's findings (one per key). */
   findings: readonly Finding[];
+  /** What makes two findings the same problem (the audit presenter's `problemKey`). */
+  problemKey: (f: Finding) => string;
   /** False when the scan could not be verified complete: then nothing resolves or is deleted. */
   complete: boolean;
   /**
-   * Whether the run looked at an entry's runtime (a filtered run looks at part of the fleet):
+   * Whether the run looked at an entry's finding (a filtered run looks at part of the fleet):
    * entries outside are kept as they are, like after an incomplete scan. Default: every entry.
    */
   inScope?: (entry: SnapshotEntry) => boolean;
@@ -22,21 +24,21 @@ export interface DiffInput {
   silences?: readonly Silence[];
 }
 
-/** The transitions to notify and the snapshot writes; an unchanged runtime yields neither. */
+/** The transitions to notify and the snapshot writes; an unchanged finding yields neither. */
 export interface DiffResult {
   transitions: Transition[];
   changes: SnapshotChange[];
 }
 
 /**
- * Compares a run's findings with the previous snapshot. Flagged runtimes move pending → firing
+ * Compares a run's findings with the previous snapshot. Findings move pending → firing
  * after `fireAfterRuns`; firing ones emit `changed` when their state or failing operation changes
  * and `reminder` after `repeatIntervalMs`; absent ones resolve after `resolveAfterRuns`, but only
  * when the scan was complete. Writes tied to a transition carry its `TransitionRef`: they are
  * committed only once that transition was told (`committable`), so a failed publish is retried.
  */
 export function diffSnapshot(input: DiffInput): DiffResult {
-  const { previous, now, policy } = input;
+  const { previous, now, policy, problemKey } = input;
   const at = now.toISOString();
   const transitions: Transition[] = [];
   const changes: SnapshotChange[] = [];
@@ -49,11 +51,11 @@ export function diffSnapshot(input: DiffInput): DiffResult {
   const seen = new Set<string>();
 
   for (const finding of input.findings) {
-    seen.add(finding.instanceID);
-    const prev = previous.get(finding.instanceID);
+    seen.add(finding.key);
+    const prev = previous.get(finding.key);
     const base = {
-      instanceID: finding.instanceID,
-      state: finding.state,
+      key: finding.key,
+      state: stateOf(finding),
       severity: finding.severity,
       finding,
       since: prev?.firstSeenAt ?? began(finding, at),
@@ -61,7 +63,7 @@ export function diffSnapshot(input: DiffInput): DiffResult {
     if (!prev || prev.phase === "pending") {
       const flaggedRuns = (prev?.flaggedRuns ?? 0) + 1;
       const entry: SnapshotEntry = {
-        instanceID: finding.instanceID,
+        key: finding.key,
         phase: flaggedRuns >= policy.fireAfterRuns ? "firing" : "pending",
         finding,
         flaggedRuns,
@@ -86,13 +88,13 @@ export function diffSnapshot(input: DiffInput): DiffResult {
       prev.notifiedAt !== null && now.getTime() - Date.parse(prev.notifiedAt) >= policy.repeatIntervalMs;
     if (changed || neverSent || due) {
       const kind = changed ? "changed" : neverSent ? "firing" : "reminder";
-      const previousState = kind === "firing" ? null : prev.finding.state;
+      const previousState = kind === "firing" ? null : stateOf(prev.finding);
       const index = notify(
         { ...base, kind, previousState, ...(kind === "changed" ? { previous: prev.finding } : {}) },
         finding,
       );
       const silenced = transitions[index]?.silencedBy !== undefined;
-      // A still-silenced, unchanged runtime is not written again: steady state writes nothing.
+      // A still-silenced, unchanged finding is not written again: steady state writes nothing.
       if (silenced && !changed && prev.clearRuns === 0) {
         transitions.pop();
         continue;
@@ -117,10 +119,10 @@ export function diffSnapshot(input: DiffInput): DiffResult {
   // so does a filtered run for the entries outside its filter.
   if (!input.complete) return { transitions, changes };
   for (const prev of previous.values()) {
-    if (seen.has(prev.instanceID)) continue;
+    if (seen.has(prev.key)) continue;
     if (input.inScope && !input.inScope(prev)) continue;
     if (prev.phase === "pending") {
-      changes.push({ op: "delete", instanceID: prev.instanceID });
+      changes.push({ op: "delete", key: prev.key });
       continue;
     }
     const clearRuns = prev.clearRuns + 1;
@@ -133,16 +135,16 @@ export function diffSnapshot(input: DiffInput): DiffResult {
     }
     if (prev.notifiedAt === null) {
       // Never told anyone (silenced throughout): forget it quietly.
-      changes.push({ op: "delete", instanceID: prev.instanceID });
+      changes.push({ op: "delete", key: prev.key });
       continue;
     }
     const f = prev.finding;
     const index = notify(
       {
         kind: "resolved",
-        instanceID: f.instanceID,
-        state: f.state,
-        previousState: f.state,
+        key: f.key,
+        state: stateOf(f),
+        previousState: stateOf(f),
         severity: f.severity,
         finding: f,
         since: prev.firstSeenAt,
@@ -151,7 +153,7 @@ export function diffSnapshot(input: DiffInput): DiffResult {
     );
     changes.push({
       op: "delete",
-      instanceID: prev.instanceID,
+      key: prev.key,
       transition: index,
     });
   }
@@ -159,10 +161,10 @@ export function diffSnapshot(input: DiffInput): DiffResult {
 }
 
 /**
- * When a new incident began: a run first sees a runtime when it lists it, but an edge finding
- * knows its own start (a stuck Application's last message, a node's first refusal in the window).
+ * When a new incident began: when its source says (`startsAt`, e.g. a stuck Application's last
+ * message), else when a run first saw it. A start later than the run is not believed.
  */
 function began(finding: Finding, at: string): string {
-  const since = finding.edge?.since;
+  const since = finding.startsAt;
   return since && since < at ? since : at;
 }

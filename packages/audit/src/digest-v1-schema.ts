@@ -1,9 +1,18 @@
-import { array, boolean, iso, literal, number, object, enum as oneOf, type output, string } from "zod";
+import {
+  array,
+  boolean,
+  iso,
+  literal,
+  number,
+  object,
+  enum as oneOf,
+  type output,
+  record,
+  string,
+} from "zod";
+import { DIGEST_V1 } from "./digest-v1-name.ts";
 import { SAFE_LINK } from "./links.ts";
 import { TRANSITION_KINDS } from "./snapshot.ts";
-
-/** The schema name and version every structured digest carries in `schema`. */
-export const DIGEST_V1 = "fleet-auditor.digest/v1";
 
 // The structured digest's zod schema, apart from the code that builds digests: a function that
 // only sends digests does not construct it at its cold start (validators and tests import it).
@@ -68,6 +77,9 @@ export const DigestV1TransitionSchema = object({
     runtime: Link.optional(),
     runbook: Link.optional(),
   }),
+  labels: record(string(), string())
+    .optional()
+    .describe("the finding's labels (added in place: readers of v1 that do not know it ignore it)"),
 });
 
 /** A group of transitions sharing kind, state, reason and region: one incident. */

@@ -1,9 +1,8 @@
 import { regexes } from "zod";
-import { DIGEST_V1, type DigestV1, type DigestV1Transition } from "./digest-v1-schema.ts";
-import type { EdgeDetail } from "./edge-detail.ts";
-import type { FailingOperation } from "./finding.ts";
-import type { TransitionGroup } from "./groups.ts";
-import { fillTemplate, findingValues } from "./links.ts";
+import { DIGEST_V1 } from "./digest-v1-name.ts";
+import type { DigestV1, DigestV1Transition } from "./digest-v1-schema.ts";
+import { placeText, type TransitionGroup } from "./groups.ts";
+import { fillTemplate, linkValues } from "./links.ts";
 import type { DigestContext } from "./message.ts";
 import { reportTransition } from "./report.ts";
 import type { Transition, TransitionRef } from "./snapshot.ts";
@@ -27,15 +26,15 @@ export function digestTime(value: string): string | undefined {
 }
 
 /**
- * The structured digest naming the first `named` transitions of `order` and counting the rest.
- * `subject` and `severity` are the e-mail's.
+ * The structured digest naming `named` (the first rows of `order`, from `structuredTransitions`)
+ * and counting the rest. `subject` and `severity` are the e-mail's.
  */
 export function structuredDigest(
   ctx: DigestContext,
   transitions: readonly Transition[],
   groups: readonly TransitionGroup[],
   order: readonly TransitionRef[],
-  named: number,
+  named: readonly DigestV1Transition[],
   head: { subject: string; severity: DigestV1["severity"] },
 ): DigestV1 {
   const counts = { firing: 0, changed: 0, reminder: 0, resolved: 0 };
@@ -62,15 +61,15 @@ export function structuredDigest(
       severity: g.severity,
       state: g.state,
       reason: g.reason,
-      region: g.region,
+      region: placeText(g),
       since: digestTime(g.since) ?? ctx.at,
       count: g.members.length,
-      plans: g.plans.map(([plan, count]) => ({ plan, count })),
-      examples: g.members.slice(0, 3).map((r) => (transitions[r] as Transition).instanceID),
-      ...(g.edge ? { edge: true as const } : {}),
+      plans: g.tally.map(([plan, count]) => ({ plan, count })),
+      examples: g.members.slice(0, 3).map((r) => (transitions[r] as Transition).key),
+      ...ctx.presenter.v1GroupMark,
     })),
-    transitions: order.slice(0, named).map((r) => structuredTransition(ctx, transitions[r] as Transition)),
-    omitted: order.length - Math.min(named, order.length),
+    transitions: [...named],
+    omitted: order.length - Math.min(named.length, order.length),
     report: {
       stored: ctx.report.stored,
       command: ctx.report.command,
@@ -90,9 +89,26 @@ export function structuredDigest(
   };
 }
 
+/** The rows of `order` as the structured digest names them: built once, then fitted. */
+export function structuredTransitions(
+  ctx: DigestContext,
+  transitions: readonly Transition[],
+  order: readonly TransitionRef[],
+): DigestV1Transition[] {
+  return order.map((r) => structuredTransition(ctx, transitions[r] as Transition));
+}
+
 function structuredTransition(ctx: DigestContext, t: Transition): DigestV1Transition {
-  const { silencedBy: _s, expiredAt, operation, previousOperation, edge, ...row } = reportTransition(t);
-  const values = findingValues(t.finding);
+  const {
+    silencedBy: _s,
+    expiredAt,
+    operation,
+    previousOperation,
+    edge,
+    labels,
+    ...row
+  } = reportTransition(t, ctx.presenter);
+  const values = linkValues(t.finding, ctx.presenter);
   const runtime = fillTemplate(ctx.links?.runtime, values);
   const runbook = fillTemplate(ctx.links?.runbook, values);
   const expired = expiredAt === undefined ? undefined : digestTime(expiredAt);
@@ -100,23 +116,17 @@ function structuredTransition(ctx: DigestContext, t: Transition): DigestV1Transi
     ...row,
     since: digestTime(row.since) ?? ctx.at,
     ...(expired ? { expiredAt: expired } : {}),
-    ...(operation ? { operation: withTime(operation) } : {}),
-    ...(previousOperation ? { previousOperation: withTime(previousOperation) } : {}),
-    ...(edge ? { edge: withEdgeTime(edge) } : {}),
+    ...(operation ? { operation: withTimes(operation, "updatedAt") } : {}),
+    ...(previousOperation ? { previousOperation: withTimes(previousOperation, "updatedAt") } : {}),
+    ...(edge ? { edge: withTimes(edge, "since") } : {}),
     links: { ...(runtime ? { runtime } : {}), ...(runbook ? { runbook } : {}) },
-  };
+    ...(labels ? { labels: { ...labels } } : {}),
+  } as DigestV1Transition;
 }
 
-/** An edge detail whose `since` is a time the schema takes, or has none. */
-function withEdgeTime(edge: EdgeDetail): EdgeDetail {
-  const { since, ...rest } = edge;
-  const time = since === undefined ? undefined : digestTime(since);
-  return time ? { ...rest, since: time } : rest;
-}
-
-/** An operation whose `updatedAt` is a time the schema takes, or has none. */
-function withTime(op: FailingOperation): FailingOperation {
-  const { updatedAt, ...rest } = op;
-  const time = updatedAt === undefined ? undefined : digestTime(updatedAt);
-  return time ? { ...rest, updatedAt: time } : rest;
+/** A detail whose time field is one the schema takes, or has none (the flat form's, as it was). */
+function withTimes(detail: unknown, field: string): Record<string, unknown> {
+  const { [field]: time, ...rest } = detail as Record<string, unknown>;
+  const kept = typeof time === "string" ? digestTime(time) : undefined;
+  return kept ? { ...rest, [field]: kept } : rest;
 }

@@ -1,4 +1,5 @@
-import { structuredDigest } from "./digest-v1.ts";
+import { structuredDigest, structuredTransitions } from "./digest-v1.ts";
+import type { DigestV1Transition } from "./digest-v1-schema.ts";
 import { SEVERITY_RANK, type Severity } from "./finding.ts";
 import { groupTransitions } from "./groups.ts";
 import {
@@ -29,7 +30,10 @@ export function renderDigests(
 ): DigestMessage[] {
   const refs = [...transitions.keys()].filter((i) => transitions[i]?.silencedBy === undefined);
   if (refs.length === 0 && !ctx.leftOut) return [];
-  const groups = groupTransitions(transitions, refs);
+  const groups = groupTransitions(transitions, refs, {
+    groupBy: ctx.groupBy,
+    tally: ctx.presenter.tally.label,
+  });
   // Findings left out are a warning: something is flagged that the audit cannot follow.
   const severity = ctx.leftOut && refs.length === 0 ? "warning" : messageSeverity(transitions, refs);
   const email = renderText(ctx, transitions, groups);
@@ -51,9 +55,10 @@ export function renderDigests(
   // The structured variant (`default`) names as many transitions as the publish has room for,
   // in group order.
   const order = groups.flatMap((g) => g.members);
+  const rows = structuredTransitions(ctx, transitions, order);
   const build = (named: number): DigestMessage => {
     const structured = JSON.stringify(
-      structuredDigest(ctx, transitions, groups, order, named, { subject, severity }),
+      structuredDigest(ctx, transitions, groups, order, rows.slice(0, named), { subject, severity }),
     );
     const inStructured = new Set(order.slice(0, named));
     const told = (r: TransitionRef): boolean => email.named.has(r) && inStructured.has(r);
@@ -83,16 +88,7 @@ export function renderDigests(
     throw new RangeError(`short digest of run ${ctx.runId} is ${byteSize(short)} bytes, over SNS's limit`);
   }
   let message = build(order.length);
-  if (byteSize(message) > SNS_BYTE_BUDGET) {
-    let fits = 0;
-    let over = order.length;
-    while (over - fits > 1) {
-      const mid = Math.floor((fits + over) / 2);
-      if (byteSize(build(mid)) <= SNS_BYTE_BUDGET) fits = mid;
-      else over = mid;
-    }
-    message = build(fits);
-  }
+  if (byteSize(message) > SNS_BYTE_BUDGET) message = build(fitting(byteSize(build(0)), rows));
   // Groups alone can outgrow a publish (thousands of distinct reasons): then the short form is
   // the digest, rather than a run that fails to publish every time.
   if (byteSize(message) > SNS_BYTE_BUDGET) return [short];
@@ -122,6 +118,23 @@ export function renderRuntimeMessages(
     out.push({ ...own(message), ...(message.short ? { short: own(message.short) } : {}) });
   }
   return out;
+}
+
+/**
+ * How many rows fit beside a message of `base` bytes that names none: each row costs its bytes as
+ * the message carries it (its JSON, escaped again inside the message's JSON) and a comma. Summed
+ * once, rather than rendering the whole message at each step of a search; the count of omitted
+ * rows changes by a few digits, within the budget's margin.
+ */
+function fitting(base: number, rows: readonly DigestV1Transition[]): number {
+  let total = base;
+  let fits = 0;
+  for (const row of rows) {
+    total += Buffer.byteLength(JSON.stringify(JSON.stringify(row))) - 2 + 1;
+    if (total > SNS_BYTE_BUDGET) break;
+    fits++;
+  }
+  return fits;
 }
 
 /** The most severe unresolved transition's severity; `info` when everything resolved. */

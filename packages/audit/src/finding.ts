@@ -1,62 +1,59 @@
-import { isZeroTime, lastOperation, type OperationKind, type Runtime } from "@fleet-auditor/keb/model";
-import type { EdgeDetail } from "./edge-detail.ts";
 import { oneLine } from "./text.ts";
+
+// Alertmanager's lesson, made ours: a finding is a key, a flat set of labels and a severity.
+// Silences match labels, groups are made of labels, links are filled from labels. What a finding
+// is beyond that (a KEB runtime's failing operation, an edge Application) is its `detail`, which
+// only its audit's presenter reads (`presenter.ts`).
 
 /** How urgent a finding is; orders digests and sets the `severity` attribute. */
 export type Severity = "critical" | "warning" | "info";
 
 export const SEVERITY_RANK: Record<Severity, number> = { critical: 3, warning: 2, info: 1 };
 
-/** The operation that put a runtime in its flagged state. */
-export interface FailingOperation {
-  kind: OperationKind;
-  operationID: string;
-  state: string;
-  description: string;
-  errorReason?: string;
-  errorComponent?: string;
-  errorStep?: string;
-  updatedAt?: string;
-  /** A deprovisioning that "succeeded" with these steps left undone (`deprovisionincomplete`). */
-  notCompletedSteps?: string[];
-}
-
 /**
- * A flagged runtime as an audit sees it: identity, placement, state and the failing operation.
- * Deliberately without `userID` (personal data) and without parameters.
+ * A finding's labels: names of ours, bounded one-line values. Read them with `labelOf`: names
+ * in silences and templates come from users, and must never reach `Object.prototype`.
  */
+export type Labels = Readonly<Record<string, string>>;
+
+/** One thing an audit flags, as every part of the engine sees it. */
 export interface Finding {
-  instanceID: string;
-  runtimeID: string;
-  shootName: string;
-  globalAccountID: string;
-  subAccountID: string;
-  plan: string;
-  region: string;
-  provider: string;
-  /** The displayed state (KEB's `status.state`, recomputed when KEB left it empty). */
-  state: string;
-  expiredAt?: string;
+  /** Unique within its audit, bounded; the snapshot is keyed by it. */
+  key: string;
+  labels: Labels;
   severity: Severity;
-  operation?: FailingOperation;
-  /** A KubeEdge finding of the applications audit; see `edge-finding.ts` for how it fills the rest. */
-  edge?: EdgeDetail;
+  /** When the source says the problem began (ISO), when it says. */
+  startsAt?: string;
+  /** One line that names it in lists and subjects. */
+  summary: string;
+  /** The source's own data, read only by its audit's presenter. */
+  detail?: unknown;
 }
 
-/** A failing operation's description is kept up to this many characters. */
-export const MAX_DESCRIPTION = 2_000;
-/** Identity and placement fields (shoot, accounts, plan, region…) are kept up to this many characters. */
+/** A label's value; `""` for a label the finding does not have (as in Alertmanager). */
+export function labelOf(labels: Labels, name: string): string {
+  return Object.hasOwn(labels, name) ? (labels[name] ?? "") : "";
+}
+
+/** A finding's state (the `state` label): what transitions report as before and after. */
+export const stateOf = (f: Finding): string => labelOf(f.labels, "state");
+
+/** What a finding is about (the `reason` label): groups, runbooks and silences use it. */
+export const reasonOf = (f: Finding): string => labelOf(f.labels, "reason");
+
+/** Identity and placement texts are kept up to this many characters. */
 export const MAX_IDENTITY = 256;
-// DynamoDB keys hold at most 1024 bytes; a snapshot item's sort key is `RT#<instanceID>`.
-const MAX_ID_BYTES = 1_000;
+// DynamoDB keys hold at most 1024 bytes; a snapshot item's sort key is `RT#<key>`.
+const MAX_KEY_BYTES = 1_000;
 // Far below DynamoDB's 400 KB: a snapshot item is a finding and a few counters, and a report row
-// or ledger line repeats parts of it. Every field is bounded below, so only a bug reaches this.
+// or ledger line repeats parts of it. Every field is bounded where it is built, so only a bug
+// reaches this.
 const MAX_FINDING_BYTES = 64_000;
 
 /**
  * Text from outside as a finding keeps it: one line (control characters and line breaks become
  * spaces, so no field can start a line of a message) and at most `max` code points. Every text
- * field of a finding passes here when the finding is built, so everything downstream (snapshot,
+ * of a finding passes here when the finding is built, so everything downstream (snapshot,
  * report, ledger, messages, silences) sees the same bounded value.
  */
 export function bounded(text: string, max = MAX_IDENTITY): string {
@@ -69,70 +66,10 @@ export function bounded(text: string, max = MAX_IDENTITY): string {
  * fail after the publish, and every run would send the same message again.
  */
 export function unstorable(f: Finding): string | undefined {
-  const bytes = Buffer.byteLength(f.instanceID);
-  if (bytes > MAX_ID_BYTES) return `its key is ${bytes} bytes; DynamoDB keys hold at most 1024`;
+  const bytes = Buffer.byteLength(f.key);
+  if (bytes > MAX_KEY_BYTES) return `its key is ${bytes} bytes; DynamoDB keys hold at most 1024`;
   const size = Buffer.byteLength(JSON.stringify(f));
   return size > MAX_FINDING_BYTES
     ? `it is ${size} bytes; a snapshot item keeps at most ${MAX_FINDING_BYTES}`
     : undefined;
-}
-
-/**
- * Builds a finding from a runtime; the state and severity are the audit's verdict. The instance
- * ID is kept as KEB sent it (it is the key, and absent runtimes are looked up by it; one too long
- * to store is `unstorable`); every other text is bounded and one-lined here.
- */
-export function toFinding(runtime: Runtime, state: string, severity: Severity): Finding {
-  const finding: Finding = {
-    instanceID: runtime.instanceID,
-    runtimeID: bounded(runtime.runtimeID),
-    shootName: bounded(runtime.shootName),
-    globalAccountID: bounded(runtime.globalAccountID),
-    subAccountID: bounded(runtime.subAccountID),
-    plan: bounded(runtime.servicePlanName),
-    region: bounded(runtime.region),
-    provider: bounded(runtime.provider),
-    state: bounded(state, 100),
-    severity,
-  };
-  const expiredAt = runtime.status.expiredAt;
-  if (expiredAt && !isZeroTime(expiredAt)) finding.expiredAt = bounded(expiredAt, 60);
-  const last = lastOperation(runtime.status);
-  if (last) {
-    const { operation: op, kind } = last;
-    const failing: FailingOperation = {
-      kind,
-      operationID: bounded(op.operationID, 200),
-      state: bounded(op.state, 100),
-      description: bounded(op.description, MAX_DESCRIPTION),
-    };
-    if (op.error?.reason) failing.errorReason = bounded(op.error.reason, 300);
-    if (op.error?.component) failing.errorComponent = bounded(op.error.component, 300);
-    if (op.error?.step) failing.errorStep = bounded(op.error.step, 300);
-    if (op.updatedAt) failing.updatedAt = bounded(op.updatedAt, 60);
-    if (op.executedButNotCompletedSteps?.length)
-      failing.notCompletedSteps = op.executedButNotCompletedSteps.slice(0, 50).map((s) => bounded(s, 200));
-    finding.operation = failing;
-  }
-  return finding;
-}
-
-/**
- * What a finding is about, for grouping, runbooks and silences: the operation's error reason,
- * else its failing step, else `steps-not-completed` for a deprovisioning that left steps undone;
- * `""` when KEB says nothing (an expired runtime). An edge finding's own reason (the status of a
- * stuck Application, `403 Forbidden`, a quarantine code).
- */
-export function reasonOf(f: Finding): string {
-  if (f.edge) return f.edge.reason;
-  const op = f.operation;
-  return op?.errorReason || op?.errorStep || (op?.notCompletedSteps?.length ? "steps-not-completed" : "");
-}
-
-/** What makes two findings the "same problem": a change here is a `changed` transition. */
-export function problemKey(finding: Finding): string {
-  // A refusal's count moves every run; only what it is (and a stuck Application's status) matters.
-  if (finding.edge) return [finding.state, finding.edge.status ?? "", finding.edge.reason].join("|");
-  const op = finding.operation;
-  return [finding.state, finding.expiredAt ?? "", op?.operationID ?? "", op?.state ?? ""].join("|");
 }

@@ -1,72 +1,92 @@
-import { type Finding, reasonOf, SEVERITY_RANK, type Severity } from "./finding.ts";
+import { labelOf, reasonOf, SEVERITY_RANK, type Severity, stateOf } from "./finding.ts";
 import type { Transition, TransitionKind, TransitionRef } from "./snapshot.ts";
 
-/** Transitions of one kind that share state, reason and region: one incident, told as one. */
+/** Transitions of one kind that share the audit's `groupBy` labels: one incident, told as one. */
 export interface TransitionGroup {
-  /** `kind|state|reason|region`: stable across runs for the same incident. */
+  /** `kind|state|reason|<the other groupBy values>`: stable across runs for the same incident. */
   key: string;
   kind: TransitionKind;
+  /** The members' state (the first member's, when the audit does not group by state). */
   state: string;
+  /** The members' reason (the first member's, when the audit does not group by reason). */
   reason: string;
-  region: string;
+  /** The other `groupBy` labels and their values, in `groupBy` order: where the incident is. */
+  place: ReadonlyArray<readonly [label: string, value: string]>;
   severity: Severity;
   /** The oldest `since` of its members (ISO). */
   since: string;
-  /** Members by plan, most first. */
-  plans: Array<[plan: string, count: number]>;
+  /** Members by the value of the presenter's tally label (plans, verbs), most first. */
+  tally: Array<[value: string, count: number]>;
   /** Members, oldest incident first. */
   members: TransitionRef[];
-  /** Its members are edge findings (the applications audit): `region` is a node, `plans` are verbs. */
-  edge?: true;
 }
 
-/** The key a finding groups under, with the transition's kind. */
-export function groupKey(kind: TransitionKind, f: Finding): string {
-  return [kind, f.state, reasonOf(f), f.region].join("|");
+/** How a run groups: the audit's `groupBy` labels, and the label each group tallies. */
+export interface Grouping {
+  groupBy: readonly string[];
+  tally: string;
+}
+
+/** A group's place as one text: its values, blanks left out ("" when it has none). */
+export function placeText(g: Pick<TransitionGroup, "place">): string {
+  return g.place
+    .map(([, value]) => value)
+    .filter(Boolean)
+    .join(" ");
 }
 
 /**
- * Groups transitions by kind, state, reason and region. Groups come most severe first, then
- * largest, then oldest; members oldest first, then by instance ID, so the order is stable.
+ * Groups transitions by kind and the audit's `groupBy` labels. Groups come most severe first,
+ * then largest, then oldest; members oldest first, then by key, so the order is stable.
  */
 export function groupTransitions(
   transitions: readonly Transition[],
   refs: readonly TransitionRef[],
+  grouping: Grouping,
 ): TransitionGroup[] {
+  const byState = grouping.groupBy.includes("state");
+  const byReason = grouping.groupBy.includes("reason");
+  const placeLabels = grouping.groupBy.filter((l) => l !== "state" && l !== "reason");
   const groups = new Map<string, TransitionGroup>();
-  const plans = new Map<string, Map<string, number>>();
+  const tallies = new Map<string, Map<string, number>>();
   for (const ref of refs) {
     const t = transitions[ref];
     if (!t) continue;
     const f = t.finding;
-    const key = groupKey(t.kind, f);
+    const place = placeLabels.map((l) => [l, labelOf(f.labels, l)] as const);
+    const key = [
+      t.kind,
+      ...(byState ? [stateOf(f)] : []),
+      ...(byReason ? [reasonOf(f)] : []),
+      ...place.map(([, v]) => v),
+    ].join("|");
     let g = groups.get(key);
     if (!g) {
       g = {
         key,
         kind: t.kind,
-        state: f.state,
+        state: stateOf(f),
         reason: reasonOf(f),
-        region: f.region,
+        place,
         severity: t.severity,
         since: t.since,
-        plans: [],
+        tally: [],
         members: [],
-        ...(f.edge ? { edge: true as const } : {}),
       };
       groups.set(key, g);
-      plans.set(key, new Map());
+      tallies.set(key, new Map());
     }
     g.members.push(ref);
     if (SEVERITY_RANK[t.severity] > SEVERITY_RANK[g.severity]) g.severity = t.severity;
     if (t.since < g.since) g.since = t.since;
-    const byPlan = plans.get(key) as Map<string, number>;
-    byPlan.set(f.plan, (byPlan.get(f.plan) ?? 0) + 1);
+    const tally = tallies.get(key) as Map<string, number>;
+    const value = labelOf(f.labels, grouping.tally);
+    tally.set(value, (tally.get(value) ?? 0) + 1);
   }
   const out = [...groups.values()];
   for (const g of out) {
     g.members.sort((a, b) => compareMembers(transitions, a, b));
-    g.plans = [...(plans.get(g.key) as Map<string, number>)].sort(
+    g.tally = [...(tallies.get(g.key) as Map<string, number>)].sort(
       (a, b) => b[1] - a[1] || a[0].localeCompare(b[0]),
     );
   }
@@ -82,5 +102,5 @@ export function groupTransitions(
 function compareMembers(transitions: readonly Transition[], a: TransitionRef, b: TransitionRef): number {
   const ta = transitions[a] as Transition;
   const tb = transitions[b] as Transition;
-  return ta.since.localeCompare(tb.since) || ta.instanceID.localeCompare(tb.instanceID);
+  return ta.since.localeCompare(tb.since) || ta.key.localeCompare(tb.key);
 }

@@ -1,61 +1,57 @@
 export {
+  type AuditDefinition,
+  type AuditKind,
+  type KebAuditDefinition,
+  type OwnSourceAuditDefinition,
+  type StatusTableAuditDefinition,
+  withGroupBy,
+} from "./audit-definition.ts";
+export {
   appsStatusCommand,
   type GroupMatch,
-  type Inspectable,
-  inspectCommand,
   pastableCommand,
   type ReportStore,
   reportCommand,
   silenceCommand,
 } from "./commands.ts";
-export {
-  AUDITS,
-  type AuditDefinition,
-  applicationsAudit,
-  auditNamed,
-  coveredBy,
-  expiredAudit,
-  failingAudit,
-  KEB_AUDITS,
-  type KebAuditDefinition,
-  type NarrowingFilters,
-  narrowedQueries,
-  type StatusTableAuditDefinition,
-} from "./definitions.ts";
+export { AUDITS, auditNamed, fromFlat } from "./definitions.ts";
 export { committable, type Delivery, toldBy, toldQuietly } from "./delivery.ts";
 export { type DiffInput, type DiffResult, diffSnapshot } from "./diff.ts";
 export { renderDigests, renderRuntimeMessages } from "./digest.ts";
 export { DIGEST_TIME, digestTime, structuredDigest } from "./digest-v1.ts";
+export { DIGEST_V1 } from "./digest-v1-name.ts";
 export {
-  DIGEST_V1,
   type DigestV1,
   DigestV1GroupSchema,
   DigestV1Schema,
   type DigestV1Transition,
   DigestV1TransitionSchema,
 } from "./digest-v1-schema.ts";
-export type { EdgeDetail } from "./edge-detail.ts";
+export { applicationsAudit, EDGE_GROUP_BY } from "./edge/edge-audit.ts";
+export type { EdgeDetail } from "./edge/edge-detail.ts";
 export {
+  EDGE_LABELS,
+  edgeDetail,
   quarantinedFinding,
   refusedFinding,
   stuckFinding,
-} from "./edge-finding.ts";
+} from "./edge/edge-finding.ts";
+export { edgePresenter } from "./edge/edge-presenter.ts";
 export * from "./errors.ts";
 export {
   bounded,
-  type FailingOperation,
   type Finding,
-  MAX_DESCRIPTION,
+  type Labels,
+  labelOf,
   MAX_IDENTITY,
-  problemKey,
   reasonOf,
   SEVERITY_RANK,
   type Severity,
-  toFinding,
+  stateOf,
   unstorable,
 } from "./finding.ts";
 export { keyDigest, keyPart } from "./finding-key.ts";
-export { groupKey, groupTransitions, type TransitionGroup } from "./groups.ts";
+export { type Grouping, groupTransitions, placeText, type TransitionGroup } from "./groups.ts";
 export {
   type AuditHealth,
   DEGRADED_AFTER_RUNS,
@@ -64,9 +60,26 @@ export {
   healthNotice,
   nextHealth,
 } from "./health.ts";
-export { EDGE_LABELS, KEB_LABELS, type Labels, labelsOf } from "./labels.ts";
+export {
+  coveredBy,
+  expiredAudit,
+  failingAudit,
+  KEB_AUDITS,
+  KEB_GROUP_BY,
+  type NarrowingFilters,
+  narrowedQueries,
+} from "./keb/keb-audits.ts";
+export {
+  type FailingOperation,
+  KEB_LABELS,
+  type KebDetail,
+  kebDetail,
+  MAX_DESCRIPTION,
+  toFinding,
+} from "./keb/keb-finding.ts";
+export { kebPresenter } from "./keb/keb-presenter.ts";
 export { keepable, LEFT_OUT_LISTED, type LeftOut, leftOutNews } from "./left-out.ts";
-export { fillTemplate, findingValues, type LinkTemplates, SAFE_LINK, safeLink } from "./links.ts";
+export { fillTemplate, type LinkTemplates, linkValues, SAFE_LINK, safeLink } from "./links.ts";
 export {
   formatMatcher,
   type LabelMatcher,
@@ -98,6 +111,7 @@ export type {
   RunReportStore,
   SilenceSource,
 } from "./ports.ts";
+export type { FlatFinding, Presenter } from "./presenter.ts";
 export {
   CHATBOT_DESCRIPTION_LIMIT,
   type ChatbotNotification,
@@ -133,6 +147,7 @@ export {
   type TransitionKind,
   type TransitionRef,
 } from "./snapshot.ts";
+export { type StoredEntry, storedEntry } from "./stored-entry.ts";
 export { asciiSubject, subjectLine } from "./subject.ts";
 export {
   type QuerySummary,

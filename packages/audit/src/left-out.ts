@@ -33,13 +33,13 @@ export function keepable(findings: readonly Finding[]): { findings: Finding[]; l
   const kept = new Map<string, Finding>();
   const leftOut: LeftOut[] = [];
   const leave = (f: Finding, reason: string): void => {
-    leftOut.push({ key: shown(f.instanceID), reason, digest: keyDigest(`${f.instanceID}\u0000${reason}`) });
+    leftOut.push({ key: shown(f.key), reason, digest: keyDigest(`${f.key}\u0000${reason}`) });
   };
   for (const f of findings) {
     const problem = unstorable(f);
     if (problem) leave(f, `cannot be stored: ${problem}`);
-    else if (kept.has(f.instanceID)) leave(f, "another finding of this run has the same key");
-    else kept.set(f.instanceID, f);
+    else if (kept.has(f.key)) leave(f, "another finding of this run has the same key");
+    else kept.set(f.key, f);
   }
   return { findings: [...kept.values()], leftOut };
 }

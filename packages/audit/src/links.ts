@@ -1,15 +1,15 @@
 import type { Finding } from "./finding.ts";
-import { reasonOf } from "./finding.ts";
+import type { Presenter } from "./presenter.ts";
 
 /**
- * URL templates for links in messages. Placeholders: `{instanceID}`, `{runtimeID}`,
- * `{shootName}`, `{globalAccountID}`, `{subAccountID}`, `{region}`, `{reason}`, `{runId}`, and
- * for the applications audit `{node}`, `{verb}`, `{resource}`, `{key}`; values are URL-encoded.
- * A template whose placeholder has no value gives no link, and so does one whose URL is not a
- * `safeLink`.
+ * URL templates for links in messages. Placeholders are a finding's labels (`{region}`,
+ * `{reason}`, `{instance}`, `{node}`…), the names templates used before labels (`{instanceID}`,
+ * `{shootName}`, `{key}`…, as the audit's presenter gives them) and `{runId}`; values are
+ * URL-encoded. A template whose placeholder has no value gives no link, and so does one whose URL
+ * is not a `safeLink`.
  */
 export interface LinkTemplates {
-  /** A runtime's console or dashboard page, e.g. `https://dash.example/runtimes/{instanceID}`. */
+  /** A finding's console or dashboard page, e.g. `https://dash.example/runtimes/{instance}`. */
   runtime?: string;
   /** The runbook of an error reason, e.g. `https://wiki.example/runbooks/{reason}`. */
   runbook?: string;
@@ -57,19 +57,7 @@ export function fillTemplate(
   return safeLink(url) ? url : undefined;
 }
 
-/** The template values of a finding; an edge finding has no runtime, so no runtime link. */
-export function findingValues(f: Finding): Record<string, string | undefined> {
-  if (f.edge) {
-    const { node, verb, resource, key } = f.edge;
-    return { region: f.region, reason: reasonOf(f), node, verb, resource, key };
-  }
-  return {
-    instanceID: f.instanceID,
-    runtimeID: f.runtimeID,
-    shootName: f.shootName,
-    globalAccountID: f.globalAccountID,
-    subAccountID: f.subAccountID,
-    region: f.region,
-    reason: reasonOf(f),
-  };
+/** The template values of a finding: its labels, and the names its presenter keeps for templates. */
+export function linkValues(f: Finding, presenter: Presenter): Record<string, string | undefined> {
+  return { ...presenter.linkValues(f), ...f.labels };
 }

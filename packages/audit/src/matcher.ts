@@ -1,6 +1,6 @@
 import { RE2JS } from "re2js";
 import { SilenceMatcherError } from "./errors.ts";
-import type { Labels } from "./labels.ts";
+import { type Labels, labelOf } from "./finding.ts";
 
 // Silences match labels as Alertmanager's do (`pkg/labels/matcher.go`): `=`, `!=`, `=~`, `!~`,
 // regular expressions fully anchored. They run on RE2JS, a port of RE2 (linear time, Go's
@@ -78,7 +78,7 @@ function compile(m: LabelMatcher): RE2JS {
  */
 export function matchesAll(matchers: readonly LabelMatcher[], labels: Labels): boolean {
   return matchers.every((m) => {
-    const value = labels.get(m.name) ?? "";
+    const value = labelOf(labels, m.name);
     switch (m.op) {
       case "=":
         return value === m.value;

@@ -1,6 +1,7 @@
 import type { Severity } from "./finding.ts";
 import type { LeftOutNews } from "./left-out.ts";
 import type { LinkTemplates } from "./links.ts";
+import type { Presenter } from "./presenter.ts";
 import type { TransitionKind, TransitionRef } from "./snapshot.ts";
 
 // One SNS publish as the engine builds it: what it says about the run (`DigestContext`), its
@@ -25,6 +26,10 @@ export interface SnsAttribute {
 /** The run a digest reports on, and how its messages point further. */
 export interface DigestContext {
   audit: string;
+  /** The labels that make a group (the audit's `groupBy`). */
+  groupBy: readonly string[];
+  /** How the audit's findings read. */
+  presenter: Presenter;
   runId: string;
   /** When the run happened (ISO). */
   at: string;
@@ -44,7 +49,7 @@ export interface DigestContext {
   report: { stored: boolean; command: string };
   /** Groups larger than this are one line (`GROUP_COLLAPSE_AT`, default 20). */
   collapseAt?: number;
-  /** Chatbot threads: one per incident group (default), or one per runtime incident. */
+  /** Chatbot threads: one per incident group (default), or one per finding's incident. */
   threading?: "incident" | "runtime";
   /**
    * A run that published and was interrupted before its commit: this digest may repeat what it

@@ -1,8 +1,8 @@
-import { inspectCommand, pastableCommand, silenceCommand } from "./commands.ts";
+import { pastableCommand, silenceCommand } from "./commands.ts";
 import type { Severity } from "./finding.ts";
-import type { TransitionGroup } from "./groups.ts";
+import { placeText, type TransitionGroup } from "./groups.ts";
 import { leftOutLine } from "./left-out.ts";
-import { fillTemplate, findingValues } from "./links.ts";
+import { fillTemplate, linkValues } from "./links.ts";
 import type { DigestContext } from "./message.ts";
 import type { Transition, TransitionKind, TransitionRef } from "./snapshot.ts";
 import { humanDuration, oneLine, shortTime, slackCode, slackCommand, slackText } from "./text.ts";
@@ -48,7 +48,7 @@ export interface ChatbotNotification {
  * custom, `client-markdown` content (Chatbot drops what it cannot read, so the shape is fixed).
  * The description is the grouped summary within `CHATBOT_DESCRIPTION_LIMIT`; every text from KEB
  * is one line escaped for Slack, and every command is the e-mail's (`commands.ts`), whole. `id` is unique per message; `threadId` names the incident of the
- * message's first group (audit, state, reason, region and the day it began), so a new incident
+ * message's first group (audit, state, reason, place and the day it began), so a new incident
  * starts a thread and its changes, reminders and resolution reply under it.
  */
 export function chatbotNotification(
@@ -117,7 +117,7 @@ export function chatbotNotification(
   };
 }
 
-/** One incident per thread: audit, state, reason, region and the day it began (not the kind). */
+/** One incident per thread: audit, state, reason, place and the day it began (not the kind). */
 export function threadId(
   ctx: Pick<DigestContext, "audit" | "landscape" | "runId">,
   g?: TransitionGroup,
@@ -128,18 +128,18 @@ export function threadId(
     ctx.audit,
     g.state,
     g.reason || "-",
-    g.region || "-",
+    placeText(g) || "-",
     g.since.slice(0, 10),
   ];
   return `fleet-auditor:${incident.map((p) => p.replace(/[^\w.-]+/g, "_")).join(":")}`;
 }
 
 /**
- * One runtime incident per thread (per-runtime mode): the runtime and when it began flagging, so
- * its firing, changes, reminders and resolution reply in one thread.
+ * One finding's incident per thread (per-runtime mode): its key and when it began, so its
+ * firing, changes, reminders and resolution reply in one thread.
  */
 export function runtimeThreadId(ctx: Pick<DigestContext, "audit" | "landscape">, t: Transition): string {
-  const incident = [ctx.landscape ?? "-", ctx.audit, "runtime", t.instanceID, t.since];
+  const incident = [ctx.landscape ?? "-", ctx.audit, "runtime", t.key, t.since];
   return `fleet-auditor:${incident.map((p) => p.replace(/[^\w.-]+/g, "_")).join(":")}`.slice(0, 500);
 }
 
@@ -147,7 +147,7 @@ function groupLine(ctx: DigestContext, transitions: readonly Transition[], g: Tr
   const examples = g.members
     .slice(0, EXAMPLES)
     .map((ref) => transitions[ref] as Transition)
-    .map((t) => slackCode(t.finding.shootName || t.instanceID, 40))
+    .map((t) => slackCode(t.finding.summary || t.key, 40))
     .join(", ");
   const more = g.members.length > EXAMPLES ? ` +${g.members.length - EXAMPLES}` : "";
   const reason = g.reason ? ` ${slackCode(g.reason, 80)}` : "";
@@ -156,7 +156,7 @@ function groupLine(ctx: DigestContext, transitions: readonly Transition[], g: Tr
       ? ""
       : `, since ${shortTime(g.since)} (${humanDuration(Date.parse(ctx.at) - Date.parse(g.since))})`;
   const emoji = g.kind === "resolved" ? ":white_check_mark:" : SEVERITY_EMOJI[g.severity];
-  return `${emoji} *${g.members.length} ${VERB[g.kind]}* ${slackCode(g.state, 40)}${reason} in ${slackCode(g.region || "-", 40)}${age}: ${examples}${more}`;
+  return `${emoji} *${g.members.length} ${VERB[g.kind]}* ${slackCode(g.state, 40)}${reason} in ${slackCode(placeText(g) || "-", 40)}${age}: ${examples}${more}`;
 }
 
 function reportLine(ctx: DigestContext): string {
@@ -173,11 +173,12 @@ function reportLine(ctx: DigestContext): string {
 function nextSteps(ctx: DigestContext, g: TransitionGroup | undefined, t: Transition | undefined): string[] {
   const steps: string[] = [];
   if (t) {
-    const console = fillTemplate(ctx.links?.runtime, findingValues(t.finding));
-    if (console) steps.push(`Open <${console}|${slackText(t.finding.shootName || t.instanceID, 60)}>`);
-    const inspect = inspectCommand(t.finding);
+    const values = linkValues(t.finding, ctx.presenter);
+    const console = fillTemplate(ctx.links?.runtime, values);
+    if (console) steps.push(`Open <${console}|${slackText(t.finding.summary || t.key, 60)}>`);
+    const inspect = ctx.presenter.inspect(t.finding);
     if (inspect) steps.push(`Inspect: ${slackCommand(inspect)}`);
-    const runbook = fillTemplate(ctx.links?.runbook, findingValues(t.finding));
+    const runbook = fillTemplate(ctx.links?.runbook, values);
     if (runbook) steps.push(`Runbook: <${runbook}|${slackText(g?.reason || "runbook", 60)}>`);
   }
   if (g && g.kind !== "resolved") {

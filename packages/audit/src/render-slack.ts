@@ -1,7 +1,9 @@
-import { inspectCommand, pastableCommand, silenceCommand } from "./commands.ts";
+import { pastableCommand, silenceCommand } from "./commands.ts";
+import { fromFlat, v1Presenter } from "./definitions.ts";
 import type { DigestV1 } from "./digest-v1-schema.ts";
 import { leftOutLine } from "./left-out.ts";
 import { safeLink } from "./links.ts";
+import type { Presenter } from "./presenter.ts";
 import { SEVERITY_EMOJI } from "./render-chatbot.ts";
 import type { TransitionKind } from "./snapshot.ts";
 import { humanDuration, oneLine, shortTime, slackCode, slackCommand, slackText } from "./text.ts";
@@ -126,38 +128,39 @@ function groupSection(d: DigestV1, g: DigestV1["groups"][number], index: number)
     g.kind === "resolved"
       ? ""
       : `, since ${shortTime(g.since)} (${humanDuration(Date.parse(d.at) - Date.parse(g.since))})`;
+  const members = d.transitions.filter(
+    (t) => t.kind === g.kind && t.state === g.state && t.reason === g.reason && t.region === g.region,
+  );
+  // The digest's rows in the flat form v1 has, read back as findings by their presenter.
+  const read = members.map((t) => fromFlat(t));
+  const presenter = v1Presenter(g, members);
   const plans = `${g.plans
     .slice(0, PLANS)
     .map((p) => `${slackText(p.plan, 30)} ${p.count}`)
     .join(", ")}${g.plans.length > PLANS ? ", …" : ""}`;
-  const members = d.transitions.filter(
-    (t) => t.kind === g.kind && t.state === g.state && t.reason === g.reason && t.region === g.region,
-  );
-  // The applications audit: the region is a node and the plans are verbs.
-  const edge = g.edge ?? members.some((t) => t.edge);
-  const where = g.region ? ` ${edge ? "on node" : "in"} ${slackCode(g.region, 40)}` : "";
-  let text = `${emoji} *${TITLE[g.kind]} (${g.count})* ${slackCode(g.state, 40)}${reason}${where}${age}; ${edge ? "verbs" : "plans"} ${plans}`;
+  const where = g.region ? ` ${presenter.placeWord} ${slackCode(g.region, 40)}` : "";
+  let text = `${emoji} *${TITLE[g.kind]} (${g.count})* ${slackCode(g.state, 40)}${reason}${where}${age}; ${presenter.tally.word} ${plans}`;
   const more = `\n+${g.count} more: ${reportText(d)}`;
   // How to look and how to silence, as the e-mail and Chatbot say it: whole, or not at all.
-  let commands = g.kind === "resolved" ? "" : groupCommands(d, g, members[0], edge);
+  let commands = g.kind === "resolved" ? "" : groupCommands(d, g, read[0], presenter);
   if (text.length + commands.length + more.length > SLACK_LIMITS.sectionText) commands = "";
   const budget = SLACK_LIMITS.sectionText - commands.length - more.length;
   let listed = 0;
-  for (const t of members) {
-    const name = slackText(t.shootName || t.instanceID, 60);
+  for (const [i, t] of members.entries()) {
+    const { finding: f, presenter: own } = read[i] as ReturnType<typeof fromFlat>;
+    const name = slackText(f.summary || f.key, 60);
     const runtime = t.links.runtime;
     const link = runtime && safeLink(runtime) ? `<${runtime}|${name}>` : name;
+    const note = t.kind === "resolved" ? undefined : own.chatNote(f, t.since);
     const detail =
       t.kind === "resolved"
         ? t.ending
           ? ` now ${slackText(t.ending, 60)}`
           : ""
-        : t.operation
-          ? `: ${slackText(`${t.operation.kind} ${t.operation.state}: ${t.operation.description}`, 160)}`
-          : t.edge?.status
-            ? `: ${slackText(`${t.edge.status} since ${shortTime(t.edge.since ?? t.since)}`, 160)}`
-            : "";
-    const line = `\n• ${link} ${slackCode(t.instanceID, 60)}${detail}`;
+        : note
+          ? `: ${slackText(note, 160)}`
+          : "";
+    const line = `\n• ${link} ${slackCode(f.key, 60)}${detail}`;
     if (text.length + line.length > budget) break;
     text += line;
     listed++;
@@ -178,11 +181,16 @@ function groupSection(d: DigestV1, g: DigestV1["groups"][number], index: number)
 function groupCommands(
   d: DigestV1,
   g: DigestV1["groups"][number],
-  first: DigestV1["transitions"][number] | undefined,
-  edge: boolean,
+  first: ReturnType<typeof fromFlat> | undefined,
+  presenter: Presenter,
 ): string {
-  const inspect = first ? inspectCommand(first) : undefined;
-  const silence = silenceCommand({ ...g, audit: d.audit, edge });
+  const inspect = first ? first.presenter.inspect(first.finding) : undefined;
+  const silence = silenceCommand({
+    audit: d.audit,
+    state: g.state,
+    reason: g.reason,
+    place: [[presenter.flatPlace, g.region]],
+  });
   const line = (label: string, command: string | undefined): string => {
     const shown = command ? shownCommand(command) : "";
     return shown ? `\n${label}: ${shown}` : "";

@@ -1,12 +1,10 @@
-import { inspectCommand, pastableCommand, silenceCommand } from "./commands.ts";
-import type { EdgeDetail } from "./edge-detail.ts";
-import type { Finding } from "./finding.ts";
-import type { TransitionGroup } from "./groups.ts";
+import { pastableCommand, silenceCommand } from "./commands.ts";
+import { placeText, type TransitionGroup } from "./groups.ts";
 import { leftOutLine } from "./left-out.ts";
-import { fillTemplate, findingValues } from "./links.ts";
+import { fillTemplate, linkValues } from "./links.ts";
 import type { DigestContext } from "./message.ts";
 import { TRANSITION_KINDS, type Transition, type TransitionKind, type TransitionRef } from "./snapshot.ts";
-import { humanDuration, oneLine, shortTime } from "./text.ts";
+import { oneLine, shortTime } from "./text.ts";
 
 const HEADINGS: Record<TransitionKind, string> = {
   firing: "NEW",
@@ -71,7 +69,7 @@ function renderWith(
 ): RenderedText {
   const out = new Budgeted(EMAIL_BUDGET - 1_000);
   const named = new Set<TransitionRef>();
-  out.force(...head(ctx), "", ...summary(groups), "");
+  out.force(...head(ctx), "", ...summary(ctx, groups), "");
   let hidden = 0;
   let hiddenTransitions = 0;
   for (const kind of TRANSITION_KINDS) {
@@ -141,8 +139,8 @@ export function reportPointer(ctx: DigestContext): string[] {
   ];
 }
 
-/** Counts by kind, then one row per group (kind, count, state, reason, region, plans, since). */
-function summary(groups: readonly TransitionGroup[]): string[] {
+/** Counts by kind, then one row per group (kind, count, state, reason, place, tally, since). */
+function summary(ctx: DigestContext, groups: readonly TransitionGroup[]): string[] {
   const byKind = TRANSITION_KINDS.map((k) => [k, groups.filter((g) => g.kind === k)] as const)
     .map(([k, gs]) => [k, gs.reduce((n, g) => n + g.members.length, 0)] as const)
     .filter(([, n]) => n > 0)
@@ -154,22 +152,17 @@ function summary(groups: readonly TransitionGroup[]): string[] {
   );
   for (const g of rows.slice(0, SUMMARY_ROWS)) {
     lines.push(
-      `  ${HEADINGS[g.kind].padEnd(13)} ${String(g.members.length).padStart(6)}  ${oneLine(g.state, 40)}${g.reason ? ` (${oneLine(g.reason, 80)})` : ""} in ${oneLine(g.region, 40) || "-"}; ${plans(g)}; since ${shortTime(g.since)}`,
+      `  ${HEADINGS[g.kind].padEnd(13)} ${String(g.members.length).padStart(6)}  ${oneLine(g.state, 40)}${g.reason ? ` (${oneLine(g.reason, 80)})` : ""} in ${oneLine(placeText(g), 40) || "-"}; ${tally(ctx, g)}; since ${shortTime(g.since)}`,
     );
   }
   if (rows.length > SUMMARY_ROWS) lines.push(`  +${rows.length - SUMMARY_ROWS} more groups`);
   return lines;
 }
 
-function plans(g: TransitionGroup): string {
-  const shown = g.plans.slice(0, 4).map(([p, n]) => `${oneLine(p, 30) || "-"} ${n}`);
-  return `${g.edge ? "verbs" : "plans"} ${shown.join(", ")}${g.plans.length > 4 ? ", …" : ""}`;
-}
-
-/** What a group's members are, for "* 25 … stuck in edge-17". */
-function noun(g: TransitionGroup): string {
-  if (!g.edge) return "runtimes";
-  return g.state === "stuck" ? "Applications" : g.state === "refused" ? "refusal kinds" : "quarantine codes";
+/** "plans aws 20, trial 5": the group's members by the presenter's tally label. */
+function tally(ctx: DigestContext, g: TransitionGroup): string {
+  const shown = g.tally.slice(0, 4).map(([p, n]) => `${oneLine(p, 30) || "-"} ${n}`);
+  return `${ctx.presenter.tally.word} ${shown.join(", ")}${g.tally.length > 4 ? ", …" : ""}`;
 }
 
 /** A collapsed group: one line with its count, examples, its runbook and how to silence it. */
@@ -177,21 +170,17 @@ function groupLines(ctx: DigestContext, transitions: readonly Transition[], g: T
   const first = transitions[g.members[0] as TransitionRef] as Transition;
   const verb = g.kind === "resolved" ? `no longer ${oneLine(g.state, 40)}` : oneLine(g.state, 40);
   const lines = [
-    `* ${g.members.length} ${noun(g)} ${verb}${g.reason ? ` (${oneLine(g.reason, 80)})` : ""} in ${oneLine(g.region, 40) || "-"}, ${plans(g)}, since ${shortTime(g.since)}${g.kind === "resolved" ? "" : ` [${g.severity}]`}`,
+    `* ${g.members.length} ${ctx.presenter.noun(g.state)} ${verb}${g.reason ? ` (${oneLine(g.reason, 80)})` : ""} in ${oneLine(placeText(g), 40) || "-"}, ${tally(ctx, g)}, since ${shortTime(g.since)}${g.kind === "resolved" ? "" : ` [${g.severity}]`}`,
   ];
   const examples = g.members
     .slice(0, EXAMPLES)
     .map((ref) => transitions[ref] as Transition)
-    .map((t) =>
-      t.finding.edge
-        ? oneLine(t.finding.shootName, 80)
-        : `shoot ${oneLine(t.finding.shootName, 40) || "-"} (instance ${oneLine(t.instanceID, 60)})`,
-    );
+    .map((t) => ctx.presenter.example(t.finding));
   lines.push(`    e.g. ${examples.join(", ")}`);
   if (g.kind !== "resolved") {
-    const description = first.finding.operation?.description;
-    if (description) lines.push(`    description: ${oneLine(description, 300)}`);
-    const runbook = fillTemplate(ctx.links?.runbook, findingValues(first.finding));
+    const note = ctx.presenter.groupNote(first.finding);
+    if (note) lines.push(`    ${note}`);
+    const runbook = fillTemplate(ctx.links?.runbook, linkValues(first.finding, ctx.presenter));
     if (runbook) lines.push(`    runbook: ${runbook}`);
     const silence = silenceCommand({ ...g, audit: ctx.audit });
     if (silence) lines.push(`    silence: ${silence}`);
@@ -199,106 +188,21 @@ function groupLines(ctx: DigestContext, transitions: readonly Transition[], g: T
   return lines;
 }
 
-/** One runtime: a block, or one line for a reminder in a small group. */
+/**
+ * One transition: the presenter's block (or one line for a reminder in a small group, or a
+ * resolution), then its links and how to inspect it.
+ */
 function transitionLines(ctx: DigestContext, t: Transition, brief: boolean): string[] {
-  const f = t.finding;
-  if (f.edge) return edgeLines(ctx, t, f.edge, brief);
-  const since = `since ${shortTime(t.since)} (${humanDuration(Date.parse(ctx.at) - Date.parse(t.since))})`;
-  if (t.kind === "resolved") {
-    const ending = t.ending ? `now ${oneLine(t.ending, 60)}` : "how it ended is unknown (KEB lookup failed)";
-    return [
-      `- resolved after ${humanDuration(Date.parse(ctx.at) - Date.parse(t.since))}: ${placement(f)}, was ${oneLine(f.state, 40)}${reasonText(f)}, ${ending}`,
-      `    instance ${oneLine(f.instanceID, 60)}`,
-    ];
-  }
-  if (brief)
-    return [`- [${t.severity}] still ${oneLine(f.state, 40)}${reasonText(f)} ${since}: ${placement(f)}`];
-  const state =
-    t.kind === "changed" && t.previousState && t.previousState !== t.state
-      ? `${oneLine(t.previousState, 40)} -> ${oneLine(t.state, 40)}`
-      : oneLine(t.state, 40);
-  const lines = [`- [${t.severity}] ${state}: ${placement(f)}, ${since}`];
-  lines.push(
-    `    instance ${oneLine(f.instanceID, 60)}${f.runtimeID ? `, runtime ${oneLine(f.runtimeID, 60)}` : ""}`,
-  );
-  lines.push(
-    `    global account ${oneLine(f.globalAccountID, 60) || "-"}, subaccount ${oneLine(f.subAccountID, 60) || "-"}`,
-  );
-  if (f.expiredAt) lines.push(`    expired at ${oneLine(f.expiredAt, 40)}`);
-  if (t.kind === "changed" && t.previous) lines.push(`    was: ${operationText(t.previous)}`);
-  if (f.operation) {
-    lines.push(`    ${t.kind === "changed" ? "now" : "last operation"}: ${operationText(f)}`);
-    if (f.operation.description) lines.push(`    description: ${oneLine(f.operation.description)}`);
-    const steps = f.operation.notCompletedSteps;
-    if (steps?.length) lines.push(`    steps not completed: ${oneLine(steps.join(", "), 300)}`);
-  }
-  const console = fillTemplate(ctx.links?.runtime, findingValues(f));
-  const runbook = fillTemplate(ctx.links?.runbook, findingValues(f));
+  const lines = ctx.presenter.lines(t, ctx.at, brief);
+  if (brief || t.kind === "resolved") return lines;
+  const values = linkValues(t.finding, ctx.presenter);
+  const console = fillTemplate(ctx.links?.runtime, values);
+  const runbook = fillTemplate(ctx.links?.runbook, values);
+  const inspect = ctx.presenter.inspect(t.finding);
   if (console) lines.push(`    console: ${console}`);
   if (runbook) lines.push(`    runbook: ${runbook}`);
-  return [...lines, ...inspectLine(f)];
-}
-
-/** `inspect: …`, or nothing when the finding's ID or node cannot be pasted safely. */
-function inspectLine(f: Finding): string[] {
-  const command = inspectCommand(f);
-  return command ? [`    inspect: ${command}`] : [];
-}
-
-function operationText(f: Finding): string {
-  const op = f.operation;
-  if (!op) return `state ${oneLine(f.state, 40)}`;
-  const where = [
-    op.errorStep && `step ${oneLine(op.errorStep, 80)}`,
-    op.errorComponent && `component ${oneLine(op.errorComponent, 80)}`,
-    op.errorReason && `reason ${oneLine(op.errorReason, 80)}`,
-  ]
-    .filter(Boolean)
-    .join(", ");
-  return `${op.kind} ${oneLine(op.state, 40)}${op.updatedAt ? ` at ${oneLine(op.updatedAt, 40)}` : ""}${where ? ` (${where})` : ""}`;
-}
-
-function reasonText(f: Finding): string {
-  const reason = f.operation?.errorReason || f.operation?.errorStep;
-  return reason ? ` (${oneLine(reason, 80)})` : "";
-}
-
-/** One edge finding (the applications audit): where on the edge, what, since when, how to look. */
-function edgeLines(ctx: DigestContext, t: Transition, e: EdgeDetail, brief: boolean): string[] {
-  const f = t.finding;
-  const age = humanDuration(Date.parse(ctx.at) - Date.parse(t.since));
-  if (t.kind === "resolved") {
-    const how = {
-      stuck: "it completed, was answered or aged out",
-      refused: "the node's refusals fell below the threshold",
-      quarantined: "no more messages quarantined in the window",
-    }[e.what];
-    return [`- resolved after ${age}: ${placement(f)}, was ${oneLine(f.state, 40)}; ${how}`];
-  }
-  const since = `since ${shortTime(t.since)} (${age})`;
-  if (brief) return [`- [${t.severity}] still ${oneLine(f.state, 40)} ${since}: ${placement(f)}`];
-  const lines = [`- [${t.severity}] ${oneLine(f.state, 40)}: ${placement(f)}, ${since}`];
-  if (e.what === "stuck") {
-    lines.push(
-      `    Application ${oneLine(f.instanceID.replace(/^app:/, ""), 80)}: ${oneLine(e.status ?? "", 40)} since ${shortTime(e.since ?? t.since)}, resource ${oneLine(e.resource, 60) || "-"}`,
-    );
-  }
-  if (e.what === "refused") {
-    lines.push(`    requests: ${oneLine((e.requests ?? []).join(", "), 200)}; e.g. ${oneLine(e.key, 120)}`);
-  }
-  const runbook = fillTemplate(ctx.links?.runbook, findingValues(f));
-  if (runbook) lines.push(`    runbook: ${runbook}`);
-  return [...lines, ...inspectLine(f)];
-}
-
-/** `aws eu-central-1 shoot c-1a2b3c4` with the blanks KEB leaves on early failures shown as `-`. */
-export function placement(f: Finding): string {
-  if (f.edge) {
-    return f.edge.node
-      ? `node ${oneLine(f.edge.node, 60)}: ${oneLine(f.shootName, 160)}`
-      : oneLine(f.shootName, 160);
-  }
-  return `${oneLine(f.plan, 40) || "-"} ${oneLine(f.region, 40) || "-"} shoot ${oneLine(f.shootName, 40) || "-"}`;
+  if (inspect) lines.push(`    inspect: ${inspect}`);
+  return lines;
 }
 
 const bytes = (text: string): number => Buffer.byteLength(text);

@@ -1,37 +1,31 @@
 import { renderDigests } from "./digest.ts";
-import type { Finding } from "./finding.ts";
 import type { DigestContext, DigestMessage } from "./message.ts";
+import type { FlatFinding, Presenter } from "./presenter.ts";
 import type { ReportTransition, RunReport } from "./report.ts";
 import type { Transition } from "./snapshot.ts";
 
-/** A transition again from its report row, for rendering what a past run sent. */
-export function transitionFromReport(r: ReportTransition): Transition {
-  const finding: Finding = {
-    instanceID: r.instanceID,
-    runtimeID: r.runtimeID,
-    shootName: r.shootName,
-    globalAccountID: r.globalAccountID,
-    subAccountID: r.subAccountID,
-    plan: r.plan,
-    region: r.region,
-    provider: r.provider,
-    state: r.state,
-    severity: r.severity,
-    ...(r.expiredAt !== undefined ? { expiredAt: r.expiredAt } : {}),
-    ...(r.operation ? { operation: r.operation } : {}),
-    ...(r.edge ? { edge: r.edge } : {}),
-  };
+/**
+ * A transition again from its report row, for rendering what a past run sent; the audit's
+ * presenter reads the row's flat finding. Undefined for a row it does not read (a report of
+ * another audit's findings).
+ */
+export function transitionFromReport(r: ReportTransition, presenter: Presenter): Transition | undefined {
+  const flat: FlatFinding = r;
+  const finding = presenter.fromFlat(flat);
+  if (!finding) return undefined;
+  const previous =
+    r.previousOperation === undefined
+      ? undefined
+      : presenter.fromFlat({ ...flat, state: r.previousState ?? r.state, operation: r.previousOperation });
   return {
     kind: r.kind,
-    instanceID: r.instanceID,
+    key: finding.key,
     state: r.state,
     previousState: r.previousState,
     severity: r.severity,
     finding,
     since: r.since,
-    ...(r.previousOperation
-      ? { previous: { ...finding, state: r.previousState ?? r.state, operation: r.previousOperation } }
-      : {}),
+    ...(previous ? { previous } : {}),
     ...(r.ending !== undefined ? { ending: r.ending } : {}),
     ...(r.silencedBy !== undefined ? { silencedBy: r.silencedBy } : {}),
   };
@@ -43,13 +37,18 @@ export function transitionFromReport(r: ReportTransition): Transition {
  */
 export function reportDigests(
   report: RunReport,
-  settings: Pick<DigestContext, "links" | "collapseAt" | "landscape"> & { reportCommand: string },
+  settings: Pick<DigestContext, "links" | "collapseAt" | "landscape" | "groupBy" | "presenter"> & {
+    reportCommand: string;
+  },
 ): DigestMessage[] {
   const s = report.summary;
   const landscape = settings.landscape ?? report.landscape;
+  const transitions = report.transitions.flatMap((r) => transitionFromReport(r, settings.presenter) ?? []);
   return renderDigests(
     {
       audit: report.audit,
+      groupBy: settings.groupBy,
+      presenter: settings.presenter,
       runId: report.runId,
       at: s.startedAt,
       complete: s.complete,
@@ -62,6 +61,6 @@ export function reportDigests(
       ...(s.repeats ? { repeats: s.repeats } : {}),
       report: { stored: true, command: settings.reportCommand },
     },
-    report.transitions.map(transitionFromReport),
+    transitions,
   );
 }

@@ -1,30 +1,19 @@
-import { type FailingOperation, type Finding, reasonOf } from "./finding.ts";
+import { reasonOf } from "./finding.ts";
+import type { FlatFinding, Presenter } from "./presenter.ts";
 import type { Transition } from "./snapshot.ts";
 import type { RunSummary } from "./summary.ts";
 
 /**
- * One transition as the run report keeps it: the finding's placement and failing operation (no
- * userID, as in findings), the transition's verdict, and the reason and previous operation.
+ * One transition as the run report keeps it: the finding in its presenter's flat form (the form
+ * reports had before labels, so a report of any release reads the same) with its labels, the
+ * transition's verdict, the reason and, for a change, the flat form's operation before it.
  */
-export type ReportTransition = Pick<
-  Finding,
-  | "instanceID"
-  | "runtimeID"
-  | "shootName"
-  | "globalAccountID"
-  | "subAccountID"
-  | "plan"
-  | "region"
-  | "provider"
-  | "expiredAt"
-  | "operation"
-  | "edge"
-> &
+export type ReportTransition = Omit<FlatFinding, "state" | "severity"> &
   Pick<Transition, "kind" | "state" | "previousState" | "severity" | "since" | "ending" | "silencedBy"> & {
-    /** The error reason or failing step (`reasonOf`); `""` when KEB gives none. */
+    /** The finding's `reason` label; `""` when it has none. */
     reason: string;
-    /** `changed`: the failing operation before the change. */
-    previousOperation?: FailingOperation;
+    /** `changed`: the failing operation before the change (the flat form's `operation`). */
+    previousOperation?: unknown;
   };
 
 /**
@@ -42,30 +31,32 @@ export interface RunReport {
   transitions: ReportTransition[];
 }
 
-/** The report's view of a transition. */
-export function reportTransition(t: Transition): ReportTransition {
-  const f = t.finding;
+/** The report's view of a transition, in the field order reports always had. */
+export function reportTransition(t: Transition, presenter: Presenter): ReportTransition {
+  const { expiredAt, operation, edge, ...flat } = presenter.flat(t.finding);
   const row: ReportTransition = {
     kind: t.kind,
-    instanceID: f.instanceID,
-    runtimeID: f.runtimeID,
-    shootName: f.shootName,
-    globalAccountID: f.globalAccountID,
-    subAccountID: f.subAccountID,
-    plan: f.plan,
-    region: f.region,
-    provider: f.provider,
+    instanceID: flat.instanceID,
+    runtimeID: flat.runtimeID,
+    shootName: flat.shootName,
+    globalAccountID: flat.globalAccountID,
+    subAccountID: flat.subAccountID,
+    plan: flat.plan,
+    region: flat.region,
+    provider: flat.provider,
     state: t.state,
     previousState: t.previousState,
     severity: t.severity,
     since: t.since,
-    reason: reasonOf(f),
+    reason: reasonOf(t.finding),
   };
   if (t.ending !== undefined) row.ending = t.ending;
   if (t.silencedBy !== undefined) row.silencedBy = t.silencedBy;
-  if (f.expiredAt !== undefined) row.expiredAt = f.expiredAt;
-  if (f.operation) row.operation = f.operation;
-  if (f.edge) row.edge = f.edge;
-  if (t.previous?.operation) row.previousOperation = t.previous.operation;
+  if (expiredAt !== undefined) row.expiredAt = expiredAt;
+  if (operation !== undefined) row.operation = operation;
+  if (edge !== undefined) row.edge = edge;
+  const before = t.previous ? presenter.flat(t.previous).operation : undefined;
+  if (before !== undefined) row.previousOperation = before;
+  row.labels = t.finding.labels;
   return row;
 }

@@ -65,7 +65,7 @@ export function shortDigest(input: ShortDigestInput): ShortDigest {
   };
   // The structured digest naming none: counts, scan and report; no group, since groups name examples.
   const structured = {
-    ...structuredDigest(ctx, transitions, groups, refs, 0, { subject, severity }),
+    ...structuredDigest(ctx, transitions, groups, refs, [], { subject, severity }),
     groups: [],
   };
   return {

@@ -1,5 +1,4 @@
 import type { Finding } from "./finding.ts";
-import { type Labels, labelsOf } from "./labels.ts";
 import { type LabelMatcher, matchesAll } from "./matcher.ts";
 
 /** What a silence matches; every given field must match (AND), an absent field matches anything. */
@@ -107,13 +106,11 @@ export function silencing(
   now: Date,
 ): Silence | undefined {
   const t = now.getTime();
-  let labels: Labels | undefined;
   return silences.find((s) => {
     if (s.audit !== undefined && s.audit !== audit) return false;
     if (Date.parse(s.startsAt) > t || Date.parse(s.endsAt) <= t) return false;
     const matchers = matchersOf(s);
     if (matchers.length === 0) return false;
-    labels ??= labelsOf(finding);
-    return matchesAll(matchers, labels);
+    return matchesAll(matchers, finding.labels);
   });
 }

@@ -1,11 +1,12 @@
 import type { Finding, Severity } from "./finding.ts";
 
 /**
- * What the audit remembers of one flagged runtime between runs (one item per runtime per audit).
+ * What the audit remembers of one finding between runs (one item per key per audit).
  * `pending`: flagged, not yet for enough runs to fire. `firing`: flagged and notified (or silenced).
  */
 export interface SnapshotEntry {
-  instanceID: string;
+  /** The finding's key. */
+  key: string;
   phase: "pending" | "firing";
   finding: Finding;
   /** Consecutive flagged runs, counted while pending. */
@@ -32,18 +33,19 @@ export type TransitionRef = number;
 /** One state change worth telling subscribers about. */
 export interface Transition {
   kind: TransitionKind;
-  instanceID: string;
+  /** The finding's key. */
+  key: string;
   state: string;
   previousState: string | null;
   severity: Severity;
   finding: Finding;
-  /** When this incident began: the runtime was first seen flagged (ISO). */
+  /** When this incident began: when its source says, else when it was first seen flagged (ISO). */
   since: string;
   /** `changed`: the finding as it was, so a message can say old → new. */
   previous?: Finding;
   /**
-   * `resolved`: how it ended, from a lookup after the scan: the runtime's displayed state when
-   * KEB still lists it, "no longer listed" when it does not. Absent when the lookup failed.
+   * `resolved`: how it ended, when its source can look it up again (e.g. the displayed
+   * state, or "no longer listed"). Absent when it cannot or the lookup failed.
    */
   ending?: string;
   /** The silence that keeps it from being published. */
@@ -56,4 +58,4 @@ export interface Transition {
  */
 export type SnapshotChange =
   | { op: "put"; entry: SnapshotEntry; transition?: TransitionRef }
-  | { op: "delete"; instanceID: string; transition?: TransitionRef };
+  | { op: "delete"; key: string; transition?: TransitionRef };

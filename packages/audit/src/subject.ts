@@ -1,4 +1,4 @@
-import type { Severity } from "./finding.ts";
+import { type Severity, stateOf } from "./finding.ts";
 import type { TransitionGroup } from "./groups.ts";
 import type { DigestContext } from "./message.ts";
 import { TRANSITION_KINDS, type Transition, type TransitionRef } from "./snapshot.ts";
@@ -15,12 +15,12 @@ function counts(groups: readonly TransitionGroup[]): string {
 
 /**
  * The e-mail subject: `[fleet-auditor] [landscape] SEVERITY audit: …`. One transition names
- * its shoot, region, state and reason; several give counts; only resolutions read `[RESOLVED]`;
+ * it as its presenter says (a runtime: its shoot, region, state and reason); several give counts; only resolutions read `[RESOLVED]`;
  * an incomplete scan says INCOMPLETE. Printable ASCII within 99 characters; `suffix`
  * (e.g. "(part 2 of 3)") is never cut.
  */
 export function subjectLine(
-  ctx: Pick<DigestContext, "audit" | "landscape" | "complete" | "leftOut">,
+  ctx: Pick<DigestContext, "audit" | "landscape" | "complete" | "leftOut" | "presenter">,
   transitions: readonly Transition[],
   groups: readonly TransitionGroup[],
   severity: Severity,
@@ -37,12 +37,9 @@ export function subjectLine(
   if (single) {
     const t = transitions[single.members[0] as TransitionRef] as Transition;
     const f = t.finding;
-    const state =
-      t.kind === "resolved" ? `no longer ${f.state}` : t.kind === "reminder" ? `still ${f.state}` : f.state;
-    what = f.edge
-      ? // The node first: the Application's key is long and the subject is cut at 99 characters.
-        `${t.kind} ${state}${f.edge.node ? ` on ${f.edge.node}` : ""}: ${f.shootName}`
-      : `${t.kind} ${f.shootName || f.instanceID} ${f.region || "-"} ${state}${single.reason ? ` (${single.reason})` : ""}`;
+    const now = stateOf(f);
+    const state = t.kind === "resolved" ? `no longer ${now}` : t.kind === "reminder" ? `still ${now}` : now;
+    what = ctx.presenter.subject(t, state, single.reason);
   } else {
     what = counts(groups);
   }

@@ -8,16 +8,22 @@ export interface QuerySummary {
   listed: number;
 }
 
-/** A transition as the run summary reports it: without the finding; `silencedBy` only when silenced. */
+/**
+ * A transition as the run summary reports it: without the finding; `silencedBy` only when
+ * silenced. `instanceID` is the finding's key (the summary's contract kept the name it had when
+ * every finding was a runtime).
+ */
 export type TransitionSummary = Pick<
   Transition,
-  "kind" | "instanceID" | "state" | "previousState" | "severity" | "silencedBy"
->;
+  "kind" | "state" | "previousState" | "severity" | "silencedBy"
+> & {
+  instanceID: string;
+};
 
 /** The summary's view of a transition. */
 export function summarizeTransition(t: Transition): TransitionSummary {
-  const { kind, instanceID, state, previousState, severity, silencedBy } = t;
-  return { kind, instanceID, state, previousState, severity, ...(silencedBy ? { silencedBy } : {}) };
+  const { kind, key, state, previousState, severity, silencedBy } = t;
+  return { kind, instanceID: key, state, previousState, severity, ...(silencedBy ? { silencedBy } : {}) };
 }
 
 /**
@@ -48,7 +54,8 @@ export interface RunSummary {
   transitionsOmitted?: number;
   /**
    * Findings the run left out before publishing (one that cannot be stored, e.g. a key over
-   * DynamoDB's limit; a second finding under one key): the first 20, keys one-lined and cut.
+   * DynamoDB's limit; a second finding under one key): the first 20, keys one-lined and cut
+   * (`instanceID` is the key, as in `transitions`).
    */
   unstorable?: Array<{ instanceID: string; reason: string }>;
   /** How many findings were left out in all (present with `unstorable`). */

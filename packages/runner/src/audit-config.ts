@@ -1,4 +1,11 @@
-import { type AlertPolicy, type LinkTemplates, safeLink } from "@fleet-auditor/audit";
+import {
+  type AlertPolicy,
+  AUDITS,
+  type AuditDefinition,
+  type LinkTemplates,
+  safeLink,
+  withGroupBy,
+} from "@fleet-auditor/audit";
 import { coerce, object, enum as oneOf, optional, type output, string } from "zod";
 import { KebEnvSchema } from "./keb-connection.ts";
 import type { AuditRunDeps } from "./run-audit.ts";
@@ -22,10 +29,23 @@ const template = () =>
     }),
   );
 
+// The labels that make an incident, per audit: label names, comma-separated.
+const groupBy = () =>
+  optional(
+    string()
+      .regex(
+        /^[a-z][a-z0-9_]{0,39}(,[a-z][a-z0-9_]{0,39}){0,9}$/,
+        "expected label names such as state,reason,region",
+      )
+      .transform((v) => v.split(",")),
+  );
+
 /**
  * How messages read, for the function and the CLI alike: the landscape's name, link templates
- * (placeholders `{instanceID}`, `{runtimeID}`, `{shootName}`, `{globalAccountID}`,
- * `{subAccountID}`, `{region}`, `{reason}`, `{runId}`), group collapsing and the degraded notice.
+ * (placeholders: a finding's labels such as `{instance}`, `{region}`, `{reason}`, `{node}`; the
+ * names of before, `{instanceID}`, `{runtimeID}`, `{shootName}`, `{globalAccountID}`,
+ * `{subAccountID}`, `{key}`; and `{runId}`), how each audit groups (`GROUP_BY_<AUDIT>`), group
+ * collapsing and the degraded notice.
  */
 export const AlertingEnvSchema = object({
   LANDSCAPE: optional(string().regex(/^[\w.-]{1,40}$/, "expected a short name such as prod-eu")),
@@ -33,6 +53,9 @@ export const AlertingEnvSchema = object({
   RUNBOOK_URL_TEMPLATE: template(),
   REPORT_URL_TEMPLATE: template(),
   GROUP_COLLAPSE_AT: coerce.number().int().nonnegative().default(20),
+  GROUP_BY_FAILING: groupBy(),
+  GROUP_BY_EXPIRED: groupBy(),
+  GROUP_BY_APPLICATIONS: groupBy(),
   /** `digest`: one grouped message per run; `per-runtime`: one per transition, threaded per runtime. */
   NOTIFY_MODE: oneOf(["digest", "per-runtime"]).default("digest"),
   /** Per-runtime mode: a run with more transitions than this sends the grouped digest instead. */
@@ -46,9 +69,10 @@ export function messagingFrom(
   env: AlertingEnv,
 ): Pick<
   AuditRunDeps,
-  "landscape" | "links" | "collapseAt" | "notifyMode" | "stormThreshold" | "degradedAfterRuns"
+  "landscape" | "links" | "collapseAt" | "notifyMode" | "stormThreshold" | "degradedAfterRuns" | "audits"
 > {
   return {
+    audits: auditsFrom(env),
     ...(env.LANDSCAPE ? { landscape: env.LANDSCAPE } : {}),
     links: linksFrom(env),
     collapseAt: env.GROUP_COLLAPSE_AT,
@@ -56,6 +80,16 @@ export function messagingFrom(
     stormThreshold: env.STORM_THRESHOLD,
     degradedAfterRuns: env.DEGRADED_AFTER_RUNS,
   };
+}
+
+/** The shipped audits, each grouped as its `GROUP_BY_<AUDIT>` says (else by its own `groupBy`). */
+export function auditsFrom(env: AlertingEnv): AuditDefinition[] {
+  const groupBys = new Map([
+    ["failing", env.GROUP_BY_FAILING],
+    ["expired", env.GROUP_BY_EXPIRED],
+    ["applications", env.GROUP_BY_APPLICATIONS],
+  ]);
+  return AUDITS.map((a) => withGroupBy(a, groupBys.get(a.name)));
 }
 
 /** The link templates the variables describe. */

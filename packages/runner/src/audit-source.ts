@@ -12,6 +12,8 @@ export interface SourceDeps {
   source?: RuntimeSource;
   /** The Application status table and its thresholds, for the applications audit. */
   edge?: { statusStore: ApplicationStatusStore; thresholds?: EdgeThresholds };
+  /** Sources of audits that bring their own (`source: "own"`), by audit name. */
+  ownSources?: ReadonlyMap<string, AuditSource>;
   concurrency?: number;
   log?: RunLogger;
   onProgress?: (done: number, total: number) => void;
@@ -22,6 +24,12 @@ export interface SourceDeps {
  * the variable when the adapter it needs was not given.
  */
 export function sourceFor(audit: AuditDefinition, deps: SourceDeps): AuditSource {
+  if (audit.source === "own") {
+    const own = deps.ownSources?.get(audit.name);
+    if (!own)
+      throw new ConfigError([{ path: "audits", message: `the ${audit.name} audit has no source given` }]);
+    return own;
+  }
   if (audit.source === "status-table") {
     if (!deps.edge) {
       throw new ConfigError([

@@ -25,6 +25,10 @@ export class KebSource implements AuditSource {
     this.#o = options;
   }
 
+  covers(run: Run, finding: Finding): boolean {
+    return coveredBy(run.input.filters, finding);
+  }
+
   read(run: Run): Promise<Scan> {
     return scanWithRescan(this.#o, run);
   }
@@ -89,7 +93,7 @@ async function scanOnce(
     onPage: (runtimes) => {
       for (const runtime of runtimes) {
         const finding = audit.classify(runtime);
-        if (finding) findings.set(finding.instanceID, finding);
+        if (finding) findings.set(finding.key, finding);
       }
     },
   });
@@ -123,10 +127,10 @@ async function confirmAbsences(
 ): Promise<Confirmed> {
   const endings = new Map<string, string>();
   if (!scan.complete) return { scan, endings };
-  const found = new Set(scan.findings.map((f) => f.instanceID));
+  const found = new Set(scan.findings.map((f) => f.key));
   const absent = [...state.previous.values()]
-    .filter((e) => !found.has(e.instanceID) && coveredBy(run.input.filters, e.finding))
-    .map((e) => e.instanceID);
+    .filter((e) => !found.has(e.key) && coveredBy(run.input.filters, e.finding))
+    .map((e) => e.key);
   if (absent.length === 0) return { scan, endings };
   const queries = [];
   for (let i = 0; i < absent.length; i += LOOKUP_IDS) {

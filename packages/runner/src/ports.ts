@@ -1,4 +1,4 @@
-import type { SlackMessage } from "@fleet-auditor/audit";
+import type { Finding, SlackMessage } from "@fleet-auditor/audit";
 import type { Run, Scan, State } from "./run-state.ts";
 
 /** The minimal logger the use cases write to (Powertools Logger fits). */
@@ -31,6 +31,11 @@ export interface AuditSource {
   confirmAbsent?(run: Run, scan: Scan, state: State): Promise<Confirmed>;
   /** Whether a run may narrow it with KEB's filters. */
   readonly filterable: boolean;
+  /**
+   * Whether a narrowed run looked at this finding (by its last known labels): only what a run
+   * looked at may resolve. Without it, a run looks at every finding.
+   */
+  covers?(run: Run, finding: Finding): boolean;
   /** What `listed` counts, as messages say it ("runtimes", "status rows"). */
   readonly listedWhat: string;
 }

@@ -8,7 +8,6 @@ import {
   auditNamed,
   type CommitResult,
   committable,
-  coveredBy,
   DEFAULT_POLICY,
   type Delivery,
   type DiffResult,
@@ -28,6 +27,7 @@ import {
   reportCommand,
   reportTransition,
   type SilenceSource,
+  type SnapshotEntry,
   summarizeTransition,
   type Transition,
   type TransitionRef,
@@ -39,7 +39,7 @@ import type { ApplicationStatusStore, EdgeThresholds } from "@fleet-auditor/meta
 import { sourceFor } from "./audit-source.ts";
 import { beforeDeadline } from "./deadline.ts";
 import { type Problem, RunDeadlineError, RunInputError } from "./errors.ts";
-import type { RunLogger } from "./ports.ts";
+import type { AuditSource, RunLogger } from "./ports.ts";
 import type { AuditRunInput } from "./run-input.ts";
 import type { Run, RunOptions, Scan, State } from "./run-state.ts";
 
@@ -55,6 +55,8 @@ export interface AuditRunDeps {
   source?: RuntimeSource;
   /** The Application status table and its thresholds, for the `applications` audit. */
   edge?: { statusStore: ApplicationStatusStore; thresholds?: EdgeThresholds };
+  /** Sources of audits that bring their own (`source: "own"`), by audit name. */
+  ownSources?: ReadonlyMap<string, AuditSource>;
   store: AuditStateStore;
   publisher: AlertPublisher;
   silences?: SilenceSource;
@@ -149,7 +151,7 @@ export async function runAudit(
     const { endings } = confirmed;
     const scan = leaveOut(deps, confirmed.scan);
     const leftOut = leftOutNews(scan.leftOut, state.health.leftOutTold ?? []);
-    const diff = planTransitions(deps, run, scan, state);
+    const diff = planTransitions(deps, run, scan, state, source);
     const transitions = withEndings(diff.transitions, endings);
     const plan = { diff: { ...diff, transitions } };
     const report = run.dryRun ? { stored: true } : await keepReport(deps, run, scan, transitions);
@@ -325,13 +327,22 @@ async function loadState(deps: AuditRunDeps, run: Run): Promise<State> {
 }
 
 /** Stage 4 (pure): the transitions and snapshot writes. */
-function planTransitions(deps: AuditRunDeps, run: Run, scan: Scan, state: State): DiffResult {
+function planTransitions(
+  deps: AuditRunDeps,
+  run: Run,
+  scan: Scan,
+  state: State,
+  source: AuditSource,
+): DiffResult {
   return diffSnapshot({
     audit: run.audit.name,
     previous: state.previous,
     findings: scan.findings,
+    problemKey: run.audit.presenter.problemKey,
     complete: scan.complete,
-    inScope: (entry) => coveredBy(run.input.filters, entry.finding),
+    ...(source.covers
+      ? { inScope: (entry: SnapshotEntry) => source.covers?.(run, entry.finding) ?? true }
+      : {}),
     now: run.now,
     policy: deps.policy ?? DEFAULT_POLICY,
     silences: state.silences,
@@ -361,10 +372,10 @@ function leaveOut(deps: AuditRunDeps, scan: Scan): Scan {
   return { ...scan, findings, leftOut: [...scan.leftOut, ...leftOut] };
 }
 
-/** How each resolved runtime ended, from the confirmation lookup. */
+/** How each resolved finding ended, from the confirmation lookup. */
 function withEndings(transitions: Transition[], endings: ReadonlyMap<string, string>): Transition[] {
   return transitions.map((t) => {
-    const ending = t.kind === "resolved" ? endings.get(t.instanceID) : undefined;
+    const ending = t.kind === "resolved" ? endings.get(t.key) : undefined;
     return ending === undefined ? t : { ...t, ending };
   });
 }
@@ -397,7 +408,7 @@ async function keepReport(
         startedAt: run.startedAt.toISOString(),
         ...(deps.landscape ? { landscape: deps.landscape } : {}),
         summary,
-        transitions: transitions.map(reportTransition),
+        transitions: transitions.map((t) => reportTransition(t, run.audit.presenter)),
       },
       expiresAt(deps, run),
     );
@@ -450,6 +461,8 @@ function digestContext(
   return {
     ...(repeats ? { repeats } : {}),
     audit: run.audit.name,
+    groupBy: run.audit.groupBy,
+    presenter: run.audit.presenter,
     runId: run.id,
     at: run.now.toISOString(),
     complete: scan.complete,

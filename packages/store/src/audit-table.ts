@@ -5,7 +5,7 @@ export const KEYS = { pk: "pk", sk: "sk", ttl: "ttl" } as const;
 
 /** Partition and sort keys of every item kind in the audit table. */
 export const itemKey = {
-  snapshot: (audit: string, instanceID: string) => ({ pk: `AUDIT#${audit}`, sk: `RT#${instanceID}` }),
+  snapshot: (audit: string, key: string) => ({ pk: `AUDIT#${audit}`, sk: `RT#${key}` }),
   lease: (audit: string) => ({ pk: `AUDIT#${audit}`, sk: "LEASE" }),
   /** The snapshot's version: a token each commit changes (see `snapshot-cache.ts`). */
   snapshotVersion: (audit: string) => ({ pk: `AUDIT#${audit}`, sk: "SNAPSHOT" }),

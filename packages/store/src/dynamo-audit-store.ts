@@ -82,7 +82,7 @@ export class DynamoAuditStore implements AuditStateStore {
         changes.map((c) =>
           c.op === "put"
             ? { PutRequest: { Item: this.#snapshotItem(audit, c.entry) } }
-            : { DeleteRequest: { Key: itemKey.snapshot(audit, c.instanceID) } },
+            : { DeleteRequest: { Key: itemKey.snapshot(audit, c.key) } },
         ),
       );
       settled = await this.#versions.settle(audit, token);
@@ -95,7 +95,7 @@ export class DynamoAuditStore implements AuditStateStore {
   }
 
   #snapshotItem(audit: string, entry: SnapshotEntry): Record<string, unknown> {
-    return { ...itemKey.snapshot(audit, entry.instanceID), version: entry.version, entry };
+    return { ...itemKey.snapshot(audit, entry.key), version: entry.version, entry };
   }
 
   async findRun(audit: string, runKey: string): Promise<RunRecord | undefined> {

@@ -66,8 +66,8 @@ export class SnapshotCache {
       return;
     }
     for (const c of changes) {
-      if (c.op === "put") kept.entries.set(c.entry.instanceID, deepFreeze(structuredClone(c.entry)));
-      else kept.entries.delete(c.instanceID);
+      if (c.op === "put") kept.entries.set(c.entry.key, deepFreeze(structuredClone(c.entry)));
+      else kept.entries.delete(c.key);
     }
     kept.version = to;
   }

@@ -1,7 +1,7 @@
 import { type DynamoDBDocumentClient, paginateQuery } from "@aws-sdk/lib-dynamodb";
-import type { SnapshotEntry } from "@fleet-auditor/audit";
+import { type SnapshotEntry, type StoredEntry, storedEntry } from "@fleet-auditor/audit";
 
-/** The sort-key prefix of a snapshot item: `RT#` + the runtime's instance ID (see `itemKey`). */
+/** The sort-key prefix of a snapshot item: `RT#` + the finding's key (see `itemKey`). */
 const PREFIX = "RT#";
 
 /**
@@ -20,7 +20,7 @@ const SNAPSHOT_RANGES: ReadonlyArray<readonly [string, string]> = [
 ];
 
 /**
- * Every snapshot item of one audit partition, by instance ID in key order (as one Query would
+ * Every snapshot item of one audit partition, by finding key in key order (as one Query would
  * return them): the ranges of `SNAPSHOT_RANGES` read in parallel, each paged to its end, with
  * consistent reads (the snapshot the previous run committed must be seen whole).
  */
@@ -49,8 +49,9 @@ export async function readSnapshot(
   for (const item of ranges.flat()) {
     // The last range ends at `RT$` itself, which no snapshot item can be.
     if (!String(item.sk).startsWith(PREFIX)) continue;
-    const entry = item.entry as SnapshotEntry;
-    entries.set(entry.instanceID, entry);
+    // An item written before labels reads as today's (`storedEntry`); its key is unchanged.
+    const entry = storedEntry(item.entry as StoredEntry);
+    entries.set(entry.key, entry);
   }
   return entries;
 }

@@ -16,7 +16,7 @@ const T0 = new Date("2026-11-01T00:00:00Z");
 const T1 = new Date("2026-11-01T00:05:00Z");
 const T2 = new Date("2026-11-01T00:10:00Z");
 const entry = (id: string): SnapshotEntry => ({
-  instanceID: id,
+  key: id,
   phase: "firing",
   finding: finding(id),
   flaggedRuns: 1,
@@ -114,7 +114,7 @@ describe.each([
       s.commit(a, [{ op: "put", entry: entry("y") }], { owner: "two", until: T2 }),
     ).rejects.toBeInstanceOf(LeaseLostError);
     expect([...(await s.loadSnapshot(a)).keys()]).toEqual(["x"]);
-    await s.commit(a, [{ op: "delete", instanceID: "x" }], { owner: "one", until: T2 });
+    await s.commit(a, [{ op: "delete", key: "x" }], { owner: "one", until: T2 });
     expect((await s.loadSnapshot(a)).size).toBe(0);
   });
 

@@ -10,7 +10,7 @@ import { runSummary } from "../../helpers/summaries.ts";
 const env = useDynamo();
 const store = (): DynamoAuditStore => new DynamoAuditStore({ client: env.db.client, tableName: "audit" });
 const entry = (id: string, version = 1): SnapshotEntry => ({
-  instanceID: id,
+  key: id,
   phase: "firing",
   finding: finding(id),
   flaggedRuns: 1,
@@ -60,7 +60,7 @@ describe("DynamoAuditStore on a real DynamoDB API (dynalite, or DynamoDB Local i
       ),
     ).toBe(true);
     const late = await s
-      .commit("fence", [{ op: "delete", instanceID: "a", transition: 0 }], fence)
+      .commit("fence", [{ op: "delete", key: "a", transition: 0 }], fence)
       .catch((e: unknown) => e);
     expect(late).toBeInstanceOf(LeaseLostError);
     expect(late).toMatchObject({ code: "STORE_LEASE_LOST" });

@@ -17,7 +17,7 @@ const T0 = new Date("2026-11-01T00:00:00Z");
 const LATER = new Date("2026-11-01T01:00:00Z");
 const UNTIL = new Date("2026-11-02T00:00:00Z");
 const entry = (id: string, state = "failed"): SnapshotEntry => ({
-  instanceID: id,
+  key: id,
   phase: "firing",
   finding: finding(id, state),
   flaggedRuns: 1,
@@ -90,13 +90,13 @@ describe("DynamoAuditStore: the snapshot kept between runs", () => {
     await a.store.loadSnapshot("own");
     await commitAs(a.store, "own", "run-1", [
       ...puts(["o-1", "new-1"], "error"),
-      { op: "delete", instanceID: "o-2" },
+      { op: "delete", key: "o-2" },
     ]);
     a.calls.clear();
     const next = await a.store.loadSnapshot("own");
     expect(a.calls.get("QueryCommand") ?? 0).toBe(0);
     expect(next).toEqual(await inTable("own"));
-    expect(next.get("o-1")?.finding.state).toBe("error");
+    expect(next.get("o-1")?.finding.labels.state).toBe("error");
     expect(next.has("o-2")).toBe(false);
   });
 
@@ -104,10 +104,7 @@ describe("DynamoAuditStore: the snapshot kept between runs", () => {
     const a = await counted();
     await commitAs(inTableStore(), "other", "seed", puts(ids(20, "x")));
     await a.store.loadSnapshot("other");
-    await commitAs(inTableStore(), "other", "elsewhere", [
-      { op: "delete", instanceID: "x-3" },
-      ...puts(["y"]),
-    ]);
+    await commitAs(inTableStore(), "other", "elsewhere", [{ op: "delete", key: "x-3" }, ...puts(["y"])]);
     const next = await a.store.loadSnapshot("other");
     expect(next).toEqual(await inTable("other"));
     expect(next.has("x-3")).toBe(false);
@@ -135,7 +132,7 @@ describe("DynamoAuditStore: the snapshot kept between runs", () => {
     ).rejects.toThrow(/network/);
     const next = await a.store.loadSnapshot("broken");
     expect(next).toEqual(await inTable("broken"));
-    expect([...next.values()].filter((e) => e.finding.state === "error").length).toBe(25);
+    expect([...next.values()].filter((e) => e.finding.labels.state === "error").length).toBe(25);
   });
 
   it("keeps no read that a commit overlapped", async () => {
@@ -214,7 +211,7 @@ describe("DynamoAuditStore: the snapshot kept between runs", () => {
       (first.get("f-1") as SnapshotEntry).clearRuns = 7;
     }).toThrow(TypeError);
     expect(() => {
-      (first.get("f-1") as SnapshotEntry).finding.state = "ok";
+      ((first.get("f-1") as SnapshotEntry).finding.labels as Record<string, string>).state = "ok";
     }).toThrow(TypeError);
     const next = await a.store.loadSnapshot("frozen");
     expect(next).toEqual(await inTable("frozen"));

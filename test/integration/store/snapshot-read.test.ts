@@ -12,7 +12,7 @@ import { finding } from "../../helpers/findings.ts";
 const env = useDynamo();
 const store = (): DynamoAuditStore => new DynamoAuditStore({ client: env.db.client, tableName: "audit" });
 const entry = (id: string): SnapshotEntry => ({
-  instanceID: id,
+  key: id,
   phase: "firing",
   finding: finding(id),
   flaggedRuns: 1,

@@ -39,14 +39,16 @@ describe("audit definitions", () => {
       },
     });
     expect(failingAudit.classify(failed)).toMatchObject({
-      state: "failed",
+      labels: { state: "failed", reason: "err_x" },
       severity: "critical",
-      operation: {
-        kind: "provision",
-        state: "failed",
-        errorReason: "err_x",
-        errorStep: "Apply_Kyma",
-        errorComponent: "keb",
+      detail: {
+        operation: {
+          kind: "provision",
+          state: "failed",
+          errorReason: "err_x",
+          errorStep: "Apply_Kyma",
+          errorComponent: "keb",
+        },
       },
     });
     expect(failingAudit.classify(base({ state: "error" }))?.severity).toBe("warning");
@@ -58,15 +60,15 @@ describe("audit definitions", () => {
       state: "",
       update: { data: [{ state: "failed", createdAt: "2026-02-01T00:00:00Z" }], count: 1, totalCount: 1 },
     });
-    expect(failingAudit.classify(rt)).toMatchObject({ state: "error", severity: "warning" });
+    expect(failingAudit.classify(rt)).toMatchObject({ labels: { state: "error" }, severity: "warning" });
   });
 
   it("classify the reference's deprovisionincomplete runtime as a warning", () => {
     const rt = parseRuntimesPage(fixture("deprovisionincomplete-page.json")).data[0];
     expect(rt && failingAudit.classify(rt)).toMatchObject({
-      state: "deprovisionincomplete",
+      labels: { state: "deprovisionincomplete" },
       severity: "warning",
-      operation: { kind: "deprovision" },
+      detail: { operation: { kind: "deprovision" } },
     });
   });
 
@@ -75,7 +77,7 @@ describe("audit definitions", () => {
     const suspending = base({ state: "deprovisioning", expiredAt: "2026-03-01T00:00:00Z" });
     expect(expiredAudit.classify(suspended)).toMatchObject({
       severity: "info",
-      expiredAt: "2026-03-01T00:00:00Z",
+      detail: { expiredAt: "2026-03-01T00:00:00Z" },
     });
     expect(expiredAudit.classify(suspending)?.severity).toBe("warning");
     expect(expiredAudit.classify(base({ state: "succeeded" }))).toBeUndefined();

@@ -4,6 +4,7 @@ import {
   type DiffResult,
   diffSnapshot,
   type Finding,
+  kebPresenter,
   type SnapshotChange,
   type SnapshotEntry,
   stuckFinding,
@@ -21,8 +22,8 @@ function apply(
 ): Map<string, SnapshotEntry> {
   const next = new Map(snapshot);
   for (const c of changes) {
-    if (c.op === "put") next.set(c.entry.instanceID, c.entry);
-    else next.delete(c.instanceID);
+    if (c.op === "put") next.set(c.entry.key, c.entry);
+    else next.delete(c.key);
   }
   return next;
 }
@@ -36,6 +37,7 @@ function run(
 ): { result: DiffResult; next: Map<string, SnapshotEntry> } {
   const result = diffSnapshot({
     audit: "failing",
+    problemKey: kebPresenter.problemKey,
     previous: snapshot,
     findings,
     complete: true,
@@ -49,7 +51,7 @@ function run(
 describe("diffSnapshot", () => {
   it("fires a newly flagged runtime once, then stays quiet while nothing changes", () => {
     const first = run(new Map(), [finding("a")], T0);
-    expect(first.result.transitions.map((t) => [t.kind, t.instanceID, t.previousState])).toEqual([
+    expect(first.result.transitions.map((t) => [t.kind, t.key, t.previousState])).toEqual([
       ["firing", "a", null],
     ]);
     const second = run(first.next, [finding("a")], hours(1));
@@ -77,9 +79,7 @@ describe("diffSnapshot", () => {
   it("resolves a runtime that is no longer flagged and forgets it", () => {
     const { next } = run(new Map(), [finding("a"), finding("b")], T0);
     const later = run(next, [finding("b")], hours(1));
-    expect(later.result.transitions).toMatchObject([
-      { kind: "resolved", instanceID: "a", previousState: "failed" },
-    ]);
+    expect(later.result.transitions).toMatchObject([{ kind: "resolved", key: "a", previousState: "failed" }]);
     expect([...later.next.keys()]).toEqual(["b"]);
   });
 
@@ -94,20 +94,21 @@ describe("diffSnapshot", () => {
   it("still fires new findings during an incomplete scan", () => {
     const { next } = run(new Map(), [finding("a")], T0);
     const incomplete = run(next, [finding("c")], hours(1), { complete: false });
-    expect(incomplete.result.transitions.map((t) => [t.kind, t.instanceID])).toEqual([["firing", "c"]]);
+    expect(incomplete.result.transitions.map((t) => [t.kind, t.key])).toEqual([["firing", "c"]]);
   });
 
   it("sends a reminder after the repeat interval, and not before", () => {
     const { next } = run(new Map(), [finding("a")], T0);
     expect(run(next, [finding("a")], hours(23)).result.transitions).toEqual([]);
     const due = run(next, [finding("a")], hours(24));
-    expect(due.result.transitions).toMatchObject([{ kind: "reminder", instanceID: "a" }]);
+    expect(due.result.transitions).toMatchObject([{ kind: "reminder", key: "a" }]);
     expect(run(due.next, [finding("a")], hours(30)).result.transitions).toEqual([]);
   });
 
   it("does not mark a transition notified when its publish failed, so the next run sends it again", () => {
     const first = diffSnapshot({
       audit: "failing",
+      problemKey: kebPresenter.problemKey,
       previous: new Map(),
       findings: [finding("a")],
       complete: true,
@@ -117,13 +118,14 @@ describe("diffSnapshot", () => {
     const nothingPublished = apply(new Map(), committable(first, new Set()));
     expect(nothingPublished.size).toBe(0);
     const retry = run(nothingPublished, [finding("a")], hours(1));
-    expect(retry.result.transitions).toMatchObject([{ kind: "firing", instanceID: "a" }]);
+    expect(retry.result.transitions).toMatchObject([{ kind: "firing", key: "a" }]);
   });
 
   it("sends a failed `resolved` again on the next run", () => {
     const { next } = run(new Map(), [finding("a")], T0);
     const resolve = diffSnapshot({
       audit: "failing",
+      problemKey: kebPresenter.problemKey,
       previous: next,
       findings: [],
       complete: true,
@@ -132,7 +134,7 @@ describe("diffSnapshot", () => {
     });
     const kept = apply(next, committable(resolve, new Set()));
     expect(kept.has("a")).toBe(true);
-    expect(run(kept, [], hours(2)).result.transitions).toMatchObject([{ kind: "resolved", instanceID: "a" }]);
+    expect(run(kept, [], hours(2)).result.transitions).toMatchObject([{ kind: "resolved", key: "a" }]);
   });
 
   it("fires only after N consecutive flagged runs, and resolves only after N clear runs", () => {
@@ -179,7 +181,7 @@ describe("diffSnapshot", () => {
     expect(during.result.transitions).toEqual([]);
     expect(during.result.changes).toEqual([]);
     const after = run(first.next, [finding("a")], hours(6), { silences: [silence] });
-    expect(after.result.transitions).toMatchObject([{ kind: "firing", instanceID: "a" }]);
+    expect(after.result.transitions).toMatchObject([{ kind: "firing", key: "a" }]);
     expect(after.result.transitions[0]?.silencedBy).toBeUndefined();
   });
 
@@ -187,13 +189,14 @@ describe("diffSnapshot", () => {
     const { next } = run(new Map(), [finding("a"), finding("b")], T0);
     const r = diffSnapshot({
       audit: "failing",
+      problemKey: kebPresenter.problemKey,
       previous: next,
       findings: [finding("a", "error", "warning"), finding("c")],
       complete: true,
       now: hours(1),
       policy: DEFAULT_POLICY,
     });
-    expect(r.transitions.map((t) => `${t.kind}:${t.instanceID}`).sort()).toEqual([
+    expect(r.transitions.map((t) => `${t.kind}:${t.key}`).sort()).toEqual([
       "changed:a",
       "firing:c",
       "resolved:b",

@@ -2,16 +2,41 @@ import {
   DIGEST_TIME,
   type DigestMessage,
   DigestV1Schema,
+  EDGE_GROUP_BY,
+  edgePresenter,
+  type Finding,
   fillTemplate,
   renderDigests,
   shortTime,
   slackCode,
   slackText,
+  stuckFinding,
 } from "@fleet-auditor/audit";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { describe, expect, it } from "vitest";
 import { digestV1JsonSchema } from "../../../tools/digest-schema-json.ts";
-import { ctx, t } from "../../helpers/transitions.ts";
+import { edited } from "../../helpers/findings.ts";
+import { ctx, editedT, t } from "../../helpers/transitions.ts";
+
+const STUCK = {
+  id: "a",
+  node: "edge-1",
+  key: "/core/v1/pods/a/b",
+  verb: "update",
+  resource: "pods",
+  status: "InApplying",
+  since: "2026-11-30T05:00:00.000Z",
+  firstSeenAt: "2026-11-30T05:00:00.000Z",
+};
+const STUCK_DETAIL = {
+  what: "stuck",
+  node: "edge-1",
+  key: "/core/v1/pods/a/b",
+  verb: "update",
+  resource: "pods",
+  status: "InApplying",
+  reason: "",
+};
 
 // The Slack function renders any digest its schema takes, including one another publisher put on
 // the topic: the schema holds times to ISO date-times and links to plain https URLs, and the
@@ -27,30 +52,40 @@ describe("the structured digest's times and links", () => {
   });
 
   it("stay valid in a digest built from odd KEB and edge times, which are re-spelled or left out", () => {
-    const odd = t(1, "changed");
-    odd.finding.expiredAt = "2026-11-30T06:00:00.123456789+02:00";
-    if (odd.finding.operation) odd.finding.operation.updatedAt = "2026-02-30T06:00:00Z";
-    const op = odd.finding.operation as NonNullable<typeof odd.finding.operation>;
-    odd.previous = { ...odd.finding, operation: { ...op, updatedAt: "garbage" } };
-    const edge = t(2, "firing", { state: "stuck", severity: "warning" });
-    edge.finding.edge = {
-      what: "stuck",
-      node: "edge-1",
-      key: "/core/v1/pods/a/b",
-      verb: "update",
-      resource: "pods",
-      reason: "",
-      since: "9000000000000000",
-    };
+    const odd = editedT(t(1, "changed"), (_, op) => ({
+      expiredAt: "2026-11-30T06:00:00.123456789+02:00",
+      operation: { ...op, updatedAt: "2026-02-30T06:00:00Z" },
+    }));
+    odd.previous = edited(odd.finding, (_, op = {}) => ({ operation: { ...op, updatedAt: "garbage" } }));
+    const edge = edgePresenter.fromFlat({
+      ...edgePresenter.flat(stuckFinding(STUCK)),
+      edge: { ...STUCK_DETAIL, since: "9000000000000000" },
+    }) as Finding;
     const stale = { ...t(3), since: "not a time" };
-    const digest = DigestV1Schema.parse(structured(renderDigests(ctx, [odd, edge, stale])[0]));
+    const digest = DigestV1Schema.parse(structured(renderDigests(ctx, [odd, stale])[0]));
+    const edgeDigest = DigestV1Schema.parse(
+      structured(
+        renderDigests({ ...ctx, audit: "applications", groupBy: EDGE_GROUP_BY, presenter: edgePresenter }, [
+          {
+            kind: "firing",
+            key: edge.key,
+            state: "stuck",
+            previousState: null,
+            severity: "warning",
+            finding: edge,
+            since: ctx.at,
+          },
+        ])[0],
+      ),
+    );
     const byId = new Map(digest.transitions.map((x) => [x.instanceID, x]));
     expect(byId.get("instance-00001")).toMatchObject({
       expiredAt: "2026-11-30T06:00:00.123456789+02:00",
       operation: { updatedAt: "2026-03-02T06:00:00.000Z" },
     });
     expect(byId.get("instance-00001")?.previousOperation?.updatedAt).toBeUndefined();
-    expect(byId.get("instance-00002")?.edge?.since).toBeUndefined();
+    expect(edgeDigest.transitions[0]?.edge).toMatchObject({ what: "stuck", node: "edge-1" });
+    expect(edgeDigest.transitions[0]?.edge?.since).toBeUndefined();
     expect(byId.get("instance-00003")?.since).toBe(ctx.at);
   });
 

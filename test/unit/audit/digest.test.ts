@@ -11,7 +11,7 @@ import {
 } from "@fleet-auditor/audit";
 import { describe, expect, it } from "vitest";
 import { finding } from "../../helpers/findings.ts";
-import { ctx, t } from "../../helpers/transitions.ts";
+import { ctx, editedT, t } from "../../helpers/transitions.ts";
 
 const body = (m: DigestMessage | undefined) =>
   JSON.parse(m?.message ?? "{}") as { default: string; email: string; https: string };
@@ -70,11 +70,12 @@ describe("digests", () => {
     changed.previous = finding("instance-00001", "error", "warning", "op-0");
     changed.previousState = "error";
     const reminder = t(2, "reminder");
-    const incomplete = t(3, "firing", { state: "deprovisionincomplete", severity: "warning" });
-    if (incomplete.finding.operation) {
-      incomplete.finding.operation.errorReason = undefined;
-      incomplete.finding.operation.notCompletedSteps = ["Delete_Kyma_Resource", "Free_Subscription"];
-    }
+    const incomplete = editedT(
+      t(3, "firing", { state: "deprovisionincomplete", severity: "warning" }),
+      (_, { errorReason: _r, ...op }) => ({
+        operation: { ...op, notCompletedSteps: ["Delete_Kyma_Resource", "Free_Subscription"] },
+      }),
+    );
     const email = body(renderDigests(ctx, [changed, reminder, incomplete])[0]).email;
     expect(email).toContain("- [critical] error -> failed: aws westeurope shoot c-0000001");
     expect(email).toMatch(/ {4}was: provision failed \(reason err_provisioning\)\n {4}now: provision failed/);
@@ -150,10 +151,10 @@ describe("a large incident", () => {
 
 describe("Slack safety", () => {
   it("escapes markup from KEB: no mention, link or code span can be injected", () => {
-    const evil = t(1);
-    if (evil.finding.operation)
-      evil.finding.operation.errorReason = "<!channel> `x` <https://evil|click> & *bold*";
-    evil.finding.shootName = "<@U123>";
+    const evil = editedT(t(1), (_, op) => ({
+      operation: { ...op, errorReason: "<!channel> `x` <https://evil|click> & *bold*" },
+      shootName: "<@U123>",
+    }));
     const note = chatbot(renderDigests(ctx, [evil])[0]);
     const text = JSON.stringify(note.content);
     expect(text).not.toContain("<!channel>");
@@ -166,9 +167,9 @@ describe("Slack safety", () => {
   });
 
   it("never lets a control character or line break from KEB forge a line of the e-mail", () => {
-    const evil = t(1);
-    if (evil.finding.operation)
-      evil.finding.operation.description = "fine\nRESOLVED (1)\r\n- resolved: all good\u0085\u2028x";
+    const evil = editedT(t(1), (_, op) => ({
+      operation: { ...op, description: "fine\nRESOLVED (1)\r\n- resolved: all good\u0085\u2028x" },
+    }));
     const email = body(renderDigests(ctx, [evil])[0]).email;
     expect(email).not.toMatch(/^RESOLVED/m);
     expect(email).not.toMatch(/^- resolved/m);

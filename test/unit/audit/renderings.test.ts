@@ -1,6 +1,8 @@
 import {
   type DigestMessage,
   type DigestV1,
+  EDGE_GROUP_BY,
+  edgePresenter,
   quarantinedFinding,
   refusedFinding,
   renderDigests,
@@ -10,6 +12,7 @@ import {
   type Transition,
 } from "@fleet-auditor/audit";
 import { describe, expect, it } from "vitest";
+import { edited } from "../../helpers/findings.ts";
 import { AT, ctx, t } from "../../helpers/transitions.ts";
 
 // Every channel's rendering as received, for the KEB and the applications audits, kept byte for
@@ -25,7 +28,12 @@ function structured(m: DigestMessage | undefined): DigestV1 {
   return JSON.parse(body(m).default) as DigestV1;
 }
 
-/** The digest without the fields a later release added (consumers ignore fields they do not know). */
+/**
+ * The digest without the fields a later release added (consumers ignore fields they do not know).
+ * The labels take room in the publish: at 3,000 transitions the digest names 105 fewer of them
+ * than before labels (counted in `omitted`; every one is in the run report), which its snapshot
+ * shows.
+ */
 function withoutAdditions(d: DigestV1): unknown {
   return JSON.parse(JSON.stringify(d), (key, value) => (key === "labels" ? undefined : value));
 }
@@ -34,8 +42,9 @@ const json = (value: unknown): string => `${JSON.stringify(value, null, 2)}\n`;
 
 function changed(i: number): Transition {
   const now = t(i, "changed");
-  const was = t(i, "firing", { state: "error", severity: "warning" }).finding;
-  if (was.operation) was.operation.operationID = "op-0";
+  const was = edited(t(i, "firing", { state: "error", severity: "warning" }).finding, (flat) => ({
+    operation: { ...(flat.operation as object), operationID: "op-0" },
+  }));
   return { ...now, previousState: "error", previous: was };
 }
 
@@ -70,9 +79,9 @@ function edge(i: number, kind: Transition["kind"]): Transition {
         : quarantinedFinding(`MS_BAD_${i}`, i);
   return {
     kind,
-    instanceID: f.instanceID,
-    state: f.state,
-    previousState: kind === "firing" ? null : f.state,
+    key: f.key,
+    state: f.labels.state as string,
+    previousState: kind === "firing" ? null : (f.labels.state as string),
     severity: f.severity,
     finding: f,
     since: minutesBefore(45 + i),
@@ -82,6 +91,8 @@ function edge(i: number, kind: Transition["kind"]): Transition {
 const edgeCtx = {
   ...ctx,
   audit: "applications",
+  groupBy: EDGE_GROUP_BY,
+  presenter: edgePresenter,
   listedWhat: "Applications",
   links: { ...ctx.links, runbook: "https://runbooks.example/edge/{node}/{reason}" },
 };
@@ -139,7 +150,13 @@ describe("renderings as received, every channel (snapshots)", () => {
       await expect(json(JSON.parse(body(m).https))).toMatchFileSnapshot(`__snapshots__/chatbot-${slug}.json`);
       const perRuntime = renderRuntimeMessages({ ...context, threading: "runtime" }, transitions.slice(0, 5));
       await expect(
-        json(perRuntime.map((r) => ({ subject: r.subject, attributes: r.attributes, ...body(r) }))),
+        json(
+          perRuntime.map((r) => {
+            const { default: structuredText, email, https } = body(r);
+            const digest = JSON.stringify(withoutAdditions(JSON.parse(structuredText) as DigestV1));
+            return { subject: r.subject, attributes: r.attributes, default: digest, email, https };
+          }),
+        ),
       ).toMatchFileSnapshot(`__snapshots__/per-runtime-${slug}.json`);
     },
   );

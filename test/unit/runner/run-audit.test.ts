@@ -1,4 +1,4 @@
-import type { AuditDefinition } from "@fleet-auditor/audit";
+import { type AuditDefinition, failingAudit } from "@fleet-auditor/audit";
 import { KebHttpError } from "@fleet-auditor/keb";
 import { Fleet, generateFleet } from "@fleet-auditor/keb-sim";
 import { type AuditRunDeps, LEDGER_TRANSITIONS, runAudit } from "@fleet-auditor/runner";
@@ -166,6 +166,7 @@ describe("runAudit: lease", () => {
 
   it("releases the lease when the scan throws", async () => {
     const broken: AuditDefinition = {
+      ...failingAudit,
       source: "keb",
       name: "broken",
       description: "a definition whose query KEB would misread",
@@ -330,13 +331,11 @@ describe("runAudit: filters", () => {
   it("still resolves what the filter covers", async () => {
     await failing(0);
     const trialFiring = [...(store.snapshots.get("failing")?.values() ?? [])].find(
-      (e) => e.finding.plan === "trial" && e.finding.state === "error",
+      (e) => e.finding.labels.plan === "trial" && e.finding.labels.state === "error",
     );
-    source.fleet.recover(trialFiring?.instanceID as string);
+    source.fleet.recover(trialFiring?.key as string);
     const filtered = await failing(1, { filters: { plans: ["trial"] } });
-    expect(filtered.transitions.map((t) => [t.kind, t.instanceID])).toEqual([
-      ["resolved", trialFiring?.instanceID],
-    ]);
+    expect(filtered.transitions.map((t) => [t.kind, t.instanceID])).toEqual([["resolved", trialFiring?.key]]);
   });
 });
 
@@ -488,8 +487,8 @@ describe("runAudit: resolutions and the auditor's health", () => {
   it("tells how each resolved runtime ended: its state now, or no longer listed", async () => {
     await failing(0);
     const [recovered, deleted] = [...(store.snapshots.get("failing")?.values() ?? [])]
-      .filter((e) => e.finding.state === "error")
-      .map((e) => e.instanceID);
+      .filter((e) => e.finding.labels.state === "error")
+      .map((e) => e.key);
     source.fleet.recover(recovered as string);
     source.fleet.delete(deleted as string);
     const s = await failing(1);
@@ -565,7 +564,7 @@ describe("runAudit: resolutions and the auditor's health", () => {
 function firstFiring(): string {
   const [first] = [...(store.snapshots.get("failing")?.values() ?? [])].filter((e) => e.phase === "firing");
   if (!first) throw new Error("nothing firing");
-  return first.instanceID;
+  return first.key;
 }
 
 describe("runAudit: per-runtime messages", () => {

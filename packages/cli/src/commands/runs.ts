@@ -142,10 +142,44 @@ const CSV_COLUMNS = [
   "operationDescription",
 ] as const;
 
-/** RFC 4180 CSV with a header, one record per line; cells as `csvCell` makes them (escaped, formula-guarded). */
+// The flat form's operation, as KEB findings carry it (other findings have none).
+interface Operation {
+  kind?: string;
+  operationID?: string;
+  state?: string;
+  description?: string;
+}
+
+// Labels the columns above already hold; the others become columns of their own, after them.
+const IN_COLUMNS = new Set([
+  "instance",
+  "runtime",
+  "shoot",
+  "account",
+  "subaccount",
+  "plan",
+  "region",
+  "provider",
+  "state",
+  "reason",
+]);
+
+/**
+ * RFC 4180 CSV with a header, one record per line; cells as `csvCell` makes them (escaped,
+ * formula-guarded). Today's columns in their order, then every label no column holds (e.g. an
+ * edge finding's `node`), in the order the rows first have them.
+ */
 function csv(v: RunView): string {
+  const extra = [
+    ...new Set(
+      v.transitions.flatMap((t) =>
+        Object.keys((t as Partial<ReportTransition>).labels ?? {}).filter((l) => !IN_COLUMNS.has(l)),
+      ),
+    ),
+  ];
   const rows = v.transitions.map((t) => {
     const r = t as Partial<ReportTransition>;
+    const op = r.operation as Operation | undefined;
     const values: Record<(typeof CSV_COLUMNS)[number], string | null | undefined> = {
       kind: t.kind,
       severity: t.severity,
@@ -164,12 +198,18 @@ function csv(v: RunView): string {
       ending: r.ending,
       silencedBy: t.silencedBy,
       expiredAt: r.expiredAt,
-      operationKind: r.operation?.kind,
-      operationID: r.operation?.operationID,
-      operationState: r.operation?.state,
-      operationDescription: r.operation?.description,
+      operationKind: op?.kind,
+      operationID: op?.operationID,
+      operationState: op?.state,
+      operationDescription: op?.description,
     };
-    return CSV_COLUMNS.map((c) => csvCell(values[c] ?? "")).join(",");
+    const labels = r.labels ?? {};
+    return [
+      ...CSV_COLUMNS.map((c) => values[c] ?? ""),
+      ...extra.map((l) => (Object.hasOwn(labels, l) ? labels[l] : "")),
+    ]
+      .map((cell) => csvCell(cell ?? ""))
+      .join(",");
   });
-  return [CSV_COLUMNS.join(","), ...rows].join("\r\n");
+  return [[...CSV_COLUMNS, ...extra.map(csvCell)].join(","), ...rows].join("\r\n");
 }

@@ -1,6 +1,6 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { reportDigests } from "@fleet-auditor/audit";
+import { auditNamed, reportDigests } from "@fleet-auditor/audit";
 import type { OutboxLine } from "@fleet-auditor/notify";
 import { messagingFrom, slackMessageFor } from "@fleet-auditor/runner";
 import { stateDirOption, subcommand } from "../args.ts";
@@ -92,8 +92,11 @@ async function fromReport(
   try {
     const report = await backend.reports.loadReport(runId);
     if (!report) return { missing: `no report of run ${runId} in the ${backend.description}` };
-    const { landscape, links, collapseAt } = messagingFrom(env);
+    const { landscape, links, collapseAt, audits } = messagingFrom(env);
+    const { groupBy, presenter } = auditNamed(report.audit, audits);
     const [digest] = reportDigests(report, {
+      groupBy,
+      presenter,
       ...(landscape ? { landscape } : {}),
       ...(links ? { links } : {}),
       ...(collapseAt !== undefined ? { collapseAt } : {}),

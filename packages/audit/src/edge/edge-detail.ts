@@ -1,8 +1,6 @@
-// What an edge finding is about beyond the runtime-shaped fields of a `Finding`: its own module,
-// so that `finding.ts` (which carries it) and `edge-finding.ts` (which builds it) do not import
-// each other.
+// What an edge finding holds beyond its labels: read by the edge presenter alone.
 
-/** What an edge finding is about, beyond the runtime-shaped fields. */
+/** What an edge finding is about, beyond its labels. */
 export interface EdgeDetail {
   what: "stuck" | "refused" | "quarantined";
   node: string;

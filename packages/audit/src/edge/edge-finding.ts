@@ -1,20 +1,24 @@
 import type { RefusingNode, StuckApplication } from "@fleet-auditor/metaserver";
+import { bounded, type Finding, type Severity } from "../finding.ts";
+import { keyPart } from "../finding-key.ts";
 import type { EdgeDetail } from "./edge-detail.ts";
-import { bounded, type Finding, type Severity } from "./finding.ts";
-import { keyPart } from "./finding-key.ts";
 
-// The applications audit's findings in the engine's terms. The engine (snapshot diff, silences,
-// groups, digests, reports) works on `Finding`; an edge finding fills it so that everything
-// downstream works unchanged, and carries what only the edge has in `edge`:
-//   instanceID  the finding's own key: `app:<Application ID>`, `refusals:<node>:<code>:<reason>`,
-//               `quarantine:<code>` (the snapshot is keyed by it)
-//   shootName   what messages name it by: the Application's verb and key, or the refusal
-//   region      the node: groups, summaries and silences by region are by node
-//   plan        the verb: a group's "plans" tally is its verbs
-//   provider    "kubeedge"; the account fields and runtimeID are empty
+// The applications audit's findings: a stuck Application, a node whose requests the cloud keeps
+// refusing, or messages quarantined as unreadable. Keys:
+//   `app:<Application ID>`, `refusals:<node>:<code>:<reason>`, `quarantine:<code>`
 
-/** The states the applications audit gives, as messages show them. */
-const EDGE_STATES = { stuck: "stuck", refused: "refused", quarantined: "quarantined" } as const;
+/** The labels of an edge (KubeEdge) finding. */
+export const EDGE_LABELS = [
+  "node",
+  "verb",
+  "resource",
+  "namespace",
+  "name",
+  "status",
+  "state",
+  "reason",
+  "code",
+] as const;
 
 const SEVERITY: Record<EdgeDetail["what"], Severity> = {
   stuck: "warning",
@@ -22,19 +26,31 @@ const SEVERITY: Record<EdgeDetail["what"], Severity> = {
   quarantined: "info",
 };
 
-function edgeFinding(key: string, name: string, detail: EdgeDetail): Finding {
+/** An edge finding's detail, as its presenter reads it. */
+export const edgeDetail = (f: Finding): EdgeDetail => f.detail as EdgeDetail;
+
+/** An edge finding of its key, what names it and its (bounded) detail. */
+export function edgeFinding(key: string, summary: string, detail: EdgeDetail): Finding {
+  // The Application's key: /{group}/{version}/{resource}/{namespace}/{name}, `null` for none.
+  const [, , , , namespace = "", name = ""] = detail.key.split("/");
+  const part = (v: string): string => (v === "null" ? "" : v);
   return {
-    instanceID: key,
-    runtimeID: "",
-    shootName: bounded(name, MAX_NAME),
-    globalAccountID: "",
-    subAccountID: "",
-    plan: detail.verb,
-    region: detail.node,
-    provider: "kubeedge",
-    state: EDGE_STATES[detail.what],
+    key,
+    labels: {
+      node: detail.node,
+      verb: detail.verb,
+      resource: detail.resource,
+      namespace: part(namespace),
+      name: part(name),
+      status: detail.status ?? "",
+      state: detail.what,
+      reason: detail.reason,
+      code: detail.code ? String(detail.code) : "",
+    },
     severity: SEVERITY[detail.what],
-    edge: detail,
+    ...(detail.since ? { startsAt: detail.since } : {}),
+    summary: bounded(summary, MAX_NAME),
+    detail,
   };
 }
 

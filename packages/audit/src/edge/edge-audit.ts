@@ -1,0 +1,17 @@
+import type { StatusTableAuditDefinition } from "../audit-definition.ts";
+import { edgePresenter } from "./edge-presenter.ts";
+
+/** How edge findings group by default: one incident per state, node and reason. */
+export const EDGE_GROUP_BY = ["state", "node", "reason"] as const;
+
+/**
+ * KubeEdge Applications stuck in flight, nodes whose requests the cloud keeps refusing, and
+ * messages quarantined as unreadable: read from the Application status table's watched index.
+ */
+export const applicationsAudit: StatusTableAuditDefinition = {
+  source: "status-table",
+  name: "applications",
+  description: "KubeEdge Applications stuck in flight, refusing nodes, quarantined messages",
+  groupBy: EDGE_GROUP_BY,
+  presenter: edgePresenter,
+};

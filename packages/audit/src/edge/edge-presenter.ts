@@ -1,0 +1,105 @@
+import { appsStatusCommand } from "../commands.ts";
+import { type Finding, stateOf } from "../finding.ts";
+import type { FlatFinding, Presenter } from "../presenter.ts";
+import type { Transition } from "../snapshot.ts";
+import { humanDuration, oneLine, shortTime } from "../text.ts";
+import type { EdgeDetail } from "./edge-detail.ts";
+import { edgeDetail, edgeFinding } from "./edge-finding.ts";
+
+// An edge finding in messages: placed by its node, told by what it is (a stuck Application, a
+// node's refusals, quarantined messages).
+
+const NOUNS: Readonly<Record<string, string>> = {
+  stuck: "Applications",
+  refused: "refusal kinds",
+  quarantined: "quarantine codes",
+};
+
+const HOW_IT_ENDED: Record<EdgeDetail["what"], string> = {
+  stuck: "it completed, was answered or aged out",
+  refused: "the node's refusals fell below the threshold",
+  quarantined: "no more messages quarantined in the window",
+};
+
+function placement(f: Finding): string {
+  const node = edgeDetail(f).node;
+  return node ? `node ${oneLine(node, 60)}: ${oneLine(f.summary, 160)}` : oneLine(f.summary, 160);
+}
+
+function lines(t: Transition, at: string, brief: boolean): string[] {
+  const f = t.finding;
+  const e = edgeDetail(f);
+  const age = humanDuration(Date.parse(at) - Date.parse(t.since));
+  if (t.kind === "resolved") {
+    return [
+      `- resolved after ${age}: ${placement(f)}, was ${oneLine(stateOf(f), 40)}; ${HOW_IT_ENDED[e.what]}`,
+    ];
+  }
+  const since = `since ${shortTime(t.since)} (${age})`;
+  if (brief) return [`- [${t.severity}] still ${oneLine(stateOf(f), 40)} ${since}: ${placement(f)}`];
+  const out = [`- [${t.severity}] ${oneLine(stateOf(f), 40)}: ${placement(f)}, ${since}`];
+  if (e.what === "stuck") {
+    out.push(
+      `    Application ${oneLine(f.key.replace(/^app:/, ""), 80)}: ${oneLine(e.status ?? "", 40)} since ${shortTime(e.since ?? t.since)}, resource ${oneLine(e.resource, 60) || "-"}`,
+    );
+  }
+  if (e.what === "refused") {
+    out.push(`    requests: ${oneLine((e.requests ?? []).join(", "), 200)}; e.g. ${oneLine(e.key, 120)}`);
+  }
+  return out;
+}
+
+/** The presenter of the applications audit. */
+export const edgePresenter: Presenter = {
+  tally: { label: "verb", word: "verbs" },
+  noun: (state) => NOUNS[state] ?? "findings",
+  placeWord: "on node",
+  example: (f) => oneLine(f.summary, 80),
+  lines,
+  groupNote: () => undefined,
+  // The node first: the Application's key is long and the subject is cut at 99 characters.
+  subject(t, state) {
+    const node = edgeDetail(t.finding).node;
+    return `${t.kind} ${state}${node ? ` on ${node}` : ""}: ${t.finding.summary}`;
+  },
+  chatNote(f, since) {
+    const e = edgeDetail(f);
+    return e.status ? `${e.status} since ${shortTime(e.since ?? since)}` : undefined;
+  },
+  inspect(f) {
+    const e = edgeDetail(f);
+    return e.what === "quarantined" ? "fleet-auditor apps quarantine" : appsStatusCommand(e.node);
+  },
+  // A refusal's count moves every run; only what it is (and a stuck Application's status) matters.
+  problemKey(f) {
+    const e = edgeDetail(f);
+    return [stateOf(f), e.status ?? "", e.reason].join("|");
+  },
+  // Before labels an edge finding kept its node as `region`, and templates named the key `{key}`.
+  linkValues(f) {
+    const e = edgeDetail(f);
+    return { region: e.node, key: e.key };
+  },
+  flat(f) {
+    const e = edgeDetail(f);
+    return {
+      instanceID: f.key,
+      runtimeID: "",
+      shootName: f.summary,
+      globalAccountID: "",
+      subAccountID: "",
+      plan: e.verb,
+      region: e.node,
+      provider: "kubeedge",
+      state: stateOf(f),
+      severity: f.severity,
+      edge: e,
+    };
+  },
+  flatPlace: "node",
+  v1GroupMark: { edge: true },
+  fromFlat(flat: FlatFinding) {
+    if (flat.edge === undefined || flat.edge === null) return undefined;
+    return edgeFinding(flat.instanceID, flat.shootName, flat.edge as EdgeDetail);
+  },
+};
