@@ -1,4 +1,4 @@
-import type { AuditDefinition } from "./audit-definition.ts";
+import type { AuditDefinition, AuditKind } from "./audit-definition.ts";
 import { applicationsAudit } from "./edge/edge-audit.ts";
 import { edgePresenter } from "./edge/edge-presenter.ts";
 import { UnknownAuditError } from "./errors.ts";
@@ -39,12 +39,23 @@ export function fromFlat(flat: FlatFinding): { finding: Finding; presenter: Pres
 }
 
 /**
- * The presenter of a structured digest v1 group: the edge's when the group or a member carries
- * the edge mark, else KEB's (v1 was written by these two).
+ * The presenter of a structured digest v1 group: its audit's own, when the audit is one of
+ * `audits` and brings its own; else, as v1 was written by the KEB and edge audits, the edge's
+ * when the group or a member carries the edge mark, and KEB's otherwise.
  */
-export function v1Presenter(
+export function digestPresenter(
+  audit: string,
+  audits: readonly AuditKind[],
   group: { edge?: true | undefined },
   members: ReadonlyArray<{ edge?: unknown }>,
 ): Presenter {
+  const own = audits.find((a) => a.name === audit)?.presenter;
+  if (own && !FLAT_READERS.includes(own)) return own;
   return group.edge || members.some((t) => t.edge !== undefined) ? edgePresenter : kebPresenter;
+}
+
+/** A digest v1 row as a finding: read by `presenter` when it can, else by whoever wrote it. */
+export function readRow(row: FlatFinding, presenter: Presenter): { finding: Finding; presenter: Presenter } {
+  const finding = presenter.fromFlat(row);
+  return finding ? { finding, presenter } : fromFlat(row);
 }

@@ -94,6 +94,9 @@ export const DigestV1GroupSchema = object({
   count: number().int().positive(),
   plans: array(object({ plan: string(), count: number().int().positive() })),
   examples: array(string()).describe("the group's first instance IDs (at most 3)"),
+  labels: record(string(), string())
+    .optional()
+    .describe("the groupBy labels its members share (added in place, as a transition's labels)"),
   edge: literal(true)
     .optional()
     .describe("the applications audit: region is a node, plans are verbs (silences match node)"),

@@ -66,6 +66,7 @@ export function structuredDigest(
       count: g.members.length,
       plans: g.tally.map(([plan, count]) => ({ plan, count })),
       examples: g.members.slice(0, 3).map((r) => (transitions[r] as Transition).key),
+      labels: { ...g.labels },
       ...ctx.presenter.v1GroupMark,
     })),
     transitions: [...named],

@@ -1,4 +1,4 @@
-import { labelOf, reasonOf, SEVERITY_RANK, type Severity, stateOf } from "./finding.ts";
+import { type Labels, labelOf, reasonOf, SEVERITY_RANK, type Severity, stateOf } from "./finding.ts";
 import type { Transition, TransitionKind, TransitionRef } from "./snapshot.ts";
 
 /** Transitions of one kind that share the audit's `groupBy` labels: one incident, told as one. */
@@ -12,6 +12,8 @@ export interface TransitionGroup {
   reason: string;
   /** The other `groupBy` labels and their values, in `groupBy` order: where the incident is. */
   place: ReadonlyArray<readonly [label: string, value: string]>;
+  /** Every `groupBy` label and the value its members share. */
+  labels: Labels;
   severity: Severity;
   /** The oldest `since` of its members (ISO). */
   since: string;
@@ -68,6 +70,7 @@ export function groupTransitions(
         state: stateOf(f),
         reason: reasonOf(f),
         place,
+        labels: Object.fromEntries(grouping.groupBy.map((l) => [l, labelOf(f.labels, l)])),
         severity: t.severity,
         since: t.since,
         tally: [],

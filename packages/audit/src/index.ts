@@ -112,6 +112,7 @@ export type {
   SilenceSource,
 } from "./ports.ts";
 export type { FlatFinding, Presenter } from "./presenter.ts";
+export { definePresenter } from "./presenter-defaults.ts";
 export {
   CHATBOT_DESCRIPTION_LIMIT,
   type ChatbotNotification,

@@ -1,5 +1,6 @@
+import type { AuditKind } from "./audit-definition.ts";
 import { pastableCommand, silenceCommand } from "./commands.ts";
-import { fromFlat, v1Presenter } from "./definitions.ts";
+import { AUDITS, digestPresenter, readRow } from "./definitions.ts";
 import type { DigestV1 } from "./digest-v1-schema.ts";
 import { leftOutLine } from "./left-out.ts";
 import { safeLink } from "./links.ts";
@@ -66,7 +67,7 @@ const PLANS = 4;
  * a digest from another publisher (the Slack function takes any that its schema accepts) cannot
  * mention, link or format either.
  */
-export function slackMessage(digest: DigestV1): SlackMessage {
+export function slackMessage(digest: DigestV1, audits: readonly AuditKind[] = AUDITS): SlackMessage {
   const title = digest.subject.replace(/^\[fleet-auditor\] /, "");
   const blocks: SlackBlock[] = [
     { type: "header", text: plain(`${SEVERITY_EMOJI[digest.severity]} ${title}`, SLACK_LIMITS.headerText) },
@@ -92,7 +93,7 @@ export function slackMessage(digest: DigestV1): SlackMessage {
   // Room for the groups: what the tail needs, and one line for groups that do not fit.
   const room = SLACK_LIMITS.blocks - blocks.length - tail.length - 1;
   const shown = digest.groups.length <= room + 1 ? digest.groups : digest.groups.slice(0, room);
-  for (const [i, g] of shown.entries()) blocks.push(groupSection(digest, g, i));
+  for (const [i, g] of shown.entries()) blocks.push(groupSection(digest, g, i, audits));
   const hidden = digest.groups.slice(shown.length);
   if (hidden.length) {
     const count = hidden.reduce((n, g) => n + g.count, 0);
@@ -121,19 +122,21 @@ function summaryFields(d: DigestV1): SlackText[] {
   return fields.slice(0, SLACK_LIMITS.fields);
 }
 
-function groupSection(d: DigestV1, g: DigestV1["groups"][number], index: number): SlackBlock {
+function groupSection(
+  d: DigestV1,
+  g: DigestV1["groups"][number],
+  index: number,
+  audits: readonly AuditKind[],
+): SlackBlock {
   const emoji = g.kind === "resolved" ? ":white_check_mark:" : SEVERITY_EMOJI[g.severity];
   const reason = g.reason ? ` ${slackCode(g.reason, 80)}` : "";
   const age =
     g.kind === "resolved"
       ? ""
       : `, since ${shortTime(g.since)} (${humanDuration(Date.parse(d.at) - Date.parse(g.since))})`;
-  const members = d.transitions.filter(
-    (t) => t.kind === g.kind && t.state === g.state && t.reason === g.reason && t.region === g.region,
-  );
-  // The digest's rows in the flat form v1 has, read back as findings by their presenter.
-  const read = members.map((t) => fromFlat(t));
-  const presenter = v1Presenter(g, members);
+  const members = d.transitions.filter((t) => t.kind === g.kind && inGroup(g, t));
+  const presenter = digestPresenter(d.audit, audits, g, members);
+  const read = members.map((t) => readRow(t, presenter));
   const plans = `${g.plans
     .slice(0, PLANS)
     .map((p) => `${slackText(p.plan, 30)} ${p.count}`)
@@ -147,7 +150,7 @@ function groupSection(d: DigestV1, g: DigestV1["groups"][number], index: number)
   const budget = SLACK_LIMITS.sectionText - commands.length - more.length;
   let listed = 0;
   for (const [i, t] of members.entries()) {
-    const { finding: f, presenter: own } = read[i] as ReturnType<typeof fromFlat>;
+    const { finding: f, presenter: own } = read[i] as ReturnType<typeof readRow>;
     const name = slackText(f.summary || f.key, 60);
     const runtime = t.links.runtime;
     const link = runtime && safeLink(runtime) ? `<${runtime}|${name}>` : name;
@@ -181,7 +184,7 @@ function groupSection(d: DigestV1, g: DigestV1["groups"][number], index: number)
 function groupCommands(
   d: DigestV1,
   g: DigestV1["groups"][number],
-  first: ReturnType<typeof fromFlat> | undefined,
+  first: ReturnType<typeof readRow> | undefined,
   presenter: Presenter,
 ): string {
   const inspect = first ? first.presenter.inspect(first.finding) : undefined;
@@ -189,13 +192,34 @@ function groupCommands(
     audit: d.audit,
     state: g.state,
     reason: g.reason,
-    place: [[presenter.flatPlace, g.region]],
+    place: placeOf(g, presenter),
   });
   const line = (label: string, command: string | undefined): string => {
     const shown = command ? shownCommand(command) : "";
     return shown ? `\n${label}: ${shown}` : "";
   };
   return line("inspect", inspect) + line("silence", silence);
+}
+
+type Group = DigestV1["groups"][number];
+type Row = DigestV1["transitions"][number];
+
+/**
+ * Whether a row is a member of a group: by the labels the group shares, when both carry labels
+ * (digests since labels); else by the state, reason and region v1 groups were made of.
+ */
+function inGroup(g: Group, t: Row): boolean {
+  const shared = g.labels;
+  const own = t.labels;
+  if (shared && own)
+    return Object.entries(shared).every(([l, v]) => (Object.hasOwn(own, l) ? own[l] : "") === v);
+  return t.state === g.state && t.reason === g.reason && t.region === g.region;
+}
+
+/** The labels a group's silence matches besides its state and reason. */
+function placeOf(g: Group, presenter: Presenter): Array<[string, string]> {
+  if (!g.labels) return [[presenter.flatPlace, g.region]];
+  return Object.entries(g.labels).filter(([l]) => l !== "state" && l !== "reason");
 }
 
 /** A command as inline code, or "" when it is too long to show whole. */
