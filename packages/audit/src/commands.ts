@@ -53,11 +53,6 @@ export function silenceCommand(g: GroupMatch): string | undefined {
   return `fleet-auditor silences add ${shellOption("--audit", g.audit)} ${match} --for 4h --comment "..." --by "$USER"`;
 }
 
-/** `fleet-auditor apps status --node NODE`: what the edge says of one node. */
-export function appsStatusCommand(node: string): string | undefined {
-  return pastable(node) ? `fleet-auditor apps status ${shellOption("--node", node)}` : undefined;
-}
-
 /**
  * `fleet-auditor runs show RUN_ID`, naming the store it reads: `AUDIT_TABLE=… ` before it for a
  * deployed table, `--state-dir …` after it for an embedded one.

@@ -7,7 +7,6 @@ export {
   withGroupBy,
 } from "./audit-definition.ts";
 export {
-  appsStatusCommand,
   type GroupMatch,
   pastableCommand,
   type ReportStore,
@@ -117,7 +116,7 @@ export {
   CHATBOT_DESCRIPTION_LIMIT,
   type ChatbotNotification,
   chatbotNotification,
-  runtimeThreadId,
+  findingThreadId,
   threadId,
 } from "./render-chatbot.ts";
 export {

@@ -103,7 +103,7 @@ export function chatbotNotification(
       keywords: [ctx.audit, severity, ...(ctx.landscape ? [ctx.landscape] : [])].map((k) => slackText(k, 60)),
     },
     metadata: {
-      threadId: ctx.threading === "runtime" && example ? runtimeThreadId(ctx, example) : threadId(ctx, first),
+      threadId: ctx.threading === "runtime" && example ? findingThreadId(ctx, example) : threadId(ctx, first),
       summary: slackText(title, 250),
       eventType: `fleet-auditor.${ctx.audit}`,
       additionalContext: {
@@ -138,7 +138,7 @@ export function threadId(
  * One finding's incident per thread (per-runtime mode): its key and when it began, so its
  * firing, changes, reminders and resolution reply in one thread.
  */
-export function runtimeThreadId(ctx: Pick<DigestContext, "audit" | "landscape">, t: Transition): string {
+export function findingThreadId(ctx: Pick<DigestContext, "audit" | "landscape">, t: Transition): string {
   const incident = [ctx.landscape ?? "-", ctx.audit, "runtime", t.key, t.since];
   return `fleet-auditor:${incident.map((p) => p.replace(/[^\w.-]+/g, "_")).join(":")}`.slice(0, 500);
 }

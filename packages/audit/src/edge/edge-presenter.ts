@@ -1,6 +1,6 @@
-import { appsStatusCommand } from "../commands.ts";
 import { type Finding, stateOf } from "../finding.ts";
 import type { FlatFinding, Presenter } from "../presenter.ts";
+import { pastable, shellOption } from "../shell.ts";
 import type { Transition } from "../snapshot.ts";
 import { humanDuration, oneLine, shortTime } from "../text.ts";
 import type { EdgeDetail } from "./edge-detail.ts";
@@ -68,7 +68,8 @@ export const edgePresenter: Presenter = {
   },
   inspect(f) {
     const e = edgeDetail(f);
-    return e.what === "quarantined" ? "fleet-auditor apps quarantine" : appsStatusCommand(e.node);
+    if (e.what === "quarantined") return "fleet-auditor apps quarantine";
+    return pastable(e.node) ? `fleet-auditor apps status ${shellOption("--node", e.node)}` : undefined;
   },
   // A refusal's count moves every run; only what it is (and a stuck Application's status) matters.
   problemKey(f) {
