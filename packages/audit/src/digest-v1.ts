@@ -2,8 +2,9 @@ import { regexes } from "zod";
 import { DIGEST_V1 } from "./digest-v1-name.ts";
 import type { DigestV1, DigestV1Transition } from "./digest-v1-schema.ts";
 import { placeText, type TransitionGroup } from "./groups.ts";
-import { fillTemplate, linkValues } from "./links.ts";
+import { fillTemplate } from "./links.ts";
 import type { DigestContext } from "./message.ts";
+import type { PlannedMember } from "./plan.ts";
 import { reportTransition } from "./report.ts";
 import type { Transition, TransitionRef } from "./snapshot.ts";
 import { oneLine } from "./text.ts";
@@ -90,16 +91,16 @@ export function structuredDigest(
   };
 }
 
-/** The rows of `order` as the structured digest names them: built once, then fitted. */
+/** The plan's members as the structured digest names them: built once, then fitted. */
 export function structuredTransitions(
   ctx: DigestContext,
-  transitions: readonly Transition[],
-  order: readonly TransitionRef[],
+  members: readonly PlannedMember[],
 ): DigestV1Transition[] {
-  return order.map((r) => structuredTransition(ctx, transitions[r] as Transition));
+  return members.map((m) => structuredTransition(ctx, m));
 }
 
-function structuredTransition(ctx: DigestContext, t: Transition): DigestV1Transition {
+function structuredTransition(ctx: DigestContext, m: PlannedMember): DigestV1Transition {
+  const t = m.transition;
   const {
     silencedBy: _s,
     expiredAt,
@@ -109,9 +110,7 @@ function structuredTransition(ctx: DigestContext, t: Transition): DigestV1Transi
     labels,
     ...row
   } = reportTransition(t, ctx.presenter);
-  const values = linkValues(t.finding, ctx.presenter);
-  const runtime = fillTemplate(ctx.links?.runtime, values);
-  const runbook = fillTemplate(ctx.links?.runbook, values);
+  const { runtime, runbook } = m.links;
   const expired = expiredAt === undefined ? undefined : digestTime(expiredAt);
   return {
     ...row,

@@ -1,7 +1,6 @@
 import { structuredDigest, structuredTransitions } from "./digest-v1.ts";
 import type { DigestV1Transition } from "./digest-v1-schema.ts";
 import { SEVERITY_RANK, type Severity } from "./finding.ts";
-import { groupTransitions } from "./groups.ts";
 import {
   byteSize,
   type DigestContext,
@@ -9,6 +8,7 @@ import {
   type ShortDigest,
   SNS_BYTE_BUDGET,
 } from "./message.ts";
+import { planNotification } from "./plan.ts";
 import { chatbotNotification } from "./render-chatbot.ts";
 import { renderText } from "./render-text.ts";
 import { shortDigest } from "./short-digest.ts";
@@ -30,17 +30,13 @@ export function renderDigests(
 ): DigestMessage[] {
   const refs = [...transitions.keys()].filter((i) => transitions[i]?.silencedBy === undefined);
   if (refs.length === 0 && !ctx.leftOut) return [];
-  const groups = groupTransitions(transitions, refs, {
-    groupBy: ctx.groupBy,
-    tally: ctx.presenter.tally.label,
-  });
+  const { groups, order } = planNotification(ctx, transitions, refs);
   // Findings left out are a warning: something is flagged that the audit cannot follow.
   const severity = ctx.leftOut && refs.length === 0 ? "warning" : messageSeverity(transitions, refs);
-  const email = renderText(ctx, transitions, groups);
+  const email = renderText(ctx, groups);
   const subject = subjectLine(ctx, transitions, groups, severity);
   const chatbot = chatbotNotification(
     ctx,
-    transitions,
     groups,
     severity,
     subject.replace(/^\[fleet-auditor\] /, ""),
@@ -54,8 +50,10 @@ export function renderDigests(
   };
   // The structured variant (`default`) names as many transitions as the publish has room for,
   // in group order.
-  const order = groups.flatMap((g) => g.members);
-  const rows = structuredTransitions(ctx, transitions, order);
+  const rows = structuredTransitions(
+    ctx,
+    groups.flatMap((g) => g.told),
+  );
   const build = (named: number): DigestMessage => {
     const structured = JSON.stringify(
       structuredDigest(ctx, transitions, groups, order, rows.slice(0, named), { subject, severity }),

@@ -1,10 +1,11 @@
-import { pastableCommand, silenceCommand } from "./commands.ts";
+import { pastableCommand } from "./commands.ts";
 import type { Severity } from "./finding.ts";
 import { placeText, type TransitionGroup } from "./groups.ts";
 import { leftOutLine } from "./left-out.ts";
-import { fillTemplate, linkValues } from "./links.ts";
+import { fillTemplate } from "./links.ts";
 import type { DigestContext } from "./message.ts";
-import type { Transition, TransitionKind, TransitionRef } from "./snapshot.ts";
+import type { PlannedGroup } from "./plan.ts";
+import type { Transition, TransitionKind } from "./snapshot.ts";
 import { humanDuration, oneLine, shortTime, slackCode, slackCommand, slackText } from "./text.ts";
 
 /** The emoji a Slack message (Chatbot's or the webhook's) shows for a severity. */
@@ -53,8 +54,7 @@ export interface ChatbotNotification {
  */
 export function chatbotNotification(
   ctx: DigestContext,
-  transitions: readonly Transition[],
-  groups: readonly TransitionGroup[],
+  groups: readonly PlannedGroup[],
   severity: Severity,
   title: string,
   sequence = 0,
@@ -78,7 +78,7 @@ export function chatbotNotification(
   let hidden = 0;
   let hiddenTransitions = 0;
   for (const g of groups) {
-    const line = groupLine(ctx, transitions, g);
+    const line = groupLine(ctx, g);
     if (used + line.length + 1 > budget) {
       hidden++;
       hiddenTransitions += g.members.length;
@@ -90,7 +90,7 @@ export function chatbotNotification(
   if (hidden > 0) lines.push(`…and ${hiddenTransitions} more in ${hidden} group(s).`);
   lines.push(report);
   const first = groups[0];
-  const example = first ? (transitions[first.members[0] as TransitionRef] as Transition) : undefined;
+  const example = first?.told[0];
   return {
     version: "1.0",
     source: "custom",
@@ -99,11 +99,14 @@ export function chatbotNotification(
       textType: "client-markdown",
       title: `${SEVERITY_EMOJI[severity]} ${slackText(title, 250)}`,
       description: lines.join("\n").slice(0, CHATBOT_DESCRIPTION_LIMIT),
-      nextSteps: nextSteps(ctx, first, example),
+      nextSteps: nextSteps(ctx, first),
       keywords: [ctx.audit, severity, ...(ctx.landscape ? [ctx.landscape] : [])].map((k) => slackText(k, 60)),
     },
     metadata: {
-      threadId: ctx.threading === "runtime" && example ? findingThreadId(ctx, example) : threadId(ctx, first),
+      threadId:
+        ctx.threading === "runtime" && example
+          ? findingThreadId(ctx, example.transition)
+          : threadId(ctx, first),
       summary: slackText(title, 250),
       eventType: `fleet-auditor.${ctx.audit}`,
       additionalContext: {
@@ -143,11 +146,10 @@ export function findingThreadId(ctx: Pick<DigestContext, "audit" | "landscape">,
   return `fleet-auditor:${incident.map((p) => p.replace(/[^\w.-]+/g, "_")).join(":")}`.slice(0, 500);
 }
 
-function groupLine(ctx: DigestContext, transitions: readonly Transition[], g: TransitionGroup): string {
-  const examples = g.members
+function groupLine(ctx: DigestContext, g: PlannedGroup): string {
+  const examples = g.told
     .slice(0, EXAMPLES)
-    .map((ref) => transitions[ref] as Transition)
-    .map((t) => slackCode(t.finding.summary || t.key, 40))
+    .map(({ transition: t }) => slackCode(t.finding.summary || t.key, 40))
     .join(", ");
   const more = g.members.length > EXAMPLES ? ` +${g.members.length - EXAMPLES}` : "";
   const reason = g.reason ? ` ${slackCode(g.reason, 80)}` : "";
@@ -170,21 +172,17 @@ function reportLine(ctx: DigestContext): string {
   return `Full report: ${link || command || `the run report of ${slackCode(ctx.runId, 80)}`}`;
 }
 
-function nextSteps(ctx: DigestContext, g: TransitionGroup | undefined, t: Transition | undefined): string[] {
+/** The first group's first member: open it, inspect it, its runbook; how to silence the group. */
+function nextSteps(ctx: DigestContext, g: PlannedGroup | undefined): string[] {
   const steps: string[] = [];
-  if (t) {
-    const values = linkValues(t.finding, ctx.presenter);
-    const console = fillTemplate(ctx.links?.runtime, values);
-    if (console) steps.push(`Open <${console}|${slackText(t.finding.summary || t.key, 60)}>`);
-    const inspect = ctx.presenter.inspect(t.finding);
-    if (inspect) steps.push(`Inspect: ${slackCommand(inspect)}`);
-    const runbook = fillTemplate(ctx.links?.runbook, values);
-    if (runbook) steps.push(`Runbook: <${runbook}|${slackText(g?.reason || "runbook", 60)}>`);
+  const m = g?.told[0];
+  if (m) {
+    const { links, transition: t } = m;
+    if (links.runtime) steps.push(`Open <${links.runtime}|${slackText(t.finding.summary || t.key, 60)}>`);
+    if (m.inspect) steps.push(`Inspect: ${slackCommand(m.inspect)}`);
+    if (links.runbook) steps.push(`Runbook: <${links.runbook}|${slackText(g?.reason || "runbook", 60)}>`);
   }
-  if (g && g.kind !== "resolved") {
-    const silence = silenceCommand({ ...g, audit: ctx.audit });
-    if (silence) steps.push(`Silence: ${slackCommand(silence)}`);
-  }
+  if (g?.silence) steps.push(`Silence: ${slackCommand(g.silence)}`);
   steps.push(reportLine(ctx));
   return steps;
 }

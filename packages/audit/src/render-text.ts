@@ -1,9 +1,10 @@
-import { pastableCommand, silenceCommand } from "./commands.ts";
-import { placeText, type TransitionGroup } from "./groups.ts";
+import { pastableCommand } from "./commands.ts";
+import { placeText } from "./groups.ts";
 import { leftOutLine } from "./left-out.ts";
-import { fillTemplate, linkValues } from "./links.ts";
+import { fillTemplate } from "./links.ts";
 import type { DigestContext } from "./message.ts";
-import { TRANSITION_KINDS, type Transition, type TransitionKind, type TransitionRef } from "./snapshot.ts";
+import type { PlannedGroup, PlannedMember } from "./plan.ts";
+import { TRANSITION_KINDS, type TransitionKind, type TransitionRef } from "./snapshot.ts";
 import { oneLine, shortTime } from "./text.ts";
 
 const HEADINGS: Record<TransitionKind, string> = {
@@ -42,29 +43,24 @@ export interface RenderedText {
  * not fit are counted at the end. Every text from KEB is one line and follows a label of ours
  * on its line, so none can forge a line; every command is quoted (`commands.ts`) or left out.
  */
-export function renderText(
-  ctx: DigestContext,
-  transitions: readonly Transition[],
-  groups: readonly TransitionGroup[],
-): RenderedText {
+export function renderText(ctx: DigestContext, groups: readonly PlannedGroup[]): RenderedText {
   const collapseAt = ctx.collapseAt ?? GROUP_COLLAPSE_AT;
   const thresholds = Object.fromEntries(TRANSITION_KINDS.map((k) => [k, collapseAt])) as Record<
     TransitionKind,
     number
   >;
-  let rendered = renderWith(ctx, transitions, groups, thresholds);
+  let rendered = renderWith(ctx, groups, thresholds);
   for (const kind of COLLAPSE_ORDER) {
     if (rendered.hiddenGroups === 0 && bytes(rendered.text) <= EMAIL_BUDGET) break;
     thresholds[kind] = 0;
-    rendered = renderWith(ctx, transitions, groups, thresholds);
+    rendered = renderWith(ctx, groups, thresholds);
   }
   return rendered;
 }
 
 function renderWith(
   ctx: DigestContext,
-  transitions: readonly Transition[],
-  groups: readonly TransitionGroup[],
+  groups: readonly PlannedGroup[],
   collapseAt: Record<TransitionKind, number>,
 ): RenderedText {
   const out = new Budgeted(EMAIL_BUDGET - 1_000);
@@ -83,11 +79,11 @@ function renderWith(
     }
     for (const g of section) {
       const collapsed = g.members.length > collapseAt[kind];
-      const shown = collapsed ? g.members.slice(0, EXAMPLES) : g.members;
+      const shown = collapsed ? g.told.slice(0, EXAMPLES) : g.told;
       const lines = collapsed
-        ? groupLines(ctx, transitions, g)
-        : shown.flatMap((ref) => transitionLines(ctx, transitions[ref] as Transition, kind === "reminder"));
-      if (out.add(lines)) for (const ref of shown) named.add(ref);
+        ? groupLines(ctx, g)
+        : shown.flatMap((m) => transitionLines(ctx, m, kind === "reminder"));
+      if (out.add(lines)) for (const m of shown) named.add(m.ref);
       else {
         hidden++;
         hiddenTransitions += g.members.length;
@@ -140,7 +136,7 @@ export function reportPointer(ctx: DigestContext): string[] {
 }
 
 /** Counts by kind, then one row per group (kind, count, state, reason, place, tally, since). */
-function summary(ctx: DigestContext, groups: readonly TransitionGroup[]): string[] {
+function summary(ctx: DigestContext, groups: readonly PlannedGroup[]): string[] {
   const byKind = TRANSITION_KINDS.map((k) => [k, groups.filter((g) => g.kind === k)] as const)
     .map(([k, gs]) => [k, gs.reduce((n, g) => n + g.members.length, 0)] as const)
     .filter(([, n]) => n > 0)
@@ -160,30 +156,25 @@ function summary(ctx: DigestContext, groups: readonly TransitionGroup[]): string
 }
 
 /** "plans aws 20, trial 5": the group's members by the presenter's tally label. */
-function tally(ctx: DigestContext, g: TransitionGroup): string {
+function tally(ctx: DigestContext, g: PlannedGroup): string {
   const shown = g.tally.slice(0, 4).map(([p, n]) => `${oneLine(p, 30) || "-"} ${n}`);
   return `${ctx.presenter.tally.word} ${shown.join(", ")}${g.tally.length > 4 ? ", …" : ""}`;
 }
 
 /** A collapsed group: one line with its count, examples, its runbook and how to silence it. */
-function groupLines(ctx: DigestContext, transitions: readonly Transition[], g: TransitionGroup): string[] {
-  const first = transitions[g.members[0] as TransitionRef] as Transition;
+function groupLines(ctx: DigestContext, g: PlannedGroup): string[] {
+  const first = g.told[0] as PlannedMember;
   const verb = g.kind === "resolved" ? `no longer ${oneLine(g.state, 40)}` : oneLine(g.state, 40);
   const lines = [
     `* ${g.members.length} ${ctx.presenter.noun(g.state)} ${verb}${g.reason ? ` (${oneLine(g.reason, 80)})` : ""} in ${oneLine(placeText(g), 40) || "-"}, ${tally(ctx, g)}, since ${shortTime(g.since)}${g.kind === "resolved" ? "" : ` [${g.severity}]`}`,
   ];
-  const examples = g.members
-    .slice(0, EXAMPLES)
-    .map((ref) => transitions[ref] as Transition)
-    .map((t) => ctx.presenter.example(t.finding));
+  const examples = g.told.slice(0, EXAMPLES).map((m) => ctx.presenter.example(m.transition.finding));
   lines.push(`    e.g. ${examples.join(", ")}`);
   if (g.kind !== "resolved") {
-    const note = ctx.presenter.groupNote(first.finding);
+    const note = ctx.presenter.groupNote(first.transition.finding);
     if (note) lines.push(`    ${note}`);
-    const runbook = fillTemplate(ctx.links?.runbook, linkValues(first.finding, ctx.presenter));
-    if (runbook) lines.push(`    runbook: ${runbook}`);
-    const silence = silenceCommand({ ...g, audit: ctx.audit });
-    if (silence) lines.push(`    silence: ${silence}`);
+    if (first.links.runbook) lines.push(`    runbook: ${first.links.runbook}`);
+    if (g.silence) lines.push(`    silence: ${g.silence}`);
   }
   return lines;
 }
@@ -192,16 +183,12 @@ function groupLines(ctx: DigestContext, transitions: readonly Transition[], g: T
  * One transition: the presenter's block (or one line for a reminder in a small group, or a
  * resolution), then its links and how to inspect it.
  */
-function transitionLines(ctx: DigestContext, t: Transition, brief: boolean): string[] {
-  const lines = ctx.presenter.lines(t, ctx.at, brief);
-  if (brief || t.kind === "resolved") return lines;
-  const values = linkValues(t.finding, ctx.presenter);
-  const console = fillTemplate(ctx.links?.runtime, values);
-  const runbook = fillTemplate(ctx.links?.runbook, values);
-  const inspect = ctx.presenter.inspect(t.finding);
-  if (console) lines.push(`    console: ${console}`);
-  if (runbook) lines.push(`    runbook: ${runbook}`);
-  if (inspect) lines.push(`    inspect: ${inspect}`);
+function transitionLines(ctx: DigestContext, m: PlannedMember, brief: boolean): string[] {
+  const lines = ctx.presenter.lines(m.transition, ctx.at, brief);
+  if (brief || m.transition.kind === "resolved") return lines;
+  if (m.links.runtime) lines.push(`    console: ${m.links.runtime}`);
+  if (m.links.runbook) lines.push(`    runbook: ${m.links.runbook}`);
+  if (m.inspect) lines.push(`    inspect: ${m.inspect}`);
   return lines;
 }
 

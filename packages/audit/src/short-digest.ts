@@ -1,8 +1,8 @@
 import { structuredDigest } from "./digest-v1.ts";
 import type { Severity } from "./finding.ts";
-import type { TransitionGroup } from "./groups.ts";
 import { leftOutLine } from "./left-out.ts";
 import type { DigestContext, DigestMessage, ShortDigest } from "./message.ts";
+import type { PlannedGroup } from "./plan.ts";
 import { chatbotNotification } from "./render-chatbot.ts";
 import { reportPointer } from "./render-text.ts";
 import { TRANSITION_KINDS, type Transition, type TransitionRef } from "./snapshot.ts";
@@ -12,7 +12,7 @@ import { oneLine, shortTime, slackText } from "./text.ts";
 export interface ShortDigestInput {
   ctx: DigestContext;
   transitions: readonly Transition[];
-  groups: readonly TransitionGroup[];
+  groups: readonly PlannedGroup[];
   /** The transitions the full digest is about (silenced ones left out). */
   refs: readonly TransitionRef[];
   /** A subject that counts and names none. */
@@ -51,7 +51,6 @@ export function shortDigest(input: ShortDigestInput): ShortDigest {
   // Chatbot's notification without groups says the scan, the repeat and the report; the counts go first.
   const note = chatbotNotification(
     ctx,
-    transitions,
     [],
     severity,
     subject.replace(/^\[fleet-auditor\] /, ""),
@@ -77,7 +76,7 @@ export function shortDigest(input: ShortDigestInput): ShortDigest {
   };
 }
 
-function countLine(groups: readonly TransitionGroup[]): string {
+function countLine(groups: readonly PlannedGroup[]): string {
   return TRANSITION_KINDS.map((k) => [k, groups.filter((g) => g.kind === k)] as const)
     .map(([k, gs]) => [k, gs.reduce((n, g) => n + g.members.length, 0)] as const)
     .filter(([, n]) => n > 0)
