@@ -25,28 +25,35 @@ type Common = Omit<
   "STATUS_TABLE" | "STUCK_AFTER_MINUTES" | "REJECTED_BURST" | "REJECTED_WINDOW_MINUTES"
 >;
 
+/** An audit function's dependencies; `reports` is always there, for `{ "show": RUN_ID }`. */
+export type AuditFunctionDeps = AuditRunDeps & { ports: { reports: DynamoReportStore } };
+
 /**
  * What every audit run needs from its parsed environment: the audit table, the topics, the
  * policy and message settings. Called once per cold start, so the SDK clients are built once.
  */
-function runDeps(env: Common, log: RunLogger): AuditRunDeps & { reports: DynamoReportStore } {
+function runDeps(env: Common, log: RunLogger): AuditFunctionDeps {
   const table = { client: documentClient(), tableName: env.AUDIT_TABLE };
   return {
-    store: new DynamoAuditStore(table),
-    silences: new DynamoSilenceStore(table),
-    reports: new DynamoReportStore(table),
-    publisher: snsAlertPublisher(new SNSClient({}), {
-      alerts: env.ALERT_TOPIC_ARN,
-      ...(env.CRITICAL_TOPIC_ARN ? { critical: env.CRITICAL_TOPIC_ARN } : {}),
-    }),
-    policy: policyFrom(env),
-    leaseMs: env.LEASE_MINUTES * 60_000,
-    ledgerRetentionDays: env.LEDGER_RETENTION_DAYS,
-    // "" (no command, the messages say the report holds it) only for a run ID no shell can take.
-    reportCommand: (runId) => reportCommand(runId, { table: env.AUDIT_TABLE }) ?? "",
-    ...messagingFrom(env),
-    maxClockSkewMs: env.MAX_CLOCK_SKEW_HOURS * 3_600_000,
-    log,
+    ports: {
+      store: new DynamoAuditStore(table),
+      silences: new DynamoSilenceStore(table),
+      reports: new DynamoReportStore(table),
+      publisher: snsAlertPublisher(new SNSClient({}), {
+        alerts: env.ALERT_TOPIC_ARN,
+        ...(env.CRITICAL_TOPIC_ARN ? { critical: env.CRITICAL_TOPIC_ARN } : {}),
+      }),
+    },
+    settings: {
+      policy: policyFrom(env),
+      leaseMs: env.LEASE_MINUTES * 60_000,
+      ledgerRetentionDays: env.LEDGER_RETENTION_DAYS,
+      // "" (no command, the messages say the report holds it) only for a run ID no shell can take.
+      reportCommand: (runId) => reportCommand(runId, { table: env.AUDIT_TABLE }) ?? "",
+      ...messagingFrom(env),
+      maxClockSkewMs: env.MAX_CLOCK_SKEW_HOURS * 3_600_000,
+    },
+    hooks: { log },
   };
 }
 
@@ -54,23 +61,23 @@ function runDeps(env: Common, log: RunLogger): AuditRunDeps & { reports: DynamoR
  * The KEB audit function's adapters: the run's, and KEB with its transport (the process's one
  * undici agent, through the proxy the environment names, a socket per page in flight).
  */
-export function auditDeps(
-  env: AuditFunctionEnv,
-  log: RunLogger,
-): AuditRunDeps & { reports: DynamoReportStore } {
+export function auditDeps(env: AuditFunctionEnv, log: RunLogger): AuditFunctionDeps {
   const transport = new KebTransport({ proxy: env.proxy, connections: env.KEB_CONCURRENCY });
+  const deps = runDeps(env, log);
   return {
-    ...runDeps(env, log),
-    source: kebClientFrom(env, transport),
-    concurrency: env.KEB_CONCURRENCY,
+    ...deps,
+    ports: { ...deps.ports, source: kebClientFrom(env, transport) },
+    settings: { ...deps.settings, concurrency: env.KEB_CONCURRENCY },
   };
 }
 
 /** The applications audit function's adapters: the run's, and the Application status table. */
-export function applicationsAuditDeps(
-  env: ApplicationsAuditEnv,
-  log: RunLogger,
-): AuditRunDeps & { reports: DynamoReportStore } {
+export function applicationsAuditDeps(env: ApplicationsAuditEnv, log: RunLogger): AuditFunctionDeps {
   const statusStore = new DynamoStatusStore({ client: documentClient(), tableName: env.STATUS_TABLE });
-  return { ...runDeps(env, log), edge: { statusStore, thresholds: thresholdsFrom(env) } };
+  const deps = runDeps(env, log);
+  return {
+    ...deps,
+    ports: { ...deps.ports, statusStore },
+    settings: { ...deps.settings, edgeThresholds: thresholdsFrom(env) },
+  };
 }

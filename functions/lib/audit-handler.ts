@@ -2,7 +2,6 @@ import type { Logger } from "@aws-lambda-powertools/logger";
 import type { Metrics } from "@aws-lambda-powertools/metrics";
 import type { RunSummary } from "@fleet-auditor/audit";
 import {
-  type AuditRunDeps,
   isShowRequest,
   parseRunInput,
   parseShowRun,
@@ -11,7 +10,7 @@ import {
   runDeadline,
   showRun,
 } from "@fleet-auditor/runner";
-import type { DynamoReportStore } from "@fleet-auditor/store";
+import type { AuditFunctionDeps } from "./audit-deps.ts";
 import { recordRunMetrics } from "./run-metrics.ts";
 import { functionStack } from "./stack.ts";
 
@@ -19,14 +18,10 @@ import { functionStack } from "./stack.ts";
  * The handler both audit functions share: a schedule (`{audit, scheduledTime}`) or console test
  * event runs one audit and returns its summary; `{ "show": RUN_ID }` returns that run's report.
  */
-export function auditHandler(
-  deps: AuditRunDeps & { reports: DynamoReportStore },
-  logger: Logger,
-  metrics: Metrics,
-) {
+export function auditHandler(deps: AuditFunctionDeps, logger: Logger, metrics: Metrics) {
   return functionStack<unknown, RunSummary | RunView | null>(logger, metrics).handler(
     async (event, context) => {
-      if (isShowRequest(event)) return (await showRun(deps, parseShowRun(event))) ?? null;
+      if (isShowRequest(event)) return (await showRun(deps.ports, parseShowRun(event))) ?? null;
       const input = parseRunInput(event);
       logger.appendKeys({
         audit: input.audit,

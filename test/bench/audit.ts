@@ -113,11 +113,13 @@ async function benchOn(dynamo: BenchDynamo, s: Shared, naiveToo: boolean): Promi
   const ourSns = s.sns();
   const oursSns = countRequests(ourSns);
   const deps: AuditRunDeps = {
-    source: s.source,
-    concurrency: CONCURRENCY,
-    store: new DynamoAuditStore({ client: ddb, tableName: "audit-ours" }),
-    reports: new DynamoReportStore({ client: ddb, tableName: "audit-ours" }),
-    publisher: new SnsAlertPublisher({ client: ourSns, topicArn: s.topicArn }),
+    ports: {
+      source: s.source,
+      store: new DynamoAuditStore({ client: ddb, tableName: "audit-ours" }),
+      reports: new DynamoReportStore({ client: ddb, tableName: "audit-ours" }),
+      publisher: new SnsAlertPublisher({ client: ourSns, topicArn: s.topicArn }),
+    },
+    settings: { concurrency: CONCURRENCY },
   };
   const aws = (): number => sumOf(oursDdb, /./) + sumOf(oursSns, /./);
   const writes = (): number => sumOf(oursDdb, /^(Put|Delete|Update|BatchWrite)/);
@@ -161,7 +163,13 @@ async function benchOn(dynamo: BenchDynamo, s: Shared, naiveToo: boolean): Promi
       );
       for (const [kind, runDeps] of [
         ["warm", deps],
-        ["cold", { ...deps, store: new DynamoAuditStore({ client: ddb, tableName: "audit-ours" }) }],
+        [
+          "cold",
+          {
+            ...deps,
+            ports: { ...deps.ports, store: new DynamoAuditStore({ client: ddb, tableName: "audit-ours" }) },
+          },
+        ],
       ] as const) {
         oursDdb.clear();
         oursSns.clear();

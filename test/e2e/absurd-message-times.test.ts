@@ -103,10 +103,8 @@ describe("a status row stored with an absurd header time", () => {
     );
     const summary = await runAudit(
       {
-        edge: { statusStore: store() },
-        store: new MemoryAuditStore(),
-        publisher: new MemoryPublisher(),
-        clock: () => NOW,
+        ports: { statusStore: store(), store: new MemoryAuditStore(), publisher: new MemoryPublisher() },
+        hooks: { clock: () => NOW },
       },
       { audit: "applications", scheduledTime: NOW.toISOString(), dryRun: true },
     );

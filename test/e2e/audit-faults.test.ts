@@ -83,9 +83,11 @@ const scheduled = (k: number) => ({ audit: "failing", scheduledTime: sched(k) })
 async function flaggedNow(): Promise<Set<string>> {
   const s = await runAudit(
     {
-      source: new FleetSource(kit.sim.fleet),
-      store: new MemoryAuditStore(),
-      publisher: new MemoryPublisher(),
+      ports: {
+        source: new FleetSource(kit.sim.fleet),
+        store: new MemoryAuditStore(),
+        publisher: new MemoryPublisher(),
+      },
     },
     { audit: "failing", dryRun: true },
   );

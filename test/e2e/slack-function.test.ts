@@ -79,15 +79,19 @@ async function auditDigest(): Promise<DigestMessage> {
   const publisher = new MemoryPublisher();
   await runAudit(
     {
-      source: new FleetSource(new Fleet(generateFleet({ size: 300, seed: 3, flagged: 40 }))),
-      store: new MemoryAuditStore(),
-      reports: new MemoryReportStore(),
-      publisher,
-      landscape: "prod-eu",
-      links: {
-        runtime: "https://dash.example/runtimes/{instanceID}",
-        runbook: "https://wiki.example/runbooks/{reason}",
-        report: "https://console.example/runs/{runId}",
+      ports: {
+        source: new FleetSource(new Fleet(generateFleet({ size: 300, seed: 3, flagged: 40 }))),
+        store: new MemoryAuditStore(),
+        reports: new MemoryReportStore(),
+        publisher,
+      },
+      settings: {
+        landscape: "prod-eu",
+        links: {
+          runtime: "https://dash.example/runtimes/{instanceID}",
+          runbook: "https://wiki.example/runbooks/{reason}",
+          report: "https://console.example/runs/{runId}",
+        },
       },
     },
     { audit: "failing" },

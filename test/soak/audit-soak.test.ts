@@ -78,14 +78,16 @@ describe("soak", () => {
       const publisher = new CountingPublisher();
       const transport = new KebTransport();
       const deps = {
-        source: new KebClient({
-          baseUrl: sim.url,
-          transport,
-          tokenProvider: new StaticTokenProvider("soak"),
-        }),
-        store: new DynamoAuditStore({ client: ddb, tableName: "soak" }),
-        reports,
-        publisher,
+        ports: {
+          source: new KebClient({
+            baseUrl: sim.url,
+            transport,
+            tokenProvider: new StaticTokenProvider("soak"),
+          }),
+          store: new DynamoAuditStore({ client: ddb, tableName: "soak" }),
+          reports,
+          publisher,
+        },
       };
       const heap: number[] = [];
       let before = new Set<string>();

@@ -137,7 +137,7 @@ async function edgeAudits(
     const scheduledTime = new Date(at).toISOString();
     out.write(`\n━━ ${scheduledTime.slice(11, 16)} UTC  applications audit: ${title}\n`);
     const summary = await runAudit(
-      { ...audit.deps, clock: () => new Date(at) },
+      { ...audit.deps, hooks: { ...audit.deps.hooks, clock: () => new Date(at) } },
       { audit: "applications", scheduledTime },
     );
     out.write(`  ${audit.line(summary)}\n`);

@@ -63,24 +63,28 @@ export async function runDemo(out: NodeJS.WritableStream = process.stdout): Prom
     transport,
   });
   const deps: AuditRunDeps = {
-    source: new KebClient({
-      baseUrl: sim.url,
-      transport,
-      tokenProvider,
-      retry: { maxRetries: 1, baseDelayMs: 10 },
-    }),
-    store: new DynamoAuditStore({ client: db.client, tableName: TABLE }),
-    silences: new DynamoSilenceStore({ client: db.client, tableName: TABLE }),
-    publisher: new PrintingPublisher(out),
-    reports: new DynamoReportStore({ client: db.client, tableName: TABLE }),
-    reportCommand: (runId) => `fleet-auditor runs show ${runId} (the demo's store lives in memory)`,
-    landscape: "demo",
-    links: {
-      runtime: "https://console.example/runtimes/{instanceID}",
-      runbook: "https://runbooks.example/keb/{reason}",
+    ports: {
+      source: new KebClient({
+        baseUrl: sim.url,
+        transport,
+        tokenProvider,
+        retry: { maxRetries: 1, baseDelayMs: 10 },
+      }),
+      store: new DynamoAuditStore({ client: db.client, tableName: TABLE }),
+      silences: new DynamoSilenceStore({ client: db.client, tableName: TABLE }),
+      publisher: new PrintingPublisher(out),
+      reports: new DynamoReportStore({ client: db.client, tableName: TABLE }),
     },
-    // The demo shows the notice after two blind runs instead of three.
-    degradedAfterRuns: 2,
+    settings: {
+      reportCommand: (runId) => `fleet-auditor runs show ${runId} (the demo's store lives in memory)`,
+      landscape: "demo",
+      links: {
+        runtime: "https://console.example/runtimes/{instanceID}",
+        runbook: "https://runbooks.example/keb/{reason}",
+      },
+      // The demo shows the notice after two blind runs instead of three.
+      degradedAfterRuns: 2,
+    },
   };
   let hour = 6;
   const runBoth = async (title: string, at = hour++): Promise<void> => {
@@ -88,7 +92,7 @@ export async function runDemo(out: NodeJS.WritableStream = process.stdout): Prom
     out.write(`\n━━ ${scheduledTime.slice(11, 16)} UTC  ${title}\n`);
     for (const { name: audit } of KEB_AUDITS)
       out.write(
-        `  ${line(await runAudit({ ...deps, clock: () => new Date(scheduledTime) }, { audit, scheduledTime }))}\n`,
+        `  ${line(await runAudit({ ...deps, hooks: { clock: () => new Date(scheduledTime) } }, { audit, scheduledTime }))}\n`,
       );
   };
   try {
@@ -122,7 +126,7 @@ export async function runDemo(out: NodeJS.WritableStream = process.stdout): Prom
     await runBoth("KEB is back: the recoveries resolve, and one RECOVERED notice");
 
     const statusStore = new DynamoStatusStore({ client: db.client, tableName: STATUS_TABLE });
-    await runAppsDemo(statusStore, out, { deps: { ...deps, edge: { statusStore } }, line });
+    await runAppsDemo(statusStore, out, { deps: { ...deps, ports: { ...deps.ports, statusStore } }, line });
   } finally {
     await db.close();
     await sim.close();

@@ -8,7 +8,7 @@ import {
 } from "@fleet-auditor/audit";
 import { coerce, object, enum as oneOf, optional, type output, string } from "zod";
 import { KebEnvSchema } from "./keb-connection.ts";
-import type { AuditRunDeps } from "./run-audit.ts";
+import type { AuditRunSettings } from "./run-deps.ts";
 
 const positiveInt = (fallback: number) => coerce.number().int().positive().default(fallback);
 
@@ -68,7 +68,7 @@ export type AlertingEnv = output<typeof AlertingEnvSchema>;
 export function messagingFrom(
   env: AlertingEnv,
 ): Pick<
-  AuditRunDeps,
+  AuditRunSettings,
   "landscape" | "links" | "collapseAt" | "notifyMode" | "stormThreshold" | "degradedAfterRuns" | "audits"
 > {
   return {

@@ -42,7 +42,8 @@ export {
   tokenProviderFrom,
 } from "./keb-connection.ts";
 export type { AuditSource, Confirmed, RunLogger, SlackPoster } from "./ports.ts";
-export { type AuditRunDeps, type AuditRunResult, LEDGER_TRANSITIONS, runAudit } from "./run-audit.ts";
+export { type AuditRunResult, LEDGER_TRANSITIONS, runAudit } from "./run-audit.ts";
+export type { AuditRunDeps, AuditRunHooks, AuditRunPorts, AuditRunSettings } from "./run-deps.ts";
 export {
   type AuditRunInput,
   AuditRunInputSchema,

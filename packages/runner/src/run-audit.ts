@@ -1,14 +1,9 @@
 import {
-  type AlertPolicy,
   type AlertPublisher,
-  AUDITS,
-  type AuditDefinition,
   type AuditHealth,
-  type AuditStateStore,
   auditNamed,
   type CommitResult,
   committable,
-  DEFAULT_POLICY,
   type Delivery,
   type DiffResult,
   type DigestContext,
@@ -17,16 +12,12 @@ import {
   healthNotice,
   keepable,
   LEFT_OUT_LISTED,
-  type LinkTemplates,
   leftOutNews,
   nextHealth,
-  type RunReportStore,
   type RunSummary,
   renderDigests,
   renderRuntimeMessages,
-  reportCommand,
   reportTransition,
-  type SilenceSource,
   type SnapshotEntry,
   summarizeTransition,
   type Transition,
@@ -34,64 +25,14 @@ import {
   toldBy,
   toldQuietly,
 } from "@fleet-auditor/audit";
-import { type RuntimeSource, redact } from "@fleet-auditor/keb";
-import type { ApplicationStatusStore, EdgeThresholds } from "@fleet-auditor/metaserver";
-import { sourceFor } from "./audit-source.ts";
+import { redact } from "@fleet-auditor/keb";
+import { type SourceDeps, sourceFor } from "./audit-source.ts";
 import { beforeDeadline } from "./deadline.ts";
 import { type Problem, RunDeadlineError, RunInputError } from "./errors.ts";
-import type { AuditSource, RunLogger } from "./ports.ts";
+import type { AuditSource } from "./ports.ts";
+import { type AuditRunDeps, type ResolvedDeps, withDefaults } from "./run-deps.ts";
 import type { AuditRunInput } from "./run-input.ts";
 import type { Run, RunOptions, Scan, State } from "./run-state.ts";
-
-const DEFAULT_LEASE_MS = 15 * 60_000;
-// EventBridge Scheduler retries a delivery for up to 24 h: a late scheduled time is normal.
-const DEFAULT_MAX_SKEW_MS = 48 * 3_600_000;
-const DEFAULT_LEDGER_RETENTION_DAYS = 30;
-const DEFAULT_STORM_THRESHOLD = 20;
-
-/** Everything a run needs; the composition root (function, CLI) builds it once. */
-export interface AuditRunDeps {
-  /** KEB, for the KEB audits (`failing`, `expired`). */
-  source?: RuntimeSource;
-  /** The Application status table and its thresholds, for the `applications` audit. */
-  edge?: { statusStore: ApplicationStatusStore; thresholds?: EdgeThresholds };
-  /** Sources of audits that bring their own (`source: "own"`), by audit name. */
-  ownSources?: ReadonlyMap<string, AuditSource>;
-  store: AuditStateStore;
-  publisher: AlertPublisher;
-  silences?: SilenceSource;
-  policy?: AlertPolicy;
-  audits?: readonly AuditDefinition[];
-  clock?: () => Date;
-  newId?: () => string;
-  /** KEB requests in flight. Default 4. */
-  concurrency?: number;
-  /** How long the audit's lease lasts; longer than a run can take. Default 15 min. */
-  leaseMs?: number;
-  /** Ledger items and run reports are kept this long. Default 30 days. */
-  ledgerRetentionDays?: number;
-  /** Where every transition of a run is kept; without it, messages can only tell what they name. */
-  reports?: RunReportStore;
-  /** The command that prints a run's report, quoted in messages. Default `fleet-auditor runs show <id>`. */
-  reportCommand?: (runId: string) => string;
-  /** The landscape's name, in every subject and title. */
-  landscape?: string;
-  links?: LinkTemplates;
-  /** Groups larger than this are one line in messages. Default 20. */
-  collapseAt?: number;
-  /**
-   * `digest` (default): one grouped message per run. `per-runtime`: one message per transition,
-   * threaded per runtime incident, unless a run has more than `stormThreshold` (default 20).
-   */
-  notifyMode?: "digest" | "per-runtime";
-  stormThreshold?: number;
-  /** Consecutive incomplete or failed runs before one `degraded` notice. Default 3. */
-  degradedAfterRuns?: number;
-  /** `now` and `scheduledTime` of a run that writes must be this close to the clock. Default 48 h. */
-  maxClockSkewMs?: number;
-  log?: RunLogger;
-  onProgress?: (done: number, total: number) => void;
-}
 
 /** A run summary; in a dry run it also carries the messages that would have been published. */
 export type AuditRunResult = RunSummary & {
@@ -121,12 +62,13 @@ export type AuditRunResult = RunSummary & {
  * The lease is released however the run ends; a run that throws still counts for health.
  */
 export async function runAudit(
-  deps: AuditRunDeps,
+  given: AuditRunDeps,
   input: AuditRunInput,
   options: RunOptions = {},
 ): Promise<AuditRunResult> {
+  const deps = withDefaults(given);
   const run = startRun(deps, input, options);
-  const source = sourceFor(run.audit, deps);
+  const source = sourceFor(run.audit, sourceDeps(deps));
   if (!source.filterable && input.filters) {
     throw new RunInputError([
       { path: "filters", message: `narrow KEB audits only; ${run.audit.name} reads the status table` },
@@ -170,11 +112,11 @@ export async function runAudit(
       return { ...summarize(run, scan, plan, NOTHING_TOLD, NO_WRITES), preview };
     }
     const publishing = input.notify !== false && digests.length > 0;
-    if (publishing) await deps.store.beginPublishing(run.audit.name, fence(run));
+    if (publishing) await deps.ports.store.beginPublishing(run.audit.name, fence(run));
     const delivery =
       input.notify === false ? toldQuietly(plan.diff) : await publish(deps, digests, report.stored);
     const writes = await commit(deps, run, plan.diff, delivery);
-    if (publishing || state.repeats) await deps.store.endPublishing(run.audit.name);
+    if (publishing || state.repeats) await deps.ports.store.endPublishing(run.audit.name);
     const ok = scan.complete && delivery.failed === 0;
     const reason = scan.incompleteReason ?? (delivery.failed ? "publishing the digest failed" : null);
     // Left-out findings are remembered as told once this run's messages went out.
@@ -198,7 +140,7 @@ export async function runAudit(
     }
     throw err;
   } finally {
-    if (!run.dryRun) await deps.store.releaseLease(run.audit.name, run.id);
+    if (!run.dryRun) await deps.ports.store.releaseLease(run.audit.name, run.id);
   }
 }
 
@@ -211,17 +153,29 @@ interface Plan {
   diff: DiffResult;
 }
 
+/** What `sourceFor` builds the audit's source from, picked out of the run's dependencies. */
+function sourceDeps({ ports, settings, hooks }: ResolvedDeps): SourceDeps {
+  return {
+    source: ports.source,
+    ownSources: ports.ownSources,
+    edge: ports.statusStore && { statusStore: ports.statusStore, thresholds: settings.edgeThresholds },
+    concurrency: settings.concurrency,
+    log: hooks.log,
+    onProgress: hooks.onProgress,
+  };
+}
+
 const NOTHING_TOLD: Delivery = { told: new Set(), messages: 0, failed: 0 };
 const NO_WRITES: CommitResult = { written: 0, deleted: 0 };
 
-function startRun(deps: AuditRunDeps, input: AuditRunInput, options: RunOptions): Run {
-  const audit = auditNamed(input.audit, deps.audits ?? AUDITS);
-  const clock = deps.clock ?? (() => new Date());
+function startRun(deps: ResolvedDeps, input: AuditRunInput, options: RunOptions): Run {
+  const audit = auditNamed(input.audit, deps.settings.audits);
+  const { clock } = deps.hooks;
   const startedAt = clock();
-  const id = (deps.newId ?? (() => crypto.randomUUID()))();
+  const id = deps.hooks.newId();
   const dryRun = input.dryRun ?? false;
   const scheduledTime = input.scheduledTime ? new Date(input.scheduledTime).toISOString() : null;
-  if (!dryRun) refuseSkew(input, startedAt, deps.maxClockSkewMs ?? DEFAULT_MAX_SKEW_MS);
+  if (!dryRun) refuseSkew(input, startedAt, deps.settings.maxClockSkewMs);
   return {
     audit,
     input,
@@ -233,7 +187,7 @@ function startRun(deps: AuditRunDeps, input: AuditRunInput, options: RunOptions)
     scheduledTime,
     scheduled: !dryRun && scheduledTime !== null,
     runKey: scheduledTime ? `sched:${scheduledTime}` : `adhoc:${startedAt.toISOString()}:${id}`,
-    leaseMs: deps.leaseMs ?? DEFAULT_LEASE_MS,
+    leaseMs: deps.settings.leaseMs,
     ...(options.signal ? { signal: options.signal } : {}),
     ...(options.deadlineAt !== undefined ? { deadlineAt: options.deadlineAt } : {}),
   };
@@ -260,10 +214,10 @@ function refuseSkew(input: AuditRunInput, clock: Date, maxSkewMs: number): void 
 }
 
 /** Stage 1: the summary of this scheduled time's recorded run, marked `duplicate`. */
-async function recordedRun(deps: AuditRunDeps, run: Run): Promise<AuditRunResult | undefined> {
-  const done = await deps.store.findRun(run.audit.name, run.runKey);
+async function recordedRun(deps: ResolvedDeps, run: Run): Promise<AuditRunResult | undefined> {
+  const done = await deps.ports.store.findRun(run.audit.name, run.runKey);
   if (!done) return undefined;
-  deps.log?.info("scheduled time already audited; nothing to do", {
+  deps.hooks.log?.info("scheduled time already audited; nothing to do", {
     runKey: run.runKey,
     previousRunId: done.summary.runId,
   });
@@ -271,10 +225,10 @@ async function recordedRun(deps: AuditRunDeps, run: Run): Promise<AuditRunResult
 }
 
 /** Stage 2: true when this run now holds the audit's lease. */
-async function takeLease(deps: AuditRunDeps, run: Run): Promise<boolean> {
+async function takeLease(deps: ResolvedDeps, run: Run): Promise<boolean> {
   const until = new Date(run.startedAt.getTime() + run.leaseMs);
-  if (await deps.store.acquireLease(run.audit.name, run.id, run.startedAt, until)) return true;
-  deps.log?.warn("another run of this audit holds the lease; standing back", { audit: run.audit.name });
+  if (await deps.ports.store.acquireLease(run.audit.name, run.id, run.startedAt, until)) return true;
+  deps.hooks.log?.warn("another run of this audit holds the lease; standing back", { audit: run.audit.name });
   return false;
 }
 
@@ -283,14 +237,14 @@ async function takeLease(deps: AuditRunDeps, run: Run): Promise<boolean> {
  * bad run toward `degraded` (its health is read now if the state never arrived), and says why.
  */
 async function outOfTime(
-  deps: AuditRunDeps,
+  deps: ResolvedDeps,
   run: Run,
   known: AuditHealth | undefined,
   err: RunDeadlineError,
 ): Promise<AuditRunResult> {
   const reason = err.message;
-  deps.log?.warn("the run's deadline passed: it ends incomplete", { stage: err.stage });
-  const health = known ?? (await deps.store.loadHealth(run.audit.name));
+  deps.hooks.log?.warn("the run's deadline passed: it ends incomplete", { stage: err.stage });
+  const health = known ?? (await deps.ports.store.loadHealth(run.audit.name));
   const healthAfter = await updateHealth(deps, run, health, { ok: false, reason });
   return {
     ...emptySummary(run),
@@ -311,12 +265,12 @@ function skipped(run: Run): AuditRunResult {
 }
 
 /** Read alongside the scan: the audit's snapshot, the silences in force and its health. */
-async function loadState(deps: AuditRunDeps, run: Run): Promise<State> {
+async function loadState(deps: ResolvedDeps, run: Run): Promise<State> {
   const [previous, silences, health, unfinished] = await Promise.all([
-    deps.store.loadSnapshot(run.audit.name),
-    deps.silences?.active(run.now) ?? Promise.resolve([]),
-    deps.store.loadHealth(run.audit.name),
-    deps.store.unfinishedPublishing(run.audit.name),
+    deps.ports.store.loadSnapshot(run.audit.name),
+    deps.ports.silences?.active(run.now) ?? Promise.resolve([]),
+    deps.ports.store.loadHealth(run.audit.name),
+    deps.ports.store.unfinishedPublishing(run.audit.name),
   ]);
   return {
     previous,
@@ -328,7 +282,7 @@ async function loadState(deps: AuditRunDeps, run: Run): Promise<State> {
 
 /** Stage 4 (pure): the transitions and snapshot writes. */
 function planTransitions(
-  deps: AuditRunDeps,
+  deps: ResolvedDeps,
   run: Run,
   scan: Scan,
   state: State,
@@ -344,7 +298,7 @@ function planTransitions(
       ? { inScope: (entry: SnapshotEntry) => source.covers?.(run, entry.finding) ?? true }
       : {}),
     now: run.now,
-    policy: deps.policy ?? DEFAULT_POLICY,
+    policy: deps.settings.policy,
     silences: state.silences,
   });
 }
@@ -362,10 +316,10 @@ function rememberLeftOut(health: AuditHealth, remember: readonly string[]): Audi
  * finding under one key) is left out before the diff, so nothing is published that the commit
  * would then refuse; it is counted in the summary and told once.
  */
-function leaveOut(deps: AuditRunDeps, scan: Scan): Scan {
+function leaveOut(deps: ResolvedDeps, scan: Scan): Scan {
   const { findings, leftOut } = keepable(scan.findings);
   if (leftOut.length === 0) return scan;
-  deps.log?.warn("findings that cannot be kept were left out", {
+  deps.hooks.log?.warn("findings that cannot be kept were left out", {
     count: leftOut.length,
     first: leftOut.slice(0, 5).map(({ key, reason }) => ({ key, reason })),
   });
@@ -385,12 +339,12 @@ function withEndings(transitions: Transition[], endings: ReadonlyMap<string, str
  * that cannot be stored is logged, and messages then count as told only what they name.
  */
 async function keepReport(
-  deps: AuditRunDeps,
+  deps: ResolvedDeps,
   run: Run,
   scan: Scan,
   transitions: readonly Transition[],
 ): Promise<{ stored: boolean }> {
-  if (transitions.length === 0 || !deps.reports) return { stored: false };
+  if (transitions.length === 0 || !deps.ports.reports) return { stored: false };
   const { transitions: _t, ...summary } = summarize(
     run,
     scan,
@@ -399,14 +353,14 @@ async function keepReport(
     NO_WRITES,
   );
   try {
-    await deps.reports.saveReport(
+    await deps.ports.reports.saveReport(
       {
         runId: run.id,
         audit: run.audit.name,
         runKey: run.runKey,
         scheduledTime: run.scheduledTime,
         startedAt: run.startedAt.toISOString(),
-        ...(deps.landscape ? { landscape: deps.landscape } : {}),
+        ...(deps.settings.landscape ? { landscape: deps.settings.landscape } : {}),
         summary,
         transitions: transitions.map((t) => reportTransition(t, run.audit.presenter)),
       },
@@ -414,7 +368,7 @@ async function keepReport(
     );
     return { stored: true };
   } catch (err) {
-    deps.log?.warn("the run report could not be stored; messages count as told only what they name", {
+    deps.hooks.log?.warn("the run report could not be stored; messages count as told only what they name", {
       error: (err as Error).message,
     });
     return { stored: false };
@@ -426,17 +380,17 @@ async function keepReport(
  * the grouped digest above the storm threshold, so that a region-wide outage is one message.
  */
 function render(
-  deps: AuditRunDeps,
+  deps: ResolvedDeps,
   ctx: DigestContext,
   transitions: readonly Transition[],
 ): { digests: DigestMessage[]; stormFallback: boolean } {
-  if (deps.notifyMode !== "per-runtime")
+  if (deps.settings.notifyMode !== "per-runtime")
     return { digests: renderDigests(ctx, transitions), stormFallback: false };
   // Per-runtime messages are about one runtime each: left-out findings get a digest of their own.
   const { leftOut, ...perRuntime } = ctx;
   const leftOutDigest = leftOut ? renderDigests({ ...perRuntime, leftOut }, [], transitions.length) : [];
   const visible = transitions.filter((t) => t.silencedBy === undefined).length;
-  if (visible > (deps.stormThreshold ?? DEFAULT_STORM_THRESHOLD)) {
+  if (visible > deps.settings.stormThreshold) {
     return { digests: renderDigests(ctx, transitions), stormFallback: true };
   }
   return {
@@ -445,13 +399,9 @@ function render(
   };
 }
 
-// The run ID is a UUID from `newId`, but a caller may choose it: quoted like every command, and
-// one that cannot be pasted safely points to the list of runs instead.
-const defaultReportCommand = (id: string): string => reportCommand(id) ?? "fleet-auditor runs list";
-
 /** Stage 7: what the digest says about the run and where it points. */
 function digestContext(
-  deps: AuditRunDeps,
+  deps: ResolvedDeps,
   run: Run,
   scan: Scan,
   listedWhat: string,
@@ -470,12 +420,12 @@ function digestContext(
     listed: scan.listed,
     ...(listedWhat !== "runtimes" ? { listedWhat } : {}),
     flagged: scan.findings.length,
-    ...(deps.landscape ? { landscape: deps.landscape } : {}),
-    ...(deps.links ? { links: deps.links } : {}),
-    ...(deps.collapseAt !== undefined ? { collapseAt: deps.collapseAt } : {}),
+    ...(deps.settings.landscape ? { landscape: deps.settings.landscape } : {}),
+    ...(deps.settings.links ? { links: deps.settings.links } : {}),
+    ...(deps.settings.collapseAt !== undefined ? { collapseAt: deps.settings.collapseAt } : {}),
     report: {
       stored: reportStored,
-      command: (deps.reportCommand ?? defaultReportCommand)(run.id),
+      command: deps.settings.reportCommand(run.id),
     },
   };
 }
@@ -486,7 +436,7 @@ function digestContext(
  * form (refused as too long) tells what that form tells.
  */
 async function publish(
-  deps: AuditRunDeps,
+  deps: ResolvedDeps,
   digests: readonly DigestMessage[],
   reportStored: boolean,
 ): Promise<Delivery> {
@@ -502,7 +452,7 @@ async function publish(
       // its transitions only if the report holding them was stored (`delivery.ts`).
       if (short && digest.short) {
         shortened++;
-        deps.log?.warn("SNS refused a digest as too long; its short form was sent instead", {
+        deps.hooks.log?.warn("SNS refused a digest as too long; its short form was sent instead", {
           transitions: digest.transitions.length + digest.omitted.length,
           reportStored,
         });
@@ -512,13 +462,13 @@ async function publish(
     }
     failed += toldBy(digest, true).length;
     error ??= redact(refused).slice(0, 300);
-    deps.log?.warn("publish failed; these transitions will be sent again next run", {
+    deps.hooks.log?.warn("publish failed; these transitions will be sent again next run", {
       error: refused,
       transitions: digest.transitions.length + digest.omitted.length,
     });
   };
-  if (digests.length > 1 && deps.publisher.publishBatch) {
-    const outcomes = await deps.publisher.publishBatch(digests);
+  if (digests.length > 1 && deps.ports.publisher.publishBatch) {
+    const outcomes = await deps.ports.publisher.publishBatch(digests);
     for (const [i, digest] of digests.entries()) {
       const o = outcomes[i];
       if (o?.ok) outcome(digest, undefined, o.shortened);
@@ -526,9 +476,9 @@ async function publish(
     }
   } else {
     for (const digest of digests) {
-      let published: Awaited<ReturnType<AuditRunDeps["publisher"]["publish"]>>;
+      let published: Awaited<ReturnType<AlertPublisher["publish"]>>;
       try {
-        published = await deps.publisher.publish(digest);
+        published = await deps.ports.publisher.publish(digest);
       } catch (err) {
         outcome(digest, (err as Error).message ?? String(err));
         continue;
@@ -540,8 +490,8 @@ async function publish(
 }
 
 /** Stage 9: the writes whose transitions were told; throws `LeaseLostError` if the lease was lost. */
-function commit(deps: AuditRunDeps, run: Run, diff: DiffResult, delivery: Delivery): Promise<CommitResult> {
-  return deps.store.commit(run.audit.name, committable(diff, delivery.told), fence(run));
+function commit(deps: ResolvedDeps, run: Run, diff: DiffResult, delivery: Delivery): Promise<CommitResult> {
+  return deps.ports.store.commit(run.audit.name, committable(diff, delivery.told), fence(run));
 }
 
 /** The lease this run must still hold for a write that depends on it, extended from now. */
@@ -554,21 +504,30 @@ function fence(run: Run): { owner: string; until: Date } {
  * owes. A notice that could not be published is owed again next run.
  */
 async function updateHealth(
-  deps: AuditRunDeps,
+  deps: ResolvedDeps,
   run: Run,
   previous: AuditHealth,
   outcome: { ok: boolean; reason: string | null },
   /** `previous` differs from what is stored (what was told of left-out findings): write it. */
   dirty = false,
 ): Promise<NonNullable<RunSummary["health"]>> {
-  const step = nextHealth(previous, { ...outcome, at: run.now.toISOString() }, deps.degradedAfterRuns);
+  const step = nextHealth(
+    previous,
+    { ...outcome, at: run.now.toISOString() },
+    deps.settings.degradedAfterRuns,
+  );
   let health = step.health;
   let sent: "degraded" | "recovered" | undefined;
   if (step.notice) {
     try {
-      await deps.publisher.publish(
+      await deps.ports.publisher.publish(
         healthNotice(
-          { audit: run.audit.name, runId: run.id, at: run.now.toISOString(), landscape: deps.landscape },
+          {
+            audit: run.audit.name,
+            runId: run.id,
+            at: run.now.toISOString(),
+            landscape: deps.settings.landscape,
+          },
           step.notice,
           health,
           previous,
@@ -577,14 +536,14 @@ async function updateHealth(
       sent = step.notice;
       if (sent === "degraded") health = { ...health, degradedNotified: true };
     } catch (err) {
-      deps.log?.warn(`the ${step.notice} notice could not be published; it is sent again next run`, {
+      deps.hooks.log?.warn(`the ${step.notice} notice could not be published; it is sent again next run`, {
         error: (err as Error).message,
       });
       // A recovered notice still owed: keep the episode open until it goes out.
       if (step.notice === "recovered") health = previous;
     }
   }
-  if (step.changed || sent || dirty) await deps.store.saveHealth(run.audit.name, health);
+  if (step.changed || sent || dirty) await deps.ports.store.saveHealth(run.audit.name, health);
   return { badRuns: health.badRuns, badSince: health.badSince, ...(sent ? { notice: sent } : {}) };
 }
 
@@ -649,8 +608,8 @@ function emptySummary(run: Run): RunSummary {
 const elapsed = (run: Run): number => run.clock().getTime() - run.startedAt.getTime();
 
 /** Stage 11: the run's ledger record (a retry of its scheduled time then returns `duplicate`). */
-async function record(deps: AuditRunDeps, run: Run, summary: RunSummary): Promise<void> {
-  await deps.store.recordRun({
+async function record(deps: ResolvedDeps, run: Run, summary: RunSummary): Promise<void> {
+  await deps.ports.store.recordRun({
     audit: run.audit.name,
     runKey: run.runKey,
     summary: forLedger(summary),
@@ -659,8 +618,8 @@ async function record(deps: AuditRunDeps, run: Run, summary: RunSummary): Promis
 }
 
 /** When the run's ledger item and report expire (DynamoDB TTL, epoch seconds). */
-function expiresAt(deps: AuditRunDeps, run: Run): number {
-  const retentionS = (deps.ledgerRetentionDays ?? DEFAULT_LEDGER_RETENTION_DAYS) * 86_400;
+function expiresAt(deps: ResolvedDeps, run: Run): number {
+  const retentionS = deps.settings.ledgerRetentionDays * 86_400;
   return Math.floor(run.startedAt.getTime() / 1000) + retentionS;
 }
 

@@ -12,6 +12,7 @@ import {
 } from "@fleet-auditor/store";
 import { beforeEach, describe, expect, it } from "vitest";
 import { useDynamo } from "../../helpers/dynamo.ts";
+import { withDeps } from "../../helpers/run-deps.ts";
 import { type Delivered, useSns } from "../../helpers/sns.ts";
 
 // The applications audit end to end: messages through the real ingest into the status table,
@@ -41,12 +42,14 @@ beforeEach(async () => {
   silences = new DynamoSilenceStore(table);
   drain = await sns.subscriber(`apps-${n}`);
   deps = {
-    edge: { statusStore: status },
-    store: new DynamoAuditStore(table),
-    reports: new DynamoReportStore(table),
-    silences,
-    publisher: new SnsAlertPublisher({ client: sns.sns, topicArn: sns.topicArn }),
-    landscape: "test-edge",
+    ports: {
+      statusStore: status,
+      store: new DynamoAuditStore(table),
+      reports: new DynamoReportStore(table),
+      silences,
+      publisher: new SnsAlertPublisher({ client: sns.sns, topicArn: sns.topicArn }),
+    },
+    settings: { landscape: "test-edge" },
   };
 });
 
@@ -89,10 +92,11 @@ async function ingest(bodies: string[], minute: number): Promise<void> {
 }
 
 const run = (minute: number, extra: Record<string, unknown> = {}) =>
-  runAudit(
-    { ...deps, clock: () => at(minute) },
-    { audit: "applications", scheduledTime: at(minute).toISOString(), ...extra },
-  );
+  runAudit(withDeps(deps, { hooks: { clock: () => at(minute) } }), {
+    audit: "applications",
+    scheduledTime: at(minute).toISOString(),
+    ...extra,
+  });
 
 const digestsOf = (delivered: Delivered[]) =>
   delivered.map((d) => {
@@ -237,9 +241,12 @@ describe("the applications audit (status table, dynalite or DynamoDB Local, faux
 
   it("refuses KEB filters, and needs the status table", async () => {
     await expect(run(30, { filters: { regions: ["eu"] } })).rejects.toThrow(/narrow KEB audits only/);
-    const { edge: _edge, ...withoutTable } = deps;
-    await expect(
-      runAudit({ ...withoutTable, clock: () => at(30) }, { audit: "applications", dryRun: true }),
-    ).rejects.toThrow(/STATUS_TABLE/);
+    const withoutTable = withDeps(deps, {
+      ports: { statusStore: undefined },
+      hooks: { clock: () => at(30) },
+    });
+    await expect(runAudit(withoutTable, { audit: "applications", dryRun: true })).rejects.toThrow(
+      /STATUS_TABLE/,
+    );
   });
 });

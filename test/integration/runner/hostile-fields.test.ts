@@ -12,6 +12,7 @@ import {
 import { beforeEach, describe, expect, it } from "vitest";
 import { useDynamo } from "../../helpers/dynamo.ts";
 import { useKebSimulator } from "../../helpers/keb.ts";
+import { withDeps } from "../../helpers/run-deps.ts";
 import { type Delivered, useSns } from "../../helpers/sns.ts";
 
 // Field contents alone must never jam an audit: whatever KEB or the edge puts in a field, a run
@@ -24,7 +25,7 @@ const env = useDynamo([]);
 const sns = useSns();
 
 let n = 0;
-let base: Omit<AuditRunDeps, "source" | "edge">;
+let base: AuditRunDeps;
 let status: DynamoStatusStore;
 let drain: () => Promise<Delivered[]>;
 
@@ -38,9 +39,11 @@ beforeEach(async () => {
   status = new DynamoStatusStore({ client, tableName: statusTable });
   drain = await sns.subscriber(`hostile-${n}`);
   base = {
-    store: new DynamoAuditStore({ client, tableName: auditTable }),
-    reports: new DynamoReportStore({ client, tableName: auditTable }),
-    publisher: new SnsAlertPublisher({ client: sns.sns, topicArn: sns.topicArn }),
+    ports: {
+      store: new DynamoAuditStore({ client, tableName: auditTable }),
+      reports: new DynamoReportStore({ client, tableName: auditTable }),
+      publisher: new SnsAlertPublisher({ client: sns.sns, topicArn: sns.topicArn }),
+    },
   };
 });
 
@@ -52,10 +55,10 @@ const emails = (delivered: Delivered[]): string[] =>
 
 describe("a KEB audit over runtimes whose fields are huge or hold line breaks", () => {
   const run = (minutes: number) =>
-    runAudit(
-      { ...base, source: kit.client(), clock: () => at(minutes) },
-      { audit: "failing", scheduledTime: at(minutes).toISOString() },
-    );
+    runAudit(withDeps(base, { ports: { source: kit.client() }, hooks: { clock: () => at(minutes) } }), {
+      audit: "failing",
+      scheduledTime: at(minutes).toISOString(),
+    });
 
   it("bounds every field where the finding is built: told once, committed, then quiet", async () => {
     kit.sim.fleet.reset(generateFleet({ size: 40, seed: 3, flagged: 8 }));
@@ -84,10 +87,10 @@ describe("a KEB audit over runtimes whose fields are huge or hold line breaks", 
 
 describe("a finding the audit cannot keep", () => {
   const run = (minutes: number) =>
-    runAudit(
-      { ...base, source: kit.client(), clock: () => at(minutes) },
-      { audit: "failing", scheduledTime: at(minutes).toISOString() },
-    );
+    runAudit(withDeps(base, { ports: { source: kit.client() }, hooks: { clock: () => at(minutes) } }), {
+      audit: "failing",
+      scheduledTime: at(minutes).toISOString(),
+    });
 
   it("is left out before publishing, counted in every run summary, and told once while it persists", async () => {
     kit.sim.fleet.reset(generateFleet({ size: 40, seed: 3, flagged: 8 }));
@@ -124,10 +127,10 @@ describe("a finding the audit cannot keep", () => {
 
 describe("the applications audit over refusals and Applications whose texts collide once cut", () => {
   const run = (minutes: number) =>
-    runAudit(
-      { ...base, edge: { statusStore: status }, clock: () => at(minutes) },
-      { audit: "applications", scheduledTime: at(minutes).toISOString() },
-    );
+    runAudit(withDeps(base, { ports: { statusStore: status }, hooks: { clock: () => at(minutes) } }), {
+      audit: "applications",
+      scheduledTime: at(minutes).toISOString(),
+    });
   let messageNo = 0;
   const message = (
     id: string,

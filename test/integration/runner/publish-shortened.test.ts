@@ -15,6 +15,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { useDynamo } from "../../helpers/dynamo.ts";
 import { useFaultProxy } from "../../helpers/fault-proxy.ts";
 import { useKebSimulator } from "../../helpers/keb.ts";
+import { withDeps } from "../../helpers/run-deps.ts";
 import { type Delivered, useSns } from "../../helpers/sns.ts";
 
 // SNS refuses a digest as too long although it was fitted (it counts something the renderer did
@@ -61,11 +62,13 @@ beforeEach(async () => {
   const doc = documentClient(raw);
   drain = await sns.subscriber(`shortened-${tableNo}`);
   deps = {
-    source: kit.client(),
-    store: new DynamoAuditStore({ client: doc, tableName: table }),
-    reports: new DynamoReportStore({ client: doc, tableName: table }),
-    publisher: new SnsAlertPublisher({ client, topicArn: sns.topicArn }),
-    clock: () => new Date(hour(0)),
+    ports: {
+      source: kit.client(),
+      store: new DynamoAuditStore({ client: doc, tableName: table }),
+      reports: new DynamoReportStore({ client: doc, tableName: table }),
+      publisher: new SnsAlertPublisher({ client, topicArn: sns.topicArn }),
+    },
+    hooks: { clock: () => new Date(hour(0)) },
   };
 });
 
@@ -99,7 +102,10 @@ describe("a digest SNS refuses as too long", () => {
       loadReport: () => Promise.resolve(undefined),
     };
     proxy.proxy.add({ operation: "Publish", times: 1, action: tooLong });
-    const first = await runAudit({ ...deps, reports: broken }, { audit: "failing", scheduledTime: hour(0) });
+    const first = await runAudit(withDeps(deps, { ports: { reports: broken } }), {
+      audit: "failing",
+      scheduledTime: hour(0),
+    });
     expect(first.notified).toMatchObject({ messages: 1, transitions: 0, failed: 0 });
     expect(first.writes.snapshot).toBe(0);
     const [short] = await drain();

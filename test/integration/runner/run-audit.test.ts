@@ -23,6 +23,7 @@ import { beforeEach, describe, expect, it } from "vitest";
 import { countRequests, sumOf } from "../../helpers/aws-requests.ts";
 import { useDynamo } from "../../helpers/dynamo.ts";
 import { useKebSimulator } from "../../helpers/keb.ts";
+import { withDeps } from "../../helpers/run-deps.ts";
 import { type Delivered, useSns } from "../../helpers/sns.ts";
 
 const kit = useKebSimulator({ fleet: { size: 10, seed: 1 } });
@@ -48,12 +49,14 @@ beforeEach(async () => {
   ddbCalls = countRequests(client);
   drainAll = await sns.subscriber(`all-${tableNo}`);
   deps = {
-    source: kit.client(),
-    store: new DynamoAuditStore({ client, tableName: table }),
-    reports: new DynamoReportStore({ client, tableName: table }),
-    publisher: new SnsAlertPublisher({ client: sns.sns, topicArn: sns.topicArn }),
+    ports: {
+      source: kit.client(),
+      store: new DynamoAuditStore({ client, tableName: table }),
+      reports: new DynamoReportStore({ client, tableName: table }),
+      publisher: new SnsAlertPublisher({ client: sns.sns, topicArn: sns.topicArn }),
+    },
     // The scheduled times below are hours of 2026-11-01: the run's clock reads that day too.
-    clock: () => new Date(hour(0)),
+    hooks: { clock: () => new Date(hour(0)) },
   };
 });
 
@@ -193,7 +196,10 @@ describe("runAudit end to end (KEB simulator, dynalite, fauxqs)", () => {
       action: { kind: "status", status: 503, body: "no healthy upstream" },
     });
     const at = (h: number) =>
-      runAudit({ ...deps, clock: () => new Date(hour(h)) }, { audit: "failing", scheduledTime: hour(h) });
+      runAudit(withDeps(deps, { hooks: { clock: () => new Date(hour(h)) } }), {
+        audit: "failing",
+        scheduledTime: hour(h),
+      });
     const blind = [];
     for (const h of [1, 2, 3, 4]) blind.push(await at(h));
     expect(blind.map((b) => b.health?.notice ?? null)).toEqual([null, null, "degraded", null]);
@@ -267,7 +273,7 @@ describe("runAudit end to end (KEB simulator, dynalite, fauxqs)", () => {
     const mock = mockClient(client);
     mock.on(PublishCommand).rejects(new Error("Throttling: Rate exceeded"));
     const failing = await runAudit(
-      { ...deps, publisher: new SnsAlertPublisher({ client, topicArn: sns.topicArn }) },
+      withDeps(deps, { ports: { publisher: new SnsAlertPublisher({ client, topicArn: sns.topicArn }) } }),
       { audit: "failing", scheduledTime: hour(0) },
     );
     mock.restore();
@@ -308,7 +314,10 @@ describe("runAudit end to end (KEB simulator, dynalite, fauxqs)", () => {
     expect(more).toEqual([]);
     expect(Buffer.byteLength(msg?.body.email ?? "")).toBeLessThan(100_000);
     expect(msg?.body.email).toContain(`Every transition of this run: fleet-auditor runs show ${big.runId}`);
-    const view = await showRun({ reports: deps.reports as RunReportStore, store: deps.store }, big.runId);
+    const view = await showRun(
+      { reports: deps.ports.reports as RunReportStore, store: deps.ports.store },
+      big.runId,
+    );
     expect(view?.source).toBe("report");
     expect(view?.transitions.map((t) => t.instanceID).sort()).toEqual(
       big.transitions.map((t) => t.instanceID).sort(),
@@ -316,7 +325,7 @@ describe("runAudit end to end (KEB simulator, dynalite, fauxqs)", () => {
     const next = await runAudit(deps, { audit: "failing", scheduledTime: hour(1) });
     expect(next.transitions).toEqual([]);
     // The ledger item stays under DynamoDB's 400 KB: the first 500 transitions and a count.
-    const record = await deps.store.findRun("failing", `sched:${hour(0)}`);
+    const record = await deps.ports.store.findRun("failing", `sched:${hour(0)}`);
     expect(record?.summary.transitions).toHaveLength(LEDGER_TRANSITIONS);
     expect(record?.summary.transitionsOmitted).toBe(big.transitions.length - LEDGER_TRANSITIONS);
   });

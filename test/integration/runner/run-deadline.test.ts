@@ -3,6 +3,7 @@ import { type AuditRunDeps, runAudit } from "@fleet-auditor/runner";
 import { beforeEach, describe, expect, it } from "vitest";
 import { useKebSimulator } from "../../helpers/keb.ts";
 import { MemoryAuditStore, MemoryPublisher, MemoryReportStore } from "../../helpers/memory-ports.ts";
+import { withDeps } from "../../helpers/run-deps.ts";
 
 // A run has one deadline. A KEB that answers, slowly, must not carry a run past its Lambda
 // timeout (which writes no metric, no health and no notice): the run ends incomplete instead.
@@ -21,12 +22,15 @@ beforeEach(() => {
   kit.sim.fleet.reset(generateFleet({ size: 1_500, seed: 4, flagged: 900 }));
   store = new MemoryAuditStore();
   publisher = new MemoryPublisher();
-  deps = { source: kit.client(), store, publisher, reports: new MemoryReportStore(), concurrency: 1 };
+  deps = {
+    ports: { source: kit.client(), store, publisher, reports: new MemoryReportStore() },
+    settings: { concurrency: 1 },
+  };
 });
 
 const run = (h: number, signal?: AbortSignal) =>
   runAudit(
-    { ...deps, clock: () => new Date(hour(h)) },
+    withDeps(deps, { hooks: { clock: () => new Date(hour(h)) } }),
     { audit: "failing", scheduledTime: hour(h) },
     signal ? { signal } : {},
   );

@@ -10,7 +10,7 @@ import {
   slackMessage,
   transitionFromReport,
 } from "@fleet-auditor/audit";
-import { type AuditSource, runAudit } from "@fleet-auditor/runner";
+import { type AuditRunDeps, type AuditSource, runAudit } from "@fleet-auditor/runner";
 import { describe, expect, it } from "vitest";
 import {
   MemoryAuditStore,
@@ -18,6 +18,7 @@ import {
   MemoryReportStore,
   MemorySilences,
 } from "../../helpers/memory-ports.ts";
+import { withDeps } from "../../helpers/run-deps.ts";
 
 // An audit the engine has never heard of, made of a stand-in source and a presenter alone: TLS
 // certificates that expire, labelled by cluster, issuer and secret (neither KEB's labels nor the
@@ -113,13 +114,9 @@ describe("a third audit, from a stand-in source and a presenter alone", () => {
       silence("neq-and-re", ["issuer!=letsencrypt", "secret=~.*-internal"]),
       silence("not-re", ["namespace!~kube-.*|ingress", "issuer=letsencrypt", "state=expiring"]),
     ]);
-    const deps = {
-      ownSources: new Map([["certificates", source]]),
-      audits: [certificates],
-      store,
-      publisher,
-      reports,
-      silences,
+    const deps: AuditRunDeps = {
+      ports: { ownSources: new Map([["certificates", source]]), store, publisher, reports, silences },
+      settings: { audits: [certificates] },
     };
     const cert = (
       cluster: string,
@@ -137,10 +134,10 @@ describe("a third audit, from a stand-in source and a presenter alone", () => {
       cert("prod-2", "payments", "api", "letsencrypt", "expiring"), // silenced: !~ (with = twice)
     ];
 
-    const first = await runAudit(
-      { ...deps, clock: () => new Date(at(0)) },
-      { audit: "certificates", scheduledTime: at(0) },
-    );
+    const first = await runAudit(withDeps(deps, { hooks: { clock: () => new Date(at(0)) } }), {
+      audit: "certificates",
+      scheduledTime: at(0),
+    });
     expect(first.complete).toBe(true);
     const silencedBy = Object.fromEntries(first.transitions.map((t) => [t.instanceID, t.silencedBy ?? null]));
     expect(silencedBy).toEqual({
@@ -221,10 +218,10 @@ describe("a third audit, from a stand-in source and a presenter alone", () => {
     source.certificates = source.certificates
       .filter((c) => !(c.cluster === "prod-2" && c.secret === "wildcard"))
       .map((c) => (c.secret === "webhook" ? { ...c, state: "expired" as const } : c));
-    const second = await runAudit(
-      { ...deps, clock: () => new Date(at(10)) },
-      { audit: "certificates", scheduledTime: at(10) },
-    );
+    const second = await runAudit(withDeps(deps, { hooks: { clock: () => new Date(at(10)) } }), {
+      audit: "certificates",
+      scheduledTime: at(10),
+    });
     expect(second.transitions.map((t) => [t.kind, t.instanceID]).sort()).toEqual([
       ["changed", "prod-1/kube-system/webhook"],
       ["resolved", "prod-2/ingress/wildcard"],

@@ -14,6 +14,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { useDynamo } from "../../helpers/dynamo.ts";
 import { FleetSource } from "../../helpers/memory-ports.ts";
+import { withDeps } from "../../helpers/run-deps.ts";
 import { type Delivered, useSns } from "../../helpers/sns.ts";
 
 // Nothing KEB or the edge puts in the fields it sends can jam an audit (a property). Whatever the
@@ -94,7 +95,7 @@ const forged = (line: string): boolean => /^[\s>*_~`•·\-–|]*FORGEDLINE/u.te
 
 let caseNo = 0;
 async function freshDeps(): Promise<{
-  base: Omit<AuditRunDeps, "source" | "edge">;
+  base: AuditRunDeps;
   drain: () => Promise<Delivered[]>;
   status: DynamoStatusStore;
 }> {
@@ -106,10 +107,12 @@ async function freshDeps(): Promise<{
   await ensureTable(client, statusTableDefinition(statusTable));
   return {
     base: {
-      store: new DynamoAuditStore({ client, tableName: auditTable }),
-      reports: new DynamoReportStore({ client, tableName: auditTable }),
-      publisher: new SnsAlertPublisher({ client: sns.sns, topicArn: sns.topicArn }),
-      landscape: "prop",
+      ports: {
+        store: new DynamoAuditStore({ client, tableName: auditTable }),
+        reports: new DynamoReportStore({ client, tableName: auditTable }),
+        publisher: new SnsAlertPublisher({ client: sns.sns, topicArn: sns.topicArn }),
+      },
+      settings: { landscape: "prop" },
     },
     drain: await sns.subscriber(`prop-${caseNo}`),
     status: new DynamoStatusStore({ client, tableName: statusTable }),
@@ -177,12 +180,12 @@ describe("nothing in a field can jam an audit (property)", () => {
           async (seed, hostileRuntimes) => {
             const { base, drain } = await freshDeps();
             const fleet = new Fleet(generateFleet({ size: 150, seed, flagged: 30 }), { seed });
-            const deps = { ...base, source: new FleetSource(fleet) };
+            const deps = withDeps(base, { ports: { source: new FleetSource(fleet) } });
             const run = (minutes: number) =>
-              runAudit(
-                { ...deps, clock: () => at(minutes) },
-                { audit: "failing", scheduledTime: at(minutes).toISOString() },
-              );
+              runAudit(withDeps(deps, { hooks: { clock: () => at(minutes) } }), {
+                audit: "failing",
+                scheduledTime: at(minutes).toISOString(),
+              });
             const first = await run(0);
             expect(first.complete).toBe(true);
             await drain();
@@ -315,7 +318,7 @@ describe("nothing in a field can jam an audit (property)", () => {
           expect(counts.failed).toBe(0);
           const run = (minutes: number) =>
             runAudit(
-              { ...base, edge: { statusStore: status }, clock: () => at(minutes) },
+              withDeps(base, { ports: { statusStore: status }, hooks: { clock: () => at(minutes) } }),
               { audit: "applications", scheduledTime: at(minutes).toISOString() },
             );
           const first = await run(30);

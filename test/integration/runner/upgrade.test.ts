@@ -34,7 +34,7 @@ describe("an upgrade over state an earlier release wrote", () => {
       const deps = landscapeDeps(env.db.client, tables, upgradeFleet(), publisher);
       for (const audit of ["failing", "expired", "applications"]) {
         const summary = await runAudit(
-          { ...deps, clock: () => at(4) },
+          { ...deps, hooks: { clock: () => at(4) } },
           { audit, scheduledTime: at(4).toISOString() },
         );
         expect(summary, audit).toMatchObject({

@@ -8,6 +8,7 @@ import {
   MemoryPublisher,
   MemoryReportStore,
 } from "../../helpers/memory-ports.ts";
+import { withDeps } from "../../helpers/run-deps.ts";
 
 // Before anything resolves, the runtimes the snapshot has and the scan did not list are looked
 // up by ID. Only an answer about a runtime that was asked for may count.
@@ -38,10 +39,7 @@ beforeEach(async () => {
   gateway = new LookupGateway(new FleetSource(fleet));
   publisher = new MemoryPublisher();
   deps = {
-    source: gateway,
-    store: new MemoryAuditStore(),
-    publisher,
-    reports: new MemoryReportStore(),
+    ports: { source: gateway, store: new MemoryAuditStore(), publisher, reports: new MemoryReportStore() },
   };
   const first = await run(0);
   const failing = first.transitions.map((t) => t.instanceID);
@@ -50,7 +48,10 @@ beforeEach(async () => {
 });
 
 const run = (h: number) =>
-  runAudit({ ...deps, clock: () => new Date(hour(h)) }, { audit: "failing", scheduledTime: hour(h) });
+  runAudit(withDeps(deps, { hooks: { clock: () => new Date(hour(h)) } }), {
+    audit: "failing",
+    scheduledTime: hour(h),
+  });
 
 describe("the absence lookup", () => {
   it("resolves a runtime on an answer about it", async () => {

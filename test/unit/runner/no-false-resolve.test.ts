@@ -1,6 +1,6 @@
 import { KebHttpError, type ListParameters, type RuntimeSource, type RuntimesPage } from "@fleet-auditor/keb";
 import { Fleet, generateFleet } from "@fleet-auditor/keb-sim";
-import { runAudit } from "@fleet-auditor/runner";
+import { type AuditRunDeps, runAudit } from "@fleet-auditor/runner";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {
@@ -9,6 +9,7 @@ import {
   MemoryPublisher,
   MemoryReportStore,
 } from "../../helpers/memory-ports.ts";
+import { withDeps } from "../../helpers/run-deps.ts";
 
 // "no false resolve, as a property". A KEB that misbehaves in any combination while the
 // audit pages (short pages, extra and repeated rows, a totalCount that lies or changes, errors,
@@ -90,7 +91,13 @@ class MisbehavingSource implements RuntimeSource {
 /** The runtimes the failing audit flags in the fleet as it is now, from an honest, complete scan. */
 async function flaggedNow(fleet: Fleet): Promise<Set<string>> {
   const s = await runAudit(
-    { source: new FleetSource(fleet), store: new MemoryAuditStore(), publisher: new MemoryPublisher() },
+    {
+      ports: {
+        source: new FleetSource(fleet),
+        store: new MemoryAuditStore(),
+        publisher: new MemoryPublisher(),
+      },
+    },
     { audit: "failing", dryRun: true, now: at(5) },
   );
   expect(s.complete).toBe(true);
@@ -110,20 +117,21 @@ describe("no false resolve (property)", () => {
           async (seed, recover, plan, plan_filter) => {
             const fleet = new Fleet(generateFleet({ size: 360, seed, flagged: 220 }), { seed });
             const store = new MemoryAuditStore();
-            const deps = {
-              store,
-              publisher: new MemoryPublisher(),
-              reports: new MemoryReportStore(),
-              clock: () => new Date(at(0)),
+            const deps: AuditRunDeps = {
+              ports: { store, publisher: new MemoryPublisher(), reports: new MemoryReportStore() },
+              hooks: { clock: () => new Date(at(0)) },
             };
-            const first = await runAudit(
-              { ...deps, source: new FleetSource(fleet) },
-              { audit: "failing", scheduledTime: at(0) },
-            );
+            const first = await runAudit(withDeps(deps, { ports: { source: new FleetSource(fleet) } }), {
+              audit: "failing",
+              scheduledTime: at(0),
+            });
             expect(first.complete).toBe(true);
             fleet.mutate({ recover, fail: 2 });
             const second = await runAudit(
-              { ...deps, source: new MisbehavingSource(fleet, plan), clock: () => new Date(at(1)) },
+              withDeps(deps, {
+                ports: { source: new MisbehavingSource(fleet, plan) },
+                hooks: { clock: () => new Date(at(1)) },
+              }),
               {
                 audit: "failing",
                 scheduledTime: at(1),

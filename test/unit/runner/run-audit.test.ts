@@ -1,7 +1,12 @@
 import { type AuditDefinition, failingAudit } from "@fleet-auditor/audit";
 import { KebHttpError } from "@fleet-auditor/keb";
 import { Fleet, generateFleet } from "@fleet-auditor/keb-sim";
-import { type AuditRunDeps, LEDGER_TRANSITIONS, runAudit } from "@fleet-auditor/runner";
+import {
+  type AuditRunDeps,
+  type AuditRunSettings,
+  LEDGER_TRANSITIONS,
+  runAudit,
+} from "@fleet-auditor/runner";
 import { LeaseLostError } from "@fleet-auditor/store";
 import { beforeEach, describe, expect, it } from "vitest";
 import {
@@ -11,6 +16,7 @@ import {
   MemoryReportStore,
   MemorySilences,
 } from "../../helpers/memory-ports.ts";
+import { withDeps } from "../../helpers/run-deps.ts";
 
 // Every branch of runAudit on in-memory ports: milliseconds per test, no server. The invariants
 // against real servers stay in test/integration/runner/run-audit.test.ts.
@@ -35,25 +41,24 @@ beforeEach(() => {
   let n = 0;
   ids = [];
   deps = {
-    source,
-    store,
-    publisher,
-    silences,
-    reports,
-    clock: () => new Date(hour(0)),
-    newId: () => {
-      ids.push(`run-${++n}`);
-      return `run-${n}`;
+    ports: { source, store, publisher, silences, reports },
+    hooks: {
+      clock: () => new Date(hour(0)),
+      newId: () => {
+        ids.push(`run-${++n}`);
+        return `run-${n}`;
+      },
     },
   };
 });
 
 /** A scheduled run of the failing audit at hour `h`, the clock reading that hour. */
 const failing = (h: number, extra: Record<string, unknown> = {}) =>
-  runAudit(
-    { ...deps, clock: () => new Date(hour(h)) },
-    { audit: "failing", scheduledTime: hour(h), ...extra },
-  );
+  runAudit(withDeps(deps, { hooks: { clock: () => new Date(hour(h)) } }), {
+    audit: "failing",
+    scheduledTime: hour(h),
+    ...extra,
+  });
 
 /** How many transitions the `i`th published digest named or counted. */
 const publisherTransitions = (i: number): number => {
@@ -173,9 +178,9 @@ describe("runAudit: lease", () => {
       queries: [{ states: ["deprovisioned"] }],
       classify: () => undefined,
     };
-    await expect(runAudit({ ...deps, audits: [broken] }, { audit: "broken" })).rejects.toThrow(
-      /deprovisioned/,
-    );
+    await expect(
+      runAudit(withDeps(deps, { settings: { audits: [broken] } }), { audit: "broken" }),
+    ).rejects.toThrow(/deprovisioned/);
     expect(store.leases.size).toBe(0);
   });
 });
@@ -258,10 +263,10 @@ describe("runAudit: times far from the clock", () => {
     const dry = await runAudit(deps, { audit: "failing", now: "2100-01-01T00:00:00Z", dryRun: true });
     expect(dry.dryRun).toBe(true);
     // A scheduler retry a day late is normal.
-    const late = await runAudit(
-      { ...deps, clock: () => new Date(hour(25)) },
-      { audit: "failing", scheduledTime: hour(0) },
-    );
+    const late = await runAudit(withDeps(deps, { hooks: { clock: () => new Date(hour(25)) } }), {
+      audit: "failing",
+      scheduledTime: hour(0),
+    });
     expect(late.status).toBe("completed");
   });
 });
@@ -271,7 +276,9 @@ describe("runAudit: no false resolve", () => {
     await failing(0);
     const flaggedNow = async (): Promise<Set<string>> => {
       const honest = await runAudit(
-        { ...deps, source: new FleetSource(source.fleet), store: new MemoryAuditStore(), reports: undefined },
+        withDeps(deps, {
+          ports: { source: new FleetSource(source.fleet), store: new MemoryAuditStore(), reports: undefined },
+        }),
         { audit: "failing", dryRun: true },
       );
       return new Set(honest.transitions.map((t) => t.instanceID));
@@ -465,7 +472,10 @@ describe("runAudit: publish, commit and record", () => {
   });
 
   it("collapses every group when GROUP_COLLAPSE_AT is 0", async () => {
-    await runAudit({ ...deps, collapseAt: 0 }, { audit: "failing", scheduledTime: hour(0) });
+    await runAudit(withDeps(deps, { settings: { collapseAt: 0 } }), {
+      audit: "failing",
+      scheduledTime: hour(0),
+    });
     const email = JSON.parse(publisher.published[0]?.message ?? "{}").email as string;
     expect(email).toMatch(/^\* \d+ runtimes /m);
     expect(email).not.toMatch(/^- \[/m);
@@ -477,7 +487,7 @@ describe("runAudit: publish, commit and record", () => {
       t += 250;
       return new Date(t);
     };
-    const s = await runAudit({ ...deps, clock }, { audit: "failing" });
+    const s = await runAudit(withDeps(deps, { hooks: { clock } }), { audit: "failing" });
     expect(s.durationMs).toBeGreaterThan(0);
     expect(s.durationMs % 250).toBe(0);
   });
@@ -536,7 +546,7 @@ describe("runAudit: resolutions and the auditor's health", () => {
   });
 
   it("counts a run that throws toward degraded", async () => {
-    deps.degradedAfterRuns = 1;
+    deps.settings = { ...deps.settings, degradedAfterRuns: 1 };
     publisher.refuse = (m) => {
       if (m.attributes.kinds.includes("degraded")) return false;
       store.leases.set("failing", { owner: "thief", expiresAtMs: Date.parse(hour(9)) });
@@ -549,7 +559,7 @@ describe("runAudit: resolutions and the auditor's health", () => {
   });
 
   it("sends a refused degraded notice again on the next bad run", async () => {
-    deps.degradedAfterRuns = 1;
+    deps.settings = { ...deps.settings, degradedAfterRuns: 1 };
     blind();
     publisher.refuse = () => true;
     const first = await failing(0);
@@ -571,12 +581,8 @@ describe("runAudit: per-runtime messages", () => {
   const small = () => new FleetSource(new Fleet(generateFleet({ size: 60, seed: 11, flagged: 6 })));
   const chatbotOf = (m: { message: string } | undefined) =>
     JSON.parse(JSON.parse(m?.message ?? "{}").https) as { id: string; metadata: { threadId: string } };
-  const perRuntime = (extra: Partial<AuditRunDeps> = {}) => ({
-    ...deps,
-    source: small(),
-    notifyMode: "per-runtime" as const,
-    ...extra,
-  });
+  const perRuntime = (settings: AuditRunSettings = {}) =>
+    withDeps(deps, { ports: { source: small() }, settings: { notifyMode: "per-runtime", ...settings } });
 
   it("sends one message per transition in one batch, each threaded by its runtime's incident", async () => {
     const d = perRuntime();
@@ -591,13 +597,13 @@ describe("runAudit: per-runtime messages", () => {
     expect(threads[0]).toMatch(/^fleet-auditor:-:failing:runtime:/);
 
     // The same runtime's resolution replies in the thread its firing started.
-    const source = d.source as FleetSource;
+    const source = d.ports.source as FleetSource;
     const firstId = s.transitions[0]?.instanceID as string;
     source.fleet.recover(firstId);
-    const next = await runAudit(
-      { ...d, clock: () => new Date(hour(1)) },
-      { audit: "failing", scheduledTime: hour(1) },
-    );
+    const next = await runAudit(withDeps(d, { hooks: { clock: () => new Date(hour(1)) } }), {
+      audit: "failing",
+      scheduledTime: hour(1),
+    });
     expect(next.transitions.map((t) => [t.kind, t.instanceID])).toEqual([["resolved", firstId]]);
     expect(chatbotOf(publisher.published.at(-1)).metadata.threadId).toBe(threads[0]);
   });
@@ -614,10 +620,10 @@ describe("runAudit: per-runtime messages", () => {
     expect(store.snapshots.get("failing")?.size).toBe(s.transitions.length - 1);
     publisher.refuse = () => false;
     const sent = publisher.published.length;
-    const next = await runAudit(
-      { ...d, clock: () => new Date(hour(1)) },
-      { audit: "failing", scheduledTime: hour(1) },
-    );
+    const next = await runAudit(withDeps(d, { hooks: { clock: () => new Date(hour(1)) } }), {
+      audit: "failing",
+      scheduledTime: hour(1),
+    });
     expect(next.notified).toMatchObject({ messages: 1, failed: 0 });
     expect(publisher.published.slice(sent).map((m) => m.subject)).toEqual([victim]);
   });

@@ -122,21 +122,26 @@ export const runCommand: Command = {
       for (const input of inputs) {
         const summary = await runAudit(
           {
-            ...(source ? { source } : {}),
-            ...(backend.status
-              ? { edge: { statusStore: backend.status, thresholds: thresholdsFrom(env) } }
-              : {}),
-            store: backend.store,
-            silences: backend.silences,
-            publisher: backend.publisher,
-            reports: backend.reports,
-            reportCommand: backend.reportCommand,
-            ...messagingFrom(env),
-            onProgress: progress,
-            newId: () => {
-              const runId = randomUUID();
-              current = { audit: input.audit, runId };
-              return runId;
+            ports: {
+              ...(source ? { source } : {}),
+              ...(backend.status ? { statusStore: backend.status } : {}),
+              store: backend.store,
+              silences: backend.silences,
+              publisher: backend.publisher,
+              reports: backend.reports,
+            },
+            settings: {
+              edgeThresholds: thresholdsFrom(env),
+              reportCommand: backend.reportCommand,
+              ...messagingFrom(env),
+            },
+            hooks: {
+              onProgress: progress,
+              newId: () => {
+                const runId = randomUUID();
+                current = { audit: input.audit, runId };
+                return runId;
+              },
             },
           },
           input,
