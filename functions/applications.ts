@@ -1,16 +1,10 @@
 import { Logger } from "@aws-lambda-powertools/logger";
 import { Metrics } from "@aws-lambda-powertools/metrics";
-import {
-  ApplicationsEnvSchema,
-  batchDeadline,
-  batchItemFailures,
-  ingestBatch,
-  parseConfig,
-  queuedMessages,
-} from "@fleet-auditor/runner";
+import { ApplicationsEnvSchema, batchDeadline, ingestBatch, parseConfig } from "@fleet-auditor/runner";
 import { DynamoStatusStore, documentClient } from "@fleet-auditor/store";
 import type { SQSBatchResponse, SQSEvent } from "aws-lambda";
 import { recordIngestMetrics } from "./lib/ingest-metrics.ts";
+import { batchItemFailures, queuedMessages } from "./lib/sqs-event.ts";
 import { functionStack } from "./lib/stack.ts";
 
 // Cold start: configuration (fails here, naming the variable), client and store, once.

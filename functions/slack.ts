@@ -5,6 +5,7 @@ import { SlackWebhook } from "@fleet-auditor/notify";
 import { deliverToSlack, parseConfig, SlackEnvSchema } from "@fleet-auditor/runner";
 import { linkedEnv } from "./lib/linked-env.ts";
 import { SLACK_SECRETS } from "./lib/secrets.ts";
+import { snsMessages } from "./lib/sns-event.ts";
 import { functionStack } from "./lib/stack.ts";
 
 // Cold start: configuration (fails here, naming the variable, never echoing the URL), the undici
@@ -26,7 +27,7 @@ const poster = new SlackWebhook({
 export const handler = functionStack<unknown, { posted: number }>(logger, metrics).handler(
   async (event, context) => {
     const deadline = Date.now() + context.getRemainingTimeInMillis() - env.SLACK_DEADLINE_MARGIN_MS;
-    const result = await deliverToSlack({ poster, log: logger }, event, deadline);
+    const result = await deliverToSlack({ poster, log: logger }, snsMessages(event), deadline);
     metrics.addMetric("SlackPosts", MetricUnit.Count, result.posted);
     return result;
   },

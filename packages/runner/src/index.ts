@@ -53,6 +53,5 @@ export {
 export type { RunOptions } from "./run-state.ts";
 export { isShowRequest, parseShowRun, type RunView, ShowRunInputSchema, showRun } from "./show-run.ts";
 export { type SlackEnv, SlackEnvSchema } from "./slack-config.ts";
-export { deliverToSlack, SnsEventSchema, slackMessageFor } from "./slack-delivery.ts";
-export { batchItemFailures, queuedMessages, SqsEventSchema } from "./sqs-event.ts";
+export { type DeliveredMessage, deliverToSlack, slackMessageFor } from "./slack-delivery.ts";
 export { parseStatusQuery, type StatusQueryInput, StatusQueryInputSchema } from "./status-query-input.ts";

@@ -1,16 +1,12 @@
 import { DIGEST_V1, DigestV1Schema, type SlackMessage, slackMessage, slackText } from "@fleet-auditor/audit";
-import { array, looseObject, string } from "zod";
-import { parseInput, problemsOf, RunInputError } from "./errors.ts";
+import { problemsOf, RunInputError } from "./errors.ts";
 import type { RunLogger, SlackPoster } from "./ports.ts";
 
-/** What an SNS event must be: records, each with the message SNS delivered. */
-export const SnsEventSchema = looseObject({
-  Records: array(
-    looseObject({
-      Sns: looseObject({ MessageId: string(), Message: string() }),
-    }),
-  ).min(1),
-});
+/** One message SNS delivered to the Slack function: its text, and SNS's ID for it (for logs). */
+export interface DeliveredMessage {
+  id: string;
+  text: string;
+}
 
 /**
  * The Slack message for what SNS delivered to a Lambda subscriber: a structured digest
@@ -50,24 +46,24 @@ function claimsDigest(json: unknown): boolean {
 }
 
 /**
- * SNS → Slack: posts each delivered message, in order. A post that fails throws, so that Lambda
- * retries the invocation (SNS invokes asynchronously) and the failure ends in the function's
- * failure destination, never dropped in silence.
+ * SNS → Slack: posts each delivered message (unwrapped from the event by the function), in
+ * order. A post that fails throws, so that Lambda retries the invocation (SNS invokes
+ * asynchronously) and the failure ends in the function's failure destination, never dropped in
+ * silence.
  */
 export async function deliverToSlack(
   deps: { poster: SlackPoster; log?: RunLogger },
-  event: unknown,
+  delivered: readonly DeliveredMessage[],
   deadline: number,
 ): Promise<{ posted: number }> {
-  const { Records } = parseInput(SnsEventSchema, event);
   let posted = 0;
-  for (const record of Records) {
-    const { message, runId } = messageOf(record.Sns, deps.log);
+  for (const one of delivered) {
+    const { message, runId } = messageOf(one, deps.log);
     try {
       await deps.poster.post(message, deadline);
     } catch (err) {
       deps.log?.warn("Slack post failed; the invocation fails so that Lambda retries it", {
-        snsMessageId: record.Sns.MessageId,
+        snsMessageId: one.id,
         ...(runId ? { runId } : {}),
         error: (err as Error).message,
       });
@@ -75,7 +71,7 @@ export async function deliverToSlack(
     }
     posted++;
     deps.log?.info("posted to Slack", {
-      snsMessageId: record.Sns.MessageId,
+      snsMessageId: one.id,
       ...(runId ? { runId } : {}),
       blocks: message.blocks.length,
     });
@@ -85,14 +81,14 @@ export async function deliverToSlack(
 
 /** The record's Slack message; a digest the schema refuses is logged (fields only) and thrown. */
 function messageOf(
-  sns: { MessageId: string; Message: string },
+  delivered: DeliveredMessage,
   log: RunLogger | undefined,
 ): ReturnType<typeof slackMessageFor> {
   try {
-    return slackMessageFor(sns.Message);
+    return slackMessageFor(delivered.text);
   } catch (err) {
     log?.warn("a digest its schema refuses is not posted; the invocation fails", {
-      snsMessageId: sns.MessageId,
+      snsMessageId: delivered.id,
       error: (err as Error).message,
     });
     throw err;

@@ -1,10 +1,12 @@
 import { createHash } from "node:crypto";
+import { parseInput, type QueuedMessage } from "@fleet-auditor/runner";
 import { array, looseObject, optional, unknown } from "zod";
-import { parseInput } from "./errors.ts";
-import type { QueuedMessage } from "./ingest-applications.ts";
+
+// The Lambda side of the queue function: the runner's ingestBatch takes queued messages and
+// knows nothing of SQS's event or of partial batch responses.
 
 /** What an SQS event must be at least: records, each read for its id, body and sent time. */
-export const SqsEventSchema = looseObject({
+const SqsEventSchema = looseObject({
   Records: array(
     looseObject({
       messageId: optional(unknown()),

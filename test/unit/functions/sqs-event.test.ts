@@ -1,5 +1,5 @@
-import { batchItemFailures, queuedMessages } from "@fleet-auditor/runner";
 import { describe, expect, it } from "vitest";
+import { batchItemFailures, queuedMessages } from "../../../functions/lib/sqs-event.ts";
 
 describe("SQS events at the edges", () => {
   it("keeps a record without a string body for the quarantine, with its problem", () => {
