@@ -42,15 +42,16 @@ export {
   tokenProviderFrom,
 } from "./keb-connection.ts";
 export type { AuditSource, Confirmed, RunLogger, SlackPoster } from "./ports.ts";
-export { type AuditRunResult, LEDGER_TRANSITIONS, runAudit } from "./run-audit.ts";
+export { runAudit } from "./run-audit.ts";
 export type { AuditRunDeps, AuditRunHooks, AuditRunPorts, AuditRunSettings } from "./run-deps.ts";
+export { LEDGER_TRANSITIONS } from "./run-finish.ts";
 export {
   type AuditRunInput,
   AuditRunInputSchema,
   NarrowingFiltersSchema,
   parseRunInput,
 } from "./run-input.ts";
-export type { RunOptions } from "./run-state.ts";
+export type { AuditRunResult, RunOptions } from "./run-state.ts";
 export { isShowRequest, parseShowRun, type RunView, ShowRunInputSchema, showRun } from "./show-run.ts";
 export { type SlackEnv, SlackEnvSchema } from "./slack-config.ts";
 export { type DeliveredMessage, deliverToSlack, slackMessageFor } from "./slack-delivery.ts";

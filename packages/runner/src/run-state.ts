@@ -1,6 +1,7 @@
 import type {
   AuditDefinition,
   AuditHealth,
+  DigestMessage,
   Finding,
   LeftOut,
   RunSummary,
@@ -74,3 +75,8 @@ export interface State {
   /** A run interrupted after publishing, whose message this run's digest may repeat. */
   repeats?: string;
 }
+
+/** A run summary; in a dry run it also carries the messages that would have been published. */
+export type AuditRunResult = RunSummary & {
+  preview?: Array<Pick<DigestMessage, "subject" | "message" | "attributes">>;
+};

@@ -1,0 +1,118 @@
+// A run begins: its identity and clock (`startRun`), whether its scheduled time was already
+// recorded, the audit's lease, and how a run out of time ends. Stages 1 and 2 of `runAudit`.
+
+import { type AuditHealth, auditNamed } from "@fleet-auditor/audit";
+import type { SourceDeps } from "./audit-source.ts";
+import { type Problem, type RunDeadlineError, RunInputError } from "./errors.ts";
+import type { ResolvedDeps } from "./run-deps.ts";
+import { elapsed, emptySummary, updateHealth } from "./run-finish.ts";
+import type { AuditRunInput } from "./run-input.ts";
+import type { AuditRunResult, Run, RunOptions } from "./run-state.ts";
+
+/** What `sourceFor` builds the audit's source from, picked out of the run's dependencies. */
+export function sourceDeps({ ports, settings, hooks }: ResolvedDeps): SourceDeps {
+  return {
+    source: ports.source,
+    ownSources: ports.ownSources,
+    edge: ports.statusStore && { statusStore: ports.statusStore, thresholds: settings.edgeThresholds },
+    concurrency: settings.concurrency,
+    log: hooks.log,
+    onProgress: hooks.onProgress,
+  };
+}
+
+export function startRun(deps: ResolvedDeps, input: AuditRunInput, options: RunOptions): Run {
+  const audit = auditNamed(input.audit, deps.settings.audits);
+  const { clock } = deps.hooks;
+  const startedAt = clock();
+  const id = deps.hooks.newId();
+  const dryRun = input.dryRun ?? false;
+  const scheduledTime = input.scheduledTime ? new Date(input.scheduledTime).toISOString() : null;
+  if (!dryRun) refuseSkew(input, startedAt, deps.settings.maxClockSkewMs);
+  return {
+    audit,
+    input,
+    id,
+    dryRun,
+    clock,
+    startedAt,
+    now: input.now ? new Date(input.now) : startedAt,
+    scheduledTime,
+    scheduled: !dryRun && scheduledTime !== null,
+    runKey: scheduledTime ? `sched:${scheduledTime}` : `adhoc:${startedAt.toISOString()}:${id}`,
+    leaseMs: deps.settings.leaseMs,
+    ...(options.signal ? { signal: options.signal } : {}),
+    ...(options.deadlineAt !== undefined ? { deadlineAt: options.deadlineAt } : {}),
+  };
+}
+
+/**
+ * A run that writes may not judge by a time far from the clock: `--now 2100-01-01` would record
+ * reminders as sent in 2100 and silence the audit for decades. Dry runs may look anywhere.
+ */
+function refuseSkew(input: AuditRunInput, clock: Date, maxSkewMs: number): void {
+  const problems: Problem[] = [];
+  for (const field of ["now", "scheduledTime"] as const) {
+    const value = input[field];
+    if (value === undefined) continue;
+    const skew = Math.abs(Date.parse(value) - clock.getTime());
+    if (skew > maxSkewMs) {
+      problems.push({
+        path: field,
+        message: `${value} is ${Math.round(skew / 3_600_000)} h from the clock (at most ${maxSkewMs / 3_600_000} h unless dryRun)`,
+      });
+    }
+  }
+  if (problems.length) throw new RunInputError(problems);
+}
+
+/** Stage 1: the summary of this scheduled time's recorded run, marked `duplicate`. */
+export async function recordedRun(deps: ResolvedDeps, run: Run): Promise<AuditRunResult | undefined> {
+  const done = await deps.ports.store.findRun(run.audit.name, run.runKey);
+  if (!done) return undefined;
+  deps.hooks.log?.info("scheduled time already audited; nothing to do", {
+    runKey: run.runKey,
+    previousRunId: done.summary.runId,
+  });
+  return { ...done.summary, status: "duplicate" };
+}
+
+/** Stage 2: true when this run now holds the audit's lease. */
+export async function takeLease(deps: ResolvedDeps, run: Run): Promise<boolean> {
+  const until = new Date(run.startedAt.getTime() + run.leaseMs);
+  if (await deps.ports.store.acquireLease(run.audit.name, run.id, run.startedAt, until)) return true;
+  deps.hooks.log?.warn("another run of this audit holds the lease; standing back", { audit: run.audit.name });
+  return false;
+}
+
+/**
+ * A run whose deadline passed before it could plan: it publishes and commits nothing, counts as a
+ * bad run toward `degraded` (its health is read now if the state never arrived), and says why.
+ */
+export async function outOfTime(
+  deps: ResolvedDeps,
+  run: Run,
+  known: AuditHealth | undefined,
+  err: RunDeadlineError,
+): Promise<AuditRunResult> {
+  const reason = err.message;
+  deps.hooks.log?.warn("the run's deadline passed: it ends incomplete", { stage: err.stage });
+  const health = known ?? (await deps.ports.store.loadHealth(run.audit.name));
+  const healthAfter = await updateHealth(deps, run, health, { ok: false, reason });
+  return {
+    ...emptySummary(run),
+    incompleteReason: reason,
+    incompleteCode: "RUN_DEADLINE",
+    health: healthAfter,
+    durationMs: elapsed(run),
+  };
+}
+
+export function skipped(run: Run): AuditRunResult {
+  return {
+    ...emptySummary(run),
+    status: "skipped",
+    incompleteReason: "another run of this audit was in progress",
+    durationMs: elapsed(run),
+  };
+}
