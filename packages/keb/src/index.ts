@@ -10,7 +10,7 @@ export * from "./errors.ts";
 export { createHttpAgent, type HttpAgentOptions, type ProxySettings } from "./http-agent.ts";
 export { displayedState, type KindedOperation, lastOperation } from "./last-operation.ts";
 export { PageSlots } from "./page-slots.ts";
-export { requireComplete, type ScanOptions, type ScanResult, scanAll, scanRuntimes } from "./pager.ts";
+export { type ScanOptions, type ScanResult, scanRuntimes } from "./pager.ts";
 export { filterQuery, type ListParameters, MAX_PAGE_SIZE, pageQuery, type RuntimeFilters } from "./params.ts";
 export { parseRuntimesPage } from "./parse-page.ts";
 export { REDACTED, redact, redirectOrigin, withoutCredentials } from "./redact.ts";
@@ -22,6 +22,7 @@ export {
   retryAfterMs,
   retryDelayMs,
 } from "./retry-policy.ts";
+export { requireComplete, scanAll } from "./scan-all.ts";
 export * from "./schemas.ts";
 export * from "./states.ts";
 export * from "./time.ts";

@@ -1,5 +1,5 @@
 import type { RuntimeSource } from "./client.ts";
-import { KebConfigError, KebDeadlineError, KebError, KebIncompleteError } from "./errors.ts";
+import { KebConfigError, KebDeadlineError, KebError } from "./errors.ts";
 import { PageSlots } from "./page-slots.ts";
 import { filterQuery, MAX_PAGE_SIZE, type RuntimeFilters } from "./params.ts";
 import type { Runtime, RuntimesPage } from "./schemas.ts";
@@ -270,45 +270,6 @@ function rememberTotal(source: RuntimeSource, query: string, totalCount: number 
   if (totalCount === undefined) return;
   totals.set(query, totalCount);
   if (totals.size > TOTALS_KEPT) totals.delete(totals.keys().next().value as string);
-}
-
-/** Returns the runtimes of a complete scan; throws `KebIncompleteError` (with the cause) otherwise. */
-export function requireComplete(result: ScanResult): Runtime[] {
-  if (result.complete) return result.runtimes;
-  throw new KebIncompleteError(result.incompleteReason ?? "unknown", { cause: result.error ?? undefined });
-}
-
-/**
- * Scans several queries at once under one concurrency limit (page 1 of each first, then the
- * pages each query's last `totalCount` implies in the slots left free, then the rest), e.g. the
- * `failing` audit's `state=failed&state=error` and `state=deprovisionincomplete`.
- */
-export async function scanAll(
-  source: RuntimeSource,
-  queries: readonly RuntimeFilters[],
-  options: Omit<ScanOptions, "slots" | "expectedTotal"> = {},
-): Promise<ScanResult[]> {
-  const slots = new PageSlots(options.concurrency ?? 4);
-  // One progress line for all queries: pages done and expected, summed.
-  const progress = queries.map(() => [0, 1] as [number, number]);
-  const onProgress = options.onProgress;
-  return Promise.all(
-    queries.map((filters, i) =>
-      scanRuntimes(source, filters, {
-        ...options,
-        slots,
-        onProgress: onProgress
-          ? (done, total) => {
-              progress[i] = [done, total];
-              onProgress(
-                progress.reduce((n, [d]) => n + d, 0),
-                progress.reduce((n, [, t]) => n + t, 0),
-              );
-            }
-          : undefined,
-      }),
-    ),
-  );
 }
 
 function errorText(err: unknown): string {

@@ -20,17 +20,9 @@ import type {
   WriteOptions,
 } from "@fleet-auditor/metaserver";
 import { batchGet } from "./batch-get.ts";
-import {
-  quarantineToItem,
-  STATUS_ATTRIBUTES,
-  statusQueryInput,
-  statusUpdateCommand,
-  toQuarantineItem,
-  toRow,
-  toWatchedRow,
-  watchedQueryInputs,
-  watchKeyRepair,
-} from "./status-item.ts";
+import { quarantineToItem, toQuarantineItem } from "./quarantine-item.ts";
+import { STATUS_ATTRIBUTES, statusUpdateCommand, toRow } from "./status-item.ts";
+import { statusQueryInput, toWatchedRow, watchedQueryInputs, watchKeyRepair } from "./status-reads.ts";
 import { STATUS_INDEXES } from "./status-table.ts";
 
 /** Settings of `DynamoStatusStore`. */

@@ -8,19 +8,15 @@ export { DynamoSilenceStore } from "./dynamo-silence-store.ts";
 export { DynamoStatusStore, type DynamoStatusStoreOptions } from "./dynamo-status-store.ts";
 export { type EmbeddedDynamo, ensureTable, startEmbeddedDynamo } from "./embedded-dynamo.ts";
 export * from "./errors.ts";
+export { quarantineToItem, toQuarantineItem } from "./quarantine-item.ts";
 export {
   QUARANTINE_PREFIX,
-  quarantineToItem,
   STATUS_ATTRIBUTES,
-  type StatusRead,
   type StatusTtl,
-  statusQueryInput,
   statusUpdateCommand,
-  toQuarantineItem,
   toRow,
-  toWatchedRow,
-  watchedQueryInputs,
 } from "./status-item.ts";
+export { type StatusRead, statusQueryInput, toWatchedRow, watchedQueryInputs } from "./status-reads.ts";
 export { STATUS_INDEXES, statusTableDefinition } from "./status-table.ts";
 export {
   WATCH_PROJECTION,

@@ -1,17 +1,12 @@
-import type { QueryCommandInput, ScanCommandInput, UpdateCommandInput } from "@aws-sdk/lib-dynamodb";
+import type { UpdateCommandInput } from "@aws-sdk/lib-dynamodb";
 import {
   FINISHED,
   isoTime,
   MAX_FUTURE_SKEW_MS,
-  type QuarantineItem,
-  type StatusQuery,
   type StatusRow,
   type StatusUpdate,
-  type WatchedRow,
-  type WatchQuery,
 } from "@fleet-auditor/metaserver";
-import { STATUS_INDEXES } from "./status-table.ts";
-import { watchKey, watchKeys, watchSetOf } from "./watch-key.ts";
+import { watchKey } from "./watch-key.ts";
 
 // The status table's codec and expression builders: pure, no client, time passed in. The adapter
 // (`dynamo-status-store.ts`) only sends what these build.
@@ -194,156 +189,4 @@ function sizesOf(value: unknown): StatusRow["sizes"] {
     return Number.isFinite(n) ? n : 0;
   };
   return { option: size(sizes.option), reqBody: size(sizes.reqBody), respBody: size(sizes.respBody) };
-}
-
-/**
- * The read a status query needs, never more than about `limit` rows: `byNode` newest first
- * (whole rows); the `byWatch` shards of the status's set, each newest first and stopped at
- * `limit`, merged, and the rows then read whole by id; or, for rows in no index (Approved,
- * Completed) and for no filter at all, a scan that stops once `limit` rows matched.
- */
-export type StatusRead =
-  | { op: "query"; input: QueryCommandInput; limit: number }
-  | { op: "watch"; inputs: QueryCommandInput[]; limit: number }
-  | { op: "scan"; input: ScanCommandInput; limit: number };
-
-/**
- * The read for a status query at `now`: `byNode` with a node (the status filtered); with only a
- * status, `byWatch` for an unfinished or refused one, both newest first from `since`; else a
- * bounded scan. TTL deletion lags by up to two days, so expired rows are filtered out here.
- */
-export function statusQueryInput(tableName: string, q: StatusQuery, now: Date): StatusRead {
-  // DynamoDB refuses names and values an expression does not use: add each where it is used.
-  const names: Record<string, string> = { "#ts": A.timestamp, "#ttl": A.ttl };
-  const values: Record<string, unknown> = {
-    ":since": q.since?.getTime() ?? 0,
-    ":nowS": Math.floor(now.getTime() / 1000),
-  };
-  const filters = ["#ttl > :nowS"];
-  const limit = q.limit ?? 1000;
-  if (q.status) {
-    names["#status"] = A.status;
-    values[":status"] = q.status;
-    filters.push("#status = :status");
-  }
-  const query = (IndexName: string, KeyConditionExpression: string, extra = {}): QueryCommandInput => ({
-    TableName: tableName,
-    IndexName,
-    KeyConditionExpression,
-    FilterExpression: filters.join(" AND "),
-    ExpressionAttributeNames: { ...names },
-    ExpressionAttributeValues: { ...values, ...extra },
-    ScanIndexForward: false,
-  });
-  if (q.node) {
-    names["#node"] = A.node;
-    values[":node"] = q.node;
-    return { op: "query", limit, input: query(STATUS_INDEXES.byNode, "#node = :node AND #ts >= :since") };
-  }
-  const set = q.status ? watchSetOf(q.status) : undefined;
-  if (set) {
-    names["#wk"] = A.watch;
-    const inputs = watchKeys(set).map((wk) =>
-      query(STATUS_INDEXES.watch, "#wk = :wk AND #ts >= :since", { ":wk": wk }),
-    );
-    return { op: "watch", inputs, limit };
-  }
-  // Quarantined bodies share the table; they have no `ts`, which the filter asks for anyway.
-  filters.push("#ts >= :since");
-  return {
-    op: "scan",
-    limit,
-    input: {
-      TableName: tableName,
-      FilterExpression: filters.join(" AND "),
-      ExpressionAttributeNames: names,
-      ExpressionAttributeValues: values,
-    },
-  };
-}
-
-/**
- * The queries of a watched read, one per shard of the set: open rows whose message is before
- * `before` (stuck candidates), refused rows since `since` (the refusal window) and not past
- * `FUTURE_CEILING_MS` from `now` (a time no clock wrote is no refusal in any window). Only the
- * index's projection is read.
- */
-export function watchedQueryInputs(tableName: string, q: WatchQuery, now: Date): QueryCommandInput[] {
-  const range = q.before ? "#ts < :before" : "#ts BETWEEN :since AND :ceiling";
-  // BETWEEN refuses a lower bound above its upper one.
-  const since = q.since?.getTime() ?? 0;
-  const bound = q.before
-    ? { ":before": q.before.getTime() }
-    : { ":since": since, ":ceiling": Math.max(since, now.getTime() + FUTURE_CEILING_MS) };
-  return watchKeys(q.set).map((wk) => ({
-    TableName: tableName,
-    IndexName: STATUS_INDEXES.watch,
-    KeyConditionExpression: `#wk = :wk AND ${range}`,
-    FilterExpression: "#ttl > :nowS",
-    ExpressionAttributeNames: { "#wk": A.watch, "#ts": A.timestamp, "#ttl": A.ttl },
-    ExpressionAttributeValues: { ":wk": wk, ":nowS": Math.floor(now.getTime() / 1000), ...bound },
-  }));
-}
-
-/** A row of the watched index as the audit reads it. */
-export function toWatchedRow(item: Record<string, unknown>): WatchedRow {
-  const { msgId: _m, kind: _k, sizes: _s, updatedAt: _u, ...row } = toRow(item);
-  return row;
-}
-
-/**
- * The write that gives a scanned status item the `byWatch` key its status and ID call for, or
- * undefined when it has it (or is no Application row). Made only while the row still holds the
- * message it was read with, by `msgId`, unique per message: a newer message sets the key itself,
- * and its header time can equal the old one's, so the time alone would let a Completed row be
- * marked open. An item from before `msgId` was written has none (every later write sets one).
- * Reads `id`, `status`, `wk`, `ts` and `msgId` of the item.
- */
-export function watchKeyRepair(
-  tableName: string,
-  item: Record<string, unknown>,
-): UpdateCommandInput | undefined {
-  const id = String(item[A.id]);
-  if (id.startsWith(QUARANTINE_PREFIX) || item[A.timestamp] === undefined) return undefined;
-  const want = watchKey(String(item[A.status] ?? ""), id);
-  if (item[A.watch] === want) return undefined;
-  const msgId = item[A.msgId];
-  return {
-    TableName: tableName,
-    Key: { [A.id]: id },
-    UpdateExpression: want ? "SET #wk = :wk" : "REMOVE #wk",
-    ConditionExpression:
-      msgId === undefined ? "attribute_not_exists(#msgId) AND #ts = :ts" : "#msgId = :msgId AND #ts = :ts",
-    ExpressionAttributeNames: { "#wk": A.watch, "#msgId": A.msgId, "#ts": A.timestamp },
-    ExpressionAttributeValues: {
-      ":ts": item[A.timestamp],
-      ...(msgId === undefined ? {} : { ":msgId": msgId }),
-      ...(want ? { ":wk": want } : {}),
-    },
-  };
-}
-
-/** A quarantined body as its item: keyed by the SQS message id, in the sparse `byQuarantine` index. */
-export function quarantineToItem(item: QuarantineItem, ttlDays: number): Record<string, unknown> {
-  return {
-    [A.id]: `${QUARANTINE_PREFIX}${item.sqsMessageId}`,
-    qk: "Q",
-    ...item,
-    [A.ttl]: Math.floor(Date.parse(item.receivedAt) / 1000) + ttlDays * 86_400,
-  };
-}
-
-/** A quarantine item back from the table; what an item lacks or holds of another type reads as empty. */
-export function toQuarantineItem(item: Record<string, unknown>): QuarantineItem {
-  const text = (v: unknown): string => (v === undefined || v === null ? "" : String(v));
-  const bytes = Number(item.bodyBytes ?? 0);
-  return {
-    sqsMessageId: text(item.sqsMessageId),
-    reason: text(item.reason),
-    code: text(item.code),
-    body: text(item.body),
-    bodyBytes: Number.isFinite(bytes) ? bytes : 0,
-    truncated: item.truncated === true,
-    receivedAt: text(item.receivedAt),
-  };
 }
