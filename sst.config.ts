@@ -184,7 +184,8 @@ export default $config({
         // Longer than the function timeout: a crashed run's lease expires before the next schedule.
         LEASE_MINUTES: "6",
         // In every subject and title; set RUNTIME_URL_TEMPLATE, RUNBOOK_URL_TEMPLATE and
-        // REPORT_URL_TEMPLATE here too to get links in messages.
+        // REPORT_URL_TEMPLATE here too to get links in messages, and GROUP_BY_FAILING or
+        // GROUP_BY_EXPIRED to group by other labels (README, Configuration).
         LANDSCAPE: $app.stage,
         POWERTOOLS_SERVICE_NAME: "fleet-auditor",
         POWERTOOLS_LOG_LEVEL: "INFO",

@@ -11,6 +11,8 @@ export interface AuditKind {
    * one. `GROUP_BY_<AUDIT>` sets them per audit.
    */
   groupBy: readonly string[];
+  /** The labels its findings carry: what `groupBy`, silences and link templates can name. */
+  labels: readonly string[];
   presenter: Presenter;
 }
 

@@ -2,6 +2,9 @@ import {
   type AlertPolicy,
   AUDITS,
   type AuditDefinition,
+  applicationsAudit,
+  expiredAudit,
+  failingAudit,
   type LinkTemplates,
   safeLink,
   withGroupBy,
@@ -29,15 +32,15 @@ const template = () =>
     }),
   );
 
-// The labels that make an incident, per audit: label names, comma-separated.
-const groupBy = () =>
+// The labels that make an incident, per audit: label names it has, comma-separated. A name the
+// audit's findings do not carry would group everything under one empty value, so it is refused.
+const groupBy = (audit: AuditDefinition) =>
   optional(
     string()
-      .regex(
-        /^[a-z][a-z0-9_]{0,39}(,[a-z][a-z0-9_]{0,39}){0,9}$/,
-        "expected label names such as state,reason,region",
-      )
-      .transform((v) => v.split(",")),
+      .transform((v) => v.split(","))
+      .refine((names) => names.length <= 10 && names.every((n) => audit.labels.includes(n)), {
+        message: `expected at most 10 of the ${audit.name} audit's labels, comma-separated: ${audit.labels.join(", ")}`,
+      }),
   );
 
 /**
@@ -53,9 +56,9 @@ export const AlertingEnvSchema = object({
   RUNBOOK_URL_TEMPLATE: template(),
   REPORT_URL_TEMPLATE: template(),
   GROUP_COLLAPSE_AT: coerce.number().int().nonnegative().default(20),
-  GROUP_BY_FAILING: groupBy(),
-  GROUP_BY_EXPIRED: groupBy(),
-  GROUP_BY_APPLICATIONS: groupBy(),
+  GROUP_BY_FAILING: groupBy(failingAudit),
+  GROUP_BY_EXPIRED: groupBy(expiredAudit),
+  GROUP_BY_APPLICATIONS: groupBy(applicationsAudit),
   /** `digest`: one grouped message per run; `per-runtime`: one per transition, threaded per runtime. */
   NOTIFY_MODE: oneOf(["digest", "per-runtime"]).default("digest"),
   /** Per-runtime mode: a run with more transitions than this sends the grouped digest instead. */

@@ -5,6 +5,7 @@ export {
   AuditEnvSchema,
   type AuditFunctionEnv,
   AuditFunctionEnvSchema,
+  auditsFrom,
   linksFrom,
   messagingFrom,
   policyFrom,

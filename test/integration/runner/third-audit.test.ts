@@ -55,6 +55,7 @@ const certificates: OwnSourceAuditDefinition = {
   name: "certificates",
   description: "TLS certificates that expire within a week, or did",
   groupBy: ["issuer", "state"],
+  labels: ["cluster", "namespace", "secret", "issuer", "state"],
   presenter: definePresenter({
     tally: { label: "cluster", word: "clusters" },
     noun: () => "certificates",

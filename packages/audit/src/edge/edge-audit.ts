@@ -1,4 +1,5 @@
 import type { StatusTableAuditDefinition } from "../audit-definition.ts";
+import { EDGE_LABELS } from "./edge-finding.ts";
 import { edgePresenter } from "./edge-presenter.ts";
 
 /** How edge findings group by default: one incident per state, node and reason. */
@@ -13,5 +14,6 @@ export const applicationsAudit: StatusTableAuditDefinition = {
   name: "applications",
   description: "KubeEdge Applications stuck in flight, refusing nodes, quarantined messages",
   groupBy: EDGE_GROUP_BY,
+  labels: EDGE_LABELS,
   presenter: edgePresenter,
 };

@@ -1,7 +1,7 @@
 import { displayedState, type Runtime, type RuntimeFilters } from "@fleet-auditor/keb/model";
 import type { KebAuditDefinition } from "../audit-definition.ts";
 import { type Finding, labelOf, type Severity } from "../finding.ts";
-import { kebDetail, toFinding } from "./keb-finding.ts";
+import { KEB_LABELS, kebDetail, toFinding } from "./keb-finding.ts";
 import { kebPresenter } from "./keb-presenter.ts";
 
 const stateOfRuntime = (runtime: Runtime): string => runtime.status.state || displayedState(runtime.status);
@@ -22,6 +22,7 @@ export const failingAudit: KebAuditDefinition = {
   name: "failing",
   description: "runtimes in failed, error or deprovisionincomplete state",
   groupBy: KEB_GROUP_BY,
+  labels: KEB_LABELS,
   presenter: kebPresenter,
   // KEB ANDs deprovisionincomplete with the other states, so it needs a query of its own.
   queries: [{ states: ["failed", "error"] }, { states: ["deprovisionincomplete"] }],
@@ -38,6 +39,7 @@ export const expiredAudit: KebAuditDefinition = {
   name: "expired",
   description: "expired runtimes; warning until their suspension has succeeded",
   groupBy: KEB_GROUP_BY,
+  labels: KEB_LABELS,
   presenter: kebPresenter,
   // Without state=all KEB hides the (successfully suspended) majority of expired runtimes.
   queries: [{ expired: true, states: ["all"] }],
