@@ -147,7 +147,7 @@ export {
   type TransitionKind,
   type TransitionRef,
 } from "./snapshot.ts";
-export { type StoredEntry, storedEntry } from "./stored-entry.ts";
+export { type StoredEntry, storableEntry, storedEntry } from "./stored-entry.ts";
 export { asciiSubject, subjectLine } from "./subject.ts";
 export {
   type QuerySummary,

@@ -11,6 +11,7 @@ import {
   LEFT_OUT_LISTED,
   nextHealth,
   type RunSummary,
+  storableEntry,
   summarizeTransition,
 } from "@fleet-auditor/audit";
 import type { ResolvedDeps } from "./run-deps.ts";
@@ -32,7 +33,11 @@ export function commit(
   diff: DiffResult,
   delivery: Delivery,
 ): Promise<CommitResult> {
-  return deps.ports.store.commit(run.audit.name, committable(diff, delivery.told), fence(run));
+  // Stored with the flat form beside today's fields: a rollback reads what this release wrote.
+  const changes = committable(diff, delivery.told).map((c) =>
+    c.op === "put" ? { ...c, entry: storableEntry(c.entry, run.audit.presenter) } : c,
+  );
+  return deps.ports.store.commit(run.audit.name, changes, fence(run));
 }
 
 /** The lease this run must still hold for a write that depends on it, extended from now. */
