@@ -1,4 +1,4 @@
-import { DigestV1Schema } from "@fleet-auditor/audit";
+import { DigestV1Schema } from "@fleet-auditor/render";
 import { z } from "zod";
 
 /** The JSON Schema (draft 2020-12) of `fleet-auditor.digest/v1`, generated from its zod schema. */

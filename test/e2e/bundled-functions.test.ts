@@ -3,7 +3,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { renderDigests } from "@fleet-auditor/audit";
+import { renderDigests } from "@fleet-auditor/render";
 import { ensureTable, statusTableDefinition } from "@fleet-auditor/store";
 import { beforeAll, describe, expect, it } from "vitest";
 import { bundleForNode } from "../bench/bundle.ts";

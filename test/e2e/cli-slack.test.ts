@@ -1,7 +1,7 @@
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { SlackMessage } from "@fleet-auditor/audit";
+import type { SlackMessage } from "@fleet-auditor/render";
 import { describe, expect, it } from "vitest";
 import { runArgs, cli as runCommandLine } from "../helpers/cli.ts";
 import { refusal } from "../helpers/fake-slack.ts";

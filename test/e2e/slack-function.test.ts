@@ -1,12 +1,6 @@
-import {
-  type DigestMessage,
-  type DigestV1,
-  DigestV1Schema,
-  renderDigests,
-  type SlackMessage,
-  type Transition,
-} from "@fleet-auditor/audit";
+import type { DigestMessage, Transition } from "@fleet-auditor/audit";
 import { Fleet, generateFleet } from "@fleet-auditor/keb-sim";
+import { type DigestV1, DigestV1Schema, renderDigests, type SlackMessage } from "@fleet-auditor/render";
 import { runAudit } from "@fleet-auditor/runner";
 import type { Context } from "aws-lambda";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";

@@ -1,12 +1,7 @@
-import {
-  failingAudit,
-  KEB_GROUP_BY,
-  kebPresenter,
-  renderDigests,
-  type Transition,
-} from "@fleet-auditor/audit";
+import { failingAudit, KEB_GROUP_BY, kebPresenter, type Transition } from "@fleet-auditor/audit";
 import type { Runtime } from "@fleet-auditor/keb";
 import { decodeMessage, statusRank, toUpdate } from "@fleet-auditor/metaserver";
+import { renderDigests } from "@fleet-auditor/render";
 import { describe, expect, it } from "vitest";
 import { edited, finding } from "../helpers/findings.ts";
 

@@ -6,10 +6,10 @@ import type { SnapshotChange, TransitionRef } from "./snapshot.ts";
  * The contract between the diff, the digests and the commit, in one place.
  *
  * `diffSnapshot` numbers a run's transitions (`TransitionRef`) and ties each snapshot write that
- * depends on a notification to one of them. `renderDigests` says which transitions each message
- * lists (`transitions`) and which it tells only as "+N more" (`omitted`). After publishing, the
- * runner knows which messages went out; `toldBy` turns that into transitions, and `committable`
- * into the snapshot writes that may be committed.
+ * depends on a notification to one of them. `renderDigests` (`@fleet-auditor/render`) says which
+ * transitions each message lists (`transitions`) and which it tells only as "+N more"
+ * (`omitted`). After publishing, the runner knows which messages went out; `toldBy` turns that
+ * into transitions, and `committable` into the snapshot writes that may be committed.
  *
  * The rules:
  * - A transition is told when a message that names it was accepted, or one that counts it (in a

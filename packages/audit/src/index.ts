@@ -13,19 +13,9 @@ export {
   reportCommand,
   silenceCommand,
 } from "./commands.ts";
-export { AUDITS, auditNamed, fromFlat } from "./definitions.ts";
+export { AUDITS, auditNamed, digestPresenter, fromFlat, readRow } from "./definitions.ts";
 export { committable, type Delivery, toldBy, toldQuietly } from "./delivery.ts";
 export { type DiffInput, type DiffResult, diffSnapshot } from "./diff.ts";
-export { renderDigests, renderRuntimeMessages } from "./digest.ts";
-export { DIGEST_TIME, digestTime, structuredDigest } from "./digest-v1.ts";
-export { DIGEST_V1 } from "./digest-v1-name.ts";
-export {
-  type DigestV1,
-  DigestV1GroupSchema,
-  DigestV1Schema,
-  type DigestV1Transition,
-  DigestV1TransitionSchema,
-} from "./digest-v1-schema.ts";
 export { applicationsAudit, EDGE_GROUP_BY } from "./edge/edge-audit.ts";
 export type { EdgeDetail } from "./edge/edge-detail.ts";
 export {
@@ -56,7 +46,6 @@ export {
   DEGRADED_AFTER_RUNS,
   HEALTHY,
   type HealthStep,
-  healthNotice,
   nextHealth,
 } from "./health.ts";
 export {
@@ -77,7 +66,14 @@ export {
   toFinding,
 } from "./keb/keb-finding.ts";
 export { kebPresenter } from "./keb/keb-presenter.ts";
-export { keepable, LEFT_OUT_LISTED, type LeftOut, leftOutNews } from "./left-out.ts";
+export {
+  keepable,
+  LEFT_OUT_LISTED,
+  type LeftOut,
+  type LeftOutNews,
+  leftOutLine,
+  leftOutNews,
+} from "./left-out.ts";
 export { fillTemplate, type LinkTemplates, linkValues, SAFE_LINK, safeLink } from "./links.ts";
 export {
   formatMatcher,
@@ -98,6 +94,12 @@ export {
   type SnsAttribute,
   snsAttributes,
 } from "./message.ts";
+export {
+  type NotificationPlan,
+  type PlannedGroup,
+  type PlannedMember,
+  planNotification,
+} from "./plan.ts";
 export { type AlertPolicy, DEFAULT_POLICY } from "./policy.ts";
 export type {
   AlertPublisher,
@@ -112,24 +114,7 @@ export type {
 } from "./ports.ts";
 export type { FlatFinding, Presenter } from "./presenter.ts";
 export { definePresenter } from "./presenter-defaults.ts";
-export {
-  CHATBOT_DESCRIPTION_LIMIT,
-  type ChatbotNotification,
-  chatbotNotification,
-  findingThreadId,
-  threadId,
-} from "./render-chatbot.ts";
-export {
-  SLACK_LIMITS,
-  type SlackBlock,
-  type SlackButton,
-  type SlackMessage,
-  type SlackText,
-  slackMessage,
-} from "./render-slack.ts";
-export { EMAIL_BUDGET, GROUP_COLLAPSE_AT, type RenderedText, renderText } from "./render-text.ts";
 export { type ReportTransition, type RunReport, reportTransition } from "./report.ts";
-export { reportDigests, transitionFromReport } from "./report-digests.ts";
 export { pastable, shellOption, shellQuote } from "./shell.ts";
 export {
   legacyMatchers,
@@ -148,7 +133,6 @@ export {
   type TransitionRef,
 } from "./snapshot.ts";
 export { type StoredEntry, storableEntry, storedEntry } from "./stored-entry.ts";
-export { asciiSubject, subjectLine } from "./subject.ts";
 export {
   type QuerySummary,
   type RunSummary,

@@ -1,6 +1,16 @@
-import type { SlackMessage } from "@fleet-auditor/audit";
 import { type Dispatcher, request } from "undici";
 import { SlackPostError } from "./errors.ts";
+
+/**
+ * What the webhook posts: a Block Kit payload as `slackMessage` of `@fleet-auditor/render` builds
+ * it (its `SlackMessage` fits). Typed by shape rather than imported: render fits its digests to
+ * this package's SNS envelope, and notify importing render back would make each package depend on
+ * the other.
+ */
+export interface SlackPayload {
+  text: string;
+  blocks: readonly object[];
+}
 
 export interface SlackWebhookOptions {
   /** The incoming webhook URL: a secret, never logged or put into an error. */
@@ -47,7 +57,7 @@ export class SlackWebhook {
     this.#clock = options.clock ?? Date.now;
   }
 
-  async post(message: SlackMessage, deadline: number): Promise<void> {
+  async post(message: SlackPayload, deadline: number): Promise<void> {
     const wait = this.#lastPostAt + this.#minIntervalMs - this.#clock();
     if (wait > 0) await sleep(Math.min(wait, Math.max(0, deadline - this.#clock())));
     const body = JSON.stringify(message);

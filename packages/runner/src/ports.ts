@@ -1,4 +1,5 @@
-import type { Finding, SlackMessage } from "@fleet-auditor/audit";
+import type { Finding } from "@fleet-auditor/audit";
+import type { SlackMessage } from "@fleet-auditor/render";
 import type { Run, Scan, State } from "./run-state.ts";
 
 /** The minimal logger the use cases write to (Powertools Logger fits). */

@@ -7,13 +7,13 @@ import {
   committable,
   type Delivery,
   type DiffResult,
-  healthNotice,
   LEFT_OUT_LISTED,
   nextHealth,
   type RunSummary,
   storableEntry,
   summarizeTransition,
 } from "@fleet-auditor/audit";
+import { healthNotice } from "@fleet-auditor/render";
 import type { ResolvedDeps } from "./run-deps.ts";
 import type { AuditRunResult, Run, Scan } from "./run-state.ts";
 

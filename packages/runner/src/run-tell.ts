@@ -6,14 +6,13 @@ import {
   type Delivery,
   type DigestContext,
   type DigestMessage,
-  renderDigests,
-  renderRuntimeMessages,
   reportTransition,
   type Transition,
   type TransitionRef,
   toldBy,
 } from "@fleet-auditor/audit";
 import { redact } from "@fleet-auditor/keb";
+import { renderDigests, renderRuntimeMessages } from "@fleet-auditor/render";
 import type { ResolvedDeps } from "./run-deps.ts";
 import { expiresAt, NO_WRITES, NOTHING_TOLD, summarize } from "./run-finish.ts";
 import type { Run, Scan } from "./run-state.ts";

@@ -1,4 +1,5 @@
-import { DIGEST_V1, DigestV1Schema, type SlackMessage, slackMessage, slackText } from "@fleet-auditor/audit";
+import { slackText } from "@fleet-auditor/audit";
+import { DIGEST_V1, DigestV1Schema, type SlackMessage, slackMessage } from "@fleet-auditor/render";
 import { problemsOf, RunInputError } from "./errors.ts";
 import type { RunLogger, SlackPoster } from "./ports.ts";
 

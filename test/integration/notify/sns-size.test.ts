@@ -2,11 +2,11 @@ import { SNSClient } from "@aws-sdk/client-sns";
 import {
   type DigestContext,
   type DigestMessage,
-  renderDigests,
   SNS_MESSAGE_LIMIT,
   type Transition,
 } from "@fleet-auditor/audit";
 import { publishAll, SnsAlertPublisher, snsAlertPublisher } from "@fleet-auditor/notify";
+import { renderDigests } from "@fleet-auditor/render";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { useFaultProxy } from "../../helpers/fault-proxy.ts";
 import { type Delivered, useSns } from "../../helpers/sns.ts";

@@ -1,5 +1,5 @@
-import { type DigestV1, slackMessage } from "@fleet-auditor/audit";
 import { SnsAlertPublisher } from "@fleet-auditor/notify";
+import { type DigestV1, slackMessage } from "@fleet-auditor/render";
 import { type AuditRunDeps, ingestBatch, runAudit } from "@fleet-auditor/runner";
 import {
   auditTableDefinition,

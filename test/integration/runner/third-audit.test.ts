@@ -1,15 +1,17 @@
 import {
-  type DigestV1,
-  DigestV1Schema,
   definePresenter,
   type Finding,
   type OwnSourceAuditDefinition,
   parseMatcher,
-  reportDigests,
   type Silence,
+} from "@fleet-auditor/audit";
+import {
+  type DigestV1,
+  DigestV1Schema,
+  reportDigests,
   slackMessage,
   transitionFromReport,
-} from "@fleet-auditor/audit";
+} from "@fleet-auditor/render";
 import { type AuditRunDeps, type AuditSource, runAudit } from "@fleet-auditor/runner";
 import { describe, expect, it } from "vitest";
 import {

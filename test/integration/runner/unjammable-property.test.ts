@@ -1,6 +1,6 @@
-import { type DigestV1, DigestV1Schema, slackMessage } from "@fleet-auditor/audit";
 import { Fleet, generateFleet, type SimInstance } from "@fleet-auditor/keb-sim";
 import { SnsAlertPublisher } from "@fleet-auditor/notify";
+import { type DigestV1, DigestV1Schema, slackMessage } from "@fleet-auditor/render";
 import { type AuditRunDeps, ingestBatch, runAudit } from "@fleet-auditor/runner";
 import {
   auditTableDefinition,

@@ -2,12 +2,11 @@ import {
   byteSize,
   type DigestContext,
   type DigestMessage,
-  renderDigests,
-  renderRuntimeMessages,
   SNS_MESSAGE_LIMIT,
   type Transition,
 } from "@fleet-auditor/audit";
 import { snsEntry } from "@fleet-auditor/notify";
+import { renderDigests, renderRuntimeMessages } from "@fleet-auditor/render";
 import { describe, expect, it } from "vitest";
 import { entryBytes, refusal } from "../../helpers/sns-rules.ts";
 import { ctx, t } from "../../helpers/transitions.ts";

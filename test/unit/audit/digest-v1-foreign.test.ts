@@ -1,17 +1,15 @@
 import {
-  DIGEST_TIME,
   type DigestMessage,
-  DigestV1Schema,
   EDGE_GROUP_BY,
   edgePresenter,
   type Finding,
   fillTemplate,
-  renderDigests,
   shortTime,
   slackCode,
   slackText,
   stuckFinding,
 } from "@fleet-auditor/audit";
+import { DIGEST_TIME, DigestV1Schema, renderDigests } from "@fleet-auditor/render";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { describe, expect, it } from "vitest";
 import { digestV1JsonSchema } from "../../../tools/digest-schema-json.ts";

@@ -1,13 +1,6 @@
 import { readFileSync } from "node:fs";
-import {
-  byteSize,
-  DIGEST_V1,
-  type DigestMessage,
-  DigestV1Schema,
-  renderDigests,
-  SNS_MESSAGE_LIMIT,
-  slackMessage,
-} from "@fleet-auditor/audit";
+import { byteSize, type DigestMessage, SNS_MESSAGE_LIMIT } from "@fleet-auditor/audit";
+import { DIGEST_V1, DigestV1Schema, renderDigests, slackMessage } from "@fleet-auditor/render";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { describe, expect, it } from "vitest";
 import { digestV1JsonSchema } from "../../../tools/digest-schema-json.ts";

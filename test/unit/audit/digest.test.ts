@@ -1,14 +1,11 @@
+import { byteSize, type DigestMessage, SNS_MESSAGE_LIMIT, type Transition } from "@fleet-auditor/audit";
 import {
   asciiSubject,
-  byteSize,
   CHATBOT_DESCRIPTION_LIMIT,
   type ChatbotNotification,
-  type DigestMessage,
   EMAIL_BUDGET,
   renderDigests,
-  SNS_MESSAGE_LIMIT,
-  type Transition,
-} from "@fleet-auditor/audit";
+} from "@fleet-auditor/render";
 import { describe, expect, it } from "vitest";
 import { finding } from "../../helpers/findings.ts";
 import { ctx, editedT, t } from "../../helpers/transitions.ts";

@@ -1,16 +1,18 @@
 import {
-  type ChatbotNotification,
   type DigestContext,
-  DigestV1Schema,
   EDGE_GROUP_BY,
   edgePresenter,
   refusedFinding,
-  renderDigests,
   reportCommand,
-  type SlackMessage,
-  slackMessage,
   type Transition,
 } from "@fleet-auditor/audit";
+import {
+  type ChatbotNotification,
+  DigestV1Schema,
+  renderDigests,
+  type SlackMessage,
+  slackMessage,
+} from "@fleet-auditor/render";
 import { describe, expect, it } from "vitest";
 import { shellWords, shWords } from "../../helpers/shell-words.ts";
 import { ctx, editedT, t } from "../../helpers/transitions.ts";

@@ -1,16 +1,13 @@
 import {
   type DigestMessage,
-  type DigestV1,
   EDGE_GROUP_BY,
   edgePresenter,
   quarantinedFinding,
   refusedFinding,
-  renderDigests,
-  renderRuntimeMessages,
-  slackMessage,
   stuckFinding,
   type Transition,
 } from "@fleet-auditor/audit";
+import { type DigestV1, renderDigests, renderRuntimeMessages, slackMessage } from "@fleet-auditor/render";
 import { describe, expect, it } from "vitest";
 import { edited } from "../../helpers/findings.ts";
 import { AT, ctx, t } from "../../helpers/transitions.ts";

@@ -1,7 +1,8 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { auditNamed, reportDigests } from "@fleet-auditor/audit";
+import { auditNamed } from "@fleet-auditor/audit";
 import type { OutboxLine } from "@fleet-auditor/notify";
+import { reportDigests } from "@fleet-auditor/render";
 import { messagingFrom, slackMessageFor } from "@fleet-auditor/runner";
 import { stateDirOption, subcommand } from "../args.ts";
 import { openRuns, reportCommandIn } from "../backend.ts";

@@ -1,13 +1,23 @@
-import type { AuditKind } from "./audit-definition.ts";
-import { pastableCommand, silenceCommand } from "./commands.ts";
-import { AUDITS, digestPresenter, readRow } from "./definitions.ts";
-import type { DigestV1 } from "./digest-v1-schema.ts";
-import { leftOutLine } from "./left-out.ts";
-import { safeLink } from "./links.ts";
-import type { Presenter } from "./presenter.ts";
-import { SEVERITY_EMOJI } from "./render-chatbot.ts";
-import type { TransitionKind } from "./snapshot.ts";
-import { humanDuration, oneLine, shortTime, slackCode, slackCommand, slackText } from "./text.ts";
+import {
+  AUDITS,
+  type AuditKind,
+  digestPresenter,
+  humanDuration,
+  leftOutLine,
+  oneLine,
+  type Presenter,
+  pastableCommand,
+  readRow,
+  safeLink,
+  shortTime,
+  silenceCommand,
+  slackCode,
+  slackCommand,
+  slackText,
+  type TransitionKind,
+} from "@fleet-auditor/audit";
+import { SEVERITY_EMOJI } from "../chatbot/render-chatbot.ts";
+import type { DigestV1 } from "../structured/digest-v1-schema.ts";
 
 /** What Slack accepts in one message (Block Kit reference); a message past them is refused. */
 export const SLACK_LIMITS = {
@@ -63,7 +73,7 @@ const PLANS = 4;
  * console button), a context line and a run report button; groups past the block limit are
  * counted in one line that points to the report. Every text from KEB or a user is one line,
  * escaped, and its formatting characters replaced (`slackText`); every command is the e-mail's and
- * Chatbot's (`commands.ts`), whole or left out; a link is used only when it is a `safeLink`, so that
+ * Chatbot's (audit's `commands.ts`), whole or left out; a link is used only when it is a `safeLink`, so that
  * a digest from another publisher (the Slack function takes any that its schema accepts) cannot
  * mention, link or format either.
  */

@@ -1,18 +1,21 @@
-import { structuredDigest, structuredTransitions } from "./digest-v1.ts";
-import type { DigestV1Transition } from "./digest-v1-schema.ts";
-import { SEVERITY_RANK, type Severity } from "./finding.ts";
 import {
   byteSize,
   type DigestContext,
   type DigestMessage,
+  planNotification,
+  SEVERITY_RANK,
+  type Severity,
   type ShortDigest,
   SNS_BYTE_BUDGET,
-} from "./message.ts";
-import { planNotification } from "./plan.ts";
-import { chatbotNotification } from "./render-chatbot.ts";
-import { renderText } from "./render-text.ts";
+  TRANSITION_KINDS,
+  type Transition,
+  type TransitionRef,
+} from "@fleet-auditor/audit";
+import { chatbotNotification } from "./chatbot/render-chatbot.ts";
+import { renderText } from "./email/render-text.ts";
 import { shortDigest } from "./short-digest.ts";
-import { TRANSITION_KINDS, type Transition, type TransitionRef } from "./snapshot.ts";
+import { structuredDigest, structuredTransitions } from "./structured/digest-v1.ts";
+import type { DigestV1Transition } from "./structured/digest-v1-schema.ts";
 import { subjectLine } from "./subject.ts";
 
 /**

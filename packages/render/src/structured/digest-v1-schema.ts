@@ -1,3 +1,4 @@
+import { SAFE_LINK, TRANSITION_KINDS } from "@fleet-auditor/audit";
 import {
   array,
   boolean,
@@ -11,8 +12,6 @@ import {
   string,
 } from "zod";
 import { DIGEST_V1 } from "./digest-v1-name.ts";
-import { SAFE_LINK } from "./links.ts";
-import { TRANSITION_KINDS } from "./snapshot.ts";
 
 // The structured digest's zod schema, apart from the code that builds digests: a function that
 // only sends digests does not construct it at its cold start (validators and tests import it).

@@ -1,13 +1,17 @@
+import {
+  type DigestContext,
+  fillTemplate,
+  oneLine,
+  type PlannedMember,
+  placeText,
+  reportTransition,
+  type Transition,
+  type TransitionGroup,
+  type TransitionRef,
+} from "@fleet-auditor/audit";
 import { regexes } from "zod";
 import { DIGEST_V1 } from "./digest-v1-name.ts";
 import type { DigestV1, DigestV1Transition } from "./digest-v1-schema.ts";
-import { placeText, type TransitionGroup } from "./groups.ts";
-import { fillTemplate } from "./links.ts";
-import type { DigestContext } from "./message.ts";
-import type { PlannedMember } from "./plan.ts";
-import { reportTransition } from "./report.ts";
-import type { Transition, TransitionRef } from "./snapshot.ts";
-import { oneLine } from "./text.ts";
 
 /** What the schema takes as a time: zod's ISO date-time with an offset (`iso.datetime`). */
 export const DIGEST_TIME: RegExp = regexes.datetime({ offset: true });

@@ -1,12 +1,20 @@
-import { structuredDigest } from "./digest-v1.ts";
-import type { Severity } from "./finding.ts";
-import { leftOutLine } from "./left-out.ts";
-import type { DigestContext, DigestMessage, ShortDigest } from "./message.ts";
-import type { PlannedGroup } from "./plan.ts";
-import { chatbotNotification } from "./render-chatbot.ts";
-import { reportPointer } from "./render-text.ts";
-import { TRANSITION_KINDS, type Transition, type TransitionRef } from "./snapshot.ts";
-import { oneLine, shortTime, slackText } from "./text.ts";
+import {
+  type DigestContext,
+  type DigestMessage,
+  leftOutLine,
+  oneLine,
+  type PlannedGroup,
+  type Severity,
+  type ShortDigest,
+  shortTime,
+  slackText,
+  TRANSITION_KINDS,
+  type Transition,
+  type TransitionRef,
+} from "@fleet-auditor/audit";
+import { chatbotNotification } from "./chatbot/render-chatbot.ts";
+import { reportPointer } from "./email/render-text.ts";
+import { structuredDigest } from "./structured/digest-v1.ts";
 
 /** What the short form of a digest is made from: the full one's parts. */
 export interface ShortDigestInput {

@@ -1,12 +1,21 @@
-import { pastableCommand } from "./commands.ts";
-import type { Severity } from "./finding.ts";
-import { placeText, type TransitionGroup } from "./groups.ts";
-import { leftOutLine } from "./left-out.ts";
-import { fillTemplate } from "./links.ts";
-import type { DigestContext } from "./message.ts";
-import type { PlannedGroup } from "./plan.ts";
-import type { Transition, TransitionKind } from "./snapshot.ts";
-import { humanDuration, oneLine, shortTime, slackCode, slackCommand, slackText } from "./text.ts";
+import {
+  type DigestContext,
+  fillTemplate,
+  humanDuration,
+  leftOutLine,
+  oneLine,
+  type PlannedGroup,
+  pastableCommand,
+  placeText,
+  type Severity,
+  shortTime,
+  slackCode,
+  slackCommand,
+  slackText,
+  type Transition,
+  type TransitionGroup,
+  type TransitionKind,
+} from "@fleet-auditor/audit";
 
 /** The emoji a Slack message (Chatbot's or the webhook's) shows for a severity. */
 export const SEVERITY_EMOJI: Readonly<Record<Severity, string>> = {
@@ -48,9 +57,10 @@ export interface ChatbotNotification {
  * The AWS Chatbot (Amazon Q Developer in chat) custom notification: `version` 1.0, `source`
  * custom, `client-markdown` content (Chatbot drops what it cannot read, so the shape is fixed).
  * The description is the grouped summary within `CHATBOT_DESCRIPTION_LIMIT`; every text from KEB
- * is one line escaped for Slack, and every command is the e-mail's (`commands.ts`), whole. `id` is unique per message; `threadId` names the incident of the
- * message's first group (audit, state, reason, place and the day it began), so a new incident
- * starts a thread and its changes, reminders and resolution reply under it.
+ * is one line escaped for Slack, and every command is the e-mail's (audit's `commands.ts`), whole.
+ * `id` is unique per message; `threadId` names the incident of the message's first group (audit,
+ * state, reason, place and the day it began), so a new incident starts a thread and its changes,
+ * reminders and resolution reply under it.
  */
 export function chatbotNotification(
   ctx: DigestContext,

@@ -1,11 +1,17 @@
-import { pastableCommand } from "./commands.ts";
-import { placeText } from "./groups.ts";
-import { leftOutLine } from "./left-out.ts";
-import { fillTemplate } from "./links.ts";
-import type { DigestContext } from "./message.ts";
-import type { PlannedGroup, PlannedMember } from "./plan.ts";
-import { TRANSITION_KINDS, type TransitionKind, type TransitionRef } from "./snapshot.ts";
-import { oneLine, shortTime } from "./text.ts";
+import {
+  type DigestContext,
+  fillTemplate,
+  leftOutLine,
+  oneLine,
+  type PlannedGroup,
+  type PlannedMember,
+  pastableCommand,
+  placeText,
+  shortTime,
+  TRANSITION_KINDS,
+  type TransitionKind,
+  type TransitionRef,
+} from "@fleet-auditor/audit";
 
 const HEADINGS: Record<TransitionKind, string> = {
   firing: "NEW",
@@ -41,7 +47,7 @@ export interface RenderedText {
  * group, then a section per kind. Large groups are one line with a count and examples; when the
  * text would pass `EMAIL_BUDGET`, whole kinds collapse (resolved first), and groups that still do
  * not fit are counted at the end. Every text from KEB is one line and follows a label of ours
- * on its line, so none can forge a line; every command is quoted (`commands.ts`) or left out.
+ * on its line, so none can forge a line; every command is quoted (audit's `commands.ts`) or left out.
  */
 export function renderText(ctx: DigestContext, groups: readonly PlannedGroup[]): RenderedText {
   const collapseAt = ctx.collapseAt ?? GROUP_COLLAPSE_AT;

@@ -1,8 +1,13 @@
+import type {
+  DigestContext,
+  DigestMessage,
+  FlatFinding,
+  Presenter,
+  ReportTransition,
+  RunReport,
+  Transition,
+} from "@fleet-auditor/audit";
 import { renderDigests } from "./digest.ts";
-import type { DigestContext, DigestMessage } from "./message.ts";
-import type { FlatFinding, Presenter } from "./presenter.ts";
-import type { ReportTransition, RunReport } from "./report.ts";
-import type { Transition } from "./snapshot.ts";
 
 /**
  * A transition again from its report row, for rendering what a past run sent; the audit's

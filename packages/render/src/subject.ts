@@ -1,7 +1,12 @@
-import { type Severity, stateOf } from "./finding.ts";
-import type { TransitionGroup } from "./groups.ts";
-import type { DigestContext } from "./message.ts";
-import { TRANSITION_KINDS, type Transition, type TransitionRef } from "./snapshot.ts";
+import {
+  type DigestContext,
+  type Severity,
+  stateOf,
+  TRANSITION_KINDS,
+  type Transition,
+  type TransitionGroup,
+  type TransitionRef,
+} from "@fleet-auditor/audit";
 
 // The e-mail subject, also every Chatbot and Slack title: printable ASCII within 99 characters.
 

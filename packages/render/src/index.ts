@@ -1,0 +1,29 @@
+export {
+  CHATBOT_DESCRIPTION_LIMIT,
+  type ChatbotNotification,
+  chatbotNotification,
+  findingThreadId,
+  threadId,
+} from "./chatbot/render-chatbot.ts";
+export { renderDigests, renderRuntimeMessages } from "./digest.ts";
+export { EMAIL_BUDGET, GROUP_COLLAPSE_AT, type RenderedText, renderText } from "./email/render-text.ts";
+export { healthNotice } from "./health-notice.ts";
+export { reportDigests, transitionFromReport } from "./report-digests.ts";
+export {
+  SLACK_LIMITS,
+  type SlackBlock,
+  type SlackButton,
+  type SlackMessage,
+  type SlackText,
+  slackMessage,
+} from "./slack/render-slack.ts";
+export { DIGEST_TIME, digestTime, structuredDigest } from "./structured/digest-v1.ts";
+export { DIGEST_V1 } from "./structured/digest-v1-name.ts";
+export {
+  type DigestV1,
+  DigestV1GroupSchema,
+  DigestV1Schema,
+  type DigestV1Transition,
+  DigestV1TransitionSchema,
+} from "./structured/digest-v1-schema.ts";
+export { asciiSubject, subjectLine } from "./subject.ts";
