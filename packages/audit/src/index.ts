@@ -83,17 +83,7 @@ export {
   matchesAll,
   parseMatcher,
 } from "./matcher.ts";
-export {
-  byteSize,
-  type DigestContext,
-  type DigestMessage,
-  type MessageKind,
-  type ShortDigest,
-  SNS_BYTE_BUDGET,
-  SNS_MESSAGE_LIMIT,
-  type SnsAttribute,
-  snsAttributes,
-} from "./message.ts";
+export type { DigestContext, DigestMessage, MessageKind, ShortDigest } from "./message.ts";
 export {
   type NotificationPlan,
   type PlannedGroup,

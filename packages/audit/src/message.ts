@@ -4,24 +4,10 @@ import type { LinkTemplates } from "./links.ts";
 import type { Presenter } from "./presenter.ts";
 import type { TransitionKind, TransitionRef } from "./snapshot.ts";
 
-// One SNS publish as the engine builds it: what it says about the run (`DigestContext`), its
-// parts (`DigestMessage`), and its size as SNS counts it. Renderers and the digest both read
-// these; none of them imports another to get them.
-
-/** SNS's limit for a whole publish (message and attributes), bytes. */
-export const SNS_MESSAGE_LIMIT = 262_144;
-
-/**
- * What a publish may weigh by `byteSize`: SNS's limit less a margin of 2 KiB, so that a digest
- * fitted to the byte is not refused for anything SNS counts that is not foreseen here.
- */
-export const SNS_BYTE_BUDGET = SNS_MESSAGE_LIMIT - 2 * 1024;
-
-/** One message attribute as SNS takes it (`MessageAttributeValue`). */
-export interface SnsAttribute {
-  DataType: "String" | "String.Array";
-  StringValue: string;
-}
+// The delivery contract of one SNS publish: what it says about the run (`DigestContext`) and its
+// parts (`DigestMessage`). The render package builds messages to it, the publishers send them and
+// the runner commits what they told; none of them imports another to get it. The envelope (keys,
+// attributes and size as SNS counts them) is notify's `sns-envelope.ts`.
 
 /** The run a digest reports on, and how its messages point further. */
 export interface DigestContext {
@@ -78,7 +64,7 @@ export interface DigestMessage {
   /**
    * The JSON-structured message: `default` (the structured digest, `fleet-auditor.digest/v1`, for
    * Lambda, SQS and every other protocol without a key), `email` (plain text) and `https` (AWS
-   * Chatbot).
+   * Chatbot), as `snsMessage` of `@fleet-auditor/notify/sns-envelope` composes it.
    */
   message: string;
   attributes: { audit: string; severity: Severity; kinds: MessageKind[] };
@@ -90,30 +76,3 @@ export interface DigestMessage {
 
 /** A digest's short alternative: a message of its own, with no alternative. */
 export type ShortDigest = Omit<DigestMessage, "short">;
-
-/**
- * The message attributes of a publish, as SNS takes them: `audit` and `severity` (String) and
- * `kinds` (String.Array), which subscriptions filter on. The one definition of what is sent,
- * so that `byteSize` counts exactly that.
- */
-export function snsAttributes(attributes: DigestMessage["attributes"]): Record<string, SnsAttribute> {
-  return {
-    audit: { DataType: "String", StringValue: attributes.audit },
-    severity: { DataType: "String", StringValue: attributes.severity },
-    kinds: { DataType: "String.Array", StringValue: JSON.stringify(attributes.kinds) },
-  };
-}
-
-/**
- * UTF-8 bytes of a publish as AWS counts them ("all parts of the message attribute, including
- * name, type, and value"): the body, every attribute's name, data type and value (`snsAttributes`),
- * and the subject too, which SNS may not count: a byte too many here costs nothing.
- */
-export function byteSize(m: Pick<DigestMessage, "message" | "subject" | "attributes">): number {
-  let attributes = 0;
-  for (const [name, value] of Object.entries(snsAttributes(m.attributes))) {
-    attributes +=
-      Buffer.byteLength(name) + Buffer.byteLength(value.DataType) + Buffer.byteLength(value.StringValue);
-  }
-  return Buffer.byteLength(m.message) + Buffer.byteLength(m.subject) + attributes;
-}

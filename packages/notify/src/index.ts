@@ -2,5 +2,14 @@ export { CriticalCopyPublisher, publishAll, snsAlertPublisher } from "./critical
 export * from "./errors.ts";
 export { type OutboxLine, OutboxPublisher } from "./outbox-publisher.ts";
 export { type SlackPayload, SlackWebhook, type SlackWebhookOptions } from "./slack-webhook.ts";
+export {
+  byteSize,
+  type ProtocolBodies,
+  SNS_BYTE_BUDGET,
+  SNS_MESSAGE_LIMIT,
+  type SnsAttribute,
+  snsAttributes,
+  snsMessage,
+} from "./sns-envelope.ts";
 export { batches, SnsAlertPublisher, snsEntry } from "./sns-publisher.ts";
 export { refusedAsTooLong } from "./too-long.ts";

@@ -5,17 +5,15 @@ import {
   type PublishInput,
   type SNSClient,
 } from "@aws-sdk/client-sns";
-import {
-  type AlertPublisher,
-  byteSize,
-  type DigestMessage,
-  type Published,
-  type PublishOutcome,
-  type ShortDigest,
-  SNS_BYTE_BUDGET,
-  snsAttributes,
+import type {
+  AlertPublisher,
+  DigestMessage,
+  Published,
+  PublishOutcome,
+  ShortDigest,
 } from "@fleet-auditor/audit";
 import { PublishError } from "./errors.ts";
+import { byteSize, SNS_BYTE_BUDGET, snsAttributes } from "./sns-envelope.ts";
 import { refusedAsTooLong } from "./too-long.ts";
 
 /**

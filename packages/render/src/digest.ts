@@ -1,16 +1,15 @@
 import {
-  byteSize,
   type DigestContext,
   type DigestMessage,
   planNotification,
   SEVERITY_RANK,
   type Severity,
   type ShortDigest,
-  SNS_BYTE_BUDGET,
   TRANSITION_KINDS,
   type Transition,
   type TransitionRef,
 } from "@fleet-auditor/audit";
+import { byteSize, SNS_BYTE_BUDGET, snsMessage } from "@fleet-auditor/notify/sns-envelope";
 import { chatbotNotification } from "./chatbot/render-chatbot.ts";
 import { renderText } from "./email/render-text.ts";
 import { shortDigest } from "./short-digest.ts";
@@ -45,7 +44,7 @@ export function renderDigests(
     subject.replace(/^\[fleet-auditor\] /, ""),
     sequence,
   );
-  const fixed = { email: email.text, https: JSON.stringify(chatbot) };
+  const https = JSON.stringify(chatbot);
   const attributes = {
     audit: ctx.audit,
     severity,
@@ -65,9 +64,7 @@ export function renderDigests(
     const told = (r: TransitionRef): boolean => email.named.has(r) && inStructured.has(r);
     return {
       subject,
-      // One copy for every protocol without a key of its own (lambda, sqs, email-json,
-      // firehose): SNS counts each key against its 256 KiB, and two would halve what fits.
-      message: JSON.stringify({ default: structured, ...fixed }),
+      message: snsMessage({ default: structured, email: email.text, https }),
       attributes,
       transitions: refs.filter(told),
       omitted: refs.filter((r) => !told(r)),

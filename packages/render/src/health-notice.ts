@@ -7,6 +7,7 @@ import {
   shortTime,
   slackText,
 } from "@fleet-auditor/audit";
+import { snsMessage } from "@fleet-auditor/notify/sns-envelope";
 import { asciiSubject } from "./subject.ts";
 
 /**
@@ -24,7 +25,8 @@ export function healthNotice(
   const since = episode.badSince ?? ctx.at;
   const lasted = humanDuration(Date.parse(ctx.at) - Date.parse(since));
   const reason = oneLine(episode.lastReason ?? "unknown", 500);
-  const text =
+  // The first line is the notice for programs (`default`); the e-mail has them all.
+  const text: [string, ...string[]] =
     notice === "degraded"
       ? [
           `fleet-auditor ${where}${ctx.audit} audit is DEGRADED: ${episode.badRuns} runs in a row could not see the whole fleet, since ${shortTime(since)} (${lasted}).`,
@@ -60,7 +62,7 @@ export function healthNotice(
   };
   return {
     subject: asciiSubject(`[fleet-auditor] ${title}`),
-    message: JSON.stringify({ default: text[0], email: text.join("\n"), https: JSON.stringify(chatbot) }),
+    message: snsMessage({ default: text[0], email: text.join("\n"), https: JSON.stringify(chatbot) }),
     attributes: { audit: ctx.audit, severity: notice === "degraded" ? "warning" : "info", kinds: [notice] },
     transitions: [],
     omitted: [],

@@ -12,6 +12,7 @@ import {
   type Transition,
   type TransitionRef,
 } from "@fleet-auditor/audit";
+import { snsMessage } from "@fleet-auditor/notify/sns-envelope";
 import { chatbotNotification } from "./chatbot/render-chatbot.ts";
 import { reportPointer } from "./email/render-text.ts";
 import { structuredDigest } from "./structured/digest-v1.ts";
@@ -77,7 +78,7 @@ export function shortDigest(input: ShortDigestInput): ShortDigest {
   };
   return {
     subject,
-    message: JSON.stringify({ default: JSON.stringify(structured), email, https: JSON.stringify(chatbot) }),
+    message: snsMessage({ default: JSON.stringify(structured), email, https: JSON.stringify(chatbot) }),
     attributes: input.attributes,
     transitions: [],
     omitted: [...refs],

@@ -1,11 +1,7 @@
 import { SNSClient } from "@aws-sdk/client-sns";
-import {
-  type DigestContext,
-  type DigestMessage,
-  SNS_MESSAGE_LIMIT,
-  type Transition,
-} from "@fleet-auditor/audit";
+import type { DigestContext, DigestMessage, Transition } from "@fleet-auditor/audit";
 import { publishAll, SnsAlertPublisher, snsAlertPublisher } from "@fleet-auditor/notify";
+import { SNS_MESSAGE_LIMIT } from "@fleet-auditor/notify/sns-envelope";
 import { renderDigests } from "@fleet-auditor/render";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { useFaultProxy } from "../../helpers/fault-proxy.ts";

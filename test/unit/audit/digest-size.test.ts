@@ -1,11 +1,6 @@
-import {
-  byteSize,
-  type DigestContext,
-  type DigestMessage,
-  SNS_MESSAGE_LIMIT,
-  type Transition,
-} from "@fleet-auditor/audit";
+import type { DigestContext, DigestMessage, Transition } from "@fleet-auditor/audit";
 import { snsEntry } from "@fleet-auditor/notify";
+import { byteSize, SNS_MESSAGE_LIMIT } from "@fleet-auditor/notify/sns-envelope";
 import { renderDigests, renderRuntimeMessages } from "@fleet-auditor/render";
 import { describe, expect, it } from "vitest";
 import { entryBytes, refusal } from "../../helpers/sns-rules.ts";

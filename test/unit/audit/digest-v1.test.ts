@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
-import { byteSize, type DigestMessage, SNS_MESSAGE_LIMIT } from "@fleet-auditor/audit";
+import type { DigestMessage } from "@fleet-auditor/audit";
+import { byteSize, SNS_MESSAGE_LIMIT } from "@fleet-auditor/notify/sns-envelope";
 import { DIGEST_V1, DigestV1Schema, renderDigests, slackMessage } from "@fleet-auditor/render";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { describe, expect, it } from "vitest";

@@ -1,4 +1,5 @@
-import { byteSize, type DigestMessage, SNS_MESSAGE_LIMIT, type Transition } from "@fleet-auditor/audit";
+import type { DigestMessage, Transition } from "@fleet-auditor/audit";
+import { byteSize, SNS_MESSAGE_LIMIT } from "@fleet-auditor/notify/sns-envelope";
 import {
   asciiSubject,
   CHATBOT_DESCRIPTION_LIMIT,

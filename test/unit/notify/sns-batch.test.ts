@@ -1,6 +1,7 @@
 import { PublishBatchCommand, PublishCommand, SNSClient } from "@aws-sdk/client-sns";
-import { type DigestMessage, SNS_MESSAGE_LIMIT } from "@fleet-auditor/audit";
+import type { DigestMessage } from "@fleet-auditor/audit";
 import { batches, SnsAlertPublisher } from "@fleet-auditor/notify";
+import { SNS_MESSAGE_LIMIT } from "@fleet-auditor/notify/sns-envelope";
 import { renderDigests } from "@fleet-auditor/render";
 import { mockClient } from "aws-sdk-client-mock";
 import { describe, expect, it } from "vitest";
