@@ -1,12 +1,15 @@
 import { execFile } from "node:child_process";
-import { randomUUID } from "node:crypto";
-import { rm, writeFile } from "node:fs/promises";
+import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
 
-// The purity rule lives in biome.json (an override for packages/audit and packages/metaserver,
-// plus the GritQL plugin tools/biome/no-clock.grit). A rule that silently stops matching would
-// let I/O into the pure packages unnoticed, so this lints probe files placed where it applies.
+// The purity rule lives in biome.json (an override for packages/audit, packages/metaserver and
+// packages/render, plus the GritQL plugin tools/biome/no-clock.grit). A rule that silently stops
+// matching would let I/O into the pure packages unnoticed, so this lints probe files placed where
+// it applies: in a scratch directory holding the repository's biome.json and the plugins it
+// names, laid out as the repository is, so that no probe is ever written into src/.
 
 const ROOT = new URL("../../", import.meta.url).pathname;
 const BIOME = `${ROOT}node_modules/.bin/biome`;
@@ -24,9 +27,12 @@ export const at = Date.now();
 export const today = new Date();
 `;
 
-// What the pure packages may do: types and helpers from the model subpath, dates from inputs.
+// What the pure packages may do: types and helpers from the model subpath and the SNS envelope,
+// dates from inputs.
 const PURE = `import type { Runtime } from "@fleet-auditor/keb/model";
 import { isZeroTime } from "@fleet-auditor/keb/model";
+import { SNS_BYTE_BUDGET } from "@fleet-auditor/notify/sns-envelope";
+export const budget = SNS_BYTE_BUDGET;
 export const expired = (r: Runtime, now: Date): boolean =>
   !isZeroTime(r.status.expiredAt ?? "") && Date.parse(r.status.expiredAt ?? "") < now.getTime();
 export const later = (now: Date): Date => new Date(now.getTime() + 1000);
@@ -38,33 +44,44 @@ interface Diagnostic {
   location: { path: string; start: { line: number } };
 }
 
+/** Lints `files` (repository paths to their text) under the repository's biome.json, in a scratch copy. */
 async function lint(files: Record<string, string>): Promise<Diagnostic[]> {
-  const paths = Object.keys(files);
-  await Promise.all(paths.map((p) => writeFile(`${ROOT}${p}`, files[p] as string)));
+  const dir = await mkdtemp(join(tmpdir(), "purity-rule-"));
+  const place = async (path: string, text: string): Promise<void> => {
+    await mkdir(dirname(join(dir, path)), { recursive: true });
+    await writeFile(join(dir, path), text);
+  };
   try {
-    const out = await promisify(execFile)(BIOME, ["lint", "--reporter=json", ...paths], { cwd: ROOT }).catch(
-      (err: { stdout?: string }) => ({ stdout: err.stdout ?? "" }),
-    );
+    const config = await readFile(`${ROOT}biome.json`, "utf8");
+    await place("biome.json", config);
+    for (const plugin of pluginsOf(JSON.parse(config))) await cp(join(ROOT, plugin), join(dir, plugin));
+    for (const [path, text] of Object.entries(files)) await place(path, text);
+    // The scratch directory is no git work tree: the rule's reach must not depend on one.
+    const args = ["lint", "--vcs-enabled=false", "--reporter=json", ...Object.keys(files)];
+    const out = await promisify(execFile)(BIOME, args, { cwd: dir }).catch((err: { stdout?: string }) => ({
+      stdout: err.stdout ?? "",
+    }));
     return (JSON.parse(out.stdout) as { diagnostics: Diagnostic[] }).diagnostics;
   } finally {
-    await Promise.all(paths.map((p) => rm(`${ROOT}${p}`, { force: true })));
+    await rm(dir, { recursive: true, force: true });
   }
+}
+
+/** The plugin files a Biome configuration names, at its top level and in its overrides. */
+function pluginsOf(config: { plugins?: string[]; overrides?: Array<{ plugins?: string[] }> }): string[] {
+  return [...(config.plugins ?? []), ...(config.overrides ?? []).flatMap((o) => o.plugins ?? [])];
 }
 
 describe("the purity rule (biome.json)", () => {
   it("fails a pure-package file that imports I/O or reads the clock, and passes the same file elsewhere", async () => {
-    const tag = randomUUID().slice(0, 8);
-    const probes = {
-      audit: `packages/audit/src/purity-probe-${tag}.ts`,
-      metaserver: `packages/metaserver/src/purity-probe-${tag}.ts`,
-      pure: `packages/metaserver/src/purity-probe-pure-${tag}.ts`,
-      elsewhere: `packages/runner/src/purity-probe-${tag}.ts`,
-    };
+    const pure = ["audit", "metaserver", "render"];
+    const impure = pure.map((p) => `packages/${p}/src/purity-probe.ts`);
+    const allowed = pure.map((p) => `packages/${p}/src/purity-probe-pure.ts`);
+    const elsewhere = "packages/runner/src/purity-probe.ts";
     const diagnostics = await lint({
-      [probes.audit]: IMPURE,
-      [probes.metaserver]: IMPURE,
-      [probes.pure]: PURE,
-      [probes.elsewhere]: IMPURE,
+      ...Object.fromEntries(impure.map((p) => [p, IMPURE])),
+      ...Object.fromEntries(allowed.map((p) => [p, PURE])),
+      [elsewhere]: IMPURE,
     });
     const at = (path: string): Array<[number, string]> =>
       diagnostics
@@ -72,14 +89,14 @@ describe("the purity rule (biome.json)", () => {
         .map((d) => [d.location.start.line, d.message] as [number, string])
         .sort(([a], [b]) => a - b);
 
-    for (const path of [probes.audit, probes.metaserver]) {
+    for (const path of impure) {
       const found = at(path);
       // One diagnostic per import line (1-8) and per clock read (10, 11).
       expect(found.map(([line]) => line)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 10, 11]);
       expect(found[0]?.[1]).toMatch(/@fleet-auditor\/keb\/model/);
       expect(found[9]?.[1]).toMatch(/read no clock/);
     }
-    expect(at(probes.pure)).toEqual([]);
-    expect(at(probes.elsewhere)).toEqual([]);
+    for (const path of allowed) expect(at(path)).toEqual([]);
+    expect(at(elsewhere)).toEqual([]);
   });
 });
