@@ -22,7 +22,9 @@ const poster = new SlackWebhook({
 /**
  * SNS subscriber: each alert as Block Kit to a Slack incoming webhook. A post Slack refuses or
  * that keeps failing throws, so that Lambda retries and then sends the event to the function's
- * failure destination.
+ * failure destination. The message is the runner's `deliverToSlack` (`slack-delivery.ts`), its
+ * Block Kit render's `slackMessage` (`slack/render-slack.ts`), the poster notify's
+ * `SlackWebhook`; `fleet-auditor slack preview` prints the same message.
  */
 export const handler = functionStack<unknown, { posted: number }>(logger, metrics).handler(
   async (event, context) => {

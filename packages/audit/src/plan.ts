@@ -6,7 +6,8 @@ import type { Transition, TransitionRef } from "./snapshot.ts";
 
 // What a run tells, decided once: its incidents (groups) in the order they are told, each with
 // its members, their links and inspect commands, and how to silence it. Every channel renders
-// this plan (`@fleet-auditor/render`); none of them groups, fills a link or builds a command of its own, so all say the same.
+// this plan (`@fleet-auditor/render`); none of them groups, fills a link or builds a command of
+// its own, so all say the same.
 
 /** One transition as the channels tell it. */
 export interface PlannedMember {

@@ -33,7 +33,8 @@ export interface SlackWebhookOptions {
  * A Slack incoming webhook, posted to through undici. A 429 is retried after its `Retry-After`, a
  * 5xx or a dropped connection with exponential backoff, as long as the wait ends before the
  * deadline; a 4xx is refused for good (`invalid_blocks`, `no_service`) and not retried. Errors
- * carry Slack's answer, never the URL. It is the runner's `SlackPoster` port.
+ * carry Slack's answer, never the URL. It is the runner's `SlackPoster` port (`deliverToSlack` in
+ * the runner's `slack-delivery.ts`), built once per cold start in `functions/slack.ts`.
  *
  * Retried here, not by undici's retry interceptor: a POST is not idempotent, and that handler
  * would send it again to resume a 2xx whose body broke off; here a 2xx is posted, whatever its

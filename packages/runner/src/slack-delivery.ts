@@ -3,6 +3,11 @@ import { DIGEST_V1, DigestV1Schema, type SlackMessage, slackMessage } from "@fle
 import { problemsOf, RunInputError } from "./errors.ts";
 import type { RunLogger, SlackPoster } from "./ports.ts";
 
+// Where the rest of Slack lives: render's `slack/render-slack.ts` builds the Block Kit, notify's
+// `SlackWebhook` is the `SlackPoster` that posts it, `functions/slack.ts` wires both to the alert
+// topic, and `fleet-auditor slack preview` (the CLI's `commands/slack.ts`) prints what
+// `slackMessageFor` gives.
+
 /** One message SNS delivered to the Slack function: its text, and SNS's ID for it (for logs). */
 export interface DeliveredMessage {
   id: string;
@@ -11,10 +16,11 @@ export interface DeliveredMessage {
 
 /**
  * The Slack message for what SNS delivered to a Lambda subscriber: a structured digest
- * (`fleet-auditor.digest/v1`, the publish's `lambda` key) as Block Kit; anything else (a health
- * notice's `default` text, a message from another publisher) as escaped text. A message that
- * says it is a `fleet-auditor.digest/v1` but that the schema refuses (a time that is no time, a
- * link that is not a plain `https:` URL) is refused: `RunInputError` names each field
+ * (`fleet-auditor.digest/v1`, the publish's `default`, which Lambda receives) as Block Kit, by
+ * `slackMessage` of `@fleet-auditor/render`; anything else (a health notice's `default` text, a
+ * message from another publisher) as escaped text. A message that says it is a
+ * `fleet-auditor.digest/v1` but that the schema refuses (a time that is no time, a link that is
+ * not a plain `https:` URL) is refused: `RunInputError` names each field
  * (`Message.transitions.0.links.runtime`), never its value. Posted as text it would read as a
  * digest, and rendered as one it would print what stands where a time or a link should.
  */

@@ -25,7 +25,11 @@ reports from DynamoDB.
 exit codes: 0 printed; 1 bad input, or no such run or message; 2 DynamoDB throttled or unreachable.
 `;
 
-/** `fleet-auditor slack preview …`: what the Slack function would post for a run. */
+/**
+ * `fleet-auditor slack preview …`: what the Slack function would post for a run, through the same
+ * `slackMessageFor` (the runner's `slack-delivery.ts`) that renders Block Kit with render's
+ * `slackMessage`; notify's `SlackWebhook` posts it, wired in `functions/slack.ts`.
+ */
 export const slackCommand: Command = {
   name: "slack",
   summary: "preview the Block Kit message a run posts to Slack",

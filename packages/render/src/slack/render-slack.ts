@@ -73,9 +73,13 @@ const PLANS = 4;
  * console button), a context line and a run report button; groups past the block limit are
  * counted in one line that points to the report. Every text from KEB or a user is one line,
  * escaped, and its formatting characters replaced (`slackText`); every command is the e-mail's and
- * Chatbot's (audit's `commands.ts`), whole or left out; a link is used only when it is a `safeLink`, so that
- * a digest from another publisher (the Slack function takes any that its schema accepts) cannot
- * mention, link or format either.
+ * Chatbot's (audit's `commands.ts`), whole or left out; a link is used only when it is a
+ * `safeLink`, so that a digest from another publisher (the Slack function takes any that its
+ * schema accepts) cannot mention, link or format either.
+ *
+ * Where the rest of Slack lives: the runner's `slack-delivery.ts` picks this message for what SNS
+ * delivered, notify's `SlackWebhook` posts it, `functions/slack.ts` wires the two to the alert
+ * topic, and `fleet-auditor slack preview` (the CLI's `commands/slack.ts`) prints it.
  */
 export function slackMessage(digest: DigestV1, audits: readonly AuditKind[] = AUDITS): SlackMessage {
   const title = digest.subject.replace(/^\[fleet-auditor\] /, "");
