@@ -1,5 +1,6 @@
 import { isZeroTime, lastOperation, type OperationKind, type Runtime } from "@fleet-auditor/keb/model";
 import { bounded, type Finding, type Severity } from "../finding.ts";
+import type { FlatFinding } from "../presenter.ts";
 
 /** The labels of a KEB finding. */
 export const KEB_LABELS = [
@@ -51,17 +52,7 @@ export function kebReason(op: FailingOperation | undefined): string {
 export const kebDetail = (f: Finding): KebDetail => (f.detail ?? {}) as KebDetail;
 
 /** The runtime-shaped fields a KEB finding is made of (a runtime, or a record before labels). */
-export interface RuntimeFields {
-  instanceID: string;
-  runtimeID: string;
-  shootName: string;
-  globalAccountID: string;
-  subAccountID: string;
-  plan: string;
-  region: string;
-  provider: string;
-  state: string;
-}
+export type RuntimeFields = Omit<FlatFinding, "severity" | "expiredAt" | "operation" | "edge" | "labels">;
 
 /** A KEB finding of already bounded fields: its labels, summary (the shoot) and detail. */
 export function kebFinding(fields: RuntimeFields, severity: Severity, detail: KebDetail): Finding {

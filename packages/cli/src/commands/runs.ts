@@ -1,4 +1,10 @@
-import { AUDITS, type ReportTransition, type RunSummary, type TransitionSummary } from "@fleet-auditor/audit";
+import {
+  AUDITS,
+  KEB_LABELS,
+  type ReportTransition,
+  type RunSummary,
+  type TransitionSummary,
+} from "@fleet-auditor/audit";
 import { type RunView, showRun } from "@fleet-auditor/runner";
 import { oneOf, parseLimit, stateDirOption, subcommand } from "../args.ts";
 import { openRuns } from "../backend.ts";
@@ -151,18 +157,7 @@ interface Operation {
 }
 
 // Labels the columns above already hold; the others become columns of their own, after them.
-const IN_COLUMNS = new Set([
-  "instance",
-  "runtime",
-  "shoot",
-  "account",
-  "subaccount",
-  "plan",
-  "region",
-  "provider",
-  "state",
-  "reason",
-]);
+const IN_COLUMNS: ReadonlySet<string> = new Set(KEB_LABELS);
 
 /**
  * RFC 4180 CSV with a header, one record per line; cells as `csvCell` makes them (escaped,
