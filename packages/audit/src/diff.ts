@@ -1,7 +1,8 @@
 import { type Finding, stateOf } from "./finding.ts";
+import { type IncidentScope, OpenIncidents } from "./incident.ts";
 import type { AlertPolicy } from "./policy.ts";
 import { type Silence, silencing } from "./silence.ts";
-import type { SnapshotChange, SnapshotEntry, Transition, TransitionRef } from "./snapshot.ts";
+import type { IncidentRef, SnapshotChange, SnapshotEntry, Transition, TransitionRef } from "./snapshot.ts";
 
 /** Everything one diff needs; time is an input, nothing here reads a clock. */
 export interface DiffInput {
@@ -12,6 +13,11 @@ export interface DiffInput {
   findings: readonly Finding[];
   /** What makes two findings the same problem (the audit presenter's `problemKey`). */
   problemKey: (f: Finding) => string;
+  /**
+   * Where incidents are (the landscape and the audit's `groupBy`): every firing finding joins or
+   * opens one, and its transitions carry it. Without it, transitions carry no incident.
+   */
+  incidents?: Omit<IncidentScope, "audit">;
   /** False when the scan could not be verified complete: then nothing resolves or is deleted. */
   complete: boolean;
   /**
@@ -34,8 +40,10 @@ export interface DiffResult {
  * Compares a run's findings with the previous snapshot. Findings move pending → firing
  * after `fireAfterRuns`; firing ones emit `changed` when their state or failing operation changes
  * and `reminder` after `repeatIntervalMs`; absent ones resolve after `resolveAfterRuns`, but only
- * when the scan was complete. Writes tied to a transition carry its `TransitionRef`: they are
- * committed only once that transition was told (`committable`), so a failed publish is retried.
+ * when the scan was complete. A finding that fires joins the open incident of its `groupBy`
+ * values, or opens one, and stays in it until it resolves. Writes tied to a transition carry its
+ * `TransitionRef`: they are committed only once that transition was told (`committable`), so a
+ * failed publish is retried.
  */
 export function diffSnapshot(input: DiffInput): DiffResult {
   const { previous, now, policy, problemKey } = input;
@@ -43,45 +51,70 @@ export function diffSnapshot(input: DiffInput): DiffResult {
   const transitions: Transition[] = [];
   const changes: SnapshotChange[] = [];
   const silences = input.silences ?? [];
-  const notify = (t: Omit<Transition, "silencedBy">, finding: Finding): TransitionRef => {
+  const open =
+    input.incidents && new OpenIncidents({ ...input.incidents, audit: input.audit }, previous.values());
+  // Each incident's members' onsets, for its `startsAt`: the earliest of them.
+  const onsets = new Map<string, string>();
+  const member = (incident: IncidentRef | undefined, onset: string): IncidentRef | undefined => {
+    if (incident) {
+      const known = onsets.get(incident.key);
+      if (!known || onset < known) onsets.set(incident.key, onset);
+    }
+    return incident;
+  };
+  const memberships = new Map<TransitionRef, IncidentRef>();
+  const notify = (
+    t: Omit<Transition, "silencedBy" | "incident">,
+    finding: Finding,
+    incident: IncidentRef | undefined,
+  ): TransitionRef => {
     const silence = silencing(finding, input.audit, silences, now);
     transitions.push(silence ? { ...t, silencedBy: silence.id } : t);
-    return transitions.length - 1;
+    const ref = transitions.length - 1;
+    if (incident) memberships.set(ref, incident);
+    return ref;
   };
   const seen = new Set<string>();
 
   for (const finding of input.findings) {
     seen.add(finding.key);
     const prev = previous.get(finding.key);
+    const firstSeenAt = prev?.firstSeenAt ?? at;
+    const since = onsetOf(finding, firstSeenAt, at);
     const base = {
       key: finding.key,
       state: stateOf(finding),
       severity: finding.severity,
       finding,
-      since: prev?.firstSeenAt ?? began(finding, at),
+      since,
+      firstSeenAt,
     };
     if (!prev || prev.phase === "pending") {
       const flaggedRuns = (prev?.flaggedRuns ?? 0) + 1;
+      const fires = flaggedRuns >= policy.fireAfterRuns;
+      const incident = fires ? member(open?.join(finding, at), since) : undefined;
       const entry: SnapshotEntry = {
         key: finding.key,
-        phase: flaggedRuns >= policy.fireAfterRuns ? "firing" : "pending",
+        phase: fires ? "firing" : "pending",
         finding,
         flaggedRuns,
         clearRuns: 0,
-        firstSeenAt: prev?.firstSeenAt ?? began(finding, at),
+        firstSeenAt,
         notifiedAt: null,
         version: (prev?.version ?? 0) + 1,
+        ...(incident ? { incident } : {}),
       };
-      if (entry.phase === "pending") {
+      if (!fires) {
         changes.push({ op: "put", entry });
         continue;
       }
-      const index = notify({ ...base, kind: "firing", previousState: null }, finding);
+      const index = notify({ ...base, kind: "firing", previousState: null }, finding, incident);
       entry.notifiedAt = transitions[index]?.silencedBy ? null : at;
       changes.push({ op: "put", entry, transition: index });
       continue;
     }
-    // Firing.
+    // Firing: it stays in the incident it fired in.
+    const incident = member(open?.of(prev), since);
     const changed = problemKey(prev.finding) !== problemKey(finding);
     const neverSent = prev.notifiedAt === null;
     const due =
@@ -92,11 +125,13 @@ export function diffSnapshot(input: DiffInput): DiffResult {
       const index = notify(
         { ...base, kind, previousState, ...(kind === "changed" ? { previous: prev.finding } : {}) },
         finding,
+        incident,
       );
       const silenced = transitions[index]?.silencedBy !== undefined;
       // A still-silenced, unchanged finding is not written again: steady state writes nothing.
       if (silenced && !changed && prev.clearRuns === 0) {
         transitions.pop();
+        memberships.delete(index);
         continue;
       }
       const entry = {
@@ -105,6 +140,7 @@ export function diffSnapshot(input: DiffInput): DiffResult {
         clearRuns: 0,
         notifiedAt: silenced ? prev.notifiedAt : at,
         version: prev.version + 1,
+        ...(incident ? { incident } : {}),
       };
       changes.push({ op: "put", entry, transition: index });
     } else if (prev.clearRuns > 0) {
@@ -117,54 +153,68 @@ export function diffSnapshot(input: DiffInput): DiffResult {
 
   // An incomplete scan cannot tell "gone" from "not listed": keep every absent entry as it is;
   // so does a filtered run for the entries outside its filter.
-  if (!input.complete) return { transitions, changes };
+  if (input.complete) resolveAbsent();
+  // Members without news count for their incident's start too.
   for (const prev of previous.values()) {
-    if (seen.has(prev.key)) continue;
-    if (input.inScope && !input.inScope(prev)) continue;
-    if (prev.phase === "pending") {
-      changes.push({ op: "delete", key: prev.key });
-      continue;
-    }
-    const clearRuns = prev.clearRuns + 1;
-    if (clearRuns < policy.resolveAfterRuns) {
-      changes.push({
-        op: "put",
-        entry: { ...prev, clearRuns, version: prev.version + 1 },
-      });
-      continue;
-    }
-    if (prev.notifiedAt === null) {
-      // Never told anyone (silenced throughout): forget it quietly.
-      changes.push({ op: "delete", key: prev.key });
-      continue;
-    }
-    const f = prev.finding;
-    const index = notify(
-      {
-        kind: "resolved",
-        key: f.key,
-        state: stateOf(f),
-        previousState: stateOf(f),
-        severity: f.severity,
-        finding: f,
-        since: prev.firstSeenAt,
-      },
-      f,
-    );
-    changes.push({
-      op: "delete",
-      key: prev.key,
-      transition: index,
-    });
+    if (prev.phase === "firing") member(open?.of(prev), onsetOf(prev.finding, prev.firstSeenAt, at));
+  }
+  for (const [ref, incident] of memberships) {
+    const t = transitions[ref] as Transition;
+    transitions[ref] = {
+      ...t,
+      incident: { key: incident.key, startsAt: onsets.get(incident.key) ?? t.since },
+    };
   }
   return { transitions, changes };
+
+  function resolveAbsent(): void {
+    for (const prev of previous.values()) {
+      if (seen.has(prev.key)) continue;
+      if (input.inScope && !input.inScope(prev)) continue;
+      if (prev.phase === "pending") {
+        changes.push({ op: "delete", key: prev.key });
+        continue;
+      }
+      const clearRuns = prev.clearRuns + 1;
+      if (clearRuns < policy.resolveAfterRuns) {
+        changes.push({
+          op: "put",
+          entry: { ...prev, clearRuns, version: prev.version + 1 },
+        });
+        continue;
+      }
+      if (prev.notifiedAt === null) {
+        // Never told anyone (silenced throughout): forget it quietly.
+        changes.push({ op: "delete", key: prev.key });
+        continue;
+      }
+      const f = prev.finding;
+      const since = onsetOf(f, prev.firstSeenAt, at);
+      const index = notify(
+        {
+          kind: "resolved",
+          key: f.key,
+          state: stateOf(f),
+          previousState: stateOf(f),
+          severity: f.severity,
+          finding: f,
+          since,
+          firstSeenAt: prev.firstSeenAt,
+        },
+        f,
+        member(open?.of(prev), since),
+      );
+      changes.push({ op: "delete", key: prev.key, transition: index });
+    }
+  }
 }
 
 /**
- * When a new incident began: when its source says (`startsAt`, e.g. a stuck Application's last
- * message), else when a run first saw it. A start later than the run is not believed.
+ * When a finding's problem began: when its source says (`startsAt`: a KEB operation's failure, an
+ * expiry, an edge Application's last message), else when a run first saw it. A start later than
+ * the run, or one that is not a time, is not believed.
  */
-function began(finding: Finding, at: string): string {
+function onsetOf(finding: Finding, firstSeenAt: string, at: string): string {
   const since = finding.startsAt;
-  return since && since < at ? since : at;
+  return since && !Number.isNaN(Date.parse(since)) && since <= at ? since : firstSeenAt;
 }

@@ -48,6 +48,7 @@ export {
   type HealthStep,
   nextHealth,
 } from "./health.ts";
+export { type IncidentScope, incidentOf, incidentValues, OpenIncidents } from "./incident.ts";
 export {
   coveredBy,
   expiredAudit,
@@ -115,6 +116,7 @@ export {
   storedFields,
 } from "./silence.ts";
 export {
+  type IncidentRef,
   type SnapshotChange,
   type SnapshotEntry,
   TRANSITION_KINDS,

@@ -9,7 +9,12 @@ import type { RunSummary } from "./summary.ts";
  * transition's verdict, the reason and, for a change, the flat form's operation before it.
  */
 export type ReportTransition = Omit<FlatFinding, "state" | "severity"> &
-  Pick<Transition, "kind" | "state" | "previousState" | "severity" | "since" | "ending" | "silencedBy"> & {
+  Pick<
+    Transition,
+    "kind" | "state" | "previousState" | "severity" | "since" | "firstSeenAt" | "ending" | "silencedBy"
+  > & {
+    /** The incident it belongs to (`incidentKey`) and when that incident began. */
+    incident?: Transition["incident"];
     /** The finding's `reason` label; `""` when it has none. */
     reason: string;
     /** `changed`: the failing operation before the change (the flat form's `operation`). */
@@ -58,5 +63,7 @@ export function reportTransition(t: Transition, presenter: Presenter): ReportTra
   const before = t.previous ? presenter.flat(t.previous).operation : undefined;
   if (before !== undefined) row.previousOperation = before;
   row.labels = t.finding.labels;
+  if (t.firstSeenAt !== undefined) row.firstSeenAt = t.firstSeenAt;
+  if (t.incident) row.incident = t.incident;
   return row;
 }

@@ -1,5 +1,15 @@
 import type { Finding, Severity } from "./finding.ts";
 
+/** The incident a firing finding belongs to, as the snapshot keeps it. */
+export interface IncidentRef {
+  /** `incidentKey`: stable for the episode, never reused. */
+  key: string;
+  /** When it opened (ISO): the run in which its first member fired. */
+  openedAt: string;
+  /** The `groupBy` labels and values it was opened with. */
+  values: Readonly<Record<string, string>>;
+}
+
 /**
  * What the audit remembers of one finding between runs (one item per key per audit).
  * `pending`: flagged, not yet for enough runs to fire. `firing`: flagged and notified (or silenced).
@@ -13,7 +23,10 @@ export interface SnapshotEntry {
   flaggedRuns: number;
   /** Consecutive clear runs, counted while firing. */
   clearRuns: number;
+  /** When a run first saw it flagged (ISO); its onset is the finding's `startsAt`, when known. */
   firstSeenAt: string;
+  /** The incident it fired in (firing entries; absent for one that fired before incidents). */
+  incident?: IncidentRef;
   /** When the last notification about it was published; null while silenced or never sent. */
   notifiedAt: string | null;
   /** Bumped on each write; shows how often the item changed. */
@@ -39,8 +52,12 @@ export interface Transition {
   previousState: string | null;
   severity: Severity;
   finding: Finding;
-  /** When this incident began: when its source says, else when it was first seen flagged (ISO). */
+  /** When its problem began (onset): when its source says, else when it was first seen (ISO). */
   since: string;
+  /** When a run first saw it flagged (ISO). */
+  firstSeenAt?: string;
+  /** The incident it belongs to (`incidentKey`), and when that incident began: its earliest member's onset. */
+  incident?: { key: string; startsAt: string };
   /** `changed`: the finding as it was, so a message can say old → new. */
   previous?: Finding;
   /**

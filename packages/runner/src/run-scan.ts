@@ -65,6 +65,10 @@ export function planTransitions(
     previous: state.previous,
     findings: scan.findings,
     problemKey: run.audit.presenter.problemKey,
+    incidents: {
+      ...(deps.settings.landscape ? { landscape: deps.settings.landscape } : {}),
+      groupBy: run.audit.groupBy,
+    },
     complete: scan.complete,
     ...(source.covers
       ? { inScope: (entry: SnapshotEntry) => source.covers?.(run, entry.finding) ?? true }

@@ -434,7 +434,9 @@ describe("runAudit: publish, commit and record", () => {
     expect(report?.transitions.map((t) => t.instanceID).sort()).toEqual(
       s.transitions.map((t) => t.instanceID).sort(),
     );
-    expect(report?.transitions[0]).toMatchObject({ kind: "firing", since: hour(0) });
+    // Since its onset (KEB's failing operation), first seen by this run.
+    expect(report?.transitions[0]).toMatchObject({ kind: "firing", firstSeenAt: hour(0) });
+    expect(report?.transitions[0]?.since.localeCompare(hour(0))).toBeLessThanOrEqual(0);
     expect(report?.transitions[0]?.shootName).toBeTruthy();
     expect(report?.summary).toMatchObject({ runId: s.runId, audit: "failing", complete: true });
   });
@@ -507,8 +509,9 @@ describe("runAudit: resolutions and the auditor's health", () => {
     expect(ending(recovered as string)).toBe("succeeded");
     expect(ending(deleted as string)).toBe("no longer listed");
     const email = JSON.parse(publisher.published.at(-1)?.message ?? "{}").email as string;
-    expect(email).toMatch(/resolved after 1h: .*now succeeded/);
-    expect(email).toMatch(/resolved after 1h: .*now no longer listed/);
+    // How long each lasted counts from its onset (its operation's failure), not from a run.
+    expect(email).toMatch(/resolved after \d+[smhd][^:]*: .*now succeeded/);
+    expect(email).toMatch(/resolved after \d+[smhd][^:]*: .*now no longer listed/);
   });
 
   const blind = (): void => {

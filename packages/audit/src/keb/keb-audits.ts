@@ -13,6 +13,17 @@ const FAILING_SEVERITY: ReadonlyMap<string, Severity> = new Map([
   ["deprovisionincomplete", "warning"],
 ]);
 
+/**
+ * The finding with its onset: when KEB says the problem began (the failing operation's last
+ * update, the expiry), as an ISO time in UTC; none when KEB's time does not read as one.
+ */
+function withOnset(finding: Finding, time: string | undefined): Finding {
+  const t = time === undefined ? Number.NaN : Date.parse(time);
+  if (Number.isNaN(t)) return finding;
+  const iso = new Date(t).toISOString();
+  return /^\d{4}-/.test(iso) ? { ...finding, startsAt: iso } : finding;
+}
+
 /** How KEB findings group by default: one incident per state, reason and region. */
 export const KEB_GROUP_BY = ["state", "reason", "region"] as const;
 
@@ -29,7 +40,9 @@ export const failingAudit: KebAuditDefinition = {
   classify(runtime) {
     const state = stateOfRuntime(runtime);
     const severity = FAILING_SEVERITY.get(state);
-    return severity ? toFinding(runtime, state, severity) : undefined;
+    if (!severity) return undefined;
+    const finding = toFinding(runtime, state, severity);
+    return withOnset(finding, kebDetail(finding).operation?.updatedAt);
   },
 };
 
@@ -46,7 +59,8 @@ export const expiredAudit: KebAuditDefinition = {
   classify(runtime) {
     const state = stateOfRuntime(runtime);
     const finding = toFinding(runtime, state, state === "suspended" ? "info" : "warning");
-    return kebDetail(finding).expiredAt ? finding : undefined;
+    const { expiredAt } = kebDetail(finding);
+    return expiredAt ? withOnset(finding, expiredAt) : undefined;
   },
 };
 

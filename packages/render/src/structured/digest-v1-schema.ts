@@ -64,7 +64,7 @@ export const DigestV1TransitionSchema = object({
   state: string().describe("the displayed state now (KEB's status.state)"),
   previousState: string().nullable().describe("the state the snapshot had; null when firing"),
   reason: string().describe('the error reason or failing step; "" when KEB gives none'),
-  since: Time.describe("when this incident began (ISO 8601)"),
+  since: Time.describe("when its problem began (onset; ISO 8601)"),
   expiredAt: Time.optional(),
   ending: string().optional().describe("resolved: the state now, or 'no longer listed'"),
   operation: Operation.optional(),
@@ -79,6 +79,15 @@ export const DigestV1TransitionSchema = object({
   labels: record(string(), string())
     .optional()
     .describe("the finding's labels (added in place: readers of v1 that do not know it ignore it)"),
+  firstSeenAt: Time.optional().describe(
+    "when a run first saw it flagged; `since` is its onset (added in place)",
+  ),
+  incident: object({
+    key: string().describe("incidentKey: stable for the incident's whole episode, never reused"),
+    startsAt: Time.describe("when the incident began: its earliest member's onset"),
+  })
+    .optional()
+    .describe("the incident the transition belongs to (added in place)"),
 });
 
 /** A group of transitions sharing kind, state, reason and region: one incident. */

@@ -112,10 +112,13 @@ function structuredTransition(ctx: DigestContext, m: PlannedMember): DigestV1Tra
     previousOperation,
     edge,
     labels,
+    firstSeenAt,
+    incident,
     ...row
   } = reportTransition(t, ctx.presenter);
   const { runtime, runbook } = m.links;
   const expired = expiredAt === undefined ? undefined : digestTime(expiredAt);
+  const firstSeen = firstSeenAt === undefined ? undefined : digestTime(firstSeenAt);
   return {
     ...row,
     since: digestTime(row.since) ?? ctx.at,
@@ -125,6 +128,10 @@ function structuredTransition(ctx: DigestContext, m: PlannedMember): DigestV1Tra
     ...(edge ? { edge: withTimes(edge, "since") } : {}),
     links: { ...(runtime ? { runtime } : {}), ...(runbook ? { runbook } : {}) },
     ...(labels ? { labels: { ...labels } } : {}),
+    ...(firstSeen ? { firstSeenAt: firstSeen } : {}),
+    ...(incident
+      ? { incident: { key: incident.key, startsAt: digestTime(incident.startsAt) ?? ctx.at } }
+      : {}),
   } as DigestV1Transition;
 }
 

@@ -1,0 +1,127 @@
+import {
+  DEFAULT_POLICY,
+  type DiffResult,
+  diffSnapshot,
+  type Finding,
+  KEB_GROUP_BY,
+  kebPresenter,
+  type SnapshotEntry,
+} from "@fleet-auditor/audit";
+import { describe, expect, it } from "vitest";
+import { edited, finding } from "../../helpers/findings.ts";
+
+// An incident is opened by the first finding that fires with a set of the audit's groupBy values
+// while none with those values is open; later findings with those values join it; a finding
+// stays in it until it resolves; it ends with its last member, and the next firing with the
+// same values opens a new one under a new key.
+
+const T0 = Date.parse("2026-12-01T08:00:00.000Z");
+const at = (minutes: number): Date => new Date(T0 + minutes * 60_000);
+const inRegion = (id: string, region: string, reason = "err_provisioning"): Finding =>
+  edited(finding(id), (_, op) => ({ region, operation: { ...op, errorReason: reason } }));
+
+/** Runs the diff and applies every write, as a committed run would. */
+function run(snapshot: Map<string, SnapshotEntry>, findings: Finding[], minute: number, landscape = "prod") {
+  const result: DiffResult = diffSnapshot({
+    audit: "failing",
+    previous: snapshot,
+    findings,
+    problemKey: kebPresenter.problemKey,
+    incidents: { landscape, groupBy: KEB_GROUP_BY },
+    complete: true,
+    now: at(minute),
+    policy: DEFAULT_POLICY,
+  });
+  const next = new Map(snapshot);
+  for (const c of result.changes) c.op === "put" ? next.set(c.entry.key, c.entry) : next.delete(c.key);
+  const incidentOf = (key: string) => result.transitions.find((t) => t.key === key)?.incident?.key;
+  return { result, next, incidentOf };
+}
+
+describe("incidents", () => {
+  it("are opened by the first finding of a set of groupBy values and joined by the next, in a run and later", () => {
+    const first = run(new Map(), [inRegion("a", "eu-1"), inRegion("b", "eu-1"), inRegion("c", "us-1")], 0);
+    const eu = first.incidentOf("a");
+    expect(eu).toMatch(/^inc-/);
+    expect(first.incidentOf("b")).toBe(eu);
+    expect(first.incidentOf("c")).not.toBe(eu);
+    const later = run(
+      first.next,
+      [inRegion("a", "eu-1"), inRegion("b", "eu-1"), inRegion("c", "us-1"), inRegion("d", "eu-1")],
+      10,
+    );
+    expect(later.incidentOf("d")).toBe(eu);
+    expect(later.next.get("a")?.incident?.key).toBe(eu);
+  });
+
+  it("keep a finding whose reason changes in the incident it fired in, and tell the change there", () => {
+    const first = run(new Map(), [inRegion("a", "eu-1"), inRegion("b", "eu-1")], 0);
+    const incident = first.incidentOf("a");
+    const changed = edited(inRegion("a", "eu-1", "err_timeout"), (_, op) => ({
+      operation: { ...op, operationID: "op-2" },
+    }));
+    const second = run(first.next, [changed, inRegion("b", "eu-1")], 10);
+    expect(second.result.transitions).toMatchObject([
+      { kind: "changed", key: "a", incident: { key: incident } },
+    ]);
+    // A new finding with the changed values opens an incident of its own.
+    const third = run(
+      second.next,
+      [changed, inRegion("b", "eu-1"), inRegion("c", "eu-1", "err_timeout")],
+      20,
+    );
+    expect(third.incidentOf("c")).not.toBe(incident);
+  });
+
+  it("end with their last member; the next firing with the same values opens a new one, under a new key", () => {
+    const first = run(new Map(), [inRegion("a", "eu-1"), inRegion("b", "eu-1")], 0);
+    const incident = first.incidentOf("a");
+    const one = run(first.next, [inRegion("b", "eu-1")], 10);
+    expect(one.result.transitions).toMatchObject([
+      { kind: "resolved", key: "a", incident: { key: incident } },
+    ]);
+    const none = run(one.next, [], 20);
+    expect(none.result.transitions).toMatchObject([
+      { kind: "resolved", key: "b", incident: { key: incident } },
+    ]);
+    const again = run(none.next, [inRegion("a", "eu-1")], 30);
+    expect(again.incidentOf("a")).toMatch(/^inc-/);
+    expect(again.incidentOf("a")).not.toBe(incident);
+  });
+
+  it("begin at their earliest member's onset; each transition's since is its own onset", () => {
+    const early = { ...inRegion("a", "eu-1"), startsAt: at(-50).toISOString() };
+    const late = { ...inRegion("b", "eu-1"), startsAt: at(-5).toISOString() };
+    const first = run(new Map(), [late], 0);
+    expect(first.result.transitions[0]).toMatchObject({
+      since: at(-5).toISOString(),
+      firstSeenAt: at(0).toISOString(),
+      incident: { startsAt: at(-5).toISOString() },
+    });
+    const second = run(first.next, [late, early], 10);
+    expect(second.result.transitions).toMatchObject([
+      { key: "a", since: at(-50).toISOString(), incident: { startsAt: at(-50).toISOString() } },
+    ]);
+    // An onset after the run, or none, is not believed: first seen stands in.
+    const future = run(new Map(), [{ ...inRegion("c", "us-1"), startsAt: at(60).toISOString() }], 0);
+    expect(future.result.transitions[0]?.since).toBe(at(0).toISOString());
+  });
+
+  it("are keyed by landscape too, and entries that fired before incidents share one stable key", () => {
+    const prod = run(new Map(), [inRegion("a", "eu-1")], 0, "prod");
+    const dev = run(new Map(), [inRegion("a", "eu-1")], 0, "dev");
+    expect(prod.incidentOf("a")).not.toBe(dev.incidentOf("a"));
+    // Firing before incidents: no incident stored. A new member joins the one their values make,
+    // the same in every run, and writing nothing for the others.
+    const legacy = new Map(
+      [...prod.next].map(([k, e]) => {
+        const { incident: _, ...before } = e;
+        return [k, before as SnapshotEntry];
+      }),
+    );
+    const a = run(legacy, [inRegion("a", "eu-1"), inRegion("b", "eu-1")], 10).incidentOf("b");
+    const b = run(legacy, [inRegion("a", "eu-1"), inRegion("b", "eu-1")], 20).incidentOf("b");
+    expect(a).toBe(b);
+    expect(run(legacy, [inRegion("a", "eu-1")], 10).result.changes).toEqual([]);
+  });
+});
