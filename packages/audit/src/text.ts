@@ -57,11 +57,12 @@ export function slackCommand(command: string): string {
   return `\`${escapeMarkup(command)}\``;
 }
 
-/** A duration for people: `45s`, `12m`, `3h 20m`, `2d 4h`; `?` when it cannot be known. */
+/** A duration for people: `<1m`, `12m`, `3h 20m`, `2d 4h`; `?` when it cannot be known. */
 export function humanDuration(ms: number): string {
   if (!Number.isFinite(ms)) return "?";
   const s = Math.max(0, Math.floor(ms / 1000));
-  if (s < 60) return `${s}s`;
+  // Ages count from a problem's onset: under a minute is said so, never as "0s".
+  if (s < 60) return "<1m";
   const m = Math.floor(s / 60);
   if (m < 60) return `${m}m`;
   const h = Math.floor(m / 60);
