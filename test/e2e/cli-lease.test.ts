@@ -78,7 +78,7 @@ describe("leases and the state directory", () => {
     });
     const out = await child;
     kit.sim.faults.latencyMs = 0;
-    expect(out.code).toBe(130);
+    expect(out.code, out.stderr).toBe(130);
     expect(out.stderr).toContain("interrupted by SIGINT; the lease of failing was released");
     const next = await cli([...run(dir), "--output", "json"]);
     expect(JSON.parse(next.stdout)).toMatchObject({ status: "completed", complete: true });
