@@ -104,9 +104,12 @@ export const runCommand: Command = {
     // Ctrl-C or a kill mid-run: give the lease back before leaving, or every run for the next
     // LEASE_MINUTES would be skipped. The CLI is the process's edge, so it may exit here.
     let current: { audit: string; runId: string } | undefined;
+    // Set once a signal is handled: the run it cut short may still fail (its store is closing),
+    // and that failure must not exit 1 before the handler exits 130 or 143.
+    let exiting: Promise<void> | undefined;
     const interrupted = (signal: NodeJS.Signals): void => {
       const held = current;
-      void (async () => {
+      exiting = (async () => {
         if (held) await backend.store.releaseLease(held.audit, held.runId).catch(() => undefined);
         io.stderr.write(
           `\nfleet-auditor: interrupted by ${signal}${held ? `; the lease of ${held.audit} was released` : ""}\n`,
@@ -114,6 +117,11 @@ export const runCommand: Command = {
         await backend.close().catch(() => undefined);
         process.exit(signal === "SIGINT" ? EXIT.interrupted : EXIT.terminated);
       })();
+    };
+    // How the interrupted run fails does not matter: the handler exits (and never resolves).
+    const unlessInterrupted = async (err: unknown): Promise<never> => {
+      if (exiting) await exiting;
+      throw err;
     };
     process.once("SIGINT", interrupted);
     process.once("SIGTERM", interrupted);
@@ -162,6 +170,8 @@ export const runCommand: Command = {
       const audited = (s: RunSummary): boolean =>
         s.status === "duplicate" || (s.status === "completed" && s.complete && s.notified.failed === 0);
       return summaries.every(audited) ? EXIT.done : EXIT.partial;
+    } catch (err) {
+      return await unlessInterrupted(err);
     } finally {
       process.off("SIGINT", interrupted);
       process.off("SIGTERM", interrupted);
