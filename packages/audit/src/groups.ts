@@ -15,8 +15,10 @@ export interface TransitionGroup {
   /** Every `groupBy` label and the value its members share. */
   labels: Labels;
   severity: Severity;
-  /** The oldest `since` of its members (ISO). */
+  /** The oldest `since` (onset) of its members (ISO). */
   since: string;
+  /** When a run first saw its oldest member (ISO): what names its thread, stable across onsets. */
+  firstSeenAt: string;
   /** Members by the value of the presenter's tally label (plans, verbs), most first. */
   tally: Array<[value: string, count: number]>;
   /** Members, oldest incident first. */
@@ -73,6 +75,7 @@ export function groupTransitions(
         labels: Object.fromEntries(grouping.groupBy.map((l) => [l, labelOf(f.labels, l)])),
         severity: t.severity,
         since: t.since,
+        firstSeenAt: t.firstSeenAt ?? t.since,
         tally: [],
         members: [],
       };
@@ -82,6 +85,7 @@ export function groupTransitions(
     g.members.push(ref);
     if (SEVERITY_RANK[t.severity] > SEVERITY_RANK[g.severity]) g.severity = t.severity;
     if (t.since < g.since) g.since = t.since;
+    if ((t.firstSeenAt ?? t.since) < g.firstSeenAt) g.firstSeenAt = t.firstSeenAt ?? t.since;
     const tally = tallies.get(key) as Map<string, number>;
     const value = labelOf(f.labels, grouping.tally);
     tally.set(value, (tally.get(value) ?? 0) + 1);

@@ -182,6 +182,18 @@ describe("Slack safety", () => {
     expect(resolved.metadata.threadId).toBe(firing.metadata.threadId);
     expect(other.metadata.threadId).not.toBe(firing.metadata.threadId);
   });
+
+  it("name a thread by when its incident was first seen, so an onset learned later moves no thread", () => {
+    // Fired before onsets were known: since was when it was first seen, yesterday.
+    const before = { ...t(1), since: "2026-11-29T23:00:00.000Z" };
+    // Its reminder today knows the onset, two days earlier, and keeps when it was first seen.
+    const now = { ...t(1, "reminder"), since: "2026-11-27T10:00:00.000Z", firstSeenAt: before.since };
+    for (const threading of ["incident", "runtime"] as const) {
+      const thread = (x: typeof before) =>
+        chatbot(renderDigests({ ...ctx, threading }, [x])[0]).metadata.threadId;
+      expect(thread(now), threading).toBe(thread(before));
+    }
+  });
 });
 
 describe("subjects", () => {

@@ -142,7 +142,8 @@ export function threadId(
     g.state,
     g.reason || "-",
     placeText(g) || "-",
-    g.since.slice(0, 10),
+    // The day it was first seen: a thread keeps its name when onsets become known.
+    g.firstSeenAt.slice(0, 10),
   ];
   return `fleet-auditor:${incident.map((p) => p.replace(/[^\w.-]+/g, "_")).join(":")}`;
 }
@@ -152,7 +153,9 @@ export function threadId(
  * firing, changes, reminders and resolution reply in one thread.
  */
 export function findingThreadId(ctx: Pick<DigestContext, "audit" | "landscape">, t: Transition): string {
-  const incident = [ctx.landscape ?? "-", ctx.audit, "runtime", t.key, t.since];
+  // When it was first seen, not its onset: the thread of a finding firing before onsets were
+  // known keeps its name, and one run's onset cannot move a thread its firing started.
+  const incident = [ctx.landscape ?? "-", ctx.audit, "runtime", t.key, t.firstSeenAt ?? t.since];
   return `fleet-auditor:${incident.map((p) => p.replace(/[^\w.-]+/g, "_")).join(":")}`.slice(0, 500);
 }
 
