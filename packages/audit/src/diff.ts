@@ -158,14 +158,35 @@ export function diffSnapshot(input: DiffInput): DiffResult {
   for (const prev of previous.values()) {
     if (prev.phase === "firing") member(open?.of(prev), onsetOf(prev.finding, prev.firstSeenAt, at));
   }
+  const remaining = stillOpen();
   for (const [ref, incident] of memberships) {
     const t = transitions[ref] as Transition;
     transitions[ref] = {
       ...t,
-      incident: { key: incident.key, startsAt: onsets.get(incident.key) ?? t.since },
+      incident: {
+        key: incident.key,
+        startsAt: onsets.get(incident.key) ?? t.since,
+        openedAt: incident.openedAt,
+        ...(remaining.has(incident.key) ? {} : { ended: true as const }),
+      },
     };
   }
   return { transitions, changes };
+
+  /** The incidents a firing entry still belongs to once this run's writes are committed. */
+  function stillOpen(): Set<string> {
+    const written = new Map<string, SnapshotEntry | undefined>();
+    for (const c of changes)
+      written.set(c.op === "put" ? c.entry.key : c.key, c.op === "put" ? c.entry : undefined);
+    const keys = new Set<string>();
+    for (const prev of previous.values()) {
+      const entry = written.has(prev.key) ? written.get(prev.key) : prev;
+      if (entry?.phase === "firing" && open) keys.add(open.of(entry).key);
+    }
+    for (const entry of written.values())
+      if (entry?.phase === "firing" && entry.incident) keys.add(entry.incident.key);
+    return keys;
+  }
 
   function resolveAbsent(): void {
     for (const prev of previous.values()) {

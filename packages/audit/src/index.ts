@@ -121,6 +121,7 @@ export {
   type SnapshotEntry,
   TRANSITION_KINDS,
   type Transition,
+  type TransitionIncident,
   type TransitionKind,
   type TransitionRef,
 } from "./snapshot.ts";

@@ -10,6 +10,18 @@ export interface IncidentRef {
   values: Readonly<Record<string, string>>;
 }
 
+/** The incident a transition belongs to, as messages tell it. */
+export interface TransitionIncident {
+  /** `incidentKey`. */
+  key: string;
+  /** When the incident began: its earliest member's onset (ISO). */
+  startsAt: string;
+  /** When it opened (ISO): a run's time; it opened in this run when that is the run's. */
+  openedAt: string;
+  /** Its last member resolved in this run: the incident is over. */
+  ended?: true;
+}
+
 /**
  * What the audit remembers of one finding between runs (one item per key per audit).
  * `pending`: flagged, not yet for enough runs to fire. `firing`: flagged and notified (or silenced).
@@ -56,8 +68,8 @@ export interface Transition {
   since: string;
   /** When a run first saw it flagged (ISO). */
   firstSeenAt?: string;
-  /** The incident it belongs to (`incidentKey`), and when that incident began: its earliest member's onset. */
-  incident?: { key: string; startsAt: string };
+  /** The incident it belongs to. */
+  incident?: TransitionIncident;
   /** `changed`: the finding as it was, so a message can say old → new. */
   previous?: Finding;
   /**

@@ -85,6 +85,7 @@ export const DigestV1TransitionSchema = object({
   incident: object({
     key: string().describe("incidentKey: stable for the incident's whole episode, never reused"),
     startsAt: Time.describe("when the incident began: its earliest member's onset"),
+    ended: literal(true).optional().describe("its last member resolved in this run"),
   })
     .optional()
     .describe("the incident the transition belongs to (added in place)"),

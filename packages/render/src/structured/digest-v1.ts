@@ -130,7 +130,13 @@ function structuredTransition(ctx: DigestContext, m: PlannedMember): DigestV1Tra
     ...(labels ? { labels: { ...labels } } : {}),
     ...(firstSeen ? { firstSeenAt: firstSeen } : {}),
     ...(incident
-      ? { incident: { key: incident.key, startsAt: digestTime(incident.startsAt) ?? ctx.at } }
+      ? {
+          incident: {
+            key: incident.key,
+            startsAt: digestTime(incident.startsAt) ?? ctx.at,
+            ...(incident.ended ? { ended: true as const } : {}),
+          },
+        }
       : {}),
   } as DigestV1Transition;
 }
