@@ -84,7 +84,7 @@ export {
   matchesAll,
   parseMatcher,
 } from "./matcher.ts";
-export type { DigestContext, DigestMessage, MessageKind, ShortDigest } from "./message.ts";
+export type { DigestContext, DigestMessage, MessageFormat, MessageKind, ShortDigest } from "./message.ts";
 export {
   type NotificationPlan,
   type PlannedGroup,

@@ -47,7 +47,18 @@ export interface DigestContext {
    * digest, never again while they persist. A run with nothing else to tell still sends it.
    */
   leftOut?: LeftOutNews;
+  /**
+   * The incident this message tells alone: its Chatbot thread is the incident's, and the
+   * structured digest says which incident and whether it is over.
+   */
+  incident?: { key: string; status: "firing" | "resolved"; startsAt: string };
 }
+
+/**
+ * What a message is: the run's digest (the e-mail's), one incident's news (chat, threaded by its
+ * `incidentKey`), or a notice about the auditor's health.
+ */
+export type MessageFormat = "digest" | "incident" | "health";
 
 /** What a message is about: transitions, or the auditor's own health. */
 export type MessageKind = TransitionKind | "degraded" | "recovered";
@@ -67,7 +78,7 @@ export interface DigestMessage {
    * Chatbot), as `snsMessage` of `@fleet-auditor/notify/sns-envelope` composes it.
    */
   message: string;
-  attributes: { audit: string; severity: Severity; kinds: MessageKind[] };
+  attributes: { audit: string; severity: Severity; kinds: MessageKind[]; format?: MessageFormat };
   /** The run's transitions this message names one by one. */
   transitions: TransitionRef[];
   /** Transitions this message only counts (in a group line or "+N more"); see `delivery.ts`. */

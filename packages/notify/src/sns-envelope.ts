@@ -40,14 +40,16 @@ export function snsMessage(bodies: ProtocolBodies): string {
 
 /**
  * The message attributes of a publish, as SNS takes them: `audit` and `severity` (String) and
- * `kinds` (String.Array), which subscriptions filter on. The one definition of what is sent,
- * so that `byteSize` counts exactly that.
+ * `kinds` (String.Array), which subscriptions filter on, and `format` (String: `digest`,
+ * `incident` or `health`) for subscribers that read it. The one definition of what is sent, so
+ * that `byteSize` counts exactly that.
  */
 export function snsAttributes(attributes: DigestMessage["attributes"]): Record<string, SnsAttribute> {
   return {
     audit: { DataType: "String", StringValue: attributes.audit },
     severity: { DataType: "String", StringValue: attributes.severity },
     kinds: { DataType: "String.Array", StringValue: JSON.stringify(attributes.kinds) },
+    ...(attributes.format ? { format: { DataType: "String", StringValue: attributes.format } } : {}),
   };
 }
 

@@ -49,6 +49,7 @@ export function renderDigests(
     audit: ctx.audit,
     severity,
     kinds: TRANSITION_KINDS.filter((k) => groups.some((g) => g.kind === k)),
+    format: ctx.incident ? ("incident" as const) : ("digest" as const),
   };
   // The structured variant (`default`) names as many transitions as the publish has room for,
   // in group order.

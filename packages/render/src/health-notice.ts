@@ -63,7 +63,12 @@ export function healthNotice(
   return {
     subject: asciiSubject(`[fleet-auditor] ${title}`),
     message: snsMessage({ default: text[0], email: text.join("\n"), https: JSON.stringify(chatbot) }),
-    attributes: { audit: ctx.audit, severity: notice === "degraded" ? "warning" : "info", kinds: [notice] },
+    attributes: {
+      audit: ctx.audit,
+      severity: notice === "degraded" ? "warning" : "info",
+      kinds: [notice],
+      format: "health",
+    },
     transitions: [],
     omitted: [],
   };

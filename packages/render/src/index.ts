@@ -3,11 +3,13 @@ export {
   type ChatbotNotification,
   chatbotNotification,
   findingThreadId,
+  incidentThreadId,
   threadId,
 } from "./chatbot/render-chatbot.ts";
 export { renderDigests, renderRuntimeMessages } from "./digest.ts";
 export { EMAIL_BUDGET, GROUP_COLLAPSE_AT, type RenderedText, renderText } from "./email/render-text.ts";
 export { healthNotice } from "./health-notice.ts";
+export { MAX_NEW_INCIDENT_MESSAGES, renderIncidentMessages } from "./incident-messages.ts";
 export { reportDigests, transitionFromReport } from "./report-digests.ts";
 export {
   SLACK_LIMITS,

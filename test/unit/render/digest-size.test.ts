@@ -33,7 +33,10 @@ describe("the size of a publish", () => {
       "critical".length +
       "kinds".length +
       "String.Array".length +
-      JSON.stringify(["firing", "resolved"]).length;
+      JSON.stringify(["firing", "resolved"]).length +
+      "format".length +
+      "String".length +
+      "digest".length;
     expect(byteSize(m)).toBe(Buffer.byteLength(m.message) + Buffer.byteLength(m.subject) + attributes);
     // And that is what the SNS publisher sends.
     expect(byteSize(m)).toBe(entryBytes(snsEntry(m)));

@@ -28,7 +28,12 @@ describe("digests", () => {
       source: "custom",
       content: { textType: "client-markdown" },
     });
-    expect(m?.attributes).toEqual({ audit: "failing", severity: "critical", kinds: ["firing", "resolved"] });
+    expect(m?.attributes).toEqual({
+      audit: "failing",
+      severity: "critical",
+      kinds: ["firing", "resolved"],
+      format: "digest",
+    });
     expect(m?.subject).toBe("[fleet-auditor] [prod-eu] CRITICAL failing: 1 firing, 1 resolved");
   });
 

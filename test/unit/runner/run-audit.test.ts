@@ -533,7 +533,12 @@ describe("runAudit: resolutions and the auditor's health", () => {
       { badRuns: 4, badSince: hour(1) },
     ]);
     expect(notices()).toHaveLength(1);
-    expect(notices()[0]?.attributes).toEqual({ audit: "failing", severity: "warning", kinds: ["degraded"] });
+    expect(notices()[0]?.attributes).toEqual({
+      audit: "failing",
+      severity: "warning",
+      kinds: ["degraded"],
+      format: "health",
+    });
     expect(JSON.parse(notices()[0]?.message ?? "{}").email).toMatch(
       /DEGRADED: 3 runs in a row .*\nLatest reason: .*503/s,
     );

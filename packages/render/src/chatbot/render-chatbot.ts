@@ -113,8 +113,9 @@ export function chatbotNotification(
       keywords: [ctx.audit, severity, ...(ctx.landscape ? [ctx.landscape] : [])].map((k) => slackText(k, 60)),
     },
     metadata: {
-      threadId:
-        ctx.threading === "runtime" && example
+      threadId: ctx.incident
+        ? incidentThreadId(ctx, ctx.incident.key)
+        : ctx.threading === "runtime" && example
           ? findingThreadId(ctx, example.transition)
           : threadId(ctx, first),
       summary: slackText(title, 250),
@@ -146,6 +147,12 @@ export function threadId(
     g.firstSeenAt.slice(0, 10),
   ];
   return `fleet-auditor:${incident.map((p) => p.replace(/[^\w.-]+/g, "_")).join(":")}`;
+}
+
+/** One incident, one thread, from its first firing to its end: named by its `incidentKey`. */
+export function incidentThreadId(ctx: Pick<DigestContext, "audit" | "landscape">, key: string): string {
+  const parts = [ctx.landscape ?? "-", ctx.audit, "incident", key];
+  return `fleet-auditor:${parts.map((p) => p.replace(/[^\w.-]+/g, "_")).join(":")}`.slice(0, 500);
 }
 
 /**

@@ -147,6 +147,13 @@ export const DigestV1Schema = object({
   repeats: string()
     .optional()
     .describe("a run interrupted after publishing: some of this may repeat its message"),
+  incident: object({
+    key: string().describe("incidentKey: stable for the incident's whole episode, never reused"),
+    status: oneOf(["firing", "resolved"]).describe("resolved: its last member resolved in this run"),
+    startsAt: Time.describe("when the incident began: its earliest member's onset"),
+  })
+    .optional()
+    .describe("an incident message: the one incident it tells (added in place)"),
   leftOut: object({
     count: number().int().nonnegative(),
     first: array(object({ key: string(), reason: string() })),

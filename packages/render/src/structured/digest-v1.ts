@@ -82,6 +82,15 @@ export function structuredDigest(
       ...(reportUrl ? { url: reportUrl } : {}),
     },
     ...(ctx.repeats ? { repeats: ctx.repeats } : {}),
+    ...(ctx.incident
+      ? {
+          incident: {
+            key: ctx.incident.key,
+            status: ctx.incident.status,
+            startsAt: digestTime(ctx.incident.startsAt) ?? ctx.at,
+          },
+        }
+      : {}),
     ...(ctx.leftOut
       ? {
           leftOut: {
