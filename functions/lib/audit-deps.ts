@@ -10,6 +10,7 @@ import {
   messagingFrom,
   policyFrom,
   type RunLogger,
+  StatusTableSource,
   thresholdsFrom,
 } from "@fleet-auditor/runner";
 import {
@@ -42,6 +43,7 @@ function runDeps(env: Common, log: RunLogger): AuditFunctionDeps {
       publisher: snsAlertPublisher(new SNSClient({}), {
         alerts: env.ALERT_TOPIC_ARN,
         ...(env.CRITICAL_TOPIC_ARN ? { critical: env.CRITICAL_TOPIC_ARN } : {}),
+        ...(env.INCIDENT_TOPIC_ARN ? { incidents: env.INCIDENT_TOPIC_ARN } : {}),
       }),
     },
     settings: {
@@ -51,6 +53,7 @@ function runDeps(env: Common, log: RunLogger): AuditFunctionDeps {
       // "" (no command, the messages say the report holds it) only for a run ID no shell can take.
       reportCommand: (runId) => reportCommand(runId, { table: env.AUDIT_TABLE }) ?? "",
       ...messagingFrom(env),
+      ...(env.INCIDENT_TOPIC_ARN ? { incidentMessages: { maxNew: env.MAX_NEW_INCIDENT_MESSAGES } } : {}),
       maxClockSkewMs: env.MAX_CLOCK_SKEW_HOURS * 3_600_000,
     },
     hooks: { log },
@@ -75,9 +78,6 @@ export function auditDeps(env: AuditFunctionEnv, log: RunLogger): AuditFunctionD
 export function applicationsAuditDeps(env: ApplicationsAuditEnv, log: RunLogger): AuditFunctionDeps {
   const statusStore = new DynamoStatusStore({ client: documentClient(), tableName: env.STATUS_TABLE });
   const deps = runDeps(env, log);
-  return {
-    ...deps,
-    ports: { ...deps.ports, statusStore },
-    settings: { ...deps.settings, edgeThresholds: thresholdsFrom(env) },
-  };
+  const statusSource = new StatusTableSource({ statusStore, thresholds: thresholdsFrom(env), log });
+  return { ...deps, ports: { ...deps.ports, statusSource } };
 }

@@ -1,6 +1,6 @@
 import { PutCommand } from "@aws-sdk/lib-dynamodb";
 import type { StatusRow } from "@fleet-auditor/metaserver";
-import { runAudit } from "@fleet-auditor/runner";
+import { runAudit, StatusTableSource } from "@fleet-auditor/runner";
 import { DynamoStatusStore, ensureTable, statusTableDefinition, watchKey } from "@fleet-auditor/store";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { cli } from "../helpers/cli.ts";
@@ -103,7 +103,11 @@ describe("a status row stored with an absurd header time", () => {
     );
     const summary = await runAudit(
       {
-        ports: { statusStore: store(), store: new MemoryAuditStore(), publisher: new MemoryPublisher() },
+        ports: {
+          statusSource: new StatusTableSource({ statusStore: store() }),
+          store: new MemoryAuditStore(),
+          publisher: new MemoryPublisher(),
+        },
         hooks: { clock: () => NOW },
       },
       { audit: "applications", scheduledTime: NOW.toISOString(), dryRun: true },

@@ -7,7 +7,7 @@ import {
 } from "@fleet-auditor/audit";
 import { ClientCredentialsTokenProvider, KebClient, KebTransport } from "@fleet-auditor/keb";
 import { startKebSimulator } from "@fleet-auditor/keb-sim";
-import { type AuditRunDeps, runAudit } from "@fleet-auditor/runner";
+import { type AuditRunDeps, runAudit, StatusTableSource } from "@fleet-auditor/runner";
 import {
   DynamoAuditStore,
   DynamoReportStore,
@@ -126,7 +126,8 @@ export async function runDemo(out: NodeJS.WritableStream = process.stdout): Prom
     await runBoth("KEB is back: the recoveries resolve, and one RECOVERED notice");
 
     const statusStore = new DynamoStatusStore({ client: db.client, tableName: STATUS_TABLE });
-    await runAppsDemo(statusStore, out, { deps: { ...deps, ports: { ...deps.ports, statusStore } }, line });
+    const statusSource = new StatusTableSource({ statusStore });
+    await runAppsDemo(statusStore, out, { deps: { ...deps, ports: { ...deps.ports, statusSource } }, line });
   } finally {
     await db.close();
     await sim.close();

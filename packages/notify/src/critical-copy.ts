@@ -1,5 +1,7 @@
 import type { SNSClient } from "@aws-sdk/client-sns";
 import type { AlertPublisher, DigestMessage, Published, PublishOutcome } from "@fleet-auditor/audit";
+import { publishAll } from "./publish-all.ts";
+import { RoutedPublisher } from "./routed-publisher.ts";
 import { SnsAlertPublisher } from "./sns-publisher.ts";
 
 /**
@@ -46,29 +48,16 @@ export class CriticalCopyPublisher implements AlertPublisher {
   }
 }
 
-/** Every message through a publisher: in batches where it can, else one by one. */
-export async function publishAll(
-  publisher: AlertPublisher,
-  messages: readonly DigestMessage[],
-): Promise<PublishOutcome[]> {
-  if (publisher.publishBatch) return publisher.publishBatch(messages);
-  const outcomes: PublishOutcome[] = [];
-  for (const m of messages) {
-    try {
-      outcomes.push({ ok: true, ...(await publisher.publish(m)) });
-    } catch (err) {
-      outcomes.push({ ok: false, error: (err as Error).message });
-    }
-  }
-  return outcomes;
-}
-
-/** The alert topic's publisher, copying critical digests to the critical topic when there is one. */
+/**
+ * The alert topic's publisher, copying critical digests to the critical topic when there is one,
+ * and sending incident messages to the incidents topic when there is one (`RoutedPublisher`).
+ */
 export function snsAlertPublisher(
   client: SNSClient,
-  topics: { alerts: string; critical?: string },
+  topics: { alerts: string; critical?: string; incidents?: string },
 ): AlertPublisher {
-  const alerts = new SnsAlertPublisher({ client, topicArn: topics.alerts });
-  if (!topics.critical) return alerts;
-  return new CriticalCopyPublisher(alerts, new SnsAlertPublisher({ client, topicArn: topics.critical }));
+  const sns = (topicArn: string) => new SnsAlertPublisher({ client, topicArn });
+  const alerts = sns(topics.alerts);
+  const digests = topics.critical ? new CriticalCopyPublisher(alerts, sns(topics.critical)) : alerts;
+  return topics.incidents ? new RoutedPublisher({ digests, incidents: sns(topics.incidents) }) : digests;
 }

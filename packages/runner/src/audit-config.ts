@@ -110,6 +110,10 @@ export const AuditEnvSchema = object({
   ALERT_TOPIC_ARN: TopicArnSchema,
   /** Critical digests are also published here (a pager's topic, subscribed without a filter). */
   CRITICAL_TOPIC_ARN: optional(TopicArnSchema),
+  /** One message per incident with news goes here (Chatbot, the Slack function); none without it. */
+  INCIDENT_TOPIC_ARN: optional(TopicArnSchema),
+  /** New incidents that get a message of their own in one run; the rest share a roll-up. */
+  MAX_NEW_INCIDENT_MESSAGES: positiveInt(10),
   FIRE_AFTER_RUNS: positiveInt(1),
   RESOLVE_AFTER_RUNS: positiveInt(1),
   REPEAT_INTERVAL_HOURS: positiveInt(24),

@@ -1,17 +1,18 @@
 import type { AuditDefinition } from "@fleet-auditor/audit";
 import type { RuntimeSource } from "@fleet-auditor/keb";
-import type { ApplicationStatusStore, EdgeThresholds } from "@fleet-auditor/metaserver";
 import { ConfigError } from "./errors.ts";
 import { KebSource } from "./keb-source.ts";
 import type { AuditSource, RunLogger } from "./ports.ts";
-import { StatusTableSource } from "./status-table-source.ts";
 
 /** The adapters a run's sources are made of, from its dependencies. */
 export interface SourceDeps {
   /** KEB, for the KEB audits. */
   source?: RuntimeSource;
-  /** The Application status table and its thresholds, for the applications audit. */
-  edge?: { statusStore: ApplicationStatusStore; thresholds?: EdgeThresholds };
+  /**
+   * The applications audit's source (`StatusTableSource`), built by the composition root that
+   * runs it: a function that runs only KEB audits does not load the edge's code.
+   */
+  statusSource?: AuditSource;
   /** Sources of audits that bring their own (`source: "own"`), by audit name. */
   ownSources?: ReadonlyMap<string, AuditSource>;
   concurrency?: number;
@@ -31,7 +32,7 @@ export function sourceFor(audit: AuditDefinition, deps: SourceDeps): AuditSource
     return own;
   }
   if (audit.source === "status-table") {
-    if (!deps.edge) {
+    if (!deps.statusSource) {
       throw new ConfigError([
         {
           path: "STATUS_TABLE",
@@ -39,7 +40,7 @@ export function sourceFor(audit: AuditDefinition, deps: SourceDeps): AuditSource
         },
       ]);
     }
-    return new StatusTableSource({ ...deps.edge, ...(deps.log ? { log: deps.log } : {}) });
+    return deps.statusSource;
   }
   if (!deps.source) {
     throw new ConfigError([

@@ -57,3 +57,4 @@ export { isShowRequest, parseShowRun, type RunView, ShowRunInputSchema, showRun 
 export { type SlackEnv, SlackEnvSchema } from "./slack-config.ts";
 export { type DeliveredMessage, deliverToSlack, slackMessageFor } from "./slack-delivery.ts";
 export { parseStatusQuery, type StatusQueryInput, StatusQueryInputSchema } from "./status-query-input.ts";
+export { StatusTableSource, type StatusTableSourceOptions } from "./status-table-source.ts";

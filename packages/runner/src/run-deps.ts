@@ -11,15 +11,17 @@ import {
   type SilenceSource,
 } from "@fleet-auditor/audit";
 import type { RuntimeSource } from "@fleet-auditor/keb";
-import type { ApplicationStatusStore, EdgeThresholds } from "@fleet-auditor/metaserver";
 import type { AuditSource, RunLogger } from "./ports.ts";
 
 /** The adapters a run talks to; the composition root (function, CLI) builds them once. */
 export interface AuditRunPorts {
   /** KEB, for the KEB audits (`failing`, `expired`). */
   source?: RuntimeSource;
-  /** The Application status table, for the `applications` audit. */
-  statusStore?: ApplicationStatusStore;
+  /**
+   * The `applications` audit's source: `new StatusTableSource({ statusStore, thresholds, log })`
+   * over the Application status table, built where the audit runs.
+   */
+  statusSource?: AuditSource;
   /** Sources of audits that bring their own (`source: "own"`), by audit name. */
   ownSources?: ReadonlyMap<string, AuditSource>;
   store: AuditStateStore;
@@ -37,8 +39,6 @@ export interface AuditRunSettings {
   audits?: readonly AuditDefinition[];
   /** KEB requests in flight. Default 4 (`KebSource`). */
   concurrency?: number;
-  /** The applications audit's thresholds. Default `DEFAULT_EDGE_THRESHOLDS` (`StatusTableSource`). */
-  edgeThresholds?: EdgeThresholds;
   /** How long the audit's lease lasts; longer than a run can take. Default 15 min. */
   leaseMs?: number;
   /** Ledger items and run reports are kept this long. Default 30 days. */
@@ -55,6 +55,12 @@ export interface AuditRunSettings {
    * threaded per runtime incident, unless a run has more than `stormThreshold` (default 20).
    */
   notifyMode?: "digest" | "per-runtime";
+  /**
+   * Besides the digest, one message per incident with news (digest mode), routed to the
+   * incidents topic; at most `maxNew` new incidents get one each, the rest one roll-up. Off
+   * without an incidents topic (`INCIDENT_TOPIC_ARN`).
+   */
+  incidentMessages?: { maxNew: number };
   stormThreshold?: number;
   /** Consecutive incomplete or failed runs before one `degraded` notice. Default 3 (`nextHealth`). */
   degradedAfterRuns?: number;

@@ -14,7 +14,7 @@ export function sourceDeps({ ports, settings, hooks }: ResolvedDeps): SourceDeps
   return {
     source: ports.source,
     ownSources: ports.ownSources,
-    edge: ports.statusStore && { statusStore: ports.statusStore, thresholds: settings.edgeThresholds },
+    statusSource: ports.statusSource,
     concurrency: settings.concurrency,
     log: hooks.log,
     onProgress: hooks.onProgress,

@@ -12,7 +12,7 @@ import {
   toldBy,
 } from "@fleet-auditor/audit";
 import { redact } from "@fleet-auditor/keb";
-import { renderDigests, renderRuntimeMessages } from "@fleet-auditor/render";
+import { renderDigests, renderIncidentMessages, renderRuntimeMessages } from "@fleet-auditor/render";
 import type { ResolvedDeps } from "./run-deps.ts";
 import { expiresAt, NO_WRITES, NOTHING_TOLD, summarize } from "./run-finish.ts";
 import type { Run, Scan } from "./run-state.ts";
@@ -67,8 +67,16 @@ export function render(
   ctx: DigestContext,
   transitions: readonly Transition[],
 ): { digests: DigestMessage[]; stormFallback: boolean } {
-  if (deps.settings.notifyMode !== "per-runtime")
-    return { digests: renderDigests(ctx, transitions), stormFallback: false };
+  if (deps.settings.notifyMode !== "per-runtime") {
+    const incidents = deps.settings.incidentMessages;
+    return {
+      digests: [
+        ...renderDigests(ctx, transitions),
+        ...(incidents ? renderIncidentMessages(ctx, transitions, incidents.maxNew) : []),
+      ],
+      stormFallback: false,
+    };
+  }
   // Per-runtime messages are about one runtime each: left-out findings get a digest of their own.
   const { leftOut, ...perRuntime } = ctx;
   const leftOutDigest = leftOut ? renderDigests({ ...perRuntime, leftOut }, [], transitions.length) : [];
@@ -124,12 +132,14 @@ export async function publish(
   reportStored: boolean,
 ): Promise<Delivery> {
   const told = new Set<TransitionRef>();
+  // A transition is told only when every message about it went out (the digest and, with
+  // incident messages, its incident's): one refused sends it again next run, in both.
+  const refused = new Set<TransitionRef>();
   let messages = 0;
-  let failed = 0;
   let error: string | undefined;
   let shortened = 0;
-  const outcome = (digest: DigestMessage, refused?: string, short?: boolean): void => {
-    if (refused === undefined) {
+  const outcome = (digest: DigestMessage, why?: string, short?: boolean): void => {
+    if (why === undefined) {
       messages++;
       // Refused as too long, the digest went out in its short form, which names none: it tells
       // its transitions only if the report holding them was stored (`delivery.ts`).
@@ -143,10 +153,10 @@ export async function publish(
       for (const ref of toldBy(short && digest.short ? digest.short : digest, reportStored)) told.add(ref);
       return;
     }
-    failed += toldBy(digest, true).length;
-    error ??= redact(refused).slice(0, 300);
+    for (const ref of toldBy(digest, true)) refused.add(ref);
+    error ??= redact(why).slice(0, 300);
     deps.hooks.log?.warn("publish failed; these transitions will be sent again next run", {
-      error: refused,
+      error: why,
       transitions: digest.transitions.length + digest.omitted.length,
     });
   };
@@ -169,5 +179,7 @@ export async function publish(
       outcome(digest, undefined, published.shortened);
     }
   }
+  for (const ref of refused) told.delete(ref);
+  const failed = refused.size;
   return { told, messages, failed, ...(error ? { error } : {}), ...(shortened ? { shortened } : {}) };
 }

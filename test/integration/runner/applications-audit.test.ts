@@ -1,6 +1,6 @@
 import { SnsAlertPublisher } from "@fleet-auditor/notify";
 import { type DigestV1, slackMessage } from "@fleet-auditor/render";
-import { type AuditRunDeps, ingestBatch, runAudit } from "@fleet-auditor/runner";
+import { type AuditRunDeps, ingestBatch, runAudit, StatusTableSource } from "@fleet-auditor/runner";
 import {
   auditTableDefinition,
   DynamoAuditStore,
@@ -43,7 +43,7 @@ beforeEach(async () => {
   drain = await sns.subscriber(`apps-${n}`);
   deps = {
     ports: {
-      statusStore: status,
+      statusSource: new StatusTableSource({ statusStore: status }),
       store: new DynamoAuditStore(table),
       reports: new DynamoReportStore(table),
       silences,
@@ -242,7 +242,7 @@ describe("the applications audit (status table, dynalite or DynamoDB Local, faux
   it("refuses KEB filters, and needs the status table", async () => {
     await expect(run(30, { filters: { regions: ["eu"] } })).rejects.toThrow(/narrow KEB audits only/);
     const withoutTable = withDeps(deps, {
-      ports: { statusStore: undefined },
+      ports: { statusSource: undefined },
       hooks: { clock: () => at(30) },
     });
     await expect(runAudit(withoutTable, { audit: "applications", dryRun: true })).rejects.toThrow(

@@ -1,6 +1,6 @@
 import { generateFleet } from "@fleet-auditor/keb-sim";
 import { SnsAlertPublisher } from "@fleet-auditor/notify";
-import { type AuditRunDeps, ingestBatch, runAudit } from "@fleet-auditor/runner";
+import { type AuditRunDeps, ingestBatch, runAudit, StatusTableSource } from "@fleet-auditor/runner";
 import {
   auditTableDefinition,
   DynamoAuditStore,
@@ -127,10 +127,16 @@ describe("a finding the audit cannot keep", () => {
 
 describe("the applications audit over refusals and Applications whose texts collide once cut", () => {
   const run = (minutes: number) =>
-    runAudit(withDeps(base, { ports: { statusStore: status }, hooks: { clock: () => at(minutes) } }), {
-      audit: "applications",
-      scheduledTime: at(minutes).toISOString(),
-    });
+    runAudit(
+      withDeps(base, {
+        ports: { statusSource: new StatusTableSource({ statusStore: status }) },
+        hooks: { clock: () => at(minutes) },
+      }),
+      {
+        audit: "applications",
+        scheduledTime: at(minutes).toISOString(),
+      },
+    );
   let messageNo = 0;
   const message = (
     id: string,

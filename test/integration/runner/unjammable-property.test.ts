@@ -1,7 +1,7 @@
 import { Fleet, generateFleet, type SimInstance } from "@fleet-auditor/keb-sim";
 import { SnsAlertPublisher } from "@fleet-auditor/notify";
 import { type DigestV1, DigestV1Schema, slackMessage } from "@fleet-auditor/render";
-import { type AuditRunDeps, ingestBatch, runAudit } from "@fleet-auditor/runner";
+import { type AuditRunDeps, ingestBatch, runAudit, StatusTableSource } from "@fleet-auditor/runner";
 import {
   auditTableDefinition,
   DynamoAuditStore,
@@ -318,7 +318,10 @@ describe("nothing in a field can jam an audit (property)", () => {
           expect(counts.failed).toBe(0);
           const run = (minutes: number) =>
             runAudit(
-              withDeps(base, { ports: { statusStore: status }, hooks: { clock: () => at(minutes) } }),
+              withDeps(base, {
+                ports: { statusSource: new StatusTableSource({ statusStore: status }) },
+                hooks: { clock: () => at(minutes) },
+              }),
               { audit: "applications", scheduledTime: at(minutes).toISOString() },
             );
           const first = await run(30);

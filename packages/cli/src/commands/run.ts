@@ -10,6 +10,7 @@ import {
   parseRunInput,
   runAudit,
   runDeadline,
+  StatusTableSource,
   thresholdsFrom,
 } from "@fleet-auditor/runner";
 import { oneOf, parseDuration, parseKeyValues, stateDirOption } from "../args.ts";
@@ -120,7 +121,7 @@ export const runCommand: Command = {
     };
     // How the interrupted run fails does not matter: the handler exits (and never resolves).
     const unlessInterrupted = async (err: unknown): Promise<never> => {
-      if (exiting) await exiting;
+      if (exiting !== undefined) await exiting;
       throw err;
     };
     process.once("SIGINT", interrupted);
@@ -132,14 +133,20 @@ export const runCommand: Command = {
           {
             ports: {
               ...(source ? { source } : {}),
-              ...(backend.status ? { statusStore: backend.status } : {}),
+              ...(backend.status
+                ? {
+                    statusSource: new StatusTableSource({
+                      statusStore: backend.status,
+                      thresholds: thresholdsFrom(env),
+                    }),
+                  }
+                : {}),
               store: backend.store,
               silences: backend.silences,
               publisher: backend.publisher,
               reports: backend.reports,
             },
             settings: {
-              edgeThresholds: thresholdsFrom(env),
               reportCommand: backend.reportCommand,
               ...messagingFrom(env),
             },
