@@ -76,7 +76,7 @@ export default $config({
       transform: { table: { pointInTimeRecovery: { enabled: protectedStage } } },
     });
 
-    // Email and Slack (AWS Chatbot) subscribe here; subscriptions can filter on audit, severity, kinds.
+    // The run digests: e-mail subscribes here; subscriptions can filter on audit, severity, kinds.
     const alerts = new sst.aws.SnsTopic("Alerts");
     // E-mail subscriptions of this stage, each with an optional filter policy:
     // FLEET_AUDITOR_ALERT_EMAILS='[{"address":"team@example.com","filter":{"severity":["critical","warning"]}}]'.
@@ -103,6 +103,10 @@ export default $config({
         endpoint: pagerEmail,
       });
     }
+    // One message per incident with news, threaded by its incidentKey: what chat follows (AWS
+    // Chatbot and the Slack function subscribe here); the e-mail digests stay on Alerts, so their
+    // subscriptions stay as they are. Health notices go to both.
+    const incidents = new sst.aws.SnsTopic("Incidents");
     // The alarms' topic: alarm messages carry no audit or severity attribute, so a filtered
     // subscription on Alerts would drop them.
     const ops = new sst.aws.SnsTopic("Ops");
@@ -130,7 +134,7 @@ export default $config({
         iamRoleArn: chatbotRole.arn,
         slackTeamId: chatbotTeam,
         slackChannelId: chatbotChannel,
-        snsTopicArns: [alerts.arn, ops.arn],
+        snsTopicArns: [incidents.arn, ops.arn],
         guardrailPolicyArns: ["arn:aws:iam::aws:policy/ReadOnlyAccess"],
         loggingLevel: "ERROR",
       });
@@ -161,7 +165,7 @@ export default $config({
         ],
         resources: [auditTable.arn],
       },
-      { actions: ["sns:Publish"], resources: [alerts.arn, critical.arn] },
+      { actions: ["sns:Publish"], resources: [alerts.arn, critical.arn, incidents.arn] },
     ];
 
     const audit = new sst.aws.Function("Audit", {
@@ -181,6 +185,7 @@ export default $config({
         AUDIT_TABLE: auditTable.name,
         ALERT_TOPIC_ARN: alerts.arn,
         CRITICAL_TOPIC_ARN: critical.arn,
+        INCIDENT_TOPIC_ARN: incidents.arn,
         // Longer than the function timeout: a crashed run's lease expires before the next schedule.
         LEASE_MINUTES: "6",
         // In every subject and title; set RUNTIME_URL_TEMPLATE, RUNBOOK_URL_TEMPLATE and
@@ -199,7 +204,7 @@ export default $config({
     const slackFunctionNames: $util.Output<string>[] = [];
     if (process.env.SST_SECRET_SlackWebhookUrl) {
       const slackWebhookUrl = new sst.Secret("SlackWebhookUrl");
-      const slack = alerts.subscribe("Slack", {
+      const slack = incidents.subscribe("Slack", {
         handler: "functions/slack.handler",
         // Room for a 429's Retry-After and a few backoffs; a post that still fails throws, Lambda
         // retries twice, then the event goes to Failures.
@@ -329,6 +334,7 @@ export default $config({
         AUDIT_TABLE: auditTable.name,
         ALERT_TOPIC_ARN: alerts.arn,
         CRITICAL_TOPIC_ARN: critical.arn,
+        INCIDENT_TOPIC_ARN: incidents.arn,
         STATUS_TABLE: statusTable.name,
         LEASE_MINUTES: "3",
         LANDSCAPE: $app.stage,
@@ -439,6 +445,7 @@ export default $config({
       auditTable: auditTable.name,
       alertTopic: alerts.arn,
       criticalTopic: critical.arn,
+      incidentTopic: incidents.arn,
       opsTopic: ops.arn,
       auditFunction: audit.name,
       applicationsAuditFunction: applicationsAudit.name,

@@ -20,10 +20,12 @@ const sns = useSns();
 const ddb = useFaultProxy(() => dynamo.db.endpoint);
 const snsProxy = useFaultProxy(() => `http://127.0.0.1:${sns.server.port}`);
 let criticalArn: string;
+let incidentsArn: string;
 let restore: () => void = () => undefined;
 
 beforeAll(async () => {
   criticalArn = await sns.topic("iam-critical");
+  incidentsArn = await sns.topic("iam-incidents");
   await ensureTable(dynamo.db.client, statusTableDefinition("iam-status"));
 });
 afterEach(() => restore());
@@ -70,6 +72,7 @@ describe("the IAM contract", () => {
       AUDIT_TABLE: "iam-audit",
       ALERT_TOPIC_ARN: sns.topicArn,
       CRITICAL_TOPIC_ARN: criticalArn,
+      INCIDENT_TOPIC_ARN: incidentsArn,
     };
     const before = mark();
     let audit = await handlerOf("audit", auditVars);

@@ -195,7 +195,7 @@ describe("sst.config.ts wiring", () => {
       FLEET_AUDITOR_PAGER_EMAIL: "pager@example.com",
     });
     expect(all(prod, true)).toEqual([]);
-    expect(functions(prod).find((f) => f.name === "Slack")?.subscribedTo).toMatchObject({ name: "Alerts" });
+    expect(functions(prod).find((f) => f.name === "Slack")?.subscribedTo).toMatchObject({ name: "Incidents" });
     expect(prod.of("aws.sns.TopicSubscription").map((s) => s.args.topic)).toEqual([
       "arn:aws:sns:eu-central-1:123456789012:fleet-auditor-prod-Critical",
     ]);
@@ -294,6 +294,11 @@ describe("sst.config.ts wiring", () => {
     expect(r.named("aws.chatbot.SlackChannelConfiguration", "Chatbot").args).toMatchObject({
       slackTeamId: "T0123",
       slackChannelId: "C0456",
+      // Chat follows incidents (and the alarms); the digests stay on Alerts, for e-mail.
+      snsTopicArns: [
+        "arn:aws:sns:eu-central-1:123456789012:fleet-auditor-prod-Incidents",
+        "arn:aws:sns:eu-central-1:123456789012:fleet-auditor-prod-Ops",
+      ],
     });
     await expect(recordSstConfig("prod", { FLEET_AUDITOR_ALERT_EMAILS: "team@example.com" })).rejects.toThrow(
       /FLEET_AUDITOR_ALERT_EMAILS is not JSON/,
