@@ -34,6 +34,8 @@ export function renderIncidentMessages(
   ctx: DigestContext,
   transitions: readonly Transition[],
   maxNew: number = MAX_NEW_INCIDENT_MESSAGES,
+  /** The first Chatbot `id` sequence number: past those of the run's other messages. */
+  sequenceFrom = 1,
 ): DigestMessage[] {
   const incidents = incidentsOf(ctx, transitions);
   const fresh = incidents.filter((i) => i.opened);
@@ -47,11 +49,11 @@ export function renderIncidentMessages(
       ...ctx,
       incident: { key: incident.key, status: about.ended ? "resolved" : "firing", startsAt: about.startsAt },
     };
-    out.push(...subset(own, transitions, incident.refs, out.length + 1));
+    out.push(...subset(own, transitions, incident.refs, sequenceFrom + out.length));
   }
   if (rolled.length) {
     const refs = rolled.flatMap((i) => i.refs).sort((a, b) => a - b);
-    const rollUp = subset(ctx, transitions, refs, out.length + 1).map((m) => asIncidentFormat(m));
+    const rollUp = subset(ctx, transitions, refs, sequenceFrom + out.length).map((m) => asIncidentFormat(m));
     out.push(...rollUp);
   }
   return out;

@@ -67,16 +67,22 @@ export function render(
   ctx: DigestContext,
   transitions: readonly Transition[],
 ): { digests: DigestMessage[]; stormFallback: boolean } {
-  if (deps.settings.notifyMode !== "per-runtime") {
-    const incidents = deps.settings.incidentMessages;
-    return {
-      digests: [
-        ...renderDigests(ctx, transitions),
-        ...(incidents ? renderIncidentMessages(ctx, transitions, incidents.maxNew) : []),
-      ],
-      stormFallback: false,
-    };
-  }
+  const { digests, stormFallback } = renderRun(deps, ctx, transitions);
+  // Chat follows incidents in either mode: per-runtime mode shapes only the digests.
+  const incidents = deps.settings.incidentMessages;
+  const chat = incidents
+    ? renderIncidentMessages(ctx, transitions, incidents.maxNew, transitions.length + 1)
+    : [];
+  return { digests: [...digests, ...chat], stormFallback };
+}
+
+function renderRun(
+  deps: ResolvedDeps,
+  ctx: DigestContext,
+  transitions: readonly Transition[],
+): { digests: DigestMessage[]; stormFallback: boolean } {
+  if (deps.settings.notifyMode !== "per-runtime")
+    return { digests: renderDigests(ctx, transitions), stormFallback: false };
   // Per-runtime messages are about one runtime each: left-out findings get a digest of their own.
   const { leftOut, ...perRuntime } = ctx;
   const leftOutDigest = leftOut ? renderDigests({ ...perRuntime, leftOut }, [], transitions.length) : [];
