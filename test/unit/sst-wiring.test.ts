@@ -195,7 +195,9 @@ describe("sst.config.ts wiring", () => {
       FLEET_AUDITOR_PAGER_EMAIL: "pager@example.com",
     });
     expect(all(prod, true)).toEqual([]);
-    expect(functions(prod).find((f) => f.name === "Slack")?.subscribedTo).toMatchObject({ name: "Incidents" });
+    expect(functions(prod).find((f) => f.name === "Slack")?.subscribedTo).toMatchObject({
+      name: "Incidents",
+    });
     expect(prod.of("aws.sns.TopicSubscription").map((s) => s.args.topic)).toEqual([
       "arn:aws:sns:eu-central-1:123456789012:fleet-auditor-prod-Critical",
     ]);
