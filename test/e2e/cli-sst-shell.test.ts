@@ -22,7 +22,11 @@ beforeAll(() => ensureTable(dynamo.db.client, statusTableDefinition("prod-status
 const sns = useSns();
 
 /** What `sst shell` puts in the environment, with SST's `type` fields as it writes them. */
-function sstShell(alerts: string, critical: string): Record<string, string> {
+function sstShell(
+  alerts: string,
+  critical: string,
+  incidents = `${alerts}-incidents`,
+): Record<string, string> {
   const link = (type: string, props: Record<string, string>) => JSON.stringify({ ...props, type });
   const secret = (value: string) => link("sst.sst.Secret", { value });
   return {
@@ -31,6 +35,7 @@ function sstShell(alerts: string, critical: string): Record<string, string> {
     SST_RESOURCE_ApplicationStatus: link("sst.aws.Dynamo", { name: "prod-status" }),
     SST_RESOURCE_Alerts: link("sst.aws.SnsTopic", { arn: alerts }),
     SST_RESOURCE_Critical: link("sst.aws.SnsTopic", { arn: critical }),
+    SST_RESOURCE_Incidents: link("sst.aws.SnsTopic", { arn: incidents }),
     SST_RESOURCE_Ops: link("sst.aws.SnsTopic", { arn: `${alerts}-ops` }),
     SST_RESOURCE_KebUrl: secret(kit.sim.url),
     SST_RESOURCE_KebTokenUrl: secret(kit.sim.tokenUrl),
@@ -42,15 +47,20 @@ function sstShell(alerts: string, critical: string): Record<string, string> {
 describe("fleet-auditor inside sst shell", () => {
   it("runs an audit on the stage's table and topic with its KEB secrets, named after the stage", async () => {
     const critical = await sns.topic("critical");
+    const incidents = await sns.topic("shell-incidents");
     const drain = await sns.subscriber("shell-alerts");
+    const chat = await sns.subscriber("shell-chat", undefined, incidents);
     const aws = emulatorEnv({ dynamodb: dynamo.db.endpoint, sns: `http://127.0.0.1:${sns.server.port}` });
-    const shell = { ...aws, ...sstShell(sns.topicArn, critical) };
+    const shell = { ...aws, ...sstShell(sns.topicArn, critical, incidents) };
     const out = await spawnCli(["run", "--audit", "failing", "-o", "json"], { env: shell });
     expect(out.code, out.stderr).toBe(0);
     const summary = JSON.parse(out.stdout);
-    expect(summary).toMatchObject({ audit: "failing", complete: true, notified: { messages: 1 } });
-    const [message] = (await drain()) as Array<{ Subject?: string }>;
+    expect(summary).toMatchObject({ audit: "failing", complete: true, notified: { failed: 0 } });
+    const [message, ...more] = (await drain()) as Array<{ Subject?: string }>;
     expect(message?.Subject).toContain("[prod]");
+    expect(more).toEqual([]);
+    // The stage's incidents topic gets the incident messages.
+    expect((await chat()).length).toBe(summary.notified.messages - 1);
     // The ledger is the stage's table: runs list finds the run there, and nowhere else.
     const listed = await spawnCli(["runs", "list", "-o", "json"], { env: shell });
     expect(JSON.parse(listed.stdout)).toEqual([expect.objectContaining({ runId: summary.runId })]);
@@ -75,6 +85,7 @@ describe("fleet-auditor inside sst shell", () => {
     });
     expect(vars.ALERT_TOPIC_ARN).toBeUndefined();
     expect(vars.CRITICAL_TOPIC_ARN).toBeUndefined();
+    expect(vars.INCIDENT_TOPIC_ARN).toBeUndefined();
     expect(linked).toEqual([
       "STATUS_TABLE",
       "KEB_URL",

@@ -1,7 +1,13 @@
 import type { LinkedVariables } from "./linked-resources.ts";
 
 /** The variables that send a part of the CLI to AWS instead of the embedded store. */
-const AWS_PARTS = ["AUDIT_TABLE", "STATUS_TABLE", "ALERT_TOPIC_ARN", "CRITICAL_TOPIC_ARN"] as const;
+const AWS_PARTS = [
+  "AUDIT_TABLE",
+  "STATUS_TABLE",
+  "ALERT_TOPIC_ARN",
+  "CRITICAL_TOPIC_ARN",
+  "INCIDENT_TOPIC_ARN",
+] as const;
 
 /**
  * What to do about an AWS SDK error that means the CLI is pointed at AWS without what AWS needs
@@ -47,7 +53,7 @@ function awsProblem(err: unknown): string | undefined {
     if (e.name === "ResourceNotFoundException")
       return "{where}: the table does not exist in this account and region: check AUDIT_TABLE, STATUS_TABLE and AWS_REGION";
     if (e.name === "NotFoundException" || e.name === "NotFound")
-      return "{where}: the topic does not exist in this account and region: check ALERT_TOPIC_ARN, CRITICAL_TOPIC_ARN and AWS_REGION";
+      return "{where}: the topic does not exist in this account and region: check ALERT_TOPIC_ARN, CRITICAL_TOPIC_ARN, INCIDENT_TOPIC_ARN and AWS_REGION";
     if (e.name === "AccessDeniedException" || e.name === "AuthorizationErrorException")
       return "{where} denied the call: the credentials lack a permission the command needs";
   }

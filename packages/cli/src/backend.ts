@@ -95,13 +95,12 @@ export async function openBackend(
       },
     ]);
   }
-  if (env.CRITICAL_TOPIC_ARN && !topicArn) {
-    throw new ConfigError([
-      {
-        path: "CRITICAL_TOPIC_ARN",
-        message: "needs AUDIT_TABLE and ALERT_TOPIC_ARN (the embedded store has one outbox)",
-      },
-    ]);
+  for (const path of ["CRITICAL_TOPIC_ARN", "INCIDENT_TOPIC_ARN"] as const) {
+    if (env[path] && !topicArn) {
+      throw new ConfigError([
+        { path, message: "needs AUDIT_TABLE and ALERT_TOPIC_ARN (the embedded store has one outbox)" },
+      ]);
+    }
   }
   if (options.status && env.AUDIT_TABLE && !env.STATUS_TABLE) {
     // An empty local table read as complete would resolve every finding in the AWS snapshot.
@@ -131,6 +130,7 @@ export async function openBackend(
       ? snsAlertPublisher(sns.client, {
           alerts: sns.topicArn,
           ...(env.CRITICAL_TOPIC_ARN ? { critical: env.CRITICAL_TOPIC_ARN } : {}),
+          ...(env.INCIDENT_TOPIC_ARN ? { incidents: env.INCIDENT_TOPIC_ARN } : {}),
         })
       : new OutboxPublisher(outbox),
     description: sns

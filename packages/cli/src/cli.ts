@@ -42,7 +42,8 @@ fleet-auditor --version prints the version. Every command that prints data takes
 -o/--output json|yaml|table.
 
 State lives in the embedded store under --state-dir (default .fleet-auditor/) unless
-AUDIT_TABLE (with ALERT_TOPIC_ARN, CRITICAL_TOPIC_ARN) and STATUS_TABLE name AWS resources.
+AUDIT_TABLE (with ALERT_TOPIC_ARN, CRITICAL_TOPIC_ARN, INCIDENT_TOPIC_ARN) and STATUS_TABLE
+name AWS resources.
 Inside npx sst shell --stage NAME -- fleet-auditor …, the stage's tables, topics and KEB
 secrets come from SST's linked resources; a variable that is set wins.
 

@@ -18,6 +18,8 @@ export const CliEnvSchema = object({
   ALERT_TOPIC_ARN: unsetIfEmpty(TopicArnSchema),
   /** With AWS: critical digests are also published to this topic. */
   CRITICAL_TOPIC_ARN: unsetIfEmpty(TopicArnSchema),
+  /** With AWS: one message per incident with news is published to this topic. */
+  INCIDENT_TOPIC_ARN: unsetIfEmpty(TopicArnSchema),
   /** The Application status table on DynamoDB. */
   STATUS_TABLE: unsetIfEmpty(string()),
 })

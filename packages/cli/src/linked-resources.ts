@@ -13,7 +13,7 @@ import { ConfigError } from "@fleet-auditor/runner";
  * own overridden by the stage's client credentials (which the KEB connection would prefer).
  */
 const GROUPS = {
-  audit: ["AUDIT_TABLE", "ALERT_TOPIC_ARN", "CRITICAL_TOPIC_ARN"],
+  audit: ["AUDIT_TABLE", "ALERT_TOPIC_ARN", "CRITICAL_TOPIC_ARN", "INCIDENT_TOPIC_ARN"],
   status: ["STATUS_TABLE"],
   kebUrl: ["KEB_URL"],
   kebAuth: [
@@ -36,6 +36,7 @@ export const LINKED_VARIABLES = {
   AUDIT_TABLE: { resource: "AuditTable", property: "name", group: "audit" },
   ALERT_TOPIC_ARN: { resource: "Alerts", property: "arn", group: "audit" },
   CRITICAL_TOPIC_ARN: { resource: "Critical", property: "arn", group: "audit" },
+  INCIDENT_TOPIC_ARN: { resource: "Incidents", property: "arn", group: "audit" },
   STATUS_TABLE: { resource: "ApplicationStatus", property: "name", group: "status" },
   KEB_URL: { resource: "KebUrl", property: "value", group: "kebUrl" },
   KEB_TOKEN_URL: { resource: "KebTokenUrl", property: "value", group: "kebAuth" },

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { AUDITS, type RunSummary } from "@fleet-auditor/audit";
 import { KebTransport } from "@fleet-auditor/keb";
+import { MAX_NEW_INCIDENT_MESSAGES } from "@fleet-auditor/render";
 import {
   type AuditRunInput,
   KebEnvSchema,
@@ -148,6 +149,7 @@ export const runCommand: Command = {
             },
             settings: {
               reportCommand: backend.reportCommand,
+              ...(env.INCIDENT_TOPIC_ARN ? { incidentMessages: { maxNew: MAX_NEW_INCIDENT_MESSAGES } } : {}),
               ...messagingFrom(env),
             },
             hooks: {
