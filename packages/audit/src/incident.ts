@@ -48,6 +48,9 @@ const valuesKey = (values: Readonly<Record<string, string>>): string =>
  */
 export class OpenIncidents {
   readonly #open = new Map<string, IncidentRef>();
+  // A run asks for an entry's incident several times; those that fired before incidents share
+  // one per set of values, hashed once.
+  readonly #before = new Map<string, IncidentRef>();
   readonly #scope: IncidentScope;
 
   constructor(scope: IncidentScope, previous: Iterable<SnapshotEntry>) {
@@ -64,9 +67,15 @@ export class OpenIncidents {
 
   /** The incident a firing entry belongs to. */
   of(entry: SnapshotEntry): IncidentRef {
-    return (
-      entry.incident ?? incidentOf(this.#scope, incidentValues(this.#scope, entry.finding), BEFORE_INCIDENTS)
-    );
+    if (entry.incident) return entry.incident;
+    const values = incidentValues(this.#scope, entry.finding);
+    const key = valuesKey(values);
+    let incident = this.#before.get(key);
+    if (!incident) {
+      incident = incidentOf(this.#scope, values, BEFORE_INCIDENTS);
+      this.#before.set(key, incident);
+    }
+    return incident;
   }
 
   /** The incident a finding that fires now joins, or opens at `at`. */

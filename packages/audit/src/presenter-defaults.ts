@@ -21,8 +21,11 @@ function lines(t: Transition, at: string, brief: boolean): string[] {
   return [`- [${t.severity}] ${oneLine(stateOf(f), 40)}: ${name}, ${since}`, `    ${oneLine(labels, 600)}`];
 }
 
-/** A finding in the flat form: its key and summary where the form names a finding, its labels. */
-function flat(f: Finding): FlatFinding {
+/**
+ * A finding in the flat form: its key and summary where the form names a finding, its state,
+ * severity and labels, the runtime fields blank. Presenters fill in what they have.
+ */
+export function flatFinding(f: Finding): FlatFinding {
   return {
     instanceID: f.key,
     runtimeID: "",
@@ -57,7 +60,7 @@ const DEFAULTS: Presenter = {
   problemKey: (f) =>
     JSON.stringify(Object.entries(f.labels).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))),
   linkValues: () => ({}),
-  flat,
+  flat: flatFinding,
   fromFlat,
   flatPlace: "region",
   v1GroupMark: {},

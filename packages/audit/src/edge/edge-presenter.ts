@@ -1,5 +1,6 @@
 import { type Finding, stateOf } from "../finding.ts";
 import type { FlatFinding, Presenter } from "../presenter.ts";
+import { flatFinding } from "../presenter-defaults.ts";
 import { pastable, shellOption } from "../shell.ts";
 import type { Transition } from "../snapshot.ts";
 import { humanDuration, oneLine, shortTime } from "../text.ts";
@@ -81,21 +82,11 @@ export const edgePresenter: Presenter = {
     const e = edgeDetail(f);
     return { region: e.node, key: e.key };
   },
+  // As an edge finding was stored before labels: its verb as the plan, its node as the region.
   flat(f) {
+    const { labels: _labels, ...flat } = flatFinding(f);
     const e = edgeDetail(f);
-    return {
-      instanceID: f.key,
-      runtimeID: "",
-      shootName: f.summary,
-      globalAccountID: "",
-      subAccountID: "",
-      plan: e.verb,
-      region: e.node,
-      provider: "kubeedge",
-      state: stateOf(f),
-      severity: f.severity,
-      edge: e,
-    };
+    return { ...flat, plan: e.verb, region: e.node, provider: "kubeedge", edge: e };
   },
   flatPlace: "node",
   v1GroupMark: { edge: true },

@@ -44,7 +44,7 @@ export const MAX_DESCRIPTION = 2_000;
  * `steps-not-completed` for a deprovisioning that left steps undone; `""` when KEB says nothing
  * (an expired runtime).
  */
-export function kebReason(op: FailingOperation | undefined): string {
+function kebReason(op: FailingOperation | undefined): string {
   return op?.errorReason || op?.errorStep || (op?.notCompletedSteps?.length ? "steps-not-completed" : "");
 }
 
