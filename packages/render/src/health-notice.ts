@@ -1,21 +1,36 @@
+import { createHash } from "node:crypto";
 import {
   type AuditHealth,
   type DigestContext,
   type DigestMessage,
+  fillTemplate,
   humanDuration,
   oneLine,
   shortTime,
   slackText,
 } from "@fleet-auditor/audit";
 import { snsMessage } from "@fleet-auditor/notify/sns-envelope";
+import { HEALTH_V1 } from "./structured/health-v1-name.ts";
+import type { HealthV1 } from "./structured/health-v1-schema.ts";
 import { asciiSubject } from "./subject.ts";
+
+/** Where a notice points when no runbook template gives a page: the README's runbooks. */
+export const HEALTH_RUNBOOK_DOC = "README.md#alarms-and-their-runbooks";
+
+/**
+ * The reason a notice fills `RUNBOOK_URL_TEMPLATE`'s `{reason}` with: one page for the auditor's
+ * own blindness, beside the pages of KEB's error reasons.
+ */
+export const HEALTH_RUNBOOK_REASON = "fleet-auditor-degraded";
 
 /**
  * A notice about the auditor itself (attributes `kinds=["degraded"]` or `["recovered"]`,
- * severity warning or info): since when, and why it cannot see the fleet.
+ * severity warning or info, `format=health`): since when, and why it cannot see the fleet. Its
+ * `default` is `fleet-auditor.health/v1` (`HealthV1Schema`), whose `key` names the episode, so
+ * that a pager closes on `recovered` the alert it opened on `degraded`.
  */
 export function healthNotice(
-  ctx: Pick<DigestContext, "audit" | "runId" | "at" | "landscape">,
+  ctx: Pick<DigestContext, "audit" | "runId" | "at" | "landscape" | "links">,
   notice: "degraded" | "recovered",
   health: AuditHealth,
   previous: AuditHealth,
@@ -25,13 +40,16 @@ export function healthNotice(
   const since = episode.badSince ?? ctx.at;
   const lasted = humanDuration(Date.parse(ctx.at) - Date.parse(since));
   const reason = oneLine(episode.lastReason ?? "unknown", 500);
-  // The first line is the notice for programs (`default`); the e-mail has them all.
+  const runbook =
+    fillTemplate(ctx.links?.runbook, { reason: HEALTH_RUNBOOK_REASON, audit: ctx.audit }) ??
+    HEALTH_RUNBOOK_DOC;
   const text: [string, ...string[]] =
     notice === "degraded"
       ? [
           `fleet-auditor ${where}${ctx.audit} audit is DEGRADED: ${episode.badRuns} runs in a row could not see the whole fleet, since ${shortTime(since)} (${lasted}).`,
           `Latest reason: ${reason}`,
           "While it lasts nothing resolves, and new failures may go unseen. One notice is sent when a complete run follows.",
+          `Runbook: ${runbook}`,
           `Run ${ctx.runId}.`,
         ]
       : [
@@ -60,9 +78,27 @@ export function healthNotice(
       additionalContext: { runId: ctx.runId, since },
     },
   };
+  const structured: HealthV1 = {
+    schema: HEALTH_V1,
+    ...(ctx.landscape ? { landscape: ctx.landscape } : {}),
+    audit: ctx.audit,
+    runId: ctx.runId,
+    at: ctx.at,
+    status: notice,
+    key: healthKey(ctx, since),
+    since,
+    badRuns: episode.badRuns,
+    reason,
+    runbook,
+    text: text[0],
+  };
   return {
     subject: asciiSubject(`[fleet-auditor] ${title}`),
-    message: snsMessage({ default: text[0], email: text.join("\n"), https: JSON.stringify(chatbot) }),
+    message: snsMessage({
+      default: JSON.stringify(structured),
+      email: text.join("\n"),
+      https: JSON.stringify(chatbot),
+    }),
     attributes: {
       audit: ctx.audit,
       severity: notice === "degraded" ? "warning" : "info",
@@ -72,4 +108,10 @@ export function healthNotice(
     transitions: [],
     omitted: [],
   };
+}
+
+/** The episode's key: where (landscape, audit) and since when, so the next episode gets its own. */
+function healthKey(ctx: Pick<DigestContext, "audit" | "landscape">, since: string): string {
+  const identity = JSON.stringify([ctx.landscape ?? "", ctx.audit, "health", since]);
+  return `hlt-${createHash("sha256").update(identity).digest("base64url").slice(0, 24)}`;
 }

@@ -8,7 +8,7 @@ export {
 } from "./chatbot/render-chatbot.ts";
 export { renderDigests, renderRuntimeMessages } from "./digest.ts";
 export { EMAIL_BUDGET, GROUP_COLLAPSE_AT, type RenderedText, renderText } from "./email/render-text.ts";
-export { healthNotice } from "./health-notice.ts";
+export { HEALTH_RUNBOOK_DOC, HEALTH_RUNBOOK_REASON, healthNotice } from "./health-notice.ts";
 export { MAX_NEW_INCIDENT_MESSAGES, renderIncidentMessages } from "./incident-messages.ts";
 export { reportDigests, transitionFromReport } from "./report-digests.ts";
 export {
@@ -19,6 +19,7 @@ export {
   type SlackText,
   slackMessage,
 } from "./slack/render-slack.ts";
+export { healthSlackMessage } from "./slack/render-slack-health.ts";
 export { DIGEST_TIME, digestTime, structuredDigest } from "./structured/digest-v1.ts";
 export { DIGEST_V1 } from "./structured/digest-v1-name.ts";
 export {
@@ -28,4 +29,6 @@ export {
   type DigestV1Transition,
   DigestV1TransitionSchema,
 } from "./structured/digest-v1-schema.ts";
+export { HEALTH_V1 } from "./structured/health-v1-name.ts";
+export { type HealthV1, HealthV1Schema } from "./structured/health-v1-schema.ts";
 export { asciiSubject, subjectLine } from "./subject.ts";

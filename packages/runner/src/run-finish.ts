@@ -73,6 +73,7 @@ export async function updateHealth(
             runId: run.id,
             at: run.now.toISOString(),
             landscape: deps.settings.landscape,
+            links: deps.settings.links,
           },
           step.notice,
           health,

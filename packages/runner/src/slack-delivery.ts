@@ -1,5 +1,13 @@
 import { slackText } from "@fleet-auditor/audit";
-import { DIGEST_V1, DigestV1Schema, type SlackMessage, slackMessage } from "@fleet-auditor/render";
+import {
+  DIGEST_V1,
+  DigestV1Schema,
+  HEALTH_V1,
+  HealthV1Schema,
+  healthSlackMessage,
+  type SlackMessage,
+  slackMessage,
+} from "@fleet-auditor/render";
 import { problemsOf, RunInputError } from "./errors.ts";
 import type { RunLogger, SlackPoster } from "./ports.ts";
 
@@ -17,8 +25,8 @@ export interface DeliveredMessage {
 /**
  * The Slack message for what SNS delivered to a Lambda subscriber: a structured digest
  * (`fleet-auditor.digest/v1`, the publish's `default`, which Lambda receives) as Block Kit, by
- * `slackMessage` of `@fleet-auditor/render`; anything else (a health notice's `default` text, a
- * message from another publisher) as escaped text. A message that says it is a
+ * `slackMessage` of `@fleet-auditor/render`; a structured health notice (`fleet-auditor.health/v1`)
+ * by `healthSlackMessage`; anything else (a message from another publisher) as escaped text. A message that says it is a
  * `fleet-auditor.digest/v1` but that the schema refuses (a time that is no time, a link that is
  * not a plain `https:` URL) is refused: `RunInputError` names each field
  * (`Message.transitions.0.links.runtime`), never its value. Posted as text it would read as a
@@ -33,12 +41,10 @@ export function slackMessageFor(delivered: string): { message: SlackMessage; run
   }
   const digest = DigestV1Schema.safeParse(json);
   if (digest.success) return { message: slackMessage(digest.data), runId: digest.data.runId };
-  if (claimsDigest(json)) {
-    throw new RunInputError([
-      { path: "Message", message: `a ${DIGEST_V1} that its schema refuses` },
-      ...problemsOf(digest.error, json).map((p) => ({ ...p, path: `Message.${p.path}` })),
-    ]);
-  }
+  if (claims(json, DIGEST_V1)) refuse(DIGEST_V1, digest.error, json);
+  const health = HealthV1Schema.safeParse(json);
+  if (health.success) return { message: healthSlackMessage(health.data), runId: health.data.runId };
+  if (claims(json, HEALTH_V1)) refuse(HEALTH_V1, health.error, json);
   const text = slackText(delivered, 2_900);
   return {
     message: {
@@ -48,8 +54,15 @@ export function slackMessageFor(delivered: string): { message: SlackMessage; run
   };
 }
 
-function claimsDigest(json: unknown): boolean {
-  return typeof json === "object" && json !== null && (json as { schema?: unknown }).schema === DIGEST_V1;
+function claims(json: unknown, schema: string): boolean {
+  return typeof json === "object" && json !== null && (json as { schema?: unknown }).schema === schema;
+}
+
+function refuse(schema: string, error: Parameters<typeof problemsOf>[0], json: unknown): never {
+  throw new RunInputError([
+    { path: "Message", message: `a ${schema} that its schema refuses` },
+    ...problemsOf(error, json).map((p) => ({ ...p, path: `Message.${p.path}` })),
+  ]);
 }
 
 /**

@@ -3,6 +3,7 @@ import { PublishCommand, SNSClient } from "@aws-sdk/client-sns";
 import type { RunReportStore } from "@fleet-auditor/audit";
 import { generateFleet } from "@fleet-auditor/keb-sim";
 import { SnsAlertPublisher } from "@fleet-auditor/notify";
+import { HEALTH_RUNBOOK_DOC, HealthV1Schema } from "@fleet-auditor/render";
 import {
   type AuditRunDeps,
   LEDGER_TRANSITIONS,
@@ -210,9 +211,20 @@ describe("runAudit end to end (KEB simulator, dynalite, fauxqs)", () => {
     kit.sim.faults.clear();
     const back = await at(5);
     expect(back.health).toEqual({ badRuns: 0, badSince: null, notice: "recovered" });
-    expect(messagesOf(await drainAll()).map((n) => n.subject)).toEqual([
-      "[fleet-auditor] failing audit RECOVERED after 4h",
-    ]);
+    const recovered = messagesOf(await drainAll());
+    expect(recovered.map((n) => n.subject)).toEqual(["[fleet-auditor] failing audit RECOVERED after 4h"]);
+    // Programs (a pager) read the structured form: one episode key, opened and closed.
+    const [degraded, ended] = [notices[0], recovered[0]].map((n) =>
+      HealthV1Schema.parse(JSON.parse(n?.body.default ?? "")),
+    );
+    expect(degraded).toMatchObject({
+      status: "degraded",
+      since: hour(1),
+      badRuns: 3,
+      runbook: HEALTH_RUNBOOK_DOC,
+    });
+    expect(degraded?.reason).toMatch(/503/);
+    expect(ended).toMatchObject({ status: "recovered", since: hour(1), badRuns: 4, key: degraded?.key });
   });
 
   it("resolves nothing and deletes nothing when the scan is incomplete, and says so", async () => {
