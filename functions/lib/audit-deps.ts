@@ -54,6 +54,7 @@ function runDeps(env: Common, log: RunLogger): AuditFunctionDeps {
       reportCommand: (runId) => reportCommand(runId, { table: env.AUDIT_TABLE }) ?? "",
       ...messagingFrom(env),
       ...(env.INCIDENT_TOPIC_ARN ? { incidentMessages: { maxNew: env.MAX_NEW_INCIDENT_MESSAGES } } : {}),
+      ...(env.CRITICAL_TOPIC_ARN ? { pagerMessages: true } : {}),
       maxClockSkewMs: env.MAX_CLOCK_SKEW_HOURS * 3_600_000,
     },
     hooks: { log },

@@ -23,9 +23,14 @@ describe("fleet-auditor run", () => {
       .trim()
       .split("\n")
       .map((l) => JSON.parse(l));
-    expect(outbox).toHaveLength(1);
-    expect(Object.keys(outbox[0]).sort()).toEqual(["attributes", "message", "subject"]);
-    expect(outbox[0].attributes).toMatchObject({ audit: "failing", kinds: ["firing"] });
+    // One outbox for every topic: the run's digest, each incident's message, the pager's.
+    expect(Object.keys(outbox[0]).sort()).toEqual(["attributes", "message", "subject", "topics"]);
+    expect(outbox[0]).toMatchObject({
+      attributes: { audit: "failing", kinds: ["firing"], format: "digest" },
+      topics: ["alerts"],
+    });
+    const topics = outbox.slice(1).map((l) => `${l.attributes.format} ${l.topics.join(",")}`);
+    expect(new Set(topics)).toEqual(new Set(["incident incidents", "incident critical"]));
 
     const second = await cli(runArgs("all", kit.sim.url, dir, "--output", "json"));
     const both = JSON.parse(second.stdout);

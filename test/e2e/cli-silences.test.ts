@@ -7,12 +7,14 @@ import { useKebSimulator } from "../helpers/keb.ts";
 
 const kit = useKebSimulator({ fleet: { size: 400, seed: 13, flagged: 30 } });
 const cli = (args: string[]) => runCommandLine(args, { env: { KEB_TOKEN: "local-token" } });
+/** The run digests in the outbox (the alert topic's messages). */
 const outbox = (dir: string): Array<{ message: string }> =>
   readFileSync(join(dir, "outbox.jsonl"), "utf8")
     .trim()
     .split("\n")
     .filter(Boolean)
-    .map((l) => JSON.parse(l));
+    .map((l) => JSON.parse(l) as { message: string; attributes: { format?: string } })
+    .filter((l) => l.attributes.format === "digest");
 
 describe("fleet-auditor silences", () => {
   it("keeps a silenced runtime out of the digests until the silence is expired", async () => {

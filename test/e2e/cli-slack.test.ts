@@ -28,13 +28,37 @@ describe("fleet-auditor slack preview", () => {
     expect(message.blocks[0]).toMatchObject({ type: "header" });
     expect(JSON.stringify(message)).toContain(`https://console.example/runs/${runId}`);
 
+    // The outbox holds what each topic would get; the Slack function gets the incidents topic's:
+    // the preview shows the last of those, an incident's message.
     const fromOutbox = await cli(["slack", "preview", "--from-outbox", "--state-dir", dir]);
     expect(fromOutbox.code).toBe(0);
     const outboxed = JSON.parse(fromOutbox.stdout) as SlackMessage;
-    expect(outboxed.blocks[0]).toEqual(message.blocks[0]);
+    expect(refusal(outboxed)).toBeUndefined();
+    expect(outboxed.blocks[0]).toMatchObject({ type: "header" });
+    expect(outboxed.blocks[0]).not.toEqual(message.blocks[0]);
     expect((await cli(["slack", "preview", "--from-outbox", runId, "--state-dir", dir])).stdout).toBe(
       fromOutbox.stdout,
     );
+  });
+
+  it("shows a health notice from the outbox as the Slack function posts it", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "fa-slack-"));
+    kit.sim.faults.add({
+      path: "/runtimes",
+      times: Number.POSITIVE_INFINITY,
+      action: { kind: "status", status: 403, body: "forbidden" },
+    });
+    try {
+      for (let i = 0; i < 3; i++) await cli(runArgs("failing", kit.sim.url, dir, "--output", "json"));
+    } finally {
+      kit.sim.faults.clear();
+    }
+    const preview = await cli(["slack", "preview", "--from-outbox", "--state-dir", dir]);
+    expect(preview.code).toBe(0);
+    const notice = JSON.parse(preview.stdout) as SlackMessage;
+    expect(refusal(notice)).toBeUndefined();
+    expect(notice.text).toMatch(/\[e2e\] failing audit DEGRADED since/);
+    expect(JSON.stringify(notice.blocks)).toMatch(/403/);
   });
 
   it("says what is missing: no such run, no outbox, no argument", async () => {

@@ -50,6 +50,7 @@ describe("fleet-auditor inside sst shell", () => {
     const incidents = await sns.topic("shell-incidents");
     const drain = await sns.subscriber("shell-alerts");
     const chat = await sns.subscriber("shell-chat", undefined, incidents);
+    const pager = await sns.subscriber("shell-pager", undefined, critical);
     const aws = emulatorEnv({ dynamodb: dynamo.db.endpoint, sns: `http://127.0.0.1:${sns.server.port}` });
     const shell = { ...aws, ...sstShell(sns.topicArn, critical, incidents) };
     const out = await spawnCli(["run", "--audit", "failing", "-o", "json"], { env: shell });
@@ -59,8 +60,12 @@ describe("fleet-auditor inside sst shell", () => {
     const [message, ...more] = (await drain()) as Array<{ Subject?: string }>;
     expect(message?.Subject).toContain("[prod]");
     expect(more).toEqual([]);
-    // The stage's incidents topic gets the incident messages.
-    expect((await chat()).length).toBe(summary.notified.messages - 1);
+    // The stage's incidents topic gets the incident messages, its critical topic the pager's.
+    const told = (await chat()).length;
+    const paged = (await pager()).length;
+    expect(told).toBeGreaterThan(0);
+    expect(paged).toBeGreaterThan(0);
+    expect(1 + told + paged).toBe(summary.notified.messages);
     // The ledger is the stage's table: runs list finds the run there, and nowhere else.
     const listed = await spawnCli(["runs", "list", "-o", "json"], { env: shell });
     expect(JSON.parse(listed.stdout)).toEqual([expect.objectContaining({ runId: summary.runId })]);

@@ -1,4 +1,5 @@
 import type { RunSummary } from "@fleet-auditor/audit";
+import { DigestV1Schema } from "@fleet-auditor/render";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { useDynamo } from "../helpers/dynamo.ts";
 import { useFaultProxy } from "../helpers/fault-proxy.ts";
@@ -6,9 +7,10 @@ import { useKebSimulator } from "../helpers/keb.ts";
 import { emulatorEnv, fakeContext, recentHour, withEnv } from "../helpers/lambda.ts";
 import { type Delivered, useSns } from "../helpers/sns.ts";
 
-// The route that matters most does not rest on filter policies. Critical digests also
-// go to a Critical topic that a pager subscribes to without a filter; both must take a digest
-// for it to count as told.
+// The route that matters most does not rest on filter policies. The Critical topic, which a
+// pager subscribes to without a filter, hears each critical incident when it opens and when it
+// ends (one message each, never capped) and the auditor's health; every topic must take a
+// message for its transitions to count as told.
 
 const kit = useKebSimulator({ fleet: { size: 300, seed: 61, flagged: 30 } });
 const dynamo = useDynamo(["critical-route"]);
@@ -44,41 +46,59 @@ async function coldStart(): Promise<Handler> {
   return (await import("../../functions/audit.ts")).handler as Handler;
 }
 
+const structured = (d: Delivered) =>
+  DigestV1Schema.parse(JSON.parse((JSON.parse(d.Message) as { default: string }).default));
+
 describe("the Critical topic", () => {
-  it("gets every critical digest and nothing else; a copy it refuses is sent again, to both", async () => {
+  it("hears each critical incident open and end, one message each, and nothing else; a refused one is sent again", async () => {
     const handler = await coldStart();
     const first = await handler({ audit: "failing", scheduledTime: sched(0) }, fakeContext());
-    expect(first.notified).toMatchObject({ messages: 1, failed: 0 });
-    const [alerted] = await alerts();
-    const [paged] = await pager();
-    expect(alerted?.MessageAttributes?.severity?.Value).toBe("critical");
-    expect(paged?.Subject).toBe(alerted?.Subject);
-    expect(await pager()).toEqual([]);
+    expect(first.notified.failed).toBe(0);
+    const alerted = await alerts();
+    expect(alerted.map((d) => d.MessageAttributes?.format?.Value)).toEqual(["digest"]);
+    const digest = structured(alerted[0] as Delivered);
+    const critical = new Map<string, string[]>();
+    for (const t of digest.transitions) {
+      if (t.severity !== "critical" || !t.incident) continue;
+      critical.set(t.incident.key, [...(critical.get(t.incident.key) ?? []), t.instanceID]);
+    }
+    expect(critical.size).toBeGreaterThan(1);
+    const opened = (await pager()).map(structured);
+    // One message per critical incident, keyed by it, and no warning incident.
+    expect(opened.map((m) => m.incident?.key).sort()).toEqual([...critical.keys()].sort());
+    expect(opened.every((m) => m.incident?.status === "firing" && m.severity === "critical")).toBe(true);
 
-    // Failed updates (KEB shows `error`: warning) and resolutions (info): the pager hears nothing.
-    kit.sim.fleet.mutate({ recover: 3, fail: 2 });
-    await handler({ audit: "failing", scheduledTime: sched(1) }, fakeContext());
-    expect((await alerts()).map((d) => d.MessageAttributes?.severity?.Value)).toEqual(["warning"]);
-    expect(await pager()).toEqual([]);
-
-    // The pager's copy refused: not told, not committed; the retry sends it to both.
-    for (const c of kit.sim.fleet.create(2)) kit.sim.fleet.fail(c.instanceID, "provision");
-    snsProxy.proxy.add({
-      operation: "Publish",
-      times: 10,
-      bodyIncludes: `TopicArn=${encodeURIComponent(criticalArn)}`,
-      action: { kind: "error", status: 500, code: "InternalError", message: "pager topic down" },
-    });
-    const refused = await handler({ audit: "failing", scheduledTime: sched(2) }, fakeContext());
-    expect(refused.notified.failed).toBeGreaterThan(0);
+    // One incident's runtimes recover: its end reaches the pager, and nothing else does. Its
+    // message is refused first: not told, not committed; the retry sends it again, to each topic.
+    const [ending, members] = [...critical][0] as [string, string[]];
+    for (const id of members) kit.sim.fleet.recover(id);
+    for (const operation of ["Publish", "PublishBatch"]) {
+      snsProxy.proxy.add({
+        operation,
+        times: 10,
+        bodyIncludes: `TopicArn=${encodeURIComponent(criticalArn)}`,
+        action: { kind: "error", status: 500, code: "InternalError", message: "pager topic down" },
+      });
+    }
+    const refused = await handler({ audit: "failing", scheduledTime: sched(1) }, fakeContext());
+    expect(refused.notified.failed).toBe(members.length);
     expect(refused.notified.error).toMatch(/pager topic down/);
     expect(refused.writes).toEqual({ snapshot: 0, deleted: 0 });
     expect(await alerts()).toHaveLength(1);
     expect(await pager()).toEqual([]);
     snsProxy.proxy.clear();
-    const retry = await handler({ audit: "failing", scheduledTime: sched(2) }, fakeContext());
-    expect(retry.notified).toMatchObject({ messages: 1, failed: 0 });
-    expect(await alerts()).toHaveLength(1);
-    expect(await pager()).toHaveLength(1);
+    const retry = await handler({ audit: "failing", scheduledTime: sched(1) }, fakeContext());
+    expect(retry.notified.failed).toBe(0);
+    expect(retry.writes.deleted).toBe(members.length);
+    const ended = (await pager()).map(structured);
+    expect(ended.map((m) => m.incident)).toEqual([
+      expect.objectContaining({ key: ending, status: "resolved" }),
+    ]);
+    expect(ended[0]?.transitions.map((t) => t.instanceID).sort()).toEqual([...members].sort());
+    expect((await alerts()).map((d) => d.MessageAttributes?.format?.Value)).toEqual(["digest"]);
+
+    // Nothing new: the pager hears nothing.
+    await handler({ audit: "failing", scheduledTime: sched(2) }, fakeContext());
+    expect(await pager()).toEqual([]);
   });
 });

@@ -158,33 +158,45 @@ export function diffSnapshot(input: DiffInput): DiffResult {
   for (const prev of previous.values()) {
     if (prev.phase === "firing") member(open?.of(prev), onsetOf(prev.finding, prev.firstSeenAt, at));
   }
-  const remaining = stillOpen();
+  const after = incidentsAfter();
+  const criticalBefore = new Set<string>();
+  for (const prev of previous.values()) if (open && toldCritical(prev)) criticalBefore.add(open.of(prev).key);
   for (const [ref, incident] of memberships) {
     const t = transitions[ref] as Transition;
+    const was = criticalBefore.has(incident.key);
+    const is = after.critical.has(incident.key);
     transitions[ref] = {
       ...t,
       incident: {
         key: incident.key,
         startsAt: onsets.get(incident.key) ?? t.since,
         openedAt: incident.openedAt,
-        ...(remaining.has(incident.key) ? {} : { ended: true as const }),
+        ...(after.open.has(incident.key) ? {} : { ended: true as const }),
+        ...(was !== is ? { pager: is ? ("trigger" as const) : ("resolve" as const) } : {}),
       },
     };
   }
   return { transitions, changes };
 
-  /** The incidents a firing entry still belongs to once this run's writes are committed. */
-  function stillOpen(): Set<string> {
+  /**
+   * The incidents a firing entry still belongs to once this run's writes are committed, and those
+   * of them with a critical member whose firing was told (what a pager has heard of).
+   */
+  function incidentsAfter(): { open: Set<string>; critical: Set<string> } {
     const written = new Map<string, SnapshotEntry | undefined>();
     for (const c of changes)
       written.set(c.op === "put" ? c.entry.key : c.key, c.op === "put" ? c.entry : undefined);
-    const keys = new Set<string>();
+    const keys = { open: new Set<string>(), critical: new Set<string>() };
+    const add = (entry: SnapshotEntry, key: string): void => {
+      keys.open.add(key);
+      if (toldCritical(entry)) keys.critical.add(key);
+    };
     for (const prev of previous.values()) {
       const entry = written.has(prev.key) ? written.get(prev.key) : prev;
-      if (entry?.phase === "firing" && open) keys.add(open.of(entry).key);
+      if (entry?.phase === "firing" && open) add(entry, open.of(entry).key);
     }
     for (const entry of written.values())
-      if (entry?.phase === "firing" && entry.incident) keys.add(entry.incident.key);
+      if (entry?.phase === "firing" && entry.incident) add(entry, entry.incident.key);
     return keys;
   }
 
@@ -228,6 +240,14 @@ export function diffSnapshot(input: DiffInput): DiffResult {
       changes.push({ op: "delete", key: prev.key, transition: index });
     }
   }
+}
+
+/**
+ * A firing entry that is critical and was told (not silenced): the pager knows of it. Its writes
+ * are committed only once told, so a run whose pager message was refused sees it untold again.
+ */
+function toldCritical(entry: SnapshotEntry): boolean {
+  return entry.phase === "firing" && entry.notifiedAt !== null && entry.finding.severity === "critical";
 }
 
 /**

@@ -84,7 +84,15 @@ export {
   matchesAll,
   parseMatcher,
 } from "./matcher.ts";
-export type { DigestContext, DigestMessage, MessageFormat, MessageKind, ShortDigest } from "./message.ts";
+export {
+  type DigestContext,
+  type DigestMessage,
+  type MessageFormat,
+  type MessageKind,
+  type MessageTopic,
+  type ShortDigest,
+  topicsOf,
+} from "./message.ts";
 export {
   type NotificationPlan,
   type PlannedGroup,

@@ -60,6 +60,25 @@ export interface DigestContext {
  */
 export type MessageFormat = "digest" | "incident" | "health";
 
+/**
+ * Where a message goes: `alerts` (the run's digests: e-mail), `incidents` (one message per
+ * incident with news: Chatbot, the Slack function), `critical` (the pager: critical incidents'
+ * openings and ends). Topics route; no route rests on SNS filtering a `MessageStructure=json`
+ * publish.
+ */
+export type MessageTopic = "alerts" | "incidents" | "critical";
+
+/** The topics of a message: its own `topics`, else its format's (a health notice goes to every one). */
+export function topicsOf(m: Pick<DigestMessage, "topics" | "attributes">): readonly MessageTopic[] {
+  if (m.topics) return m.topics;
+  const format = m.attributes.format ?? "digest";
+  return format === "digest"
+    ? ["alerts"]
+    : format === "incident"
+      ? ["incidents"]
+      : ["alerts", "incidents", "critical"];
+}
+
 /** What a message is about: transitions, or the auditor's own health. */
 export type MessageKind = TransitionKind | "degraded" | "recovered";
 
@@ -79,6 +98,8 @@ export interface DigestMessage {
    */
   message: string;
   attributes: { audit: string; severity: Severity; kinds: MessageKind[]; format?: MessageFormat };
+  /** Where it goes, when not where its format sends it (`topicsOf`): the pager's messages. */
+  topics?: readonly MessageTopic[];
   /** The run's transitions this message names one by one. */
   transitions: TransitionRef[];
   /** Transitions this message only counts (in a group line or "+N more"); see `delivery.ts`. */

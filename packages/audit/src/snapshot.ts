@@ -20,6 +20,12 @@ export interface TransitionIncident {
   openedAt: string;
   /** Its last member resolved in this run: the incident is over. */
   ended?: true;
+  /**
+   * What the pager hears of it in this run: `trigger` when it became critical (a critical member's
+   * firing or change was told), `resolve` when it stopped being critical (its last told critical
+   * member resolved or changed to less). Absent when its being critical did not change.
+   */
+  pager?: "trigger" | "resolve";
 }
 
 /**

@@ -21,7 +21,8 @@ interface StoredBeforeLabels {
 /** A stored snapshot entry as the engine reads it. */
 export function storedEntry(stored: StoredEntry): SnapshotEntry {
   if ("key" in stored) {
-    const { key, phase, finding, flaggedRuns, clearRuns, firstSeenAt, notifiedAt, version } = stored;
+    const { key, phase, finding, flaggedRuns, clearRuns, firstSeenAt, incident, notifiedAt, version } =
+      stored;
     return {
       key,
       phase,
@@ -29,6 +30,7 @@ export function storedEntry(stored: StoredEntry): SnapshotEntry {
       flaggedRuns,
       clearRuns,
       firstSeenAt,
+      ...(incident !== undefined ? { incident } : {}),
       notifiedAt,
       version,
     };

@@ -57,12 +57,13 @@ export function slackCommand(command: string): string {
   return `\`${escapeMarkup(command)}\``;
 }
 
-/** A duration for people: `<1m`, `12m`, `3h 20m`, `2d 4h`; `?` when it cannot be known. */
+/** A duration for people: `under 1m`, `12m`, `3h 20m`, `2d 4h`; `?` when it cannot be known. */
 export function humanDuration(ms: number): string {
   if (!Number.isFinite(ms)) return "?";
   const s = Math.max(0, Math.floor(ms / 1000));
-  // Ages count from a problem's onset: under a minute is said so, never as "0s".
-  if (s < 60) return "<1m";
+  // Ages count from a problem's onset: under a minute is said so, never as "0s"; in words, since
+  // a `<` is markup in Slack's and Chatbot's text.
+  if (s < 60) return "under 1m";
   const m = Math.floor(s / 60);
   if (m < 60) return `${m}m`;
   const h = Math.floor(m / 60);

@@ -71,6 +71,11 @@ export interface Backend {
   reportCommand: (runId: string) => string;
   silences: DynamoSilenceStore;
   publisher: AlertPublisher;
+  /**
+   * The topics besides the alerts' that take messages: on AWS, those the variables name; the
+   * embedded outbox takes every one (each line says where it would go).
+   */
+  topics: { incidents: boolean; critical: boolean };
   /** One line for humans: where state and messages go. */
   description: string;
   close(): Promise<void>;
@@ -133,6 +138,9 @@ export async function openBackend(
           ...(env.INCIDENT_TOPIC_ARN ? { incidents: env.INCIDENT_TOPIC_ARN } : {}),
         })
       : new OutboxPublisher(outbox),
+    topics: sns
+      ? { incidents: env.INCIDENT_TOPIC_ARN !== undefined, critical: env.CRITICAL_TOPIC_ARN !== undefined }
+      : { incidents: true, critical: true },
     description: sns
       ? `${table.description}, SNS topic ${sns.topicArn}`
       : `${table.description}, messages appended to ${outbox}`,

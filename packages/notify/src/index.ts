@@ -1,8 +1,7 @@
-export { CriticalCopyPublisher, snsAlertPublisher } from "./critical-copy.ts";
 export * from "./errors.ts";
 export { type OutboxLine, OutboxPublisher } from "./outbox-publisher.ts";
 export { publishAll } from "./publish-all.ts";
-export { RoutedPublisher } from "./routed-publisher.ts";
+export { RoutedPublisher, type Routes, snsAlertPublisher } from "./routed-publisher.ts";
 export { type SlackPayload, SlackWebhook, type SlackWebhookOptions } from "./slack-webhook.ts";
 export {
   byteSize,

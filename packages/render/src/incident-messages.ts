@@ -85,7 +85,7 @@ function bySeverity(a: Incident, b: Incident): number {
 }
 
 /** The digest of some of the run's transitions, its refs the run's own. */
-function subset(
+export function subset(
   ctx: DigestContext,
   transitions: readonly Transition[],
   refs: readonly TransitionRef[],

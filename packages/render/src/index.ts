@@ -10,6 +10,7 @@ export { renderDigests, renderRuntimeMessages } from "./digest.ts";
 export { EMAIL_BUDGET, GROUP_COLLAPSE_AT, type RenderedText, renderText } from "./email/render-text.ts";
 export { HEALTH_RUNBOOK_DOC, HEALTH_RUNBOOK_REASON, healthNotice } from "./health-notice.ts";
 export { MAX_NEW_INCIDENT_MESSAGES, renderIncidentMessages } from "./incident-messages.ts";
+export { renderPagerMessages } from "./pager-messages.ts";
 export { reportDigests, transitionFromReport } from "./report-digests.ts";
 export {
   SLACK_LIMITS,

@@ -61,6 +61,11 @@ export interface AuditRunSettings {
    * without an incidents topic (`INCIDENT_TOPIC_ARN`).
    */
   incidentMessages?: { maxNew: number };
+  /**
+   * Messages for the critical topic (the pager): one per incident that became critical or stopped
+   * being critical in the run, never capped. Off without a critical topic (`CRITICAL_TOPIC_ARN`).
+   */
+  pagerMessages?: boolean;
   stormThreshold?: number;
   /** Consecutive incomplete or failed runs before one `degraded` notice. Default 3 (`nextHealth`). */
   degradedAfterRuns?: number;

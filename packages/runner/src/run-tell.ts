@@ -12,7 +12,12 @@ import {
   toldBy,
 } from "@fleet-auditor/audit";
 import { redact } from "@fleet-auditor/keb";
-import { renderDigests, renderIncidentMessages, renderRuntimeMessages } from "@fleet-auditor/render";
+import {
+  renderDigests,
+  renderIncidentMessages,
+  renderPagerMessages,
+  renderRuntimeMessages,
+} from "@fleet-auditor/render";
 import type { ResolvedDeps } from "./run-deps.ts";
 import { expiresAt, NO_WRITES, NOTHING_TOLD, summarize } from "./run-finish.ts";
 import type { Run, Scan } from "./run-state.ts";
@@ -73,7 +78,10 @@ export function render(
   const chat = incidents
     ? renderIncidentMessages(ctx, transitions, incidents.maxNew, transitions.length + 1)
     : [];
-  return { digests: [...digests, ...chat], stormFallback };
+  const pager = deps.settings.pagerMessages
+    ? renderPagerMessages(ctx, transitions, transitions.length + chat.length + 1)
+    : [];
+  return { digests: [...digests, ...chat, ...pager], stormFallback };
 }
 
 function renderRun(

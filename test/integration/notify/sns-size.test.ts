@@ -87,9 +87,14 @@ describe("digest sizes on SNS", () => {
     expect((await alerts()).map((d) => d.Subject).sort()).toEqual(digests.map((d) => d.subject).sort());
   });
 
-  it("shortens a critical digest on the Critical topic when only that copy is refused, and says so", async () => {
-    const [digest] = renderDigests(ctx, [t(1), t(2)]) as [DigestMessage];
-    expect(digest.attributes.severity).toBe("critical");
+  it("counts a message sent to two topics as shortened when only one copy was refused as too long", async () => {
+    const [rendered] = renderDigests(ctx, [t(1), t(2)]) as [DigestMessage];
+    const both = ["alerts", "critical"] as const;
+    const digest: DigestMessage = {
+      ...rendered,
+      topics: both,
+      ...(rendered.short ? { short: { ...rendered.short, topics: both } } : {}),
+    };
     proxy.proxy.add({
       operation: "Publish",
       times: 1,
@@ -102,7 +107,7 @@ describe("digest sizes on SNS", () => {
     expect((await pager()).map((d) => d.Subject)).toEqual([digest.short?.subject]);
 
     // The same through PublishBatch: the outcome of the message says shortened.
-    const two = [3, 4].map((i) => renderDigests(ctx, [t(i)], i)[0] as DigestMessage);
+    const two = [3, 4].map((i) => ({ ...(renderDigests(ctx, [t(i)], i)[0] as DigestMessage), topics: both }));
     proxy.proxy.add({
       operation: "PublishBatch",
       times: 1,

@@ -118,6 +118,18 @@ describe.each([
     expect((await s.loadSnapshot(a)).size).toBe(0);
   });
 
+  it("keeps every field of an entry, its incident too, as it was committed", async () => {
+    const s = make();
+    const a = audit();
+    await s.acquireLease(a, "one", T0, T1);
+    const kept: SnapshotEntry = {
+      ...entry("x"),
+      incident: { key: "inc-1", openedAt: T0.toISOString(), values: { state: "failed", region: "eu-1" } },
+    };
+    await s.commit(a, [{ op: "put", entry: kept }], { owner: "one", until: T2 });
+    expect((await s.loadSnapshot(a)).get("x")).toEqual(kept);
+  });
+
   it("commits nothing, without a fence, when there is nothing to commit", async () => {
     const s = make();
     expect(await s.commit(audit(), [], { owner: "nobody", until: T1 })).toEqual({ written: 0, deleted: 0 });

@@ -5,6 +5,7 @@ import {
   type Finding,
   KEB_GROUP_BY,
   kebPresenter,
+  type Silence,
   type SnapshotEntry,
 } from "@fleet-auditor/audit";
 import { describe, expect, it } from "vitest";
@@ -21,8 +22,15 @@ const inRegion = (id: string, region: string, reason = "err_provisioning"): Find
   edited(finding(id), (_, op) => ({ region, operation: { ...op, errorReason: reason } }));
 
 /** Runs the diff and applies every write, as a committed run would. */
-function run(snapshot: Map<string, SnapshotEntry>, findings: Finding[], minute: number, landscape = "prod") {
+function run(
+  snapshot: Map<string, SnapshotEntry>,
+  findings: Finding[],
+  minute: number,
+  landscape = "prod",
+  silences: Silence[] = [],
+) {
   const result: DiffResult = diffSnapshot({
+    silences,
     audit: "failing",
     previous: snapshot,
     findings,
@@ -123,5 +131,74 @@ describe("incidents", () => {
     const b = run(legacy, [inRegion("a", "eu-1"), inRegion("b", "eu-1")], 20).incidentOf("b");
     expect(a).toBe(b);
     expect(run(legacy, [inRegion("a", "eu-1")], 10).result.changes).toEqual([]);
+  });
+
+  describe("and the pager", () => {
+    const warning = (id: string, region: string): Finding => {
+      const f = inRegion(id, region);
+      return { ...f, severity: "warning" };
+    };
+    const pagerOf = (r: ReturnType<typeof run>) =>
+      Object.fromEntries(
+        r.result.transitions.flatMap((t) => (t.incident?.pager ? [[t.key, t.incident.pager]] : [])),
+      );
+
+    it("hears an incident once when it becomes critical and once when it stops being critical", () => {
+      // a critical, b a warning with the same values: one incident, paged for a.
+      const opened = run(new Map(), [inRegion("a", "eu-1"), warning("b", "eu-1"), warning("c", "us-1")], 0);
+      expect(pagerOf(opened)).toEqual({ a: "trigger", b: "trigger" });
+      expect(opened.incidentOf("c")).toBeDefined();
+      // A second critical member joins: the pager has heard of this incident already.
+      const joined = run(
+        opened.next,
+        [inRegion("a", "eu-1"), warning("b", "eu-1"), inRegion("d", "eu-1")],
+        10,
+      );
+      expect(pagerOf(joined)).toEqual({});
+      // a resolves, d stays critical: nothing for the pager. d resolves: the incident is no
+      // longer critical though b keeps it open, and the pager hears the end of its part.
+      const one = run(joined.next, [warning("b", "eu-1"), inRegion("d", "eu-1")], 20);
+      expect(pagerOf(one)).toEqual({});
+      const none = run(one.next, [warning("b", "eu-1")], 30);
+      expect(pagerOf(none)).toEqual({ d: "resolve" });
+      expect(none.result.transitions[0]?.incident?.ended).toBeUndefined();
+      // The last (warning) member's end is no news for the pager.
+      const ended = run(none.next, [], 40);
+      expect(ended.result.transitions[0]?.incident).toMatchObject({ ended: true });
+      expect(pagerOf(ended)).toEqual({});
+    });
+
+    it("hears of a warning incident that turns critical, and of a critical one ending in one run", () => {
+      const opened = run(new Map(), [warning("a", "eu-1")], 0);
+      expect(pagerOf(opened)).toEqual({});
+      const worse = edited(inRegion("a", "eu-1", "err_timeout"), (_, op) => ({
+        operation: { ...op, operationID: "op-2" },
+      }));
+      const escalated = run(opened.next, [worse], 10);
+      expect(escalated.result.transitions[0]?.kind).toBe("changed");
+      expect(pagerOf(escalated)).toEqual({ a: "trigger" });
+      const ended = run(escalated.next, [], 20);
+      expect(pagerOf(ended)).toEqual({ a: "resolve" });
+      expect(ended.result.transitions[0]?.incident?.ended).toBe(true);
+    });
+
+    it("is not told of a silenced critical firing, and hears it once the silence is over", () => {
+      const silence: Silence = {
+        id: "s-1",
+        match: [{ name: "region", op: "=", value: "eu-1" }],
+        matchers: {},
+        startsAt: at(-1).toISOString(),
+        endsAt: at(15).toISOString(),
+        createdBy: "ops",
+        comment: "maintenance",
+      };
+      const quiet = run(new Map(), [inRegion("a", "eu-1")], 0, "prod", [silence]);
+      expect(quiet.result.transitions[0]?.silencedBy).toBe("s-1");
+      expect(pagerOf(quiet)).toEqual({});
+      const still = run(quiet.next, [inRegion("a", "eu-1")], 10, "prod", [silence]);
+      expect(pagerOf(still)).toEqual({});
+      const loud = run(still.next, [inRegion("a", "eu-1")], 20, "prod", [silence]);
+      expect(loud.result.transitions[0]).toMatchObject({ kind: "firing", incident: { pager: "trigger" } });
+    });
   });
 });

@@ -1,10 +1,20 @@
 import { readFileSync } from "node:fs";
 import type { AuditHealth } from "@fleet-auditor/audit";
-import { HEALTH_RUNBOOK_DOC, HEALTH_V1, HealthV1Schema, healthNotice } from "@fleet-auditor/render";
+import {
+  DigestV1Schema,
+  HEALTH_RUNBOOK_DOC,
+  HEALTH_V1,
+  HealthV1Schema,
+  healthNotice,
+  renderDigests,
+  slackMessage,
+} from "@fleet-auditor/render";
 import { slackMessageFor } from "@fleet-auditor/runner";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { describe, expect, it } from "vitest";
 import { healthV1JsonSchema } from "../../../tools/digest-schema-json.ts";
+import { refusal as slackRefusal } from "../../helpers/fake-slack.ts";
+import { ctx as digestCtx, t } from "../../helpers/transitions.ts";
 
 const COMMITTED = new URL("../../../schemas/fleet-auditor.health.v1.schema.json", import.meta.url);
 
@@ -81,6 +91,7 @@ describe("the structured health notice (fleet-auditor.health/v1)", () => {
     );
     const { message, runId } = slackMessageFor((JSON.parse(m.message) as { default: string }).default);
     expect(runId).toBe("run-7");
+    expect(slackRefusal(message)).toBeUndefined();
     const text = JSON.stringify(message);
     expect(message.blocks[0]).toMatchObject({
       type: "header",
@@ -102,5 +113,19 @@ describe("the structured health notice (fleet-auditor.health/v1)", () => {
     );
     expect(validate(notice), JSON.stringify(validate.errors)).toBe(true);
     expect(validate({ ...notice, status: "flapping" })).toBe(false);
+  });
+});
+
+describe("ages under a minute", () => {
+  it("read in words in every chat text, since `<` is markup in Slack and Chatbot", () => {
+    const fresh = { ...t(0), since: digestCtx.at };
+    const [m] = renderDigests(digestCtx, [fresh]);
+    const body = JSON.parse(m?.message ?? "{}") as { default: string; https: string; email: string };
+    expect(body.email).toContain("(under 1m)");
+    const chatbot = JSON.parse(body.https) as { content: { description: string } };
+    expect(chatbot.content.description).toContain("(under 1m)");
+    const slack = slackMessage(DigestV1Schema.parse(JSON.parse(body.default)));
+    expect(slackRefusal(slack)).toBeUndefined();
+    expect(JSON.stringify(slack)).toContain("(under 1m)");
   });
 });

@@ -147,6 +147,6 @@ describe("no false resolve (property)", () => {
         { numRuns: RUNS, seed: 20261130 },
       );
     },
-    Math.max(20_000, RUNS * 200),
+    Math.max(20_000, RUNS * 300),
   );
 });

@@ -149,7 +149,10 @@ export const runCommand: Command = {
             },
             settings: {
               reportCommand: backend.reportCommand,
-              ...(env.INCIDENT_TOPIC_ARN ? { incidentMessages: { maxNew: MAX_NEW_INCIDENT_MESSAGES } } : {}),
+              ...(backend.topics.incidents
+                ? { incidentMessages: { maxNew: MAX_NEW_INCIDENT_MESSAGES } }
+                : {}),
+              ...(backend.topics.critical ? { pagerMessages: true } : {}),
               ...messagingFrom(env),
             },
             hooks: {

@@ -15,7 +15,7 @@ import { escapeControl } from "../table.ts";
 
 const USAGE = `usage:
   fleet-auditor slack preview RUN_ID [-o json|yaml]                 the Slack message of a run, from its report
-  fleet-auditor slack preview --from-outbox [RUN_ID] [-o json|yaml] the message the last run (or RUN_ID) put in the outbox
+  fleet-auditor slack preview --from-outbox [RUN_ID] [-o json|yaml] the last message for Slack (an incident's, a health notice) in the outbox
 
 Prints the JSON the Slack function posts ({ "text", "blocks" }): paste it into Slack's Block Kit
 Builder (https://app.slack.com/block-kit-builder) to see it. From a report, the message is
@@ -76,10 +76,14 @@ async function fromOutbox(path: string, runId: string | undefined): Promise<stri
   } catch {
     return { missing: `no outbox at ${path} (run an audit on the embedded store first)` };
   }
-  const bodies = text
+  const lines = text
     .split("\n")
     .filter((l) => l.trim() !== "")
-    .map((l) => forLambda((JSON.parse(l) as OutboxLine).message));
+    .map((l) => JSON.parse(l) as OutboxLine);
+  // What the Slack function is sent (the incidents topic: incident messages, health notices);
+  // an outbox written before topics, or by a run without them, holds digests only.
+  const forSlack = lines.filter((l) => l.topics?.includes("incidents"));
+  const bodies = (forSlack.length ? forSlack : lines).map((l) => forLambda(l.message));
   const chosen = runId
     ? bodies.filter((b) => b.includes(`"runId":${JSON.stringify(runId)}`)).at(-1)
     : bodies.at(-1);

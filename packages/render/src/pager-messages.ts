@@ -1,0 +1,53 @@
+import type { DigestContext, DigestMessage, Transition, TransitionRef } from "@fleet-auditor/audit";
+import { subset } from "./incident-messages.ts";
+
+// The pager hears an incident's lifecycle, not its news: one message when it becomes critical
+// (opens critical, or a member turns critical) and one when it stops being critical (its last
+// critical member resolves or turns less), never capped, whatever chat's roll-up does. Which run
+// that is, the diff says (`TransitionIncident.pager`), from what was told before.
+
+/**
+ * The run's messages for the critical topic: one per incident whose being critical changed, with
+ * its transitions of the run, its structured `incident.status` `firing` (trigger) or `resolved`
+ * (resolve) under its `incidentKey`, so that a pager's alert opens and closes under one key.
+ */
+export function renderPagerMessages(
+  ctx: DigestContext,
+  transitions: readonly Transition[],
+  /** The first Chatbot `id` sequence number: past those of the run's other messages. */
+  sequenceFrom = 1,
+): DigestMessage[] {
+  const byKey = new Map<string, TransitionRef[]>();
+  for (const [ref, t] of transitions.entries()) {
+    if (!t.incident?.pager) continue;
+    byKey.set(t.incident.key, [...(byKey.get(t.incident.key) ?? []), ref]);
+  }
+  const out: DigestMessage[] = [];
+  for (const [key, refs] of [...byKey].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+    const first = transitions[refs[0] as TransitionRef] as Transition;
+    const about = first.incident as NonNullable<Transition["incident"]>;
+    const own: DigestContext = {
+      ...ctx,
+      incident: { key, status: about.pager === "trigger" ? "firing" : "resolved", startsAt: about.startsAt },
+    };
+    // A resolve must reach the pager even when every transition of it is silenced now: the
+    // alert it closes was opened before the silence.
+    const shown = refs.some((r) => transitions[r]?.silencedBy === undefined)
+      ? transitions
+      : transitions.map((t, r) => (refs.includes(r) ? unsilenced(t) : t));
+    for (const m of subset(own, shown, refs, sequenceFrom + out.length)) out.push(toCritical(m));
+  }
+  return out;
+}
+
+function unsilenced(t: Transition): Transition {
+  const { silencedBy: _, ...rest } = t;
+  return rest;
+}
+
+/** An incident message that goes to the critical topic only. */
+function toCritical(m: DigestMessage): DigestMessage {
+  const attributes = { ...m.attributes, format: "incident" as const };
+  const topics = ["critical"] as const;
+  return { ...m, attributes, topics, ...(m.short ? { short: { ...m.short, attributes, topics } } : {}) };
+}
