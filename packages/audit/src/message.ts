@@ -35,8 +35,6 @@ export interface DigestContext {
   report: { stored: boolean; command: string };
   /** Groups larger than this are one line (`GROUP_COLLAPSE_AT`, default 20). */
   collapseAt?: number;
-  /** Chatbot threads: one per incident group (default), or one per finding's incident. */
-  threading?: "incident" | "runtime";
   /**
    * A run that published and was interrupted before its commit: this digest may repeat what it
    * sent, and says so.

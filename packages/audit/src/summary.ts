@@ -46,8 +46,6 @@ export interface RunSummary {
   transitions: TransitionSummary[];
   /** Present when the inventory moved during the first scan and the run scanned again. */
   rescans?: number;
-  /** Per-runtime mode: more transitions than the storm threshold, so one grouped digest went out. */
-  stormFallback?: boolean;
   /** The run interrupted after publishing whose message this run's digest may repeat. */
   repeats?: string;
   /** In a ledger record: transitions beyond the first 500, counted, not listed (the report has them all). */

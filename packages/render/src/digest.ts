@@ -4,7 +4,6 @@ import {
   planNotification,
   SEVERITY_RANK,
   type Severity,
-  type ShortDigest,
   TRANSITION_KINDS,
   type Transition,
   type TransitionRef,
@@ -92,31 +91,6 @@ export function renderDigests(
   // the digest, rather than a run that fails to publish every time.
   if (byteSize(message) > SNS_BYTE_BUDGET) return [short];
   return [{ ...message, short }];
-}
-
-/**
- * Per-runtime mode: one message per (unsilenced) transition, each a digest of that transition
- * alone whose Chatbot thread is the runtime's incident, so one runtime's news reply in one thread.
- * Each message's `transitions` name the run's own transition index.
- */
-export function renderRuntimeMessages(
-  ctx: DigestContext,
-  transitions: readonly Transition[],
-): DigestMessage[] {
-  const out: DigestMessage[] = [];
-  for (const [ref, t] of transitions.entries()) {
-    if (t.silencedBy !== undefined) continue;
-    const [message] = renderDigests({ ...ctx, threading: "runtime" }, [t], ref);
-    if (!message) continue;
-    // The message holds transition 0 of its own render: the run's `ref`, in it and its short form.
-    const own = <M extends ShortDigest>(m: M): M => ({
-      ...m,
-      transitions: m.transitions.map(() => ref),
-      omitted: m.omitted.map(() => ref),
-    });
-    out.push({ ...own(message), ...(message.short ? { short: own(message.short) } : {}) });
-  }
-  return out;
 }
 
 /**

@@ -2,11 +2,10 @@ export {
   CHATBOT_DESCRIPTION_LIMIT,
   type ChatbotNotification,
   chatbotNotification,
-  findingThreadId,
   incidentThreadId,
   threadId,
 } from "./chatbot/render-chatbot.ts";
-export { renderDigests, renderRuntimeMessages } from "./digest.ts";
+export { renderDigests } from "./digest.ts";
 export { EMAIL_BUDGET, GROUP_COLLAPSE_AT, type RenderedText, renderText } from "./email/render-text.ts";
 export { HEALTH_RUNBOOK_DOC, HEALTH_RUNBOOK_REASON, healthNotice } from "./health-notice.ts";
 export { MAX_NEW_INCIDENT_MESSAGES, renderIncidentMessages } from "./incident-messages.ts";

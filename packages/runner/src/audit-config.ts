@@ -59,10 +59,12 @@ export const AlertingEnvSchema = object({
   GROUP_BY_FAILING: groupBy(failingAudit),
   GROUP_BY_EXPIRED: groupBy(expiredAudit),
   GROUP_BY_APPLICATIONS: groupBy(applicationsAudit),
-  /** `digest`: one grouped message per run; `per-runtime`: one per transition, threaded per runtime. */
+  /**
+   * Deprecated: `per-runtime` is an alias of `GROUP_BY_<AUDIT>=instance` for the audits whose
+   * findings have an `instance` (each runtime its own incident, so its own chat thread); the
+   * storm fallback it had is `MAX_NEW_INCIDENT_MESSAGES` now (`STORM_THRESHOLD` is ignored).
+   */
   NOTIFY_MODE: oneOf(["digest", "per-runtime"]).default("digest"),
-  /** Per-runtime mode: a run with more transitions than this sends the grouped digest instead. */
-  STORM_THRESHOLD: positiveInt(20),
   DEGRADED_AFTER_RUNS: positiveInt(3),
 });
 export type AlertingEnv = output<typeof AlertingEnvSchema>;
@@ -70,29 +72,29 @@ export type AlertingEnv = output<typeof AlertingEnvSchema>;
 /** How a run's messages read and go out, as the variables say: the function and the CLI alike. */
 export function messagingFrom(
   env: AlertingEnv,
-): Pick<
-  AuditRunSettings,
-  "landscape" | "links" | "collapseAt" | "notifyMode" | "stormThreshold" | "degradedAfterRuns" | "audits"
-> {
+): Pick<AuditRunSettings, "landscape" | "links" | "collapseAt" | "degradedAfterRuns" | "audits"> {
   return {
     audits: auditsFrom(env),
     ...(env.LANDSCAPE ? { landscape: env.LANDSCAPE } : {}),
     links: linksFrom(env),
     collapseAt: env.GROUP_COLLAPSE_AT,
-    notifyMode: env.NOTIFY_MODE,
-    stormThreshold: env.STORM_THRESHOLD,
     degradedAfterRuns: env.DEGRADED_AFTER_RUNS,
   };
 }
 
-/** The shipped audits, each grouped as its `GROUP_BY_<AUDIT>` says (else by its own `groupBy`). */
+/**
+ * The shipped audits, each grouped as its `GROUP_BY_<AUDIT>` says, else by `instance` under the
+ * deprecated `NOTIFY_MODE=per-runtime` (audits whose findings have one), else by its own `groupBy`.
+ */
 export function auditsFrom(env: AlertingEnv): AuditDefinition[] {
   const groupBys = new Map([
     ["failing", env.GROUP_BY_FAILING],
     ["expired", env.GROUP_BY_EXPIRED],
     ["applications", env.GROUP_BY_APPLICATIONS],
   ]);
-  return AUDITS.map((a) => withGroupBy(a, groupBys.get(a.name)));
+  const perRuntime = (a: AuditDefinition) =>
+    env.NOTIFY_MODE === "per-runtime" && a.labels.includes("instance") ? ["instance"] : undefined;
+  return AUDITS.map((a) => withGroupBy(a, groupBys.get(a.name) ?? perRuntime(a)));
 }
 
 /** The link templates the variables describe. */

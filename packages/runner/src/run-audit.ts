@@ -70,7 +70,7 @@ export async function runAudit(
     const transitions = withEndings(diff.transitions, endings);
     const plan = { diff: { ...diff, transitions } };
     const report = run.dryRun ? { stored: true } : await keepReport(deps, run, scan, transitions);
-    const { digests, stormFallback } = render(
+    const digests = render(
       deps,
       {
         ...digestContext(deps, run, scan, source.listedWhat, report.stored, state.repeats),
@@ -99,7 +99,6 @@ export async function runAudit(
       ...summarize(run, scan, plan, delivery, writes),
       ...(transitions.length ? { report } : {}),
       ...(state.repeats && digests.length ? { repeats: state.repeats } : {}),
-      ...(stormFallback ? { stormFallback: true } : {}),
       health: healthAfter,
     };
     if (delivery.failed === 0) await record(deps, run, summary);

@@ -51,12 +51,7 @@ export interface AuditRunSettings {
   /** Groups larger than this are one line in messages. Default 20 (the renderers'). */
   collapseAt?: number;
   /**
-   * `digest` (default): one grouped message per run. `per-runtime`: one message per transition,
-   * threaded per runtime incident, unless a run has more than `stormThreshold` (default 20).
-   */
-  notifyMode?: "digest" | "per-runtime";
-  /**
-   * Besides the digest, one message per incident with news (digest mode), routed to the
+   * Besides the digest, one message per incident with news, routed to the
    * incidents topic; at most `maxNew` new incidents get one each, the rest one roll-up. Off
    * without an incidents topic (`INCIDENT_TOPIC_ARN`).
    */
@@ -66,7 +61,6 @@ export interface AuditRunSettings {
    * being critical in the run, never capped. Off without a critical topic (`CRITICAL_TOPIC_ARN`).
    */
   pagerMessages?: boolean;
-  stormThreshold?: number;
   /** Consecutive incomplete or failed runs before one `degraded` notice. Default 3 (`nextHealth`). */
   degradedAfterRuns?: number;
   /** `now` and `scheduledTime` of a run that writes must be this close to the clock. Default 48 h. */
@@ -101,21 +95,12 @@ const DEFAULT_LEASE_MS = 15 * 60_000;
 // EventBridge Scheduler retries a delivery for up to 24 h: a late scheduled time is normal.
 const DEFAULT_MAX_SKEW_MS = 48 * 3_600_000;
 const DEFAULT_LEDGER_RETENTION_DAYS = 30;
-const DEFAULT_STORM_THRESHOLD = 20;
 
 // The run ID is a UUID from `newId`, but a caller may choose it: quoted like every command, and
 // one that cannot be pasted safely points to the list of runs instead.
 const defaultReportCommand = (id: string): string => reportCommand(id) ?? "fleet-auditor runs list";
 
-type Defaulted =
-  | "policy"
-  | "audits"
-  | "leaseMs"
-  | "ledgerRetentionDays"
-  | "reportCommand"
-  | "notifyMode"
-  | "stormThreshold"
-  | "maxClockSkewMs";
+type Defaulted = "policy" | "audits" | "leaseMs" | "ledgerRetentionDays" | "reportCommand" | "maxClockSkewMs";
 
 /**
  * A run's dependencies with the defaults the runner owns filled in. The defaults another module
@@ -139,8 +124,6 @@ export function withDefaults({ ports, settings = {}, hooks = {} }: AuditRunDeps)
       leaseMs: settings.leaseMs ?? DEFAULT_LEASE_MS,
       ledgerRetentionDays: settings.ledgerRetentionDays ?? DEFAULT_LEDGER_RETENTION_DAYS,
       reportCommand: settings.reportCommand ?? defaultReportCommand,
-      notifyMode: settings.notifyMode ?? "digest",
-      stormThreshold: settings.stormThreshold ?? DEFAULT_STORM_THRESHOLD,
       maxClockSkewMs: settings.maxClockSkewMs ?? DEFAULT_MAX_SKEW_MS,
     },
     hooks: {

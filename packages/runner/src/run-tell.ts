@@ -12,12 +12,7 @@ import {
   toldBy,
 } from "@fleet-auditor/audit";
 import { redact } from "@fleet-auditor/keb";
-import {
-  renderDigests,
-  renderIncidentMessages,
-  renderPagerMessages,
-  renderRuntimeMessages,
-} from "@fleet-auditor/render";
+import { renderDigests, renderIncidentMessages, renderPagerMessages } from "@fleet-auditor/render";
 import type { ResolvedDeps } from "./run-deps.ts";
 import { expiresAt, NO_WRITES, NOTHING_TOLD, summarize } from "./run-finish.ts";
 import type { Run, Scan } from "./run-state.ts";
@@ -64,16 +59,16 @@ export async function keepReport(
 }
 
 /**
- * Stage 7: the messages of the run. Per-runtime mode sends one per transition, and falls back to
- * the grouped digest above the storm threshold, so that a region-wide outage is one message.
+ * Stage 7: the messages of the run: its digest (e-mail), with an incidents topic one message per
+ * incident with news (chat), with a critical topic the pager's (each critical incident's start
+ * and end). Each message's Chatbot `id` sequence follows the ones before it.
  */
 export function render(
   deps: ResolvedDeps,
   ctx: DigestContext,
   transitions: readonly Transition[],
-): { digests: DigestMessage[]; stormFallback: boolean } {
-  const { digests, stormFallback } = renderRun(deps, ctx, transitions);
-  // Chat follows incidents in either mode: per-runtime mode shapes only the digests.
+): DigestMessage[] {
+  const digests = renderDigests(ctx, transitions);
   const incidents = deps.settings.incidentMessages;
   const chat = incidents
     ? renderIncidentMessages(ctx, transitions, incidents.maxNew, transitions.length + 1)
@@ -81,27 +76,7 @@ export function render(
   const pager = deps.settings.pagerMessages
     ? renderPagerMessages(ctx, transitions, transitions.length + chat.length + 1)
     : [];
-  return { digests: [...digests, ...chat, ...pager], stormFallback };
-}
-
-function renderRun(
-  deps: ResolvedDeps,
-  ctx: DigestContext,
-  transitions: readonly Transition[],
-): { digests: DigestMessage[]; stormFallback: boolean } {
-  if (deps.settings.notifyMode !== "per-runtime")
-    return { digests: renderDigests(ctx, transitions), stormFallback: false };
-  // Per-runtime messages are about one runtime each: left-out findings get a digest of their own.
-  const { leftOut, ...perRuntime } = ctx;
-  const leftOutDigest = leftOut ? renderDigests({ ...perRuntime, leftOut }, [], transitions.length) : [];
-  const visible = transitions.filter((t) => t.silencedBy === undefined).length;
-  if (visible > deps.settings.stormThreshold) {
-    return { digests: renderDigests(ctx, transitions), stormFallback: true };
-  }
-  return {
-    digests: [...renderRuntimeMessages(perRuntime, transitions), ...leftOutDigest],
-    stormFallback: false,
-  };
+  return [...digests, ...chat, ...pager];
 }
 
 /** Stage 7: what the digest says about the run and where it points. */

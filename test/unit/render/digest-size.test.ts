@@ -1,7 +1,7 @@
 import type { DigestContext, DigestMessage, Transition } from "@fleet-auditor/audit";
 import { snsEntry } from "@fleet-auditor/notify";
 import { byteSize, SNS_MESSAGE_LIMIT } from "@fleet-auditor/notify/sns-envelope";
-import { renderDigests, renderRuntimeMessages } from "@fleet-auditor/render";
+import { renderDigests } from "@fleet-auditor/render";
 import { describe, expect, it } from "vitest";
 import { entryBytes, refusal } from "../../helpers/sns-rules.ts";
 import { ctx, t } from "../../helpers/transitions.ts";
@@ -105,11 +105,5 @@ describe("the short form of a digest", () => {
     expect(body(m.short as DigestMessage).email).toMatch(/^Left out: 1 flagged finding\(s\).*"inst-huge"/m);
     const [alone] = renderDigests({ ...ctx, leftOut }, []) as [DigestMessage];
     expect(body(alone.short as DigestMessage).email).toContain("the summary of a digest too large for SNS");
-  });
-
-  it("names the run's own transition in per-runtime messages", () => {
-    const messages = renderRuntimeMessages(ctx, [t(1), t(2), t(3, "resolved")]);
-    expect(messages.map((m) => m.short?.omitted)).toEqual([[0], [1], [2]]);
-    expect(messages.map((m) => m.short?.transitions)).toEqual([[], [], []]);
   });
 });

@@ -1,12 +1,7 @@
 import { type AuditDefinition, failingAudit } from "@fleet-auditor/audit";
 import { KebHttpError } from "@fleet-auditor/keb";
 import { Fleet, generateFleet } from "@fleet-auditor/keb-sim";
-import {
-  type AuditRunDeps,
-  type AuditRunSettings,
-  LEDGER_TRANSITIONS,
-  runAudit,
-} from "@fleet-auditor/runner";
+import { type AuditRunDeps, LEDGER_TRANSITIONS, runAudit } from "@fleet-auditor/runner";
 import { LeaseLostError } from "@fleet-auditor/store";
 import { beforeEach, describe, expect, it } from "vitest";
 import {
@@ -584,62 +579,3 @@ function firstFiring(): string {
   if (!first) throw new Error("nothing firing");
   return first.key;
 }
-
-describe("runAudit: per-runtime messages", () => {
-  const small = () => new FleetSource(new Fleet(generateFleet({ size: 60, seed: 11, flagged: 6 })));
-  const chatbotOf = (m: { message: string } | undefined) =>
-    JSON.parse(JSON.parse(m?.message ?? "{}").https) as { id: string; metadata: { threadId: string } };
-  const perRuntime = (settings: AuditRunSettings = {}) =>
-    withDeps(deps, { ports: { source: small() }, settings: { notifyMode: "per-runtime", ...settings } });
-
-  it("sends one message per transition in one batch, each threaded by its runtime's incident", async () => {
-    const d = perRuntime();
-    const s = await runAudit(d, { audit: "failing", scheduledTime: hour(0) });
-    expect(s.transitions.length).toBeGreaterThan(1);
-    expect(publisher.published).toHaveLength(s.transitions.length);
-    expect(publisher.batches).toEqual([s.transitions.length]);
-    for (const m of publisher.published) expect(m.transitions.length + m.omitted.length).toBe(1);
-    const threads = publisher.published.map((m) => chatbotOf(m).metadata.threadId);
-    expect(new Set(threads).size).toBe(threads.length);
-    expect(new Set(publisher.published.map((m) => chatbotOf(m).id)).size).toBe(threads.length);
-    expect(threads[0]).toMatch(/^fleet-auditor:-:failing:runtime:/);
-
-    // The same runtime's resolution replies in the thread its firing started.
-    const source = d.ports.source as FleetSource;
-    const firstId = s.transitions[0]?.instanceID as string;
-    source.fleet.recover(firstId);
-    const next = await runAudit(withDeps(d, { hooks: { clock: () => new Date(hour(1)) } }), {
-      audit: "failing",
-      scheduledTime: hour(1),
-    });
-    expect(next.transitions.map((t) => [t.kind, t.instanceID])).toEqual([["resolved", firstId]]);
-    expect(chatbotOf(publisher.published.at(-1)).metadata.threadId).toBe(threads[0]);
-  });
-
-  it("commits what was sent; a refused entry alone is sent again next run, the others never", async () => {
-    const d = perRuntime();
-    let victim: string | undefined;
-    publisher.refuse = (m) => {
-      victim ??= m.subject;
-      return m.subject === victim;
-    };
-    const s = await runAudit(d, { audit: "failing", scheduledTime: hour(0) });
-    expect(s.notified).toMatchObject({ messages: s.transitions.length - 1, failed: 1 });
-    expect(store.snapshots.get("failing")?.size).toBe(s.transitions.length - 1);
-    publisher.refuse = () => false;
-    const sent = publisher.published.length;
-    const next = await runAudit(withDeps(d, { hooks: { clock: () => new Date(hour(1)) } }), {
-      audit: "failing",
-      scheduledTime: hour(1),
-    });
-    expect(next.notified).toMatchObject({ messages: 1, failed: 0 });
-    expect(publisher.published.slice(sent).map((m) => m.subject)).toEqual([victim]);
-  });
-
-  it("falls back to one grouped digest above the storm threshold", async () => {
-    const s = await runAudit(perRuntime({ stormThreshold: 1 }), { audit: "failing", scheduledTime: hour(0) });
-    expect(s.transitions.length).toBeGreaterThan(1);
-    expect(s.stormFallback).toBe(true);
-    expect(publisher.published).toHaveLength(1);
-  });
-});

@@ -12,7 +12,6 @@ import {
   slackCode,
   slackCommand,
   slackText,
-  type Transition,
   type TransitionGroup,
   type TransitionKind,
 } from "@fleet-auditor/audit";
@@ -100,7 +99,6 @@ export function chatbotNotification(
   if (hidden > 0) lines.push(`…and ${hiddenTransitions} more in ${hidden} group(s).`);
   lines.push(report);
   const first = groups[0];
-  const example = first?.told[0];
   return {
     version: "1.0",
     source: "custom",
@@ -113,11 +111,7 @@ export function chatbotNotification(
       keywords: [ctx.audit, severity, ...(ctx.landscape ? [ctx.landscape] : [])].map((k) => slackText(k, 60)),
     },
     metadata: {
-      threadId: ctx.incident
-        ? incidentThreadId(ctx, ctx.incident.key)
-        : ctx.threading === "runtime" && example
-          ? findingThreadId(ctx, example.transition)
-          : threadId(ctx, first),
+      threadId: ctx.incident ? incidentThreadId(ctx, ctx.incident.key) : threadId(ctx, first),
       summary: slackText(title, 250),
       eventType: `fleet-auditor.${ctx.audit}`,
       additionalContext: {
@@ -153,17 +147,6 @@ export function threadId(
 export function incidentThreadId(ctx: Pick<DigestContext, "audit" | "landscape">, key: string): string {
   const parts = [ctx.landscape ?? "-", ctx.audit, "incident", key];
   return `fleet-auditor:${parts.map((p) => p.replace(/[^\w.-]+/g, "_")).join(":")}`.slice(0, 500);
-}
-
-/**
- * One finding's incident per thread (per-runtime mode): its key and when it began, so its
- * firing, changes, reminders and resolution reply in one thread.
- */
-export function findingThreadId(ctx: Pick<DigestContext, "audit" | "landscape">, t: Transition): string {
-  // When it was first seen, not its onset: the thread of a finding firing before onsets were
-  // known keeps its name, and one run's onset cannot move a thread its firing started.
-  const incident = [ctx.landscape ?? "-", ctx.audit, "runtime", t.key, t.firstSeenAt ?? t.since];
-  return `fleet-auditor:${incident.map((p) => p.replace(/[^\w.-]+/g, "_")).join(":")}`.slice(0, 500);
 }
 
 function groupLine(ctx: DigestContext, g: PlannedGroup): string {
