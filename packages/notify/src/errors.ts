@@ -1,5 +1,5 @@
 /** Stable codes of the notify package's errors. */
-export type NotifyErrorCode = "NOTIFY_PUBLISH" | "NOTIFY_SLACK";
+export type NotifyErrorCode = "NOTIFY_PUBLISH" | "NOTIFY_SLACK" | "NOTIFY_PAGERDUTY";
 
 /** A message was not accepted by its destination. */
 export class PublishError extends Error {
@@ -22,5 +22,32 @@ export class SlackPostError extends Error {
     this.name = "SlackPostError";
     this.status = answer.status;
     this.body = answer.body;
+  }
+}
+
+/**
+ * PagerDuty did not take an event: refused (a 4xx: 400 with PagerDuty's `message` and `errors`)
+ * or kept failing (429, 5xx, no answer) until the deadline. Never carries the routing key.
+ */
+export class PagerDutyError extends Error {
+  readonly code: NotifyErrorCode = "NOTIFY_PAGERDUTY";
+  /** The last HTTP status; 0 when no answer came. */
+  readonly status: number;
+  /** `trigger`, `acknowledge` or `resolve`. */
+  readonly action: string;
+  /** The event's `dedup_key` (an incident's or a health episode's key: no secret). */
+  readonly dedupKey: string;
+  /** PagerDuty's `errors` (each at most 300 characters), or its answer's text. */
+  readonly errors: readonly string[];
+  constructor(
+    message: string,
+    context: { status: number; action: string; dedupKey: string; errors: readonly string[] },
+  ) {
+    super(message);
+    this.name = "PagerDutyError";
+    this.status = context.status;
+    this.action = context.action;
+    this.dedupKey = context.dedupKey;
+    this.errors = context.errors;
   }
 }

@@ -1,5 +1,11 @@
 export * from "./errors.ts";
 export { type OutboxLine, OutboxPublisher } from "./outbox-publisher.ts";
+export {
+  type PagerDutyAction,
+  type PagerDutyEvent,
+  PagerDutyEvents,
+  type PagerDutyEventsOptions,
+} from "./pagerduty-events.ts";
 export { publishAll } from "./publish-all.ts";
 export { RoutedPublisher, type Routes, snsAlertPublisher } from "./routed-publisher.ts";
 export { type SlackPayload, SlackWebhook, type SlackWebhookOptions } from "./slack-webhook.ts";
