@@ -42,7 +42,17 @@ export {
   kebClientFrom,
   tokenProviderFrom,
 } from "./keb-connection.ts";
-export type { AuditSource, Confirmed, RunLogger, SlackPoster } from "./ports.ts";
+export { type PagerEnv, PagerEnvSchema } from "./pager-config.ts";
+export { deliverToPager, type PagerEventFor, pagerEventFor } from "./pager-delivery.ts";
+export {
+  PAGER_LIMITS,
+  type PagerEvent,
+  type PagerLink,
+  type PagerResolve,
+  type PagerSeverity,
+  type PagerTrigger,
+} from "./pager-event.ts";
+export type { AuditSource, Confirmed, PagerPort, RunLogger, SlackPoster } from "./ports.ts";
 export { runAudit } from "./run-audit.ts";
 export type { AuditRunDeps, AuditRunHooks, AuditRunPorts, AuditRunSettings } from "./run-deps.ts";
 export { LEDGER_TRANSITIONS } from "./run-finish.ts";

@@ -1,5 +1,6 @@
 import type { Finding } from "@fleet-auditor/audit";
 import type { SlackMessage } from "@fleet-auditor/render";
+import type { PagerEvent } from "./pager-event.ts";
 import type { Run, Scan, State } from "./run-state.ts";
 
 /** The minimal logger the use cases write to (Powertools Logger fits). */
@@ -39,4 +40,12 @@ export interface AuditSource {
   covers?(run: Run, finding: Finding): boolean;
   /** What `listed` counts, as messages say it ("runtimes", "status rows"). */
   readonly listedWhat: string;
+}
+
+/**
+ * Sends one PagerDuty event (routing key added by the adapter, notify's `PagerDutyEvents`) or
+ * throws; `deadline` (epoch ms) bounds every retry and wait.
+ */
+export interface PagerPort {
+  send(event: PagerEvent, deadline: number): Promise<void>;
 }

@@ -1,0 +1,106 @@
+import { DIGEST_V1, HEALTH_V1 } from "@fleet-auditor/render";
+import { RunInputError } from "./errors.ts";
+import { healthEvent, incidentEvent, PAGER_LIMITS, type PagerEvent, runDigestEvent } from "./pager-event.ts";
+import type { PagerPort, RunLogger } from "./ports.ts";
+import type { DeliveredMessage } from "./slack-delivery.ts";
+import { structuredMessage } from "./structured-message.ts";
+
+// Where the rest of the pager lives: the events in `pager-event.ts`, notify's `PagerDutyEvents`
+// (the `PagerPort` that sends them with the routing key), and `functions/pager.ts`, which
+// subscribes it to the Critical topic.
+
+/** The event for one delivered message, what it is about, and the run that sent it (for logs). */
+export interface PagerEventFor {
+  event: PagerEvent;
+  /** `run`: a digest without `incident` (an older release's), which no later message resolves. */
+  about: "incident" | "health" | "run";
+  runId: string;
+}
+
+/**
+ * The PagerDuty event for what SNS delivered to the pager from the Critical topic: an incident
+ * message (`fleet-auditor.digest/v1` with `incident`) triggers while `firing` and resolves once
+ * `resolved`, under `incident.key`; a health notice (`fleet-auditor.health/v1`) triggers on
+ * `degraded` and resolves on `recovered`, under its episode's `key`; a digest without `incident`
+ * triggers under its run's key. Anything else, a document its schema refuses, or a key longer
+ * than PagerDuty's 255 characters throws `RunInputError` naming the field, never its value: the
+ * invocation fails, and Lambda's retries then the failure destination keep the message.
+ */
+export function pagerEventFor(delivered: string): PagerEventFor {
+  const message = structuredMessage(delivered);
+  if (message.kind === "digest") {
+    const { digest } = message;
+    if (!digest.incident) return { event: runDigestEvent(digest), about: "run", runId: digest.runId };
+    checkKey("Message.incident.key", digest.incident.key);
+    return { event: incidentEvent(digest, digest.incident), about: "incident", runId: digest.runId };
+  }
+  if (message.kind === "health") {
+    checkKey("Message.key", message.notice.key);
+    return { event: healthEvent(message.notice), about: "health", runId: message.notice.runId };
+  }
+  throw new RunInputError([
+    {
+      path: message.json === undefined ? "Message" : "Message.schema",
+      message: `expected a ${DIGEST_V1} or a ${HEALTH_V1}: the Critical topic carries nothing else`,
+    },
+  ]);
+}
+
+function checkKey(path: string, key: string): void {
+  if (key === "") throw new RunInputError([{ path, message: "is empty: PagerDuty needs a dedup_key" }]);
+  if (Array.from(key).length > PAGER_LIMITS.dedupKey)
+    throw new RunInputError([{ path, message: "is longer than PagerDuty's 255 characters for a dedup_key" }]);
+}
+
+/**
+ * SNS → PagerDuty: sends each delivered message's event (unwrapped from the event by the
+ * function), in order. A message that cannot be mapped or an event that is not taken throws, so
+ * that Lambda retries the invocation (SNS invokes asynchronously) and the failure ends in the
+ * function's failure destination, never dropped in silence. Sending again is safe: a trigger
+ * under an open alert's key adds to it, and a resolve of a closed one changes nothing.
+ */
+export async function deliverToPager(
+  deps: { pager: PagerPort; log?: RunLogger },
+  delivered: readonly DeliveredMessage[],
+  deadline: number,
+): Promise<{ sent: number; triggered: number; resolved: number }> {
+  const counts = { sent: 0, triggered: 0, resolved: 0 };
+  for (const one of delivered) {
+    const { event, about, runId } = eventOf(one, deps.log);
+    const fields = { snsMessageId: one.id, runId, action: event.event_action, dedupKey: event.dedup_key };
+    try {
+      await deps.pager.send(event, deadline);
+    } catch (err) {
+      deps.log?.warn("PagerDuty did not take the event; the invocation fails so that Lambda retries it", {
+        ...fields,
+        error: (err as Error).message,
+      });
+      throw err;
+    }
+    counts.sent++;
+    if (event.event_action === "trigger") counts.triggered++;
+    else counts.resolved++;
+    deps.log?.info("sent to PagerDuty", { ...fields, about });
+    if (about === "run")
+      deps.log?.warn(
+        "a digest without an incident was paged under its run's key: no later message resolves it",
+        {
+          ...fields,
+        },
+      );
+  }
+  return counts;
+}
+
+/** The message's event; one that cannot be mapped is logged (fields only) and thrown. */
+function eventOf(delivered: DeliveredMessage, log: RunLogger | undefined): PagerEventFor {
+  try {
+    return pagerEventFor(delivered.text);
+  } catch (err) {
+    log?.warn("a message the pager cannot send is refused; the invocation fails", {
+      snsMessageId: delivered.id,
+      error: (err as Error).message,
+    });
+    throw err;
+  }
+}

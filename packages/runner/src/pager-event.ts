@@ -1,0 +1,160 @@
+import { createHash } from "node:crypto";
+import { oneLine, safeLink } from "@fleet-auditor/audit";
+import type { DigestV1, HealthV1 } from "@fleet-auditor/render";
+
+// PagerDuty Events API v2 events built from this product's structured messages: pure, no I/O.
+// `pager-delivery.ts` chooses which one a delivered message is; notify's `PagerDutyEvents` adds
+// the routing key and sends it.
+
+/** PagerDuty's limits: a `dedup_key` of at most 255 characters, a `summary` of at most 1,024. */
+export const PAGER_LIMITS = { dedupKey: 255, summary: 1_024, transitions: 20 } as const;
+
+/** The severities PagerDuty knows; the digest's and the notice's are among them. */
+export type PagerSeverity = "critical" | "error" | "warning" | "info";
+
+/** A link PagerDuty shows on the alert: always a plain `https:` URL (`SAFE_LINK`). */
+export interface PagerLink {
+  href: string;
+  text: string;
+}
+
+/** `trigger`: opens an alert under `dedup_key`, or adds to the one open under it. */
+export interface PagerTrigger {
+  event_action: "trigger";
+  dedup_key: string;
+  payload: {
+    /** One line, at most 1,024 characters. */
+    summary: string;
+    /** The landscape, else `fleet-auditor`. */
+    source: string;
+    severity: PagerSeverity;
+    /** When the incident began (its onset) or the health episode's first bad run. */
+    timestamp: string;
+    /** The audit. */
+    component: string;
+    /** The landscape. */
+    group?: string;
+    /** The transition kinds told (`firing,changed`), or the notice's status. */
+    class: string;
+    /** Bounded: at most 20 transitions, every text cut, whatever the digest holds. */
+    custom_details: Record<string, unknown>;
+  };
+  links: PagerLink[];
+  client: "fleet-auditor";
+}
+
+/** `resolve`: closes the alert open under `dedup_key` (PagerDuty ignores it when none is). */
+export interface PagerResolve {
+  event_action: "resolve";
+  dedup_key: string;
+}
+
+/** An Events API v2 event without its routing key, which only the sender holds. */
+export type PagerEvent = PagerTrigger | PagerResolve;
+
+/** An incident message's event: `firing` triggers, `resolved` resolves, under `incident.key`. */
+export function incidentEvent(digest: DigestV1, incident: NonNullable<DigestV1["incident"]>): PagerEvent {
+  if (incident.status === "resolved") return { event_action: "resolve", dedup_key: incident.key };
+  return digestTrigger(digest, incident.key, incident.startsAt);
+}
+
+/**
+ * A digest without `incident` (an older release's critical copy) triggers under a key made from
+ * its landscape, audit and run: a retried invocation adds to the alert it opened instead of
+ * opening another. Nothing says when that alert ends: it is resolved in PagerDuty.
+ */
+export function runDigestEvent(digest: DigestV1): PagerTrigger {
+  const identity = JSON.stringify([digest.landscape ?? "", digest.audit, "run", digest.runId]);
+  const key = `run-${createHash("sha256").update(identity).digest("base64url").slice(0, 24)}`;
+  return digestTrigger(digest, key, digest.at);
+}
+
+/** A health notice's event under its episode's `key`: `degraded` triggers (warning), `recovered` resolves. */
+export function healthEvent(notice: HealthV1): PagerEvent {
+  if (notice.status === "recovered") return { event_action: "resolve", dedup_key: notice.key };
+  return {
+    event_action: "trigger",
+    dedup_key: notice.key,
+    payload: {
+      ...common(notice, notice.text, notice.since),
+      severity: "warning",
+      class: notice.status,
+      custom_details: {
+        runId: cut(notice.runId),
+        at: notice.at,
+        status: notice.status,
+        since: notice.since,
+        badRuns: notice.badRuns,
+        reason: cut(notice.reason, 500),
+        runbook: cut(notice.runbook, 500),
+      },
+    },
+    // The runbook is a URL only with RUNBOOK_URL_TEMPLATE; otherwise a README pointer, in details.
+    links: links([["Runbook", notice.runbook]]),
+    client: "fleet-auditor",
+  };
+}
+
+function digestTrigger(digest: DigestV1, key: string, startsAt: string): PagerTrigger {
+  const shown = digest.transitions.slice(0, PAGER_LIMITS.transitions);
+  const kinds = Object.entries(digest.counts).filter(([, n]) => n > 0);
+  const runbook = digest.transitions.find((t) => t.links.runbook)?.links.runbook;
+  return {
+    event_action: "trigger",
+    dedup_key: key,
+    payload: {
+      ...common(digest, digest.subject, startsAt),
+      severity: digest.severity,
+      class: kinds.map(([kind]) => kind).join(",") || "digest",
+      custom_details: {
+        runId: cut(digest.runId),
+        at: digest.at,
+        ...(digest.incident ? { incident: digest.incident } : {}),
+        counts: digest.counts,
+        scan: {
+          ...digest.scan,
+          incompleteReason: digest.scan.incompleteReason && cut(digest.scan.incompleteReason),
+        },
+        report: {
+          command: cut(digest.report.command, 500),
+          ...(digest.report.url ? { url: digest.report.url } : {}),
+          stored: digest.report.stored,
+        },
+        transitions: shown.map((t) => ({
+          key: cut(t.instanceID),
+          kind: t.kind,
+          state: cut(t.state, 100),
+          reason: cut(t.reason),
+        })),
+        // What this event does not list, the run report does.
+        moreTransitions: digest.transitions.length - shown.length + digest.omitted,
+      },
+    },
+    links: links([
+      ["Run report", digest.report.url],
+      ["Runbook", runbook],
+    ]),
+    client: "fleet-auditor",
+  };
+}
+
+/** The payload fields a digest and a notice fill alike. */
+function common(doc: { landscape?: string | undefined; audit: string }, summary: string, timestamp: string) {
+  return {
+    summary: oneLine(summary, PAGER_LIMITS.summary),
+    source: doc.landscape ? cut(doc.landscape) : "fleet-auditor",
+    timestamp,
+    component: cut(doc.audit),
+    ...(doc.landscape ? { group: cut(doc.landscape) } : {}),
+  };
+}
+
+/** The links that are plain `https:` URLs, each once. */
+function links(candidates: ReadonlyArray<[string, string | undefined]>): PagerLink[] {
+  const out: PagerLink[] = [];
+  for (const [text, href] of candidates)
+    if (href && safeLink(href) && !out.some((l) => l.href === href)) out.push({ href, text });
+  return out;
+}
+
+const cut = (text: string, max = 200): string => oneLine(text, max);
