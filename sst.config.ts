@@ -219,6 +219,28 @@ export default $config({
       slackFunctionNames.push(slack.nodes.function.name);
     }
 
+    // PagerDuty (Events API v2) from the Critical topic: each critical incident's opening and end
+    // and the health notices, as trigger and resolve under the incident's key; deployed only on a
+    // stage whose routing key is set (`npx sst secret set PagerDutyRoutingKey … --stage NAME`).
+    // Like the Slack function, it needs no AWS permission but its failure destination.
+    const pagerFunctionNames: $util.Output<string>[] = [];
+    if (process.env.SST_SECRET_PagerDutyRoutingKey) {
+      const pagerDutyRoutingKey = new sst.Secret("PagerDutyRoutingKey");
+      const pager = critical.subscribe("Pager", {
+        handler: "functions/pager.handler",
+        // Room for a few backoffs after a 429 or a 5xx; an event still not taken throws, Lambda
+        // retries twice, then the event goes to Failures.
+        timeout: "1 minute",
+        memory: "256 MB",
+        retries: 2,
+        transform: failureDestination,
+        link: [pagerDutyRoutingKey],
+        permissions: [{ actions: ["sqs:SendMessage"], resources: [failures.arn] }],
+        environment: { POWERTOOLS_SERVICE_NAME: "fleet-auditor", POWERTOOLS_LOG_LEVEL: "INFO" },
+      });
+      pagerFunctionNames.push(pager.nodes.function.name);
+    }
+
     // Scheduler deliveries it could not make (the function throttled or missing) land here.
     const scheduleDlq = new sst.aws.Queue("ScheduleDlq", {
       transform: { queue: { messageRetentionSeconds: 14 * 86_400 } },
@@ -387,6 +409,7 @@ export default $config({
     errorsOf("ApplicationsErrors", applications.nodes.function.name);
     errorsOf("ApplicationStatusQueryErrors", applicationStatus.name);
     for (const name of slackFunctionNames) errorsOf("SlackErrors", name);
+    for (const name of pagerFunctionNames) errorsOf("PagerErrors", name);
     const queueNotEmpty = (name: string, queueName: $util.Input<string>, what: string) =>
       alarm(name, {
         alarmDescription: what,

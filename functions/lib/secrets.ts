@@ -11,3 +11,6 @@ export const AUDIT_SECRETS = {
 
 /** The Slack function's incoming webhook. */
 export const SLACK_SECRETS = { SLACK_WEBHOOK_URL: "SlackWebhookUrl" } as const;
+
+/** The pager function's PagerDuty Events API v2 integration key. */
+export const PAGER_SECRETS = { PAGERDUTY_ROUTING_KEY: "PagerDutyRoutingKey" } as const;

@@ -30,6 +30,7 @@ export const FUNCTIONS: Record<string, { bytes: number; env: Record<string, stri
   applications: { bytes: MB, env: { STATUS_TABLE: "bench-status" } },
   "application-status": { bytes: MB, env: { STATUS_TABLE: "bench-status" } },
   slack: { bytes: MB, env: { SLACK_WEBHOOK_URL: "https://hooks.slack.com/services/bench" } },
+  pager: { bytes: MB, env: { PAGERDUTY_ROUTING_KEY: "0123456789abcdef0123456789abcdef" } },
 };
 
 /** The yardstick of import time: a bundle of one AWS SDK client, constructed, and nothing else. */

@@ -61,7 +61,10 @@ function granted(f: Declared): string[] {
 
 describe("the IAM contract", () => {
   it("each function sends exactly the actions sst.config.ts grants it", async () => {
-    const config = await recordSstConfig("dev", { SST_SECRET_SlackWebhookUrl: "https://hooks.slack.com/x" });
+    const config = await recordSstConfig("dev", {
+      SST_SECRET_SlackWebhookUrl: "https://hooks.slack.com/x",
+      SST_SECRET_PagerDutyRoutingKey: "0123456789abcdef0123456789abcdef",
+    });
     const fn = (name: string) => config.named("sst.aws.Function", name);
     const at = (k: number) => recentHour(k);
 
@@ -145,5 +148,7 @@ describe("the IAM contract", () => {
 
     // The Slack function sends nothing to AWS.
     expect(granted(fn("Slack"))).toEqual([]);
+    // Nor does the pager: PagerDuty is reached over HTTPS with its routing key.
+    expect(granted(fn("Pager"))).toEqual([]);
   });
 });

@@ -4,6 +4,7 @@ import {
   ApplicationsAuditEnvSchema,
   ApplicationsEnvSchema,
   AuditFunctionEnvSchema,
+  PagerEnvSchema,
   parseRunInput,
   problemsOf,
   SlackEnvSchema,
@@ -11,7 +12,7 @@ import {
 import { auditTableDefinition, statusTableDefinition } from "@fleet-auditor/store";
 import { describe, expect, it } from "vitest";
 import type { ZodType } from "zod";
-import { AUDIT_SECRETS, SLACK_SECRETS } from "../../functions/lib/secrets.ts";
+import { AUDIT_SECRETS, PAGER_SECRETS, SLACK_SECRETS } from "../../functions/lib/secrets.ts";
 import { type Declared, type Recording, recordSstConfig, seconds } from "../helpers/sst-stand-ins.ts";
 
 // sst.config.ts's run() against recording stand-ins of SST's globals. What is checked:
@@ -30,6 +31,7 @@ const FUNCTIONS: Record<string, { schema: ZodType; secrets: Record<string, strin
   "functions/applications.handler": { schema: ApplicationsEnvSchema, secrets: {} },
   "functions/application-status.handler": { schema: ApplicationsEnvSchema, secrets: {} },
   "functions/slack.handler": { schema: SlackEnvSchema, secrets: SLACK_SECRETS },
+  "functions/pager.handler": { schema: PagerEnvSchema, secrets: PAGER_SECRETS },
 };
 
 const functions = (r: Recording): Declared[] => r.of("sst.aws.Function");
@@ -190,14 +192,28 @@ describe("sst.config.ts wiring", () => {
     const dev = await recordSstConfig("dev");
     expect(all(dev, false)).toEqual([]);
     expect(functions(dev).map((f) => f.name)).not.toContain("Slack");
+    expect(functions(dev).map((f) => f.name)).not.toContain("Pager");
     const prod = await recordSstConfig("prod", {
       SST_SECRET_SlackWebhookUrl: "https://hooks.slack.com/services/x",
+      SST_SECRET_PagerDutyRoutingKey: "0123456789abcdef0123456789abcdef",
       FLEET_AUDITOR_PAGER_EMAIL: "pager@example.com",
     });
     expect(all(prod, true)).toEqual([]);
     expect(functions(prod).find((f) => f.name === "Slack")?.subscribedTo).toMatchObject({
       name: "Incidents",
     });
+    // The pager hears the Critical topic unfiltered; it may do nothing on AWS but fail to Failures.
+    const failures = "arn:aws:sqs:eu-central-1:123456789012:fleet-auditor-prod-Failures";
+    expect(prod.named("sst.aws.Function", "Pager")).toMatchObject({
+      subscribedTo: { kind: "sst.aws.SnsTopic", name: "Critical" },
+      args: {
+        timeout: "1 minute",
+        retries: 2,
+        permissions: [{ actions: ["sqs:SendMessage"], resources: [failures] }],
+        transform: { eventInvokeConfig: { destinationConfig: { onFailure: { destination: failures } } } },
+      },
+    });
+    expect(prod.named("sst.aws.Function", "Pager").subscribedTo?.options).toBeUndefined();
     expect(prod.of("aws.sns.TopicSubscription").map((s) => s.args.topic)).toEqual([
       "arn:aws:sns:eu-central-1:123456789012:fleet-auditor-prod-Critical",
     ]);

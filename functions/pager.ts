@@ -1,0 +1,37 @@
+import { Logger } from "@aws-lambda-powertools/logger";
+import { Metrics, MetricUnit } from "@aws-lambda-powertools/metrics";
+import { createHttpAgent } from "@fleet-auditor/keb";
+import { PagerDutyEvents } from "@fleet-auditor/notify";
+import { deliverToPager, PagerEnvSchema, parseConfig } from "@fleet-auditor/runner";
+import { linkedEnv } from "./lib/linked-env.ts";
+import { PAGER_SECRETS } from "./lib/secrets.ts";
+import { snsMessages } from "./lib/sns-event.ts";
+import { functionStack } from "./lib/stack.ts";
+
+// Cold start: configuration (fails here, naming the variable, never echoing the routing key), the
+// undici agent (through the proxy the environment names) and the Events API client, once.
+const env = parseConfig(PagerEnvSchema, linkedEnv(PAGER_SECRETS));
+const logger = new Logger({ serviceName: "fleet-auditor" });
+const metrics = new Metrics({ namespace: "FleetAuditor", serviceName: "pager" });
+const pager = new PagerDutyEvents({
+  routingKey: env.PAGERDUTY_ROUTING_KEY,
+  eventsUrl: env.PAGERDUTY_EVENTS_URL,
+  dispatcher: createHttpAgent({ proxy: env.proxy }),
+});
+
+/**
+ * SNS subscriber of the Critical topic: each incident's opening and end, and each health notice,
+ * as a PagerDuty Events API v2 `trigger` or `resolve` under the incident's (or the episode's)
+ * key. A message it cannot map, or an event PagerDuty refuses or keeps failing, throws, so that
+ * Lambda retries and then sends the event to the function's failure destination. The mapping is
+ * the runner's `deliverToPager` (`pager-delivery.ts`), the sender notify's `PagerDutyEvents`.
+ */
+export const handler = functionStack<unknown, { sent: number; triggered: number; resolved: number }>(
+  logger,
+  metrics,
+).handler(async (event, context) => {
+  const deadline = Date.now() + context.getRemainingTimeInMillis() - env.PAGERDUTY_DEADLINE_MARGIN_MS;
+  const result = await deliverToPager({ pager, log: logger }, snsMessages(event), deadline);
+  metrics.addMetric("PagerEvents", MetricUnit.Count, result.sent);
+  return result;
+});

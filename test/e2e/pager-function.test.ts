@@ -1,0 +1,194 @@
+import type { DigestV1 } from "@fleet-auditor/render";
+import type { Context } from "aws-lambda";
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { useDynamo } from "../helpers/dynamo.ts";
+import { PAGERDUTY_ROUTING_KEY, useFakePagerDuty } from "../helpers/fake-pagerduty.ts";
+import { useKebSimulator } from "../helpers/keb.ts";
+import { emulatorEnv, fakeContext, withEnv } from "../helpers/lambda.ts";
+import { healthText, incidentText } from "../helpers/pager-messages.ts";
+import { type Delivered, useSns } from "../helpers/sns.ts";
+import { forLambda, snsEvent } from "../helpers/sns-event.ts";
+import { t } from "../helpers/transitions.ts";
+
+// The pager function, SNS → PagerDuty Events API v2, against a stand-in that keeps alerts by
+// dedup key and answers 429, 500 and 400 on demand.
+
+const fake = useFakePagerDuty();
+const kit = useKebSimulator({ fleet: { size: 120, seed: 17, flagged: 6 } });
+const dynamo = useDynamo(["pager-chain"]);
+const sns = useSns();
+let restore: () => void = () => undefined;
+let logs: string[] = [];
+
+beforeEach(() => {
+  logs = [];
+  const capture = (chunk: unknown): boolean => {
+    logs.push(String(chunk));
+    return true;
+  };
+  vi.spyOn(process.stdout, "write").mockImplementation(capture);
+  vi.spyOn(process.stderr, "write").mockImplementation(capture);
+});
+afterEach(() => {
+  restore();
+  // Whatever a test did, the routing key never reached a log line.
+  expect(logs.join("")).not.toContain(PAGERDUTY_ROUTING_KEY);
+});
+
+type Result = { sent: number; triggered: number; resolved: number };
+type Handler = (event: unknown, context: Context) => Promise<Result>;
+
+async function coldStart(vars: Record<string, string | undefined> = {}): Promise<Handler> {
+  restore();
+  restore = withEnv({
+    PAGERDUTY_ROUTING_KEY,
+    PAGERDUTY_EVENTS_URL: fake.pagerduty.url,
+    PAGERDUTY_DEADLINE_MARGIN_MS: "0",
+    POWERTOOLS_LOG_LEVEL: "INFO",
+    POWERTOOLS_METRICS_DISABLED: "true",
+    ...vars,
+  });
+  vi.resetModules();
+  return (await import("../../functions/pager.ts")).handler as Handler;
+}
+
+const withTime = (ms: number): Context => ({
+  ...fakeContext("fleet-auditor-pager"),
+  getRemainingTimeInMillis: () => ms,
+});
+const alerts = () => fake.pagerduty.alerts.map((a) => [a.dedupKey, a.status]);
+
+describe("functions/pager.ts", () => {
+  it("opens an alert when a critical incident fires and closes it when it ends, counting PagerEvents", async () => {
+    const handler = await coldStart({ POWERTOOLS_METRICS_DISABLED: "false" });
+    expect(
+      await handler(snsEvent([incidentText("firing", "inc-e2e")], "Critical"), withTime(30_000)),
+    ).toEqual({
+      sent: 1,
+      triggered: 1,
+      resolved: 0,
+    });
+    expect(alerts()).toEqual([["inc-e2e", "triggered"]]);
+    await handler(snsEvent([incidentText("resolved", "inc-e2e", [t(1, "resolved")])]), withTime(30_000));
+    expect(alerts()).toEqual([["inc-e2e", "resolved"]]);
+    expect(logs.join("")).toMatch(/"PagerEvents":\s*1/);
+    expect(logs.join("")).toContain('"dedupKey":"inc-e2e"');
+  });
+
+  it("opens one alert for a degraded auditor and closes it when it recovers", async () => {
+    const handler = await coldStart();
+    await handler(snsEvent([healthText("degraded")]), withTime(30_000));
+    await handler(snsEvent([healthText("recovered")]), withTime(30_000));
+    expect(alerts()).toEqual([[expect.stringMatching(/^hlt-/), "resolved"]]);
+  });
+
+  it("retries a 429 and a 500 with backoff, then sends once", async () => {
+    fake.pagerduty.faults.push({ status: 429 }, { status: 500 });
+    const handler = await coldStart();
+    await handler(snsEvent([incidentText("firing", "inc-retry")]), withTime(30_000));
+    expect(fake.pagerduty.attempts.map((a) => a.status)).toEqual([429, 500, 202]);
+    expect(alerts()).toEqual([["inc-retry", "triggered"]]);
+  });
+
+  it("fails the invocation on a refusal without retrying it, with PagerDuty's message and never the routing key", async () => {
+    fake.pagerduty.faults.push({
+      status: 400,
+      body: JSON.stringify({ status: "invalid event", message: "Event object is invalid", errors: ["bad"] }),
+    });
+    const handler = await coldStart();
+    const err = (await handler(snsEvent([incidentText("firing", "inc-400")]), withTime(30_000)).catch(
+      (e: unknown) => e,
+    )) as Error;
+    expect(err.message).toBe(
+      "the PagerDuty trigger of inc-400 was refused: HTTP 400 Event object is invalid; bad",
+    );
+    expect(fake.pagerduty.attempts).toHaveLength(1);
+    expect(`${err.stack}`).not.toContain(PAGERDUTY_ROUTING_KEY);
+    expect(logs.join("")).toContain("PagerDuty did not take the event");
+  });
+
+  it("refuses what it cannot send, naming the field, and a bad configuration at cold start without echoing it", async () => {
+    const handler = await coldStart();
+    await expect(handler({ Records: [] }, withTime(30_000))).rejects.toThrow(/invalid input: Records/);
+    await expect(handler(snsEvent(["DEGRADED: <KEB>"]), withTime(30_000))).rejects.toThrow(
+      /invalid input: Message: expected a fleet-auditor.digest\/v1 or a fleet-auditor.health\/v1/,
+    );
+    expect(fake.pagerduty.attempts).toEqual([]);
+    await expect(coldStart({ PAGERDUTY_ROUTING_KEY: undefined })).rejects.toThrow(
+      /PAGERDUTY_ROUTING_KEY: is required/,
+    );
+    const pasted = await coldStart({ PAGERDUTY_ROUTING_KEY: `${PAGERDUTY_ROUTING_KEY}\n` }).catch(
+      (e: unknown) => e,
+    );
+    expect(String(pasted)).toMatch(/PAGERDUTY_ROUTING_KEY: expected a PagerDuty integration \(routing\) key/);
+    expect(String(pasted)).not.toContain(PAGERDUTY_ROUTING_KEY);
+    await expect(coldStart({ PAGERDUTY_EVENTS_URL: "http://events.example" })).rejects.toThrow(
+      /PAGERDUTY_EVENTS_URL: expected an https: URL \(http: only to a loopback host\)/,
+    );
+  });
+});
+
+describe("functions/pager.ts after the audit function", () => {
+  let critical: () => Promise<Delivered[]>;
+  let incidents: () => Promise<Delivered[]>;
+  let criticalArn: string;
+  let incidentsArn: string;
+  beforeAll(async () => {
+    criticalArn = await sns.topic("pager-critical");
+    incidentsArn = await sns.topic("pager-incidents");
+    critical = await sns.subscriber("pager-critical-q", undefined, criticalArn);
+    incidents = await sns.subscriber("pager-incidents-q", undefined, incidentsArn);
+  });
+
+  async function auditRun(): Promise<void> {
+    restore();
+    restore = withEnv({
+      KEB_URL: kit.sim.url,
+      KEB_TOKEN: "t",
+      AUDIT_TABLE: "pager-chain",
+      ALERT_TOPIC_ARN: sns.topicArn,
+      CRITICAL_TOPIC_ARN: criticalArn,
+      INCIDENT_TOPIC_ARN: incidentsArn,
+      LANDSCAPE: "e2e",
+      ...emulatorEnv({ dynamodb: dynamo.db.endpoint, sns: `http://127.0.0.1:${sns.server.port}` }),
+    });
+    vi.resetModules();
+    const audit = (await import("../../functions/audit.ts")).handler as (
+      e: unknown,
+      c: unknown,
+    ) => Promise<unknown>;
+    await audit({ audit: "failing" }, fakeContext());
+  }
+  // fauxqs hands SQS the whole JSON document; SNS gives a Lambda subscriber its `default`.
+  const texts = (ds: Delivered[]): string[] => ds.map((d) => forLambda(d.Message));
+  const incidentOf = (text: string) => (JSON.parse(text) as DigestV1).incident;
+
+  it("pages what the Critical topic delivers, and follows critical incidents from opening to end", async () => {
+    await auditRun();
+    const paged = texts(await critical());
+    expect(paged.length).toBeGreaterThan(0);
+    const handler = await coldStart();
+    expect((await handler(snsEvent(paged, "Critical"), withTime(30_000))).sent).toBe(paged.length);
+    expect(fake.pagerduty.alerts.length).toBeGreaterThan(0);
+    expect(fake.pagerduty.alerts.every((a) => a.status === "triggered")).toBe(true);
+    fake.pagerduty.reset();
+
+    // The critical incidents' own messages, as the Critical topic carries them: each opens an
+    // alert under its incidentKey, and the run after their runtimes recover closes each.
+    const opened = texts(await incidents()).filter(
+      (m) => incidentOf(m) && (JSON.parse(m) as DigestV1).severity === "critical",
+    );
+    expect(opened.length).toBeGreaterThan(0);
+    await (await coldStart())(snsEvent(opened, "Critical"), withTime(30_000));
+    const keys = opened.map((m) => incidentOf(m)?.key);
+    expect(alerts()).toEqual(keys.map((k) => [k, "triggered"]));
+    for (const m of opened)
+      for (const tr of (JSON.parse(m) as DigestV1).transitions) kit.sim.fleet.recover(tr.instanceID);
+    await auditRun();
+    const ended = texts(await incidents()).filter((m) => keys.includes(incidentOf(m)?.key));
+    expect(ended.map((m) => incidentOf(m)?.status)).toEqual(keys.map(() => "resolved"));
+    const result = await (await coldStart())(snsEvent(ended, "Critical"), withTime(30_000));
+    expect(result).toEqual({ sent: keys.length, triggered: 0, resolved: keys.length });
+    expect(alerts()).toEqual(keys.map((k) => [k, "resolved"]));
+  });
+});
