@@ -8,10 +8,12 @@ import { ensureTable, statusTableDefinition } from "@fleet-auditor/store";
 import { beforeAll, describe, expect, it } from "vitest";
 import { bundleForNode } from "../bench/bundle.ts";
 import { useDynamo } from "../helpers/dynamo.ts";
+import { PAGERDUTY_ROUTING_KEY, useFakePagerDuty } from "../helpers/fake-pagerduty.ts";
 import { useFakeSlack } from "../helpers/fake-slack.ts";
 import { invokeInProcess } from "../helpers/function-process.ts";
 import { useKebSimulator } from "../helpers/keb.ts";
 import { emulatorEnv } from "../helpers/lambda.ts";
+import { incidentText } from "../helpers/pager-messages.ts";
 import { useSns } from "../helpers/sns.ts";
 import { snsEvent } from "../helpers/sns-event.ts";
 import { ctx, t } from "../helpers/transitions.ts";
@@ -28,10 +30,11 @@ const dynamo = useDynamo(["bundled-audit"]);
 beforeAll(() => ensureTable(dynamo.db.client, statusTableDefinition("bundled-status")));
 const sns = useSns();
 const fake = useFakeSlack();
+const pd = useFakePagerDuty();
 const bundles: Record<string, string> = {};
 
 beforeAll(async () => {
-  for (const name of ["audit", "applications-audit", "slack"]) {
+  for (const name of ["audit", "applications-audit", "slack", "pager"]) {
     bundles[name] = pathToFileURL(
       await bundleForNode(new URL(`../../functions/${name}.ts`, import.meta.url)),
     ).href;
@@ -106,5 +109,22 @@ describe("the bundled handlers with SST's linked resources", () => {
     expect(out.result).toEqual({ posted: 1 });
     expect(fake.slack.accepted()).toHaveLength(1);
     expect(out.logs).not.toContain("sEcReTwEbHoOkToKeN42");
+  }, 60_000);
+
+  it("the pager function reads its routing key from SST's encrypted resources and sends", async () => {
+    const out = await invokeInProcess(
+      bundles.pager as string,
+      snsEvent([incidentText("firing", "inc-bundled")]),
+      {
+        ...sstResources({ PagerDutyRoutingKey: { value: PAGERDUTY_ROUTING_KEY } }),
+        PAGERDUTY_EVENTS_URL: pd.pagerduty.url,
+        POWERTOOLS_LOG_LEVEL: "INFO",
+        POWERTOOLS_METRICS_DISABLED: "true",
+      },
+    );
+    expect(out.result).toEqual({ sent: 1, triggered: 1, resolved: 0 });
+    expect(pd.pagerduty.open("inc-bundled")).toBeDefined();
+    expect(out.logs).toContain("sent to PagerDuty");
+    expect(out.logs).not.toContain(PAGERDUTY_ROUTING_KEY);
   }, 60_000);
 });
