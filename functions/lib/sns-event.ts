@@ -1,8 +1,8 @@
 import { type DeliveredMessage, parseInput } from "@fleet-auditor/runner";
 import { array, looseObject, string } from "zod";
 
-// The Lambda side of the Slack function: the runner's deliverToSlack takes the delivered
-// messages and knows nothing of SNS's event.
+// The Lambda side of the SNS subscribers (the Slack and pager functions): the runner's
+// deliverToSlack and deliverToPager take the delivered messages and know nothing of SNS's event.
 
 /** What an SNS event must be: records, each with the message SNS delivered. */
 const SnsEventSchema = looseObject({
