@@ -9,9 +9,25 @@ export interface RunLogger {
   warn(message: string, ...extra: Array<Record<string, unknown>>): void;
 }
 
-/** Posts one Slack message or throws; `deadline` (epoch ms) bounds every retry and wait. */
+/** What a Slack post gave back: the message's `ts`, where the poster learns it. */
+export interface SlackPosted {
+  ts?: string;
+}
+
+/** Where a Slack post goes in a thread: under the parent's `ts`; `broadcast`, the channel sees it too. */
+export interface SlackReply {
+  threadTs: string;
+  broadcast?: boolean;
+}
+
+/**
+ * Posts one Slack message or throws; `deadline` (epoch ms) bounds every retry and wait. A poster
+ * that `threads` (notify's `SlackBot`) returns each post's `ts` and replies under `reply`; one
+ * that does not (`SlackWebhook`: an incoming webhook returns no `ts`) posts each on its own.
+ */
 export interface SlackPoster {
-  post(message: SlackMessage, deadline: number): Promise<void>;
+  readonly threads: boolean;
+  post(message: SlackMessage, deadline: number, reply?: SlackReply): Promise<SlackPosted>;
 }
 
 /** A scan after the source looked again at what it did not list, and how each of those ended. */
