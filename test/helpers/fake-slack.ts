@@ -62,18 +62,7 @@ export async function startFakeSlack(): Promise<FakeSlack> {
     const fault = faults.shift();
     if (fault) {
       attempts.push({ at, status: fault.status, payload });
-      const body = fault.body ?? "";
-      res.writeHead(fault.status, {
-        "content-type": "text/plain",
-        ...(fault.retryAfter ? { "retry-after": fault.retryAfter } : {}),
-        ...(fault.breakOff ? { "content-length": String(Buffer.byteLength(body) * 2 + 2) } : {}),
-      });
-      if (!fault.breakOff) {
-        res.end(body);
-        return;
-      }
-      res.write(body);
-      setTimeout(() => res.socket?.destroy(), 5);
+      answerFault(res, fault);
       return;
     }
     const problem = refusal(payload);
@@ -98,6 +87,22 @@ export async function startFakeSlack(): Promise<FakeSlack> {
         server.close(() => resolve());
       }),
   };
+}
+
+/** Answers as the fault says: its status, body and `Retry-After`, or half the body and a dropped connection. */
+export function answerFault(res: ServerResponse, fault: SlackFault, contentType = "text/plain"): void {
+  const body = fault.body ?? "";
+  res.writeHead(fault.status, {
+    "content-type": contentType,
+    ...(fault.retryAfter ? { "retry-after": fault.retryAfter } : {}),
+    ...(fault.breakOff ? { "content-length": String(Buffer.byteLength(body) * 2 + 2) } : {}),
+  });
+  if (!fault.breakOff) {
+    res.end(body);
+    return;
+  }
+  res.write(body);
+  setTimeout(() => res.socket?.destroy(), 5);
 }
 
 /** A fake Slack for one test file. */

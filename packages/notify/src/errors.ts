@@ -10,12 +10,15 @@ export class PublishError extends Error {
   }
 }
 
-/** Slack did not take a message: refused (4xx, with Slack's error text) or kept failing. */
+/**
+ * Slack did not take a message: refused (a webhook's 4xx with Slack's error text; the Web API's
+ * `ok: false` with its `error`) or kept failing (429, 5xx, no answer until the deadline).
+ */
 export class SlackPostError extends Error {
   readonly code: NotifyErrorCode = "NOTIFY_SLACK";
-  /** The last HTTP status; 0 when no answer came. */
+  /** The last HTTP status (200 for a Web API refusal); 0 when no answer came. */
   readonly status: number;
-  /** Slack's answer, e.g. `invalid_blocks` (at most 300 characters). */
+  /** Slack's answer, e.g. `invalid_blocks`, `channel_not_found` (at most 300 characters). */
   readonly body: string;
   constructor(message: string, answer: { status: number; body: string }) {
     super(message);

@@ -8,7 +8,14 @@ export {
 } from "./pagerduty-events.ts";
 export { publishAll } from "./publish-all.ts";
 export { RoutedPublisher, type Routes, snsAlertPublisher } from "./routed-publisher.ts";
-export { type SlackPayload, SlackWebhook, type SlackWebhookOptions } from "./slack-webhook.ts";
+export { SlackBot, type SlackBotOptions, type SlackReply } from "./slack-bot.ts";
+export type { SlackSenderOptions } from "./slack-sender.ts";
+export {
+  type SlackPayload,
+  type SlackPosted,
+  SlackWebhook,
+  type SlackWebhookOptions,
+} from "./slack-webhook.ts";
 export {
   byteSize,
   type ProtocolBodies,
