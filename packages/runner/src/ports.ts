@@ -30,6 +30,20 @@ export interface SlackPoster {
   post(message: SlackMessage, deadline: number, reply?: SlackReply): Promise<SlackPosted>;
 }
 
+/**
+ * Where each incident's Slack thread starts: the parent message's `ts` by `incidentKey` (store's
+ * `DynamoSlackThreads`, in the audit table with a TTL).
+ */
+export interface SlackThreads {
+  /** The `ts` of the incident's thread parent, or undefined when none is kept. */
+  parentOf(incidentKey: string): Promise<string | undefined>;
+  /**
+   * Keeps `ts` as the incident's parent unless one is kept already (a conditional write), and
+   * returns the parent that stands: the first one, if two posts raced.
+   */
+  keepParent(incidentKey: string, ts: string): Promise<string>;
+}
+
 /** A scan after the source looked again at what it did not list, and how each of those ended. */
 export interface Confirmed {
   scan: Scan;

@@ -18,6 +18,14 @@ export const itemKey = {
     sk: `PART#${String(part).padStart(5, "0")}`,
   }),
   silence: (id: string) => ({ pk: "SILENCE", sk: id }),
+  /**
+   * The Slack thread of an incident in a channel: its parent message's `ts`. The partition key's
+   * `SLACK#` prefix is what the Slack function's IAM grant (`dynamodb:LeadingKeys`) allows.
+   */
+  slackThread: (incidentKey: string, channel: string) => ({
+    pk: `SLACK#${incidentKey}`,
+    sk: `THREAD#${channel}`,
+  }),
 };
 
 /** The table as CreateTable wants it (on-demand); SST declares the same in sst.config.ts. */

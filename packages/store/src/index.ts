@@ -5,6 +5,7 @@ export { documentClient } from "./document-client.ts";
 export { DynamoAuditStore, type DynamoAuditStoreOptions } from "./dynamo-audit-store.ts";
 export { DynamoReportStore, packParts } from "./dynamo-report-store.ts";
 export { DynamoSilenceStore } from "./dynamo-silence-store.ts";
+export { DynamoSlackThreads, type DynamoSlackThreadsOptions } from "./dynamo-slack-threads.ts";
 export { DynamoStatusStore, type DynamoStatusStoreOptions } from "./dynamo-status-store.ts";
 export { type EmbeddedDynamo, ensureTable, startEmbeddedDynamo } from "./embedded-dynamo.ts";
 export * from "./errors.ts";
