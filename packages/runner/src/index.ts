@@ -52,7 +52,16 @@ export {
   type PagerSeverity,
   type PagerTrigger,
 } from "./pager-event.ts";
-export type { AuditSource, Confirmed, PagerPort, RunLogger, SlackPoster } from "./ports.ts";
+export type {
+  AuditSource,
+  Confirmed,
+  PagerPort,
+  RunLogger,
+  SlackPosted,
+  SlackPoster,
+  SlackReply,
+  SlackThreads,
+} from "./ports.ts";
 export { runAudit } from "./run-audit.ts";
 export type { AuditRunDeps, AuditRunHooks, AuditRunPorts, AuditRunSettings } from "./run-deps.ts";
 export { LEDGER_TRANSITIONS } from "./run-finish.ts";
@@ -66,5 +75,6 @@ export type { AuditRunResult, RunOptions } from "./run-state.ts";
 export { isShowRequest, parseShowRun, type RunView, ShowRunInputSchema, showRun } from "./show-run.ts";
 export { type SlackEnv, SlackEnvSchema } from "./slack-config.ts";
 export { type DeliveredMessage, deliverToSlack, slackMessageFor } from "./slack-delivery.ts";
+export type { Placement, TellsIncident } from "./slack-thread.ts";
 export { parseStatusQuery, type StatusQueryInput, StatusQueryInputSchema } from "./status-query-input.ts";
 export { StatusTableSource, type StatusTableSourceOptions } from "./status-table-source.ts";

@@ -9,11 +9,13 @@ import {
   slackMessage,
 } from "@fleet-auditor/render";
 import { problemsOf, RunInputError } from "./errors.ts";
-import type { RunLogger, SlackPoster } from "./ports.ts";
+import type { RunLogger, SlackPoster, SlackThreads } from "./ports.ts";
+import { type Placement, postInThread, type TellsIncident } from "./slack-thread.ts";
 
 // Where the rest of Slack lives: render's `slack/render-slack.ts` builds the Block Kit, notify's
-// `SlackWebhook` is the `SlackPoster` that posts it, `functions/slack.ts` wires both to the alert
-// topic, and `fleet-auditor slack preview` (the CLI's `commands/slack.ts`) prints what
+// `SlackWebhook` or `SlackBot` is the `SlackPoster` that posts it, `slack-thread.ts` keeps an
+// incident in one thread (store's `DynamoSlackThreads`), `functions/slack.ts` wires them to the
+// incidents topic, and `fleet-auditor slack preview` (the CLI's `commands/slack.ts`) prints what
 // `slackMessageFor` gives.
 
 /** One message SNS delivered to the Slack function: its text, and SNS's ID for it (for logs). */
@@ -32,7 +34,12 @@ export interface DeliveredMessage {
  * (`Message.transitions.0.links.runtime`), never its value. Posted as text it would read as a
  * digest, and rendered as one it would print what stands where a time or a link should.
  */
-export function slackMessageFor(delivered: string): { message: SlackMessage; runId?: string } {
+export function slackMessageFor(delivered: string): {
+  message: SlackMessage;
+  runId?: string;
+  /** An incident message's incident: what its thread is kept by. */
+  incident?: TellsIncident;
+} {
   let json: unknown;
   try {
     json = JSON.parse(delivered);
@@ -40,7 +47,14 @@ export function slackMessageFor(delivered: string): { message: SlackMessage; run
     json = undefined;
   }
   const digest = DigestV1Schema.safeParse(json);
-  if (digest.success) return { message: slackMessage(digest.data), runId: digest.data.runId };
+  if (digest.success) {
+    const { runId, incident } = digest.data;
+    return {
+      message: slackMessage(digest.data),
+      runId,
+      ...(incident ? { incident: { key: incident.key, status: incident.status } } : {}),
+    };
+  }
   if (claims(json, DIGEST_V1)) refuse(DIGEST_V1, digest.error, json);
   const health = HealthV1Schema.safeParse(json);
   if (health.success) return { message: healthSlackMessage(health.data), runId: health.data.runId };
@@ -67,36 +81,54 @@ function refuse(schema: string, error: Parameters<typeof problemsOf>[0], json: u
 
 /**
  * SNS → Slack: posts each delivered message (unwrapped from the event by the function), in
- * order. A post that fails throws, so that Lambda retries the invocation (SNS invokes
+ * order. With a poster that threads (a bot) and `threads`, an incident message goes to its
+ * incident's thread (`postInThread`); a message without an incident (a roll-up of new
+ * incidents, a health notice), or any message through an incoming webhook, is a post of its
+ * own. A post that fails throws, so that Lambda retries the invocation (SNS invokes
  * asynchronously) and the failure ends in the function's failure destination, never dropped in
  * silence.
  */
 export async function deliverToSlack(
-  deps: { poster: SlackPoster; log?: RunLogger },
+  deps: { poster: SlackPoster; threads?: SlackThreads; log?: RunLogger },
   delivered: readonly DeliveredMessage[],
   deadline: number,
 ): Promise<{ posted: number }> {
   let posted = 0;
   for (const one of delivered) {
-    const { message, runId } = messageOf(one, deps.log);
+    const { message, runId, incident } = messageOf(one, deps.log);
+    const keys = {
+      snsMessageId: one.id,
+      ...(runId ? { runId } : {}),
+      ...(incident ? { incidentKey: incident.key } : {}),
+    };
+    let placement: Placement;
     try {
-      await deps.poster.post(message, deadline);
+      placement = await post(deps, message, incident, deadline, keys);
     } catch (err) {
       deps.log?.warn("Slack post failed; the invocation fails so that Lambda retries it", {
-        snsMessageId: one.id,
-        ...(runId ? { runId } : {}),
+        ...keys,
         error: (err as Error).message,
       });
       throw err;
     }
     posted++;
-    deps.log?.info("posted to Slack", {
-      snsMessageId: one.id,
-      ...(runId ? { runId } : {}),
-      blocks: message.blocks.length,
-    });
+    deps.log?.info("posted to Slack", { ...keys, blocks: message.blocks.length, placement });
   }
   return { posted };
+}
+
+/** One message: in its incident's thread where the poster can thread, else on its own. */
+async function post(
+  deps: { poster: SlackPoster; threads?: SlackThreads; log?: RunLogger },
+  message: SlackMessage,
+  incident: TellsIncident | undefined,
+  deadline: number,
+  keys: Record<string, unknown>,
+): Promise<Placement> {
+  if (incident && deps.threads && deps.poster.threads)
+    return postInThread({ ...deps, threads: deps.threads }, message, incident, deadline, keys);
+  await deps.poster.post(message, deadline);
+  return "alone";
 }
 
 /** The record's Slack message; a digest the schema refuses is logged (fields only) and thrown. */

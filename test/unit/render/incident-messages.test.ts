@@ -1,52 +1,10 @@
-import {
-  DEFAULT_POLICY,
-  type DigestMessage,
-  diffSnapshot,
-  type Finding,
-  KEB_GROUP_BY,
-  kebPresenter,
-  type SnapshotEntry,
-} from "@fleet-auditor/audit";
-import {
-  type ChatbotNotification,
-  MAX_NEW_INCIDENT_MESSAGES,
-  renderIncidentMessages,
-} from "@fleet-auditor/render";
+import type { DigestMessage } from "@fleet-auditor/audit";
+import { type ChatbotNotification, MAX_NEW_INCIDENT_MESSAGES } from "@fleet-auditor/render";
 import { describe, expect, it } from "vitest";
-import { edited, finding } from "../../helpers/findings.ts";
-import { ctx } from "../../helpers/transitions.ts";
+import { failing, Landscape } from "../../helpers/incident-landscape.ts";
 
 // Chat follows incidents: one message per incident with news in a run, in the incident's own
 // thread from its first firing to its end; new incidents are capped, the rest rolled up.
-
-const T0 = Date.parse("2026-12-01T08:00:00.000Z");
-const at = (hours: number): Date => new Date(T0 + hours * 3_600_000);
-const failing = (id: string, region: string, reason = "err_provisioning", op = "op-1"): Finding =>
-  edited(finding(id, "failed", "critical", op), (_, o) => ({
-    region,
-    operation: { ...o, errorReason: reason },
-  }));
-
-class Landscape {
-  snapshot = new Map<string, SnapshotEntry>();
-  /** One run: the diff, its writes committed, and the incident messages it sends. */
-  run(findings: Finding[], hour: number): DigestMessage[] {
-    const now = at(hour);
-    const diff = diffSnapshot({
-      audit: "failing",
-      previous: this.snapshot,
-      findings,
-      problemKey: kebPresenter.problemKey,
-      incidents: { landscape: "prod-eu", groupBy: KEB_GROUP_BY },
-      complete: true,
-      now,
-      policy: DEFAULT_POLICY,
-    });
-    for (const c of diff.changes)
-      c.op === "put" ? this.snapshot.set(c.entry.key, c.entry) : this.snapshot.delete(c.key);
-    return renderIncidentMessages({ ...ctx, runId: `run-${hour}`, at: now.toISOString() }, diff.transitions);
-  }
-}
 
 const parts = (m: DigestMessage | undefined) => {
   const body = JSON.parse(m?.message ?? "{}") as { default: string; https: string };

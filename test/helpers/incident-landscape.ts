@@ -1,0 +1,50 @@
+import {
+  DEFAULT_POLICY,
+  type DigestMessage,
+  diffSnapshot,
+  type Finding,
+  KEB_GROUP_BY,
+  kebPresenter,
+  type SnapshotEntry,
+} from "@fleet-auditor/audit";
+import { MAX_NEW_INCIDENT_MESSAGES, renderIncidentMessages } from "@fleet-auditor/render";
+import { edited, finding } from "./findings.ts";
+import { ctx } from "./transitions.ts";
+
+// A landscape's runs as the engine sees them, without a store: each run diffs its findings
+// against the snapshot, commits, and renders the incident messages it would send. What chat
+// channels are tested with: one incident's firing, change, reminder and end, beside others.
+
+const T0 = Date.parse("2026-12-01T08:00:00.000Z");
+
+/** A KEB runtime failing in `region` for `reason`, its failing operation `op`. */
+export const failing = (id: string, region: string, reason = "err_provisioning", op = "op-1"): Finding =>
+  edited(finding(id, "failed", "critical", op), (_, o) => ({
+    region,
+    operation: { ...o, errorReason: reason },
+  }));
+
+export class Landscape {
+  snapshot = new Map<string, SnapshotEntry>();
+  /** One run `hour` hours after the first: the diff, its writes committed, its incident messages. */
+  run(findings: Finding[], hour: number, maxNew = MAX_NEW_INCIDENT_MESSAGES): DigestMessage[] {
+    const now = new Date(T0 + hour * 3_600_000);
+    const diff = diffSnapshot({
+      audit: "failing",
+      previous: this.snapshot,
+      findings,
+      problemKey: kebPresenter.problemKey,
+      incidents: { landscape: "prod-eu", groupBy: KEB_GROUP_BY },
+      complete: true,
+      now,
+      policy: DEFAULT_POLICY,
+    });
+    for (const c of diff.changes)
+      c.op === "put" ? this.snapshot.set(c.entry.key, c.entry) : this.snapshot.delete(c.key);
+    return renderIncidentMessages(
+      { ...ctx, runId: `run-${hour}`, at: now.toISOString() },
+      diff.transitions,
+      maxNew,
+    );
+  }
+}
