@@ -10,12 +10,14 @@ import { bundleForNode } from "../bench/bundle.ts";
 import { useDynamo } from "../helpers/dynamo.ts";
 import { PAGERDUTY_ROUTING_KEY, useFakePagerDuty } from "../helpers/fake-pagerduty.ts";
 import { useFakeSlack } from "../helpers/fake-slack.ts";
+import { useFakeSlackApi } from "../helpers/fake-slack-api.ts";
 import { invokeInProcess } from "../helpers/function-process.ts";
+import { failing, Landscape } from "../helpers/incident-landscape.ts";
 import { useKebSimulator } from "../helpers/keb.ts";
 import { emulatorEnv } from "../helpers/lambda.ts";
 import { incidentText } from "../helpers/pager-messages.ts";
 import { useSns } from "../helpers/sns.ts";
-import { snsEvent } from "../helpers/sns-event.ts";
+import { forLambda, snsEvent } from "../helpers/sns-event.ts";
 import { ctx, t } from "../helpers/transitions.ts";
 
 // The handlers as they are deployed: bundled as SST bundles them (esbuild, ESM, node22,
@@ -31,6 +33,7 @@ beforeAll(() => ensureTable(dynamo.db.client, statusTableDefinition("bundled-sta
 const sns = useSns();
 const fake = useFakeSlack();
 const pd = useFakePagerDuty();
+const api = useFakeSlackApi();
 const bundles: Record<string, string> = {};
 
 beforeAll(async () => {
@@ -126,5 +129,25 @@ describe("the bundled handlers with SST's linked resources", () => {
     expect(pd.pagerduty.open("inc-bundled")).toBeDefined();
     expect(out.logs).toContain("sent to PagerDuty");
     expect(out.logs).not.toContain(PAGERDUTY_ROUTING_KEY);
+  }, 60_000);
+
+  it("the Slack function reads its bot token from SST's encrypted resources and threads an incident", async () => {
+    api.api.reset();
+    const l = new Landscape();
+    const messages = [...l.run([failing("a", "eu-1")], 0), ...l.run([], 1)];
+    for (const m of messages) {
+      const out = await invokeInProcess(bundles.slack as string, snsEvent([forLambda(m.message)]), {
+        ...sstResources({ SlackBotToken: { value: api.api.token } }),
+        SLACK_CHANNEL: api.api.channel,
+        SLACK_API_URL: api.api.apiUrl,
+        AUDIT_TABLE: "bundled-audit",
+        ...aws(),
+      });
+      expect(out.result).toEqual({ posted: 1 });
+      expect(out.logs).not.toContain("SeCrEtBoTtOkEn");
+    }
+    const [parent, ...others] = api.api.topLevel();
+    expect(others).toEqual([]);
+    expect(api.api.replies(parent?.ts ?? "")).toEqual([expect.objectContaining({ broadcast: true })]);
   }, 60_000);
 });

@@ -15,6 +15,7 @@ import {
   MemoryPublisher,
   MemoryReportStore,
 } from "../helpers/memory-ports.ts";
+import { captureOutput } from "../helpers/output.ts";
 import { useSns } from "../helpers/sns.ts";
 import { forLambda, snsEvent } from "../helpers/sns-event.ts";
 import { startTlsRelay, type TlsRelay, testCertificate, trustInThisProcess } from "../helpers/test-tls.ts";
@@ -35,13 +36,7 @@ beforeEach(() => {
   slack = fake.slack;
   slack.attempts.length = 0;
   slack.faults.length = 0;
-  logs = [];
-  const capture = (chunk: unknown): boolean => {
-    logs.push(String(chunk));
-    return true;
-  };
-  vi.spyOn(process.stdout, "write").mockImplementation(capture);
-  vi.spyOn(process.stderr, "write").mockImplementation(capture);
+  logs = captureOutput();
 });
 afterEach(() => restore());
 

@@ -24,13 +24,16 @@ import { type Declared, type Recording, recordSstConfig, seconds } from "../help
 
 const ROOT = new URL("../../", import.meta.url);
 
-/** What each handler reads: its schema and the secrets it takes from links. */
-const FUNCTIONS: Record<string, { schema: ZodType; secrets: Record<string, string> }> = {
+/**
+ * What each handler reads: its schema and the secrets it takes from links; `anyOf`: the secrets
+ * are alternatives (the Slack function's webhook or bot), a stage links those it has set.
+ */
+const FUNCTIONS: Record<string, { schema: ZodType; secrets: Record<string, string>; anyOf?: true }> = {
   "functions/audit.handler": { schema: AuditFunctionEnvSchema, secrets: AUDIT_SECRETS },
   "functions/applications-audit.handler": { schema: ApplicationsAuditEnvSchema, secrets: {} },
   "functions/applications.handler": { schema: ApplicationsEnvSchema, secrets: {} },
   "functions/application-status.handler": { schema: ApplicationsEnvSchema, secrets: {} },
-  "functions/slack.handler": { schema: SlackEnvSchema, secrets: SLACK_SECRETS },
+  "functions/slack.handler": { schema: SlackEnvSchema, secrets: SLACK_SECRETS, anyOf: true },
   "functions/pager.handler": { schema: PagerEnvSchema, secrets: PAGER_SECRETS },
 };
 
@@ -61,8 +64,10 @@ function environmentProblems(r: Recording): string[] {
     const problems: string[] = [];
     for (const [variable, secret] of Object.entries(spec.secrets)) {
       if (linked.has(`secret:${secret}`)) env[variable] ??= secretValue(variable);
-      else problems.push(`${f.name}: secret ${secret} (${variable}) is not linked`);
+      else if (!spec.anyOf) problems.push(`${f.name}: secret ${secret} (${variable}) is not linked`);
     }
+    if (spec.anyOf && !Object.values(spec.secrets).some((secret) => linked.has(`secret:${secret}`)))
+      problems.push(`${f.name}: links none of ${Object.values(spec.secrets).join(", ")}`);
     const parsed = spec.schema.safeParse(env);
     if (!parsed.success) {
       const found = problemsOf(parsed.error, env).map((p) => `${p.path}: ${p.message}`);

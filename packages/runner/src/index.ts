@@ -73,7 +73,7 @@ export {
 } from "./run-input.ts";
 export type { AuditRunResult, RunOptions } from "./run-state.ts";
 export { isShowRequest, parseShowRun, type RunView, ShowRunInputSchema, showRun } from "./show-run.ts";
-export { type SlackEnv, SlackEnvSchema } from "./slack-config.ts";
+export { type SlackEnv, SlackEnvSchema, type SlackWay } from "./slack-config.ts";
 export { type DeliveredMessage, deliverToSlack, slackMessageFor } from "./slack-delivery.ts";
 export type { Placement, TellsIncident } from "./slack-thread.ts";
 export { parseStatusQuery, type StatusQueryInput, StatusQueryInputSchema } from "./status-query-input.ts";

@@ -8,6 +8,7 @@ import {
 } from "@fleet-auditor/keb";
 import { NEVER, object, enum as oneOf, optional, type output, string, url } from "zod";
 import { PROXY_VARIABLES, proxyFrom } from "./proxy-env.ts";
+import { secretVariable } from "./secret-variable.ts";
 
 /** Settings both OAuth2 grants share. */
 interface OAuth2Settings {
@@ -32,23 +33,14 @@ export interface KebConnection {
   proxy?: ProxySettings;
 }
 
-// A secret with a line break or surrounding spaces is almost always a paste mistake that KEB or
-// the issuer would refuse later with a vaguer error. The message never repeats the value.
-const secret = () =>
-  string()
-    .min(1)
-    .refine((v) => v === v.trim() && !/\p{Cc}/u.test(v), {
-      message: "has a line break, a control character or surrounding spaces (a paste mistake?)",
-    });
-
 const KebVariables = object({
   KEB_URL: url({ protocol: /^https?$/ }),
-  KEB_TOKEN: optional(secret()),
+  KEB_TOKEN: optional(secretVariable()),
   KEB_TOKEN_URL: optional(url({ protocol: /^https?$/ })),
   KEB_CLIENT_ID: optional(string().min(1)),
-  KEB_CLIENT_SECRET: optional(secret()),
+  KEB_CLIENT_SECRET: optional(secretVariable()),
   KEB_USERNAME: optional(string().min(1)),
-  KEB_PASSWORD: optional(secret()),
+  KEB_PASSWORD: optional(secretVariable()),
   KEB_SCOPE: optional(string().min(1)),
   KEB_TOKEN_FIELD: optional(oneOf(["access_token", "id_token"])),
   KEB_CLIENT_AUTH: optional(oneOf(["basic", "post"])),

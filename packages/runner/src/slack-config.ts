@@ -1,23 +1,83 @@
-import { coerce, object, type output, url } from "zod";
+import { isLoopbackHost } from "@fleet-auditor/keb";
+import { coerce, NEVER, object, optional, type output, string, url } from "zod";
 import { PROXY_VARIABLES, proxyFrom } from "./proxy-env.ts";
+import { secretVariable } from "./secret-variable.ts";
 
-/**
- * Variables of the Slack function, and the proxy on the way to Slack (`proxy`, from
- * `HTTPS_PROXY`, `HTTP_PROXY`, `NO_PROXY`). The webhook URL is a secret (anyone holding it can
- * post to the channel): a problem with it is named, its value never repeated.
- */
-export const SlackEnvSchema = object({
-  SLACK_WEBHOOK_URL: url({ protocol: /^https?$/, error: "expected a Slack incoming webhook URL" }),
-  /** Slack allows about one message a second per webhook. */
+/** How the Slack function reaches Slack: an incoming webhook, or a bot that threads. */
+export type SlackWay =
+  | { kind: "webhook"; url: string }
+  | {
+      kind: "bot";
+      token: string;
+      channel: string;
+      apiUrl: string;
+      /** The audit table, where each incident's thread parent is kept. */
+      auditTable: string;
+      /** `SLACK_WEBHOOK_URL` was set too, and is not used: the bot wins. */
+      webhookIgnored: boolean;
+    };
+
+const SlackVariables = object({
+  SLACK_WEBHOOK_URL: optional(url({ protocol: /^https?$/, error: "expected a Slack incoming webhook URL" })),
+  SLACK_BOT_TOKEN: optional(secretVariable()),
+  SLACK_CHANNEL: optional(
+    string().regex(/^#?[A-Za-z0-9_-]{1,80}$/, "expected a channel ID (C0123ABCD) or a channel name"),
+  ),
+  // The Web API's base URL: https, or plain http to a loopback stand-in only (a token is sent).
+  SLACK_API_URL: optional(
+    url({ protocol: /^https?$/ }).refine(
+      (v) => v.startsWith("https:") || isLoopbackHost(new URL(v).hostname),
+      "plain http is allowed only to a loopback host",
+    ),
+  ),
+  AUDIT_TABLE: optional(string().min(3)),
+  /** Slack allows about one message a second per webhook or channel. */
   SLACK_MIN_INTERVAL_MS: coerce.number().int().nonnegative().default(1_000),
   /** Kept back from the function's remaining time for the throw that makes Lambda retry. */
   SLACK_DEADLINE_MARGIN_MS: coerce.number().int().nonnegative().default(2_000),
   ...PROXY_VARIABLES,
-}).transform(({ SLACK_WEBHOOK_URL, SLACK_MIN_INTERVAL_MS, SLACK_DEADLINE_MARGIN_MS, ...proxy }) => ({
-  SLACK_WEBHOOK_URL,
-  SLACK_MIN_INTERVAL_MS,
-  SLACK_DEADLINE_MARGIN_MS,
-  proxy: proxyFrom(proxy),
-}));
+});
+
+/**
+ * Variables of the Slack function: `SLACK_WEBHOOK_URL` (an incoming webhook: one post per
+ * message), or `SLACK_BOT_TOKEN` with `SLACK_CHANNEL` and `AUDIT_TABLE` (a bot: each incident
+ * in one thread, its parent kept in the audit table; `SLACK_API_URL` for a stand-in). With both,
+ * the bot wins (`webhookIgnored`, which the function logs). The proxy on the way to Slack is
+ * `proxy` (`HTTPS_PROXY`, `HTTP_PROXY`, `NO_PROXY`). The URL and the token are secrets: a
+ * problem with either is named, its value never repeated.
+ */
+export const SlackEnvSchema = SlackVariables.transform((env, ctx) => {
+  const problem = (variable: string, message: string): typeof NEVER => {
+    ctx.addIssue({ code: "custom", path: [variable], message });
+    return NEVER;
+  };
+  const common = {
+    SLACK_MIN_INTERVAL_MS: env.SLACK_MIN_INTERVAL_MS,
+    SLACK_DEADLINE_MARGIN_MS: env.SLACK_DEADLINE_MARGIN_MS,
+    proxy: proxyFrom(env),
+  };
+  if (!env.SLACK_BOT_TOKEN) {
+    if (!env.SLACK_WEBHOOK_URL)
+      return problem(
+        "SLACK_WEBHOOK_URL",
+        "is required: set SLACK_WEBHOOK_URL (an incoming webhook), or SLACK_BOT_TOKEN with SLACK_CHANNEL and AUDIT_TABLE (a bot, which threads)",
+      );
+    const slack: SlackWay = { kind: "webhook", url: env.SLACK_WEBHOOK_URL };
+    return { slack, ...common };
+  }
+  if (!env.SLACK_CHANNEL)
+    return problem("SLACK_CHANNEL", "is required with SLACK_BOT_TOKEN: the channel to post to");
+  if (!env.AUDIT_TABLE)
+    return problem("AUDIT_TABLE", "is required with SLACK_BOT_TOKEN: each incident's thread is kept there");
+  const slack: SlackWay = {
+    kind: "bot",
+    token: env.SLACK_BOT_TOKEN,
+    channel: env.SLACK_CHANNEL,
+    apiUrl: env.SLACK_API_URL ?? "https://slack.com/api",
+    auditTable: env.AUDIT_TABLE,
+    webhookIgnored: env.SLACK_WEBHOOK_URL !== undefined,
+  };
+  return { slack, ...common };
+});
 
 export type SlackEnv = output<typeof SlackEnvSchema>;
