@@ -197,13 +197,33 @@ export default $config({
       },
     });
 
-    // Slack without Chatbot: Block Kit to an incoming webhook, deployed only on a stage whose
-    // secret is set (`npx sst secret set SlackWebhookUrl … --stage NAME`; SST hands set secrets to
-    // this program as SST_SECRET_<name>, see its components/secret.ts). It needs no AWS
-    // permission but its failure destination, only its secret.
+    // Slack without Chatbot: Block Kit to an incoming webhook, or through a bot that keeps each
+    // incident in one thread; deployed only on a stage where one of their secrets is set (`npx sst
+    // secret set SlackWebhookUrl … --stage NAME`, or `SlackBotToken xoxb-…`; SST hands set secrets
+    // to this program as SST_SECRET_<name>, see its components/secret.ts). Only a set secret is
+    // declared: SST refuses to deploy one that has no value. With both, the bot posts.
     const slackFunctionNames: $util.Output<string>[] = [];
-    if (process.env.SST_SECRET_SlackWebhookUrl) {
-      const slackWebhookUrl = new sst.Secret("SlackWebhookUrl");
+    const slackWebhookSet = Boolean(process.env.SST_SECRET_SlackWebhookUrl);
+    const slackBotSet = Boolean(process.env.SST_SECRET_SlackBotToken);
+    if (slackWebhookSet || slackBotSet) {
+      const slackChannel = process.env.FLEET_AUDITOR_SLACK_CHANNEL;
+      if (slackBotSet && !slackChannel)
+        throw new Error(
+          "FLEET_AUDITOR_SLACK_CHANNEL is not set: the Slack bot (secret SlackBotToken) needs the ID of the channel it posts to, e.g. C0123ABCD",
+        );
+      // The bot keeps each incident's thread parent in the audit table, and may read and write
+      // those items only (partition keys SLACK#<incidentKey>, store's `itemKey.slackThread`).
+      const slackBotAccess = slackBotSet
+        ? [
+            {
+              actions: ["dynamodb:GetItem", "dynamodb:PutItem"],
+              resources: [auditTable.arn],
+              conditions: [
+                { test: "ForAllValues:StringLike", variable: "dynamodb:LeadingKeys", values: ["SLACK#*"] },
+              ],
+            },
+          ]
+        : [];
       const slack = incidents.subscribe("Slack", {
         handler: "functions/slack.handler",
         // Room for a 429's Retry-After and a few backoffs; a post that still fails throws, Lambda
@@ -212,9 +232,22 @@ export default $config({
         memory: "256 MB",
         retries: 2,
         transform: failureDestination,
-        link: [slackWebhookUrl],
-        permissions: [{ actions: ["sqs:SendMessage"], resources: [failures.arn] }],
-        environment: { POWERTOOLS_SERVICE_NAME: "fleet-auditor", POWERTOOLS_LOG_LEVEL: "INFO" },
+        // One delivery at a time: two deliveries of one incident never race to start two threads,
+        // and Slack takes about one message a second per channel anyway. Lambda keeps the events
+        // it throttles and retries them, within the hour the failure destination allows.
+        concurrency: { reserved: 1 },
+        link: [
+          ...(slackWebhookSet ? [new sst.Secret("SlackWebhookUrl")] : []),
+          ...(slackBotSet ? [new sst.Secret("SlackBotToken")] : []),
+        ],
+        permissions: [{ actions: ["sqs:SendMessage"], resources: [failures.arn] }, ...slackBotAccess],
+        environment: {
+          POWERTOOLS_SERVICE_NAME: "fleet-auditor",
+          POWERTOOLS_LOG_LEVEL: "INFO",
+          ...(slackBotSet && slackChannel
+            ? { SLACK_CHANNEL: slackChannel, AUDIT_TABLE: auditTable.name }
+            : {}),
+        },
       });
       slackFunctionNames.push(slack.nodes.function.name);
     }

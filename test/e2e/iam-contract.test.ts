@@ -2,10 +2,13 @@ import { applicationTraffic } from "@fleet-auditor/keb-sim";
 import { ensureTable, statusTableDefinition } from "@fleet-auditor/store";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { useDynamo } from "../helpers/dynamo.ts";
+import { useFakeSlackApi } from "../helpers/fake-slack-api.ts";
 import { useFaultProxy } from "../helpers/fault-proxy.ts";
+import { failing, Landscape } from "../helpers/incident-landscape.ts";
 import { useKebSimulator } from "../helpers/keb.ts";
 import { emulatorEnv, fakeContext, recentHour, withEnv } from "../helpers/lambda.ts";
 import { useSns } from "../helpers/sns.ts";
+import { forLambda, snsEvent } from "../helpers/sns-event.ts";
 import { sqsEvent } from "../helpers/sqs-event.ts";
 import { type Declared, recordSstConfig } from "../helpers/sst-stand-ins.ts";
 
@@ -19,6 +22,7 @@ const dynamo = useDynamo(["iam-audit"]);
 const sns = useSns();
 const ddb = useFaultProxy(() => dynamo.db.endpoint);
 const snsProxy = useFaultProxy(() => `http://127.0.0.1:${sns.server.port}`);
+const slackApi = useFakeSlackApi();
 let criticalArn: string;
 let incidentsArn: string;
 let restore: () => void = () => undefined;
@@ -52,6 +56,24 @@ function actionsSince(from: { ddb: number; sns: number }): string[] {
   return [...new Set([...dynamoOps, ...snsOps])].sort();
 }
 const mark = () => ({ ddb: ddb.proxy.seen.length, sns: snsProxy.proxy.seen.length });
+
+/** The partition key of a DynamoDB GetItem or PutItem request body. */
+function partitionKeyOf(body: string): string {
+  const request = JSON.parse(body) as { Key?: { pk?: { S?: string } }; Item?: { pk?: { S?: string } } };
+  return request.Key?.pk?.S ?? request.Item?.pk?.S ?? "(none)";
+}
+
+/** The `dynamodb:LeadingKeys` patterns a function's grants allow, as regular expressions. */
+function leadingKeys(f: Declared): RegExp[] {
+  const permissions = (f.args.permissions ?? []) as Array<{
+    conditions?: Array<{ test: string; variable: string; values: string[] }>;
+  }>;
+  return permissions
+    .flatMap((p) => p.conditions ?? [])
+    .filter((c) => c.variable === "dynamodb:LeadingKeys" && c.test === "ForAllValues:StringLike")
+    .flatMap((c) => c.values)
+    .map((v) => new RegExp(`^${v.replace(/[.+?^${}()|[\]\\]/g, "\\$&").replace(/\*/g, ".*")}$`));
+}
 
 /** The actions sst.config.ts grants a function, without its failure destination's. */
 function granted(f: Declared): string[] {
@@ -146,9 +168,39 @@ describe("the IAM contract", () => {
     await edge({ show: edgeRun.runId }, fakeContext());
     expect(actionsSince(beforeEdge)).toEqual(granted(fn("ApplicationsAudit")));
 
-    // The Slack function sends nothing to AWS.
+    // The Slack function with a webhook sends nothing to AWS.
     expect(granted(fn("Slack"))).toEqual([]);
     // Nor does the pager: PagerDuty is reached over HTTPS with its routing key.
     expect(granted(fn("Pager"))).toEqual([]);
+
+    // With a bot: an incident's first message keeps its thread parent, its end looks it up; every
+    // item it reads or writes is one its dynamodb:LeadingKeys condition allows.
+    const botConfig = await recordSstConfig("dev", {
+      SST_SECRET_SlackBotToken: "xoxb-iam",
+      FLEET_AUDITOR_SLACK_CHANNEL: slackApi.api.channel,
+    });
+    const bot = botConfig.named("sst.aws.Function", "Slack");
+    const beforeSlack = mark();
+    const slack = await handlerOf("slack", {
+      SLACK_BOT_TOKEN: slackApi.api.token,
+      SLACK_CHANNEL: slackApi.api.channel,
+      SLACK_API_URL: slackApi.api.apiUrl,
+      AUDIT_TABLE: "iam-audit",
+      SLACK_MIN_INTERVAL_MS: "0",
+    });
+    const l = new Landscape();
+    for (const m of [...l.run([failing("a", "eu-1")], 0), ...l.run([], 1)])
+      await slack(snsEvent([forLambda(m.message)]), fakeContext("fleet-auditor-slack"));
+    expect(slackApi.api.messages.map((m) => m.threadTs === undefined)).toEqual([true, false]);
+    expect(actionsSince(beforeSlack)).toEqual(granted(bot));
+    const patterns = leadingKeys(bot);
+    expect(patterns).toHaveLength(1);
+    const keys = ddb.proxy.requests.slice(beforeSlack.ddb).map((r) => partitionKeyOf(r.body));
+    expect(keys.length).toBeGreaterThan(0);
+    for (const key of keys)
+      expect(
+        patterns.some((p) => p.test(key)),
+        key,
+      ).toBe(true);
   });
 });

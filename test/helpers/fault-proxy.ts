@@ -33,6 +33,8 @@ export interface FaultProxy {
   clear(): void;
   /** Every operation that came through, in order, faulted or not. */
   seen: string[];
+  /** The same requests with their bodies (what a test reads keys from). */
+  requests: Array<{ operation: string; body: string }>;
   close(): Promise<void>;
 }
 
@@ -41,6 +43,7 @@ export async function startFaultProxy(upstream: string): Promise<FaultProxy> {
   const target = new URL(upstream);
   let rules: FaultRule[] = [];
   const seen: string[] = [];
+  const requests: FaultProxy["requests"] = [];
   const server = createServer((req, res) => {
     void handle(req, res).catch(() => res.socket?.destroy());
   });
@@ -48,6 +51,7 @@ export async function startFaultProxy(upstream: string): Promise<FaultProxy> {
     const body = await readAll(req);
     const operation = operationOf(req, body);
     seen.push(operation);
+    requests.push({ operation, body: body.toString("utf8") });
     const rule = rules.find(
       (r) => r.times > 0 && r.operation === operation && (!r.bodyIncludes || body.includes(r.bodyIncludes)),
     );
@@ -97,6 +101,7 @@ export async function startFaultProxy(upstream: string): Promise<FaultProxy> {
       rules = [];
     },
     seen,
+    requests,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

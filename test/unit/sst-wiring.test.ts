@@ -225,6 +225,57 @@ describe("sst.config.ts wiring", () => {
     expect((await recordSstConfig("production")).app).toMatchObject({ protect: true, removal: "retain" });
   });
 
+  it("deploys the Slack function with a bot token: its channel, the audit table's thread items only, one delivery at a time", async () => {
+    const bot = await recordSstConfig("prod", {
+      SST_SECRET_SlackBotToken: "xoxb-1",
+      FLEET_AUDITOR_SLACK_CHANNEL: "C0123ABCD",
+    });
+    expect(all(bot, true)).toEqual([]);
+    const slack = bot.named("sst.aws.Function", "Slack");
+    expect(slack.subscribedTo).toMatchObject({ name: "Incidents" });
+    expect(slack.args.link).toEqual([{ value: "secret:SlackBotToken" }]);
+    expect(slack.args.environment).toMatchObject({
+      SLACK_CHANNEL: "C0123ABCD",
+      AUDIT_TABLE: "fleet-auditor-prod-AuditTable",
+    });
+    expect(slack.args.concurrency).toEqual({ reserved: 1 });
+    expect(slack.args.permissions).toContainEqual({
+      actions: ["dynamodb:GetItem", "dynamodb:PutItem"],
+      resources: ["arn:aws:dynamodb:eu-central-1:123456789012:table/fleet-auditor-prod-AuditTable"],
+      conditions: [
+        { test: "ForAllValues:StringLike", variable: "dynamodb:LeadingKeys", values: ["SLACK#*"] },
+      ],
+    });
+    expect(bot.named("aws.cloudwatch.MetricAlarm", "SlackErrors").args.dimensions).toEqual({
+      FunctionName: "fleet-auditor-prod-Slack",
+    });
+    // Both secrets set: both linked, the bot posts (the function's config says which).
+    const both = await recordSstConfig("prod", {
+      SST_SECRET_SlackBotToken: "xoxb-1",
+      SST_SECRET_SlackWebhookUrl: "https://hooks.slack.com/services/x",
+      FLEET_AUDITOR_SLACK_CHANNEL: "C0123ABCD",
+    });
+    expect(all(both, true)).toEqual([]);
+    expect(both.named("sst.aws.Function", "Slack").args.link).toHaveLength(2);
+    // A webhook alone has no table access and no channel.
+    const hook = await recordSstConfig("dev", { SST_SECRET_SlackWebhookUrl: "https://hooks.slack.com/x" });
+    const hooked = hook.named("sst.aws.Function", "Slack").args;
+    expect(hooked.environment).not.toHaveProperty("AUDIT_TABLE");
+    expect(JSON.stringify(hooked.permissions)).not.toContain("dynamodb");
+    await expect(recordSstConfig("prod", { SST_SECRET_SlackBotToken: "xoxb-1" })).rejects.toThrow(
+      /FLEET_AUDITOR_SLACK_CHANNEL is not set/,
+    );
+    // A Slack function that links neither secret is caught.
+    const unlinked: Recording = {
+      ...bot,
+      declared: bot.declared.map((d) => (d.name === "Slack" ? { ...d, args: { ...d.args, link: [] } } : d)),
+    };
+    unlinked.of = (kind) => unlinked.declared.filter((d) => d.kind === kind);
+    expect(environmentProblems(unlinked)).toContainEqual(
+      "Slack: links none of SlackWebhookUrl, SlackBotToken",
+    );
+  });
+
   it("keeps failed invocations and dead letters 14 days, behind an alarm", async () => {
     const r = await recordSstConfig("prod");
     for (const name of ["Failures", "ScheduleDlq", "ApplicationsDlq"]) {
