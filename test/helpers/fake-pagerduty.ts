@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, beforeEach } from "vitest";
+import { answerFault, type HttpFault } from "./http-fault.ts";
 
 // A PagerDuty Events API v2 on loopback: `POST /v2/enqueue` refused as PagerDuty refuses an
 // invalid event (400 `{ status: "invalid event", message, errors }`), and alerts kept by dedup
@@ -17,9 +18,7 @@ export const PAGERDUTY_ROUTING_KEY = "R0uT1nGkEysEcReT0123456789abcdef";
  * a status (with a body, a `Retry-After`, or half its body before the connection drops), or a
  * connection dropped before any answer.
  */
-export type PagerDutyFault =
-  | { status: number; body?: string; retryAfter?: string; breakOff?: boolean }
-  | { drop: true };
+export type PagerDutyFault = HttpFault | { drop: true };
 
 /** An alert as PagerDuty keeps it: opened by a trigger, closed by a resolve. */
 export interface FakeAlert {
@@ -92,17 +91,7 @@ export async function startFakePagerDuty(): Promise<FakePagerDuty> {
       attempts.push({ at: Date.now(), status: fault.status, event });
       const body =
         fault.body ?? JSON.stringify({ status: "throttle event", message: "Requests are throttled" });
-      res.writeHead(fault.status, {
-        "content-type": "application/json",
-        ...(fault.retryAfter ? { "retry-after": fault.retryAfter } : {}),
-        ...(fault.breakOff ? { "content-length": String(Buffer.byteLength(body) * 2 + 2) } : {}),
-      });
-      if (!fault.breakOff) {
-        res.end(body);
-        return;
-      }
-      res.write(body);
-      setTimeout(() => res.socket?.destroy(), 5);
+      answerFault(res, { ...fault, body }, "application/json");
       return;
     }
     const errors = raw.length > MAX_EVENT_BYTES ? [`event of ${raw.length} bytes, more than 512000`] : [];

@@ -1,10 +1,11 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll } from "vitest";
-import { answerFault, refusal, type SlackFault } from "./fake-slack.ts";
+import { refusal } from "./fake-slack.ts";
+import { answerFault, type HttpFault } from "./http-fault.ts";
 
 /** A fault of the stand-in; `afterPosting`: the message is kept first, then the fault answers. */
-export interface SlackApiFault extends SlackFault {
+export interface SlackApiFault extends HttpFault {
   afterPosting?: boolean;
 }
 

@@ -1,15 +1,10 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll } from "vitest";
+import { answerFault, type HttpFault } from "./http-fault.ts";
 
 /** One answer the stand-in gives instead of accepting, for the next matching post. */
-export interface SlackFault {
-  status: number;
-  body?: string;
-  retryAfter?: string;
-  /** Send the headers and half the body, then drop the connection. */
-  breakOff?: boolean;
-}
+export type SlackFault = HttpFault;
 
 /** A post as the stand-in saw it, accepted or not. */
 export interface SlackAttempt {
@@ -87,22 +82,6 @@ export async function startFakeSlack(): Promise<FakeSlack> {
         server.close(() => resolve());
       }),
   };
-}
-
-/** Answers as the fault says: its status, body and `Retry-After`, or half the body and a dropped connection. */
-export function answerFault(res: ServerResponse, fault: SlackFault, contentType = "text/plain"): void {
-  const body = fault.body ?? "";
-  res.writeHead(fault.status, {
-    "content-type": contentType,
-    ...(fault.retryAfter ? { "retry-after": fault.retryAfter } : {}),
-    ...(fault.breakOff ? { "content-length": String(Buffer.byteLength(body) * 2 + 2) } : {}),
-  });
-  if (!fault.breakOff) {
-    res.end(body);
-    return;
-  }
-  res.write(body);
-  setTimeout(() => res.socket?.destroy(), 5);
 }
 
 /** A fake Slack for one test file. */

@@ -106,7 +106,7 @@ describe("SlackBot", () => {
     const refused = (await bot()
       .post(message, soon())
       .catch((e: unknown) => e)) as SlackPostError;
-    expect(refused.message).toBe("the Slack post was refused: HTTP 403 forbidden: Bearer [secret]");
+    expect(refused.message).toBe("the Slack post was refused: HTTP 403 forbidden: Bearer [redacted]");
     fake.api.faults.push({ status: 429, retryAfter: "30", body: "ratelimited" });
     const started = Date.now();
     await expect(bot().post(message, Date.now() + 2_000)).rejects.toThrow(
