@@ -19,7 +19,7 @@ const BATCH = 100;
 /** The benchmark's workload, and a smoke size that runs in seconds. */
 const SIZES = {
   full: { applications: 2_000, messages: 10_000 },
-  smoke: { applications: 200, messages: 1_000 },
+  smoke: { applications: 100, messages: 400 },
 };
 
 /** A deterministic shuffle (so two runs measure the same workload). */

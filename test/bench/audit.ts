@@ -23,7 +23,7 @@ const credentials = { accessKeyId: "bench", secretAccessKey: "bench" };
 /** The parameters, and a smoke size that runs in seconds. */
 const SIZES = {
   full: { size: 50_000, flagged: 5_000, latency: 20, rounds: 7 },
-  smoke: { size: 1_500, flagged: 150, latency: 2, rounds: 1 },
+  smoke: { size: 1_000, flagged: 100, latency: 2, rounds: 1 },
 };
 
 /** What both backends share: the simulator, SNS, and one scheduled time after another. */

@@ -22,7 +22,7 @@ const CONCURRENCY = 4;
 /** The parameters, and a smoke size that runs in seconds. */
 const SIZES = {
   full: { size: 50_000, flagged: 5_000, latency: 20, rounds: 5, memoryFleet: 100_000 },
-  smoke: { size: 2_000, flagged: 300, latency: 5, rounds: 1, memoryFleet: 3_000 },
+  smoke: { size: 1_200, flagged: 200, latency: 5, rounds: 1, memoryFleet: 1_500 },
 };
 
 /**

@@ -33,7 +33,8 @@ describe("fleet-auditor with its output piped into a reader that stops early", (
       expect(out, args.join(" ")).toEqual({ code: 0, stdout: "", stderr: "" });
     }
     // A partial run stays a partial run (2) when nobody reads its summary.
-    kit.sim.faults.add({ page: 1, times: Number.POSITIVE_INFINITY, action: { kind: "status", status: 503 } });
+    // A 400 is not retried: the run is incomplete at once, without backoff.
+    kit.sim.faults.add({ page: 1, times: Number.POSITIVE_INFINITY, action: { kind: "status", status: 400 } });
     const partial = await spawnCli(runArgs("failing", kit.sim.url, dir, "-o", "json"), {
       env: { KEB_TOKEN: "local-token" },
       closeStdout: true,

@@ -45,7 +45,8 @@ describe("the fleet-auditor process", () => {
   });
 
   it("exits 2 when the scan is incomplete", async () => {
-    kit.sim.faults.add({ page: 1, times: Number.POSITIVE_INFINITY, action: { kind: "status", status: 503 } });
+    // A 400 is not retried: the run is incomplete at once, without backoff.
+    kit.sim.faults.add({ page: 1, times: Number.POSITIVE_INFINITY, action: { kind: "status", status: 400 } });
     const dir = mkdtempSync(join(tmpdir(), "fa-proc-"));
     const out = await spawnCli(["run", "--audit", "failing", "--keb-url", kit.sim.url, "--state-dir", dir], {
       env: { KEB_TOKEN: "local-token" },
