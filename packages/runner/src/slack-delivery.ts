@@ -1,16 +1,8 @@
 import { slackText } from "@fleet-auditor/audit";
-import {
-  DIGEST_V1,
-  DigestV1Schema,
-  HEALTH_V1,
-  HealthV1Schema,
-  healthSlackMessage,
-  type SlackMessage,
-  slackMessage,
-} from "@fleet-auditor/render";
-import { problemsOf, RunInputError } from "./errors.ts";
+import { healthSlackMessage, type SlackMessage, slackMessage } from "@fleet-auditor/render";
 import type { RunLogger, SlackPoster, SlackThreads } from "./ports.ts";
 import { type Placement, postInThread, type TellsIncident } from "./slack-thread.ts";
+import { structuredMessage } from "./structured-message.ts";
 
 // Where the rest of Slack lives: render's `slack/render-slack.ts` builds the Block Kit, notify's
 // `SlackWebhook` or `SlackBot` is the `SlackPoster` that posts it, `slack-thread.ts` keeps an
@@ -40,25 +32,16 @@ export function slackMessageFor(delivered: string): {
   /** An incident message's incident: what its thread is kept by. */
   incident?: TellsIncident;
 } {
-  let json: unknown;
-  try {
-    json = JSON.parse(delivered);
-  } catch {
-    json = undefined;
-  }
-  const digest = DigestV1Schema.safeParse(json);
-  if (digest.success) {
-    const { runId, incident } = digest.data;
+  const read = structuredMessage(delivered);
+  if (read.kind === "digest") {
+    const { runId, incident } = read.digest;
     return {
-      message: slackMessage(digest.data),
+      message: slackMessage(read.digest),
       runId,
       ...(incident ? { incident: { key: incident.key, status: incident.status } } : {}),
     };
   }
-  if (claims(json, DIGEST_V1)) refuse(DIGEST_V1, digest.error, json);
-  const health = HealthV1Schema.safeParse(json);
-  if (health.success) return { message: healthSlackMessage(health.data), runId: health.data.runId };
-  if (claims(json, HEALTH_V1)) refuse(HEALTH_V1, health.error, json);
+  if (read.kind === "health") return { message: healthSlackMessage(read.notice), runId: read.notice.runId };
   const text = slackText(delivered, 2_900);
   return {
     message: {
@@ -66,17 +49,6 @@ export function slackMessageFor(delivered: string): {
       blocks: [{ type: "section", text: { type: "mrkdwn", text } }],
     },
   };
-}
-
-function claims(json: unknown, schema: string): boolean {
-  return typeof json === "object" && json !== null && (json as { schema?: unknown }).schema === schema;
-}
-
-function refuse(schema: string, error: Parameters<typeof problemsOf>[0], json: unknown): never {
-  throw new RunInputError([
-    { path: "Message", message: `a ${schema} that its schema refuses` },
-    ...problemsOf(error, json).map((p) => ({ ...p, path: `Message.${p.path}` })),
-  ]);
 }
 
 /**
