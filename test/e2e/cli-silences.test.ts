@@ -48,7 +48,7 @@ describe("fleet-auditor silences", () => {
     });
 
     const listed = await cli(["silences", "list", "--state-dir", dir]);
-    expect(listed.stdout).toMatch(new RegExp(`${silence.id}\\s+all\\s+instance=${target}`));
+    expect(listed.stdout).toMatch(new RegExp(`${silence.id}\\s+active\\s+all\\s+instance=${target}`));
 
     const run = JSON.parse((await cli(runArgs("failing", kit.sim.url, dir, "--output", "json"))).stdout);
     const silenced = run.transitions.find((t: { instanceID: string }) => t.instanceID === target);
@@ -189,5 +189,120 @@ describe("fleet-auditor silences", () => {
     expect((await add("region=edge-2", "--audit", "applications")).stderr).toContain("did you mean node?");
     expect((await add("plan=")).stderr).toContain("give a value");
     expect((await add(`reason=~${"a".repeat(1_001)}`)).code).toBe(1);
+  });
+
+  it("plans a window that begins later: pending until it starts, and silencing nothing before", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "fa-sil-"));
+    const later = new Date(Date.now() + 3_600_000).toISOString();
+    const planned = JSON.parse(
+      (
+        await cli([
+          "silences",
+          "add",
+          "--match",
+          "region=~.+",
+          "--starts",
+          later,
+          "--for",
+          "2h",
+          "--comment",
+          "maintenance window",
+          "--by",
+          "sre",
+          "--state-dir",
+          dir,
+          "-o",
+          "json",
+        ])
+      ).stdout,
+    );
+    expect(planned.startsAt).toBe(later);
+    expect(Date.parse(planned.endsAt) - Date.parse(later)).toBe(2 * 3_600_000);
+    const listed = await cli(["silences", "list", "--state-dir", dir]);
+    expect(listed.stdout).toMatch(
+      new RegExp(`${planned.id}\\s+pending\\s+all\\s+region=~\\.\\+\\s+${later}`),
+    );
+    const run = JSON.parse((await cli(runArgs("failing", kit.sim.url, dir, "-o", "json"))).stdout);
+    expect(run.transitions.length).toBeGreaterThan(0);
+    expect(run.notified.suppressed).toBe(0);
+    // Expired, it is listed only with --all, as expired.
+    await cli(["silences", "expire", planned.id, "--state-dir", dir]);
+    expect((await cli(["silences", "list", "--state-dir", dir])).stdout).toContain("no silences");
+    expect((await cli(["silences", "list", "--all", "--state-dir", dir])).stdout).toMatch(
+      new RegExp(`${planned.id}\\s+expired`),
+    );
+    const past = await cli([
+      "silences",
+      "add",
+      "--match",
+      "plan=aws",
+      "--starts",
+      "2020-01-01T00:00:00Z",
+      "--for",
+      "1h",
+      "--comment",
+      "x",
+      "--by",
+      "y",
+      "--state-dir",
+      dir,
+    ]);
+    expect(past).toMatchObject({ code: 1 });
+    expect(past.stderr).toMatch(/--starts 2020-01-01T00:00:00Z is in the past/);
+  });
+
+  it("silences an open incident by its key, with the matchers of its groupBy labels", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "fa-sil-"));
+    await cli(runArgs("failing", kit.sim.url, dir, "-o", "json"));
+    const incidentMessages = readFileSync(join(dir, "outbox.jsonl"), "utf8")
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as { message: string; topics: string[] })
+      .filter((l) => l.topics.includes("incidents"))
+      .map((l) => JSON.parse((JSON.parse(l.message) as { default: string }).default))
+      .filter((d) => d.incident);
+    const doc = incidentMessages[0];
+    const key = doc.incident.key as string;
+    const first = doc.transitions[0];
+    const added = await cli([
+      "silences",
+      "add",
+      "--incident",
+      key,
+      "--for",
+      "4h",
+      "--comment",
+      "known: INC-1234",
+      "--by",
+      "sre",
+      "--state-dir",
+      dir,
+      "-o",
+      "json",
+    ]);
+    expect(added.code, added.stderr).toBe(0);
+    const silence = JSON.parse(added.stdout);
+    expect(silence.audit).toBe("failing");
+    expect(silence.match).toEqual([
+      { name: "state", op: "=", value: first.labels.state },
+      { name: "reason", op: "=", value: first.labels.reason },
+      { name: "region", op: "=", value: first.labels.region },
+    ]);
+    const unknown = await cli([
+      "silences",
+      "add",
+      "--incident",
+      "inc-nope",
+      "--for",
+      "4h",
+      "--comment",
+      "x",
+      "--by",
+      "y",
+      "--state-dir",
+      dir,
+    ]);
+    expect(unknown).toMatchObject({ code: 1 });
+    expect(unknown.stderr).toMatch(/no open incident inc-nope in the embedded store/);
   });
 });

@@ -116,10 +116,12 @@ export { definePresenter } from "./presenter-defaults.ts";
 export { type ReportTransition, type RunReport, reportTransition } from "./report.ts";
 export { pastable, shellOption, shellQuote } from "./shell.ts";
 export {
+  incidentMatchers,
   legacyMatchers,
   matchersOf,
   type Silence,
   type SilenceMatchers,
+  silenceState,
   silencing,
   storedFields,
 } from "./silence.ts";

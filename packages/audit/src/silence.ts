@@ -99,6 +99,27 @@ export function matchersOf(s: Pick<Silence, "audit" | "match" | "matchers">): La
  * The first silence in force at `now` that matches the finding's labels. A silence without any
  * matcher matches nothing (it would silence everything).
  */
+/** Where a silence stands at `now`: not begun yet (`pending`), `active`, or over (`expired`). */
+export function silenceState(
+  s: Pick<Silence, "startsAt" | "endsAt">,
+  now: Date,
+): "pending" | "active" | "expired" {
+  const t = now.getTime();
+  if (Date.parse(s.endsAt) <= t) return "expired";
+  return Date.parse(s.startsAt) > t ? "pending" : "active";
+}
+
+/**
+ * The matchers that hold for an incident's findings: one per label of its `groupBy` values, `=`
+ * its value (`=~` the empty expression for a value that is empty, which `=` with nothing after
+ * it would not say).
+ */
+export function incidentMatchers(values: Readonly<Record<string, string>>): LabelMatcher[] {
+  return Object.entries(values).map(([name, value]) =>
+    value === "" ? { name, op: "=~" as const, value: "" } : { name, op: "=" as const, value },
+  );
+}
+
 export function silencing(
   finding: Finding,
   audit: string,

@@ -156,9 +156,20 @@ export async function openBackend(
 export async function openSilences(
   stateDir: string,
   env: CliEnv,
-): Promise<{ silences: DynamoSilenceStore; description: string; close(): Promise<void> }> {
+): Promise<{
+  silences: DynamoSilenceStore;
+  /** The audits' snapshots: where an open incident's `groupBy` values are kept. */
+  snapshots: DynamoAuditStore;
+  description: string;
+  close(): Promise<void>;
+}> {
   const table = await openTable(stateDir, env.AUDIT_TABLE, "audit");
-  return { silences: new DynamoSilenceStore(table), description: table.description, close: table.close };
+  return {
+    silences: new DynamoSilenceStore(table),
+    snapshots: new DynamoAuditStore(table),
+    description: table.description,
+    close: table.close,
+  };
 }
 
 /** The run ledger and reports of the audit table: DynamoDB with `AUDIT_TABLE`, else the embedded store. */

@@ -1,8 +1,10 @@
 import {
+  incidentMatchers,
   matchesAll,
   parseMatcher,
   type Silence,
   SilenceMatcherError,
+  silenceState,
   silencing,
   storedFields,
   stuckFinding,
@@ -130,5 +132,42 @@ describe("silences", () => {
     expect(oldMatch(inert as Record<string, string>)).toBe(false);
     expect(storedFields([parseMatcher("shoot=c-1")])).toEqual(inert);
     expect(storedFields([parseMatcher("plan!=trial")])).toEqual(inert);
+  });
+});
+
+describe("planned and incident silences", () => {
+  const window = {
+    id: "s-plan",
+    match: [{ name: "region", op: "=" as const, value: "eu-central-1" }],
+    matchers: {},
+    startsAt: "2026-12-24T22:00:00.000Z",
+    endsAt: "2026-12-25T02:00:00.000Z",
+    createdBy: "sre",
+    comment: "maintenance",
+  };
+  it("silence nothing before their start, then until their end", () => {
+    const f = finding("x");
+    const at = (iso: string) => new Date(iso);
+    expect(silenceState(window, at("2026-12-24T21:59:59Z"))).toBe("pending");
+    expect(silencing(f, "failing", [window], at("2026-12-24T21:59:59Z"))).toBeUndefined();
+    expect(silenceState(window, at("2026-12-24T22:00:00Z"))).toBe("active");
+    expect(silencing(f, "failing", [window], at("2026-12-24T22:00:00Z"))?.id).toBe("s-plan");
+    expect(silenceState(window, at("2026-12-25T02:00:00Z"))).toBe("expired");
+    expect(silencing(f, "failing", [window], at("2026-12-25T02:00:00Z"))).toBeUndefined();
+  });
+
+  it("take an incident's groupBy values as matchers, an empty value as the empty expression", () => {
+    const match = incidentMatchers({ state: "failed", reason: "", region: "eu-central-1" });
+    expect(match).toEqual([
+      { name: "state", op: "=", value: "failed" },
+      { name: "reason", op: "=~", value: "" },
+      { name: "region", op: "=", value: "eu-central-1" },
+    ]);
+    const silence = { ...window, match, startsAt: "2026-01-01T00:00:00Z", endsAt: "2027-01-01T00:00:00Z" };
+    const now = new Date("2026-12-01T00:00:00Z");
+    // The helper's finding has a reason: the incident without one does not cover it.
+    expect(silencing(finding("x"), "failing", [silence], now)).toBeUndefined();
+    const withReason = { ...silence, match: incidentMatchers({ state: "failed", region: "eu-central-1" }) };
+    expect(silencing(finding("x"), "failing", [withReason], now)?.id).toBe("s-plan");
   });
 });

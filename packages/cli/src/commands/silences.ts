@@ -3,12 +3,15 @@ import {
   AUDITS,
   EDGE_LABELS,
   formatMatcher,
+  incidentMatchers,
   KEB_LABELS,
   type LabelMatcher,
   matchersOf,
   parseMatcher,
   type Silence,
   SilenceMatcherError,
+  type SnapshotEntry,
+  silenceState,
   storedFields,
 } from "@fleet-auditor/audit";
 import { oneOf, parseDuration, parseIsoTime, stateDirOption, subcommand } from "../args.ts";
@@ -24,10 +27,15 @@ import { escapeControl, renderTable, terminalJson } from "../table.ts";
 const AUDIT_NAMES = AUDITS.map((a) => a.name);
 
 const USAGE = `usage:
-  fleet-auditor silences add --match LABEL(=|!=|=~|!~)VALUE [--match …] (--for 90s|30m|4h|2d | --until ISO-TIME)
+  fleet-auditor silences add (--match LABEL(=|!=|=~|!~)VALUE [--match …] | --incident KEY)
+                             (--for 90s|30m|4h|2d | --until ISO-TIME) [--starts ISO-TIME]
                              --comment TEXT --by NAME [--audit ${AUDIT_NAMES.join("|")}] [-o json|yaml|table]
-  fleet-auditor silences list [--all] [-o json|yaml|table]
+  fleet-auditor silences list [--all] [-o json|yaml|table]   pending and active ones (--all: expired too)
   fleet-auditor silences expire ID
+
+--incident KEY silences an open incident (its incidentKey, as messages and reports give it): the
+matchers of its groupBy labels, for its audit; --match adds to them. --starts plans a window that
+begins later (a maintenance); --for then counts from it.
 
 matchers (all must hold), as Alertmanager's: = equal, != not equal, =~ matches, !~ does not match
 a regular expression (RE2 syntax, anchored at both ends: --match 'reason=~err_keb_.*').
@@ -93,17 +101,31 @@ export const silencesCommand: Command = {
         comment: { type: "string" },
         by: { type: "string" },
         audit: { type: "string" },
+        incident: { type: "string" },
+        starts: { type: "string" },
         all: { type: "boolean", default: false },
       },
       sub === "expire" ? 1 : 0,
     );
     const output = parseOutput(values.output);
-    let silence: Silence | undefined;
-    if (sub === "add") silence = newSilence(values, now);
-    else if (sub === "expire" && !positionals[0])
-      throw new UsageError("silences expire needs the silence ID");
+    if (sub === "expire" && !positionals[0]) throw new UsageError("silences expire needs the silence ID");
+    // What can be checked without the store is, before it is opened.
+    if (sub === "add") newSilence(values, now, values.incident ? PLACEHOLDER_INCIDENT : undefined);
     const backend = await openSilences(values["state-dir"], env);
     try {
+      let silence: Silence | undefined;
+      if (sub === "add") {
+        const incident = values.incident
+          ? await openIncident(backend, values.incident, values.audit)
+          : undefined;
+        if (values.incident && !incident) {
+          io.stderr.write(
+            `fleet-auditor: no open incident ${escapeControl(values.incident)} in the ${backend.description}\n`,
+          );
+          return EXIT.failed;
+        }
+        silence = newSilence(values, now, incident);
+      }
       if (silence) {
         await backend.silences.add(silence);
         const added = silence;
@@ -126,7 +148,10 @@ export const silencesCommand: Command = {
         }
         io.stdout.write(`silence ${escapeControl(id)} expired\n`);
       } else {
-        const all = values.all ? await backend.silences.list() : await backend.silences.active(now);
+        const all = (await backend.silences.list())
+          .map((x) => ({ ...x, state: silenceState(x, now) }))
+          .filter((x) => values.all || x.state !== "expired")
+          .sort((a, b) => (a.startsAt < b.startsAt ? -1 : a.startsAt > b.startsAt ? 1 : 0));
         printData(io, output, all, () => silenceTable(all));
       }
       return EXIT.done;
@@ -136,43 +161,98 @@ export const silencesCommand: Command = {
   },
 };
 
+/** An open incident as a silence takes it: its audit and the matchers of its `groupBy` values. */
+interface OpenIncident {
+  audit: string;
+  match: LabelMatcher[];
+}
+
+// Stands in for the incident while the options are checked, before the store is opened.
+const PLACEHOLDER_INCIDENT: OpenIncident = {
+  audit: "failing",
+  match: [{ name: "state", op: "=", value: "x" }],
+};
+
+/**
+ * The open incident with this key: the `groupBy` values a firing snapshot entry keeps with it, in
+ * `audit` or in any audit. A key of an incident that ended is in no snapshot.
+ */
+async function openIncident(
+  backend: { snapshots: { loadSnapshot(audit: string): Promise<Map<string, SnapshotEntry>> } },
+  key: string,
+  audit: string | undefined,
+): Promise<OpenIncident | undefined> {
+  for (const name of audit ? [audit] : AUDIT_NAMES) {
+    for (const entry of (await backend.snapshots.loadSnapshot(name)).values()) {
+      if (entry.phase === "firing" && entry.incident?.key === key)
+        return { audit: name, match: incidentMatchers(entry.incident.values) };
+    }
+  }
+  return undefined;
+}
+
 function newSilence(
-  v: { match: string[]; for?: string; until?: string; comment?: string; by?: string; audit?: string },
+  v: {
+    match: string[];
+    for?: string;
+    until?: string;
+    starts?: string;
+    comment?: string;
+    by?: string;
+    audit?: string;
+  },
   now: Date,
+  incident?: OpenIncident,
 ): Silence {
   if (v.audit) oneOf(v.audit, AUDIT_NAMES, "--audit");
-  const match = matchersFrom(v.match, v.audit);
+  const audit = v.audit ?? incident?.audit;
+  const match = [...(incident?.match ?? []), ...matchersFrom(v.match, audit)];
   if (match.length === 0)
-    throw new UsageError("a silence needs at least one --match (it would silence everything)");
+    throw new UsageError(
+      "a silence needs at least one --match or an --incident (it would silence everything)",
+    );
   if (!v.comment) throw new UsageError("--comment is required: say why");
   if (!v.by) throw new UsageError("--by is required: who silences");
+  const startsAt = v.starts === undefined ? now : parseIsoTime(v.starts);
+  if (!startsAt)
+    throw new UsageError(`--starts ${v.starts}: expected an ISO time such as 2026-12-24T22:00:00Z`);
+  // A minute of slack for a time typed as "now"; further back, the window was meant otherwise.
+  if (startsAt.getTime() < now.getTime() - 60_000)
+    throw new UsageError(`--starts ${v.starts} is in the past: leave it out to start now`);
+  const from = startsAt < now ? now : startsAt;
   const duration = v.for === undefined ? undefined : parseDuration(v.for);
   const endsAt =
-    duration !== undefined ? new Date(now.getTime() + duration) : v.until ? parseIsoTime(v.until) : undefined;
+    duration !== undefined
+      ? new Date(from.getTime() + duration)
+      : v.until
+        ? parseIsoTime(v.until)
+        : undefined;
   if (!endsAt) throw new UsageError("give the silence an end: --for 90s|30m|4h|2d or --until ISO-TIME");
-  if (endsAt <= now) throw new UsageError("the silence would end before it starts");
+  if (endsAt <= from) throw new UsageError("the silence would end before it starts");
   const silence: Silence = {
     id: randomUUID(),
     match,
     // For a release before label matchers (a rollback): the same matchers, or none it can match.
     matchers: storedFields(match),
-    startsAt: now.toISOString(),
+    startsAt: from.toISOString(),
     endsAt: endsAt.toISOString(),
     createdBy: v.by,
     comment: v.comment,
   };
-  if (v.audit) silence.audit = v.audit;
+  if (audit) silence.audit = audit;
   return silence;
 }
 
-function silenceTable(items: Silence[]): string {
+function silenceTable(items: Array<Silence & { state: string }>): string {
   if (items.length === 0) return "no silences";
   return renderTable(
-    ["ID", "AUDIT", "MATCHES", "ENDS AT", "BY", "COMMENT"],
+    ["ID", "STATE", "AUDIT", "MATCHES", "STARTS AT", "ENDS AT", "BY", "COMMENT"],
     items.map((s) => [
       s.id,
+      s.state,
       s.audit ?? "all",
       matchersOf(s).map(formatMatcher).join(" "),
+      s.startsAt,
       s.endsAt,
       s.createdBy,
       s.comment,
