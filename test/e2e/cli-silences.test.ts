@@ -36,6 +36,8 @@ describe("fleet-auditor silences", () => {
       "sre-oncall",
       "--state-dir",
       dir,
+      // Only a dry run here so far: the store has recorded no run.
+      "--force",
       "--output",
       "json",
     ]);
@@ -148,6 +150,7 @@ describe("fleet-auditor silences", () => {
       "sre-oncall",
       "--state-dir",
       dir,
+      "--force",
       "-o",
       "json",
     ]);
@@ -211,6 +214,7 @@ describe("fleet-auditor silences", () => {
           "sre",
           "--state-dir",
           dir,
+          "--force",
           "-o",
           "json",
         ])
@@ -304,5 +308,41 @@ describe("fleet-auditor silences", () => {
     ]);
     expect(unknown).toMatchObject({ code: 1 });
     expect(unknown.stderr).toMatch(/no open incident inc-nope in the embedded store/);
+  });
+
+  it("refuses a store that never ran the audit unless --force, and a placeholder comment", async () => {
+    const fresh = mkdtempSync(join(tmpdir(), "fa-sil-"));
+    const add = (dir: string, ...extra: string[]) =>
+      cli([
+        "silences",
+        "add",
+        "--match",
+        "plan=trial",
+        "--for",
+        "1h",
+        "--by",
+        "sre",
+        "--state-dir",
+        dir,
+        ...extra,
+      ]);
+    const refused = await add(fresh, "--comment", "INC-1234");
+    expect(refused).toMatchObject({ code: 1 });
+    expect(refused.stderr).toMatch(
+      /the embedded store in .* has never recorded a run of any audit: is it the store the audits use \(AUDIT_TABLE, --state-dir\)\? --force adds the silence anyway/,
+    );
+    expect((await cli(["silences", "list", "--state-dir", fresh])).stdout).toContain("no silences");
+    // Where the audit ran, it is taken; for an audit the store never ran, it is refused.
+    await cli(runArgs("failing", kit.sim.url, fresh, "-o", "json"));
+    expect((await add(fresh, "--comment", "INC-1234")).code).toBe(0);
+    const expired = await add(fresh, "--comment", "INC-1234", "--audit", "expired");
+    expect(expired.stderr).toMatch(/never recorded a run of the expired audit/);
+    expect((await add(fresh, "--comment", "INC-1234", "--audit", "expired", "--force")).code).toBe(0);
+    // The line a message suggests leaves the reason to the operator: pasted as it is, refused.
+    for (const placeholder of ["...", "<why>", "TODO"]) {
+      const out = await add(fresh, "--comment", placeholder);
+      expect(out, placeholder).toMatchObject({ code: 1 });
+      expect(out.stderr).toMatch(/is a placeholder: say why/);
+    }
   });
 });

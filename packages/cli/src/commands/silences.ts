@@ -29,13 +29,15 @@ const AUDIT_NAMES = AUDITS.map((a) => a.name);
 const USAGE = `usage:
   fleet-auditor silences add (--match LABEL(=|!=|=~|!~)VALUE [--match …] | --incident KEY)
                              (--for 90s|30m|4h|2d | --until ISO-TIME) [--starts ISO-TIME]
-                             --comment TEXT --by NAME [--audit ${AUDIT_NAMES.join("|")}] [-o json|yaml|table]
+                             --comment TEXT --by NAME [--audit ${AUDIT_NAMES.join("|")}] [--force] [-o json|yaml|table]
   fleet-auditor silences list [--all] [-o json|yaml|table]   pending and active ones (--all: expired too)
   fleet-auditor silences expire ID
 
 --incident KEY silences an open incident (its incidentKey, as messages and reports give it): the
 matchers of its groupBy labels, for its audit; --match adds to them. --starts plans a window that
-begins later (a maintenance); --for then counts from it.
+begins later (a maintenance); --for then counts from it. A store that has never recorded a run
+of the audit (a mistyped AUDIT_TABLE or --state-dir) is refused unless --force; so is a
+placeholder comment ("...").
 
 matchers (all must hold), as Alertmanager's: = equal, != not equal, =~ matches, !~ does not match
 a regular expression (RE2 syntax, anchored at both ends: --match 'reason=~err_keb_.*').
@@ -103,6 +105,7 @@ export const silencesCommand: Command = {
         audit: { type: "string" },
         incident: { type: "string" },
         starts: { type: "string" },
+        force: { type: "boolean", default: false },
         all: { type: "boolean", default: false },
       },
       sub === "expire" ? 1 : 0,
@@ -125,6 +128,14 @@ export const silencesCommand: Command = {
           return EXIT.failed;
         }
         silence = newSilence(values, now, incident);
+        // A mistyped store (or none: a fresh ./.fleet-auditor/) takes the silence, prints an ID
+        // and silences nothing: a store that never ran the audit is refused unless --force.
+        if (!values.force && !(await hasRun(backend, silence.audit))) {
+          io.stderr.write(
+            `fleet-auditor: the ${backend.description} has never recorded a run of ${silence.audit ? `the ${silence.audit} audit` : "any audit"}: is it the store the audits use (AUDIT_TABLE, --state-dir)? --force adds the silence anyway\n`,
+          );
+          return EXIT.failed;
+        }
       }
       if (silence) {
         await backend.silences.add(silence);
@@ -160,6 +171,19 @@ export const silencesCommand: Command = {
     }
   },
 };
+
+/** Whether the store has recorded a run of `audit` (of any audit without one). */
+async function hasRun(
+  backend: { snapshots: { recentRuns(audit: string, limit: number): Promise<unknown[]> } },
+  audit: string | undefined,
+): Promise<boolean> {
+  for (const name of audit ? [audit] : AUDIT_NAMES)
+    if ((await backend.snapshots.recentRuns(name, 1)).length > 0) return true;
+  return false;
+}
+
+// What a suggested command leaves for the operator to fill in: stored as it is, it says nothing.
+const PLACEHOLDER = /^(\.{2,}|…|<[^>]*>|\[[^\]]*\]|todo|tbd|reason|comment|why)$/i;
 
 /** An open incident as a silence takes it: its audit and the matchers of its `groupBy` values. */
 interface OpenIncident {
@@ -211,7 +235,11 @@ function newSilence(
     throw new UsageError(
       "a silence needs at least one --match or an --incident (it would silence everything)",
     );
-  if (!v.comment) throw new UsageError("--comment is required: say why");
+  if (!v.comment?.trim()) throw new UsageError("--comment is required: say why");
+  if (PLACEHOLDER.test(v.comment.trim()))
+    throw new UsageError(
+      `--comment "${v.comment.trim()}" is a placeholder: say why, e.g. --comment "INC-1234 quota raise"`,
+    );
   if (!v.by) throw new UsageError("--by is required: who silences");
   const startsAt = v.starts === undefined ? now : parseIsoTime(v.starts);
   if (!startsAt)
