@@ -19,14 +19,20 @@ export default defineConfig({
   test: {
     pool: "forks",
     // Vitest's default is one worker fewer than the cores: one on these 2-core machines. Most
-    // tests wait on loopback servers, SDK backoff or child processes, so two overlap well.
-    maxWorkers: 2,
+    // tests wait on loopback servers, SDK backoff or child processes, so three overlap well.
+    maxWorkers: 3,
     testTimeout: 20_000,
     hookTimeout: 20_000,
     restoreMocks: true,
     reporters: process.env.CI ? ["default", ["json", { outputFile: ".vitest-results.json" }]] : ["default"],
     projects: [
-      { extends: true, test: { name: "dynalite", include: ["test/**/*.test.ts"] } },
+      // Unit tests hold no servers and no process-wide state between files: they share one module
+      // graph per worker instead of loading the packages again for each file.
+      { extends: true, test: { name: "unit", include: ["test/unit/**/*.test.ts"], isolate: false } },
+      {
+        extends: true,
+        test: { name: "dynalite", include: ["test/**/*.test.ts"], exclude: ["test/unit/**"] },
+      },
       ...(java
         ? [
             {

@@ -75,7 +75,7 @@ export {
   leftOutLine,
   leftOutNews,
 } from "./left-out.ts";
-export { fillTemplate, type LinkTemplates, linkValues, SAFE_LINK, safeLink } from "./links.ts";
+export { fillTemplate, type LinkTemplates, linkValues, parsedUrl, SAFE_LINK, safeLink } from "./links.ts";
 export {
   formatMatcher,
   type LabelMatcher,

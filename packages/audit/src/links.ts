@@ -52,12 +52,26 @@ export function fillTemplate(
     }
     return encodeURIComponent(value);
   });
-  if (missing || !URL.canParse(filled)) return undefined;
-  const url = new URL(filled).href;
+  const parsed = missing ? undefined : parsedUrl(filled);
+  if (!parsed) return undefined;
+  const url = parsed.href;
   return safeLink(url) ? url : undefined;
 }
 
 /** The template values of a finding: its labels, and the names its presenter keeps for templates. */
 export function linkValues(f: Finding, presenter: Presenter): Record<string, string | undefined> {
   return { ...presenter.linkValues(f), ...f.labels };
+}
+
+/**
+ * A URL, or undefined when it is none. Not `URL.canParse`: on Node 22, once the optimiser takes
+ * its fast path, it answers false for a text with characters past Latin-1 (an IDN host such as
+ * `bücher.example`) that `new URL` parses, so a link would vanish only in a warm process.
+ */
+export function parsedUrl(text: string): URL | undefined {
+  try {
+    return new URL(text);
+  } catch {
+    return undefined;
+  }
 }

@@ -6,6 +6,7 @@ import {
   expiredAudit,
   failingAudit,
   type LinkTemplates,
+  parsedUrl,
   safeLink,
   withGroupBy,
 } from "@fleet-auditor/audit";
@@ -23,7 +24,10 @@ export const TopicArnSchema = string().regex(
 
 // Messages carry a link only when it is a plain https URL once normalised (`fillTemplate`): a
 // template that can never give one is refused here rather than give no link in silence.
-const linkable = (url: string): boolean => URL.canParse(url) && safeLink(new URL(url).href);
+const linkable = (url: string): boolean => {
+  const parsed = parsedUrl(url);
+  return parsed !== undefined && safeLink(parsed.href);
+};
 const template = () =>
   optional(
     string().refine((v) => linkable(v.replace(/\{\w+\}/g, "x")), {
