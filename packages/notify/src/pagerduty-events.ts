@@ -1,8 +1,9 @@
 import { type RetryOptions, redact } from "@fleet-auditor/keb";
-import { type Dispatcher, request } from "undici";
+import type { Dispatcher } from "undici";
 import { array, looseObject, string } from "zod";
 import { type Attempted, retryBeforeDeadline } from "./deadline-retry.ts";
 import { PagerDutyError } from "./errors.ts";
+import { postOnce } from "./post-once.ts";
 
 /** What PagerDuty does with an alert: `trigger` opens it (or adds to the open one), `resolve` closes it. */
 export type PagerDutyAction = "trigger" | "acknowledge" | "resolve";
@@ -87,35 +88,20 @@ export class PagerDutyEvents {
     });
   }
 
-  /** One POST, bounded by the deadline; a dropped connection or a timeout is status 0. */
+  /** One POST, bounded by the deadline (`postOnce`); a refusal read as PagerDuty words it. */
   async #attempt(body: string, deadline: number): Promise<Attempted<void, Failure>> {
-    const remaining = deadline - this.#clock();
-    if (remaining <= 0) return noAnswer("no time left before the deadline");
-    try {
-      const res = await request(this.#url, {
-        dispatcher: this.#dispatcher,
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body,
-        signal: AbortSignal.timeout(remaining),
-      });
-      if (res.statusCode >= 200 && res.statusCode < 300) {
-        // PagerDuty has the event: a body that breaks off now must not make it send again.
-        await res.body.dump().catch(() => undefined);
-        return { ok: true, value: undefined };
-      }
-      const failure = this.#failureOf(res.statusCode, await res.body.text().catch(() => ""));
-      const header = res.headers["retry-after"];
-      return {
-        ok: false,
-        failure,
-        retryable: res.statusCode === 429 || res.statusCode >= 500,
-        ...(header === undefined ? {} : { retryAfter: String(header) }),
-      };
-    } catch (err) {
-      const e = err as Error & { code?: string };
-      return noAnswer(e.name === "TimeoutError" ? "timed out" : (e.code ?? e.name));
-    }
+    const answer = await postOnce(
+      { url: this.#url, headers: { "content-type": "application/json" }, body, dispatcher: this.#dispatcher },
+      deadline,
+      this.#clock,
+      // PagerDuty has the event: a body that breaks off now must not make it send again.
+      (res) => res.dump().catch(() => undefined),
+      (why) => (why === "no time left" ? "no time left before the deadline" : why),
+    );
+    if (answer.ok) return { ok: true, value: undefined };
+    const { status, text } = answer.failure;
+    const failure = status === 0 ? { status, text, errors: [] } : this.#failureOf(status, text);
+    return { ...answer, failure };
   }
 
   /** PagerDuty's refusal in words: its message and errors, cut, without the routing key. */
@@ -142,9 +128,3 @@ interface Failure {
   text: string;
   errors: string[];
 }
-
-const noAnswer = (reason: string): Attempted<void, Failure> => ({
-  ok: false,
-  failure: { status: 0, text: reason, errors: [] },
-  retryable: true,
-});

@@ -1,7 +1,10 @@
 import { type RetryOptions, redact } from "@fleet-auditor/keb";
-import { type Dispatcher, request } from "undici";
-import { type Attempted, retryBeforeDeadline } from "./deadline-retry.ts";
+import type { Dispatcher } from "undici";
+import { retryBeforeDeadline } from "./deadline-retry.ts";
 import { SlackPostError } from "./errors.ts";
+import { postOnce, type ReadAccepted } from "./post-once.ts";
+
+export type { ReadAccepted } from "./post-once.ts";
 
 /** How a Slack client paces and retries its posts: the webhook's and the bot's alike. */
 export interface SlackSenderOptions {
@@ -29,18 +32,6 @@ export interface SlackRequest {
    * echoes it, as a proxy's error page might.
    */
   secrets: readonly string[];
-}
-
-/**
- * What a client makes of a 2xx answer's body. It must not throw for a body that breaks off: Slack
- * has the message by then, and only a 2xx ends the loop without posting again.
- */
-export type ReadAccepted<T> = (body: Dispatcher.ResponseData["body"]) => Promise<T>;
-
-/** An answer that was not a 2xx: its HTTP status (0 when no answer came) and Slack's text. */
-interface Refusal {
-  status: number;
-  text: string;
 }
 
 /**
@@ -86,45 +77,12 @@ export class SlackSender {
     throw new SlackPostError(`the Slack post ${kind}: HTTP ${status} ${body}`.trim(), { status, body });
   }
 
-  /** One POST, bounded by the deadline; a dropped connection or a timeout is status 0. */
-  async #attempt<T>(
-    req: SlackRequest,
-    deadline: number,
-    readAccepted: ReadAccepted<T>,
-  ): Promise<Attempted<T, Refusal>> {
-    const remaining = deadline - this.#clock();
-    if (remaining <= 0) return noAnswer("no time left to post to Slack");
-    try {
-      const res = await request(req.url, {
-        dispatcher: this.#dispatcher,
-        method: "POST",
-        headers: req.headers,
-        body: req.body,
-        signal: AbortSignal.timeout(remaining),
-      });
-      if (res.statusCode >= 200 && res.statusCode < 300)
-        return { ok: true, value: await readAccepted(res.body) };
-      const text = (await res.body.text().catch(() => "")).slice(0, 1_000);
-      const header = res.headers["retry-after"];
-      return {
-        ok: false,
-        failure: { status: res.statusCode, text },
-        retryable: res.statusCode === 429 || res.statusCode >= 500,
-        ...(header === undefined ? {} : { retryAfter: String(header) }),
-      };
-    } catch (err) {
-      const e = err as Error & { code?: string };
-      return noAnswer(
-        `posting to Slack failed: ${e.name === "TimeoutError" ? "timed out" : (e.code ?? e.name)}`,
-      );
-    }
+  /** One POST, bounded by the deadline (`postOnce`). */
+  #attempt<T>(req: SlackRequest, deadline: number, readAccepted: ReadAccepted<T>) {
+    return postOnce({ ...req, dispatcher: this.#dispatcher }, deadline, this.#clock, readAccepted, (why) =>
+      why === "no time left" ? "no time left to post to Slack" : `posting to Slack failed: ${why}`,
+    );
   }
 }
-
-const noAnswer = (reason: string): Attempted<never, Refusal> => ({
-  ok: false,
-  failure: { status: 0, text: reason },
-  retryable: true,
-});
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
