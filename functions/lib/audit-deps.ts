@@ -1,5 +1,4 @@
 import { SNSClient } from "@aws-sdk/client-sns";
-import { reportCommand } from "@fleet-auditor/audit";
 import { KebTransport } from "@fleet-auditor/keb";
 import { snsAlertPublisher } from "@fleet-auditor/notify";
 import {
@@ -50,8 +49,8 @@ function runDeps(env: Common, log: RunLogger): AuditFunctionDeps {
       policy: policyFrom(env),
       leaseMs: env.LEASE_MINUTES * 60_000,
       ledgerRetentionDays: env.LEDGER_RETENTION_DAYS,
-      // "" (no command, the messages say the report holds it) only for a run ID no shell can take.
-      reportCommand: (runId) => reportCommand(runId, { table: env.AUDIT_TABLE }) ?? "",
+      // Every command a message suggests acts on this stage's tables, wherever it is pasted.
+      commandStore: { ...(env.AWS_REGION ? { region: env.AWS_REGION } : {}), table: env.AUDIT_TABLE },
       ...messagingFrom(env),
       ...(env.INCIDENT_TOPIC_ARN ? { incidentMessages: { maxNew: env.MAX_NEW_INCIDENT_MESSAGES } } : {}),
       ...(env.CRITICAL_TOPIC_ARN ? { pagerMessages: true } : {}),
@@ -80,5 +79,6 @@ export function applicationsAuditDeps(env: ApplicationsAuditEnv, log: RunLogger)
   const statusStore = new DynamoStatusStore({ client: documentClient(), tableName: env.STATUS_TABLE });
   const deps = runDeps(env, log);
   const statusSource = new StatusTableSource({ statusStore, thresholds: thresholdsFrom(env), log });
-  return { ...deps, ports: { ...deps.ports, statusSource } };
+  const commandStore = { ...deps.settings?.commandStore, statusTable: env.STATUS_TABLE };
+  return { ...deps, ports: { ...deps.ports, statusSource }, settings: { ...deps.settings, commandStore } };
 }

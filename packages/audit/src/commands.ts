@@ -1,29 +1,65 @@
 import { pastable, shellOption, shellQuote } from "./shell.ts";
 
 // The commands messages suggest, one function each: every channel (e-mail, Chatbot, Slack)
-// calls the same one, so all show the same text. Each gives undefined when a value it would hold
+// calls the same one, so all show the same text. Each names the store it acts on (`CommandStore`),
+// since a command pasted without it acts on a fresh local store and does nothing (a silence that
+// silences nothing prints an ID and exits 0). Each gives undefined when a value it would hold
 // cannot be pasted safely (`pastable`): the command is then left out, never cut or flattened,
 // since a changed value would inspect or silence something else.
 
-/** What a group of findings shares, as silence matchers: a group as the engine or a digest has it. */
+/**
+ * What a group of findings shares, as silence matchers: its audit's `groupBy` labels and the
+ * values its members share (`TransitionGroup.labels`). A blank value matches any, so it is left
+ * out; a label the audit does not group by is not the group's, so a silence never narrows to
+ * its first member's value of it.
+ */
 export interface GroupMatch {
   audit: string;
-  state: string;
-  /** "" or absent: the group has no reason, and the silence matches any. */
-  reason?: string;
-  /** The group's other labels and values (`TransitionGroup.place`); blank ones match any. */
-  place: ReadonlyArray<readonly [label: string, value: string]>;
+  labels: ReadonlyArray<readonly [label: string, value: string]>;
 }
 
-/** Where the run reports live, as the report command must name it (else the default store). */
-export interface ReportStore {
-  /** The audit table (`AUDIT_TABLE`), for a deployed store. */
+/**
+ * Where the suggested commands act: the run's own store. Deployed, its tables (and region) as
+ * variables before the command, as the CLI reads them; embedded, `--state-dir` after it. Empty:
+ * the CLI's default store (`./.fleet-auditor`), which only a terminal in the right directory has.
+ */
+export interface CommandStore {
+  /** The AWS region of the tables (the function's `AWS_REGION`). */
+  region?: string;
+  /** The audit table (`AUDIT_TABLE`): runs, reports, silences, snapshots. */
   table?: string;
-  /** The embedded store's directory (`--state-dir`). */
+  /** The Application status table (`STATUS_TABLE`): `apps status`, `apps quarantine`. */
+  statusTable?: string;
+  /** The embedded store's directory (`--state-dir`), absolute. */
   stateDir?: string;
 }
 
+/** Which table of a store a command reads or writes. */
+export type StoreTable = "audit" | "status";
+
 const every = (values: readonly string[]): boolean => values.every(pastable);
+
+/**
+ * `command` (its words already quoted) made to act on `store`: `AWS_REGION=… AUDIT_TABLE=… `
+ * (or `STATUS_TABLE=…`) before it, or `--state-dir …` after it. Undefined when the store names
+ * what cannot be pasted, or is deployed without the table the command needs (it would read the
+ * local store instead).
+ *
+ * @example inStore("fleet-auditor runs show r1", { region: "eu-west-1", table: "audit" }, "audit")
+ * // AWS_REGION=eu-west-1 AUDIT_TABLE=audit fleet-auditor runs show r1
+ */
+export function inStore(command: string, store: CommandStore, uses: StoreTable): string | undefined {
+  const { region, table, statusTable, stateDir } = store;
+  if (!every([command, region ?? "", table ?? "", statusTable ?? "", stateDir ?? ""])) return undefined;
+  if (table !== undefined || statusTable !== undefined) {
+    const name = uses === "audit" ? table : statusTable;
+    if (name === undefined) return undefined;
+    const variable = uses === "audit" ? "AUDIT_TABLE" : "STATUS_TABLE";
+    const where = region ? `AWS_REGION=${shellQuote(region)} ` : "";
+    return `${where}${variable}=${shellQuote(name)} ${command}`;
+  }
+  return stateDir !== undefined ? `${command} ${shellOption("--state-dir", stateDir)}` : command;
+}
 
 /**
  * A command given whole (the run report's, which the caller builds with `reportCommand` or
@@ -35,34 +71,45 @@ export function pastableCommand(command: string): string | undefined {
 }
 
 /**
- * The `fleet-auditor silences add` line that silences a group, its matchers the group's exact
- * values (`silencing` compares them as they are), each `--match` one quoted word.
+ * The `fleet-auditor silences add` line that silences a group in `store`, its matchers the
+ * group's exact values (`silencing` compares them as they are), each `--match` one quoted word;
+ * undefined for a group with no value to match (it would silence the whole audit). Its comment
+ * says what was acknowledged, so the line works pasted as it is (the CLI refuses a placeholder
+ * comment); the author is whoever pastes it (`"$USER"` is meant to expand).
  *
- * @example silenceCommand({ audit: "failing", state: "failed", place: [["region", "eu-1"]], reason: "x y" })
- * // fleet-auditor silences add --audit failing --match state=failed --match region=eu-1 --match 'reason=x y' --for 4h --comment "..." --by "$USER"
+ * @example silenceCommand({ audit: "failing", labels: [["state", "failed"], ["reason", "x y"], ["region", "eu-1"]] }, { stateDir: "/s" })
+ * // fleet-auditor silences add --audit failing --match state=failed --match 'reason=x y' --match region=eu-1 --for 4h --comment 'acknowledged: failed x y eu-1' --by "$USER" --state-dir /s
  */
-export function silenceCommand(g: GroupMatch): string | undefined {
-  const matchers = [
-    `state=${g.state}`,
-    ...g.place.filter(([, value]) => value).map(([label, value]) => `${label}=${value}`),
-    ...(g.reason ? [`reason=${g.reason}`] : []),
-  ];
+export function silenceCommand(g: GroupMatch, store: CommandStore = {}): string | undefined {
+  const shared = g.labels.filter(([, value]) => value);
+  if (shared.length === 0) return undefined;
+  const matchers = shared.map(([label, value]) => `${label}=${value}`);
   if (!every([g.audit, ...matchers])) return undefined;
   const match = matchers.map((m) => `--match ${shellQuote(m)}`).join(" ");
-  // `"$USER"` is meant to expand: the silence's author is whoever pastes it.
-  return `fleet-auditor silences add ${shellOption("--audit", g.audit)} ${match} --for 4h --comment "..." --by "$USER"`;
+  const comment = `acknowledged: ${shared.map(([, value]) => value).join(" ")}`;
+  return inStore(
+    `fleet-auditor silences add ${shellOption("--audit", g.audit)} ${match} --for 4h ${shellOption("--comment", comment)} --by "$USER"`,
+    store,
+    "audit",
+  );
 }
 
 /**
- * `fleet-auditor runs show RUN_ID`, naming the store it reads: `AUDIT_TABLE=… ` before it for a
- * deployed table, `--state-dir …` after it for an embedded one.
+ * `fleet-auditor runs show RUN_ID` against the store that holds it (`inStore`).
  *
  * @example reportCommand("run-1", { table: "fleet-audit" }) // AUDIT_TABLE=fleet-audit fleet-auditor runs show run-1
  */
-export function reportCommand(runId: string, store: ReportStore = {}): string | undefined {
-  const { table, stateDir } = store;
-  if (!every([runId, table ?? "", stateDir ?? ""])) return undefined;
-  const show = `fleet-auditor runs show ${shellQuote(runId)}`;
-  if (table !== undefined) return `AUDIT_TABLE=${shellQuote(table)} ${show}`;
-  return stateDir !== undefined ? `${show} ${shellOption("--state-dir", stateDir)}` : show;
+export function reportCommand(runId: string, store: CommandStore = {}): string | undefined {
+  return pastable(runId)
+    ? inStore(`fleet-auditor runs show ${shellQuote(runId)}`, store, "audit")
+    : undefined;
+}
+
+/**
+ * What a message gives as the way to its run's report: `reportCommand`, or, for a run ID no
+ * shell can take (a caller may choose one), the list of runs in the same store; "" (the message
+ * then says only that the report holds it) when not even that can be pasted.
+ */
+export function runReportCommand(runId: string, store: CommandStore = {}): string {
+  return reportCommand(runId, store) ?? inStore("fleet-auditor runs list", store, "audit") ?? "";
 }

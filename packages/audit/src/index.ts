@@ -7,10 +7,13 @@ export {
   withGroupBy,
 } from "./audit-definition.ts";
 export {
+  type CommandStore,
   type GroupMatch,
+  inStore,
   pastableCommand,
-  type ReportStore,
   reportCommand,
+  runReportCommand,
+  type StoreTable,
   silenceCommand,
 } from "./commands.ts";
 export { AUDITS, auditNamed, digestPresenter, fromFlat, readRow } from "./definitions.ts";

@@ -1,3 +1,4 @@
+import type { CommandStore } from "./commands.ts";
 import type { Severity } from "./finding.ts";
 import type { LeftOutNews } from "./left-out.ts";
 import type { LinkTemplates } from "./links.ts";
@@ -33,6 +34,8 @@ export interface DigestContext {
    * then a message says so, and what it only counts is sent again next run.
    */
   report: { stored: boolean; command: string };
+  /** Where the commands a message suggests act (the run's own store); default the CLI's. */
+  store?: CommandStore;
   /** Groups larger than this are one line (`GROUP_COLLAPSE_AT`, default 20). */
   collapseAt?: number;
   /**

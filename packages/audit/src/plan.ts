@@ -36,13 +36,16 @@ export interface NotificationPlan {
 
 /** Plans what the run's messages tell of `refs` (silenced transitions are left out before). */
 export function planNotification(
-  ctx: Pick<DigestContext, "audit" | "groupBy" | "presenter" | "links">,
+  ctx: Pick<DigestContext, "audit" | "groupBy" | "presenter" | "links" | "store">,
   transitions: readonly Transition[],
   refs: readonly TransitionRef[],
 ): NotificationPlan {
   const grouping: Grouping = { groupBy: ctx.groupBy, tally: ctx.presenter.tally.label };
   const groups = groupTransitions(transitions, refs, grouping).map((g): PlannedGroup => {
-    const silence = g.kind === "resolved" ? undefined : silenceCommand({ ...g, audit: ctx.audit });
+    const silence =
+      g.kind === "resolved"
+        ? undefined
+        : silenceCommand({ audit: ctx.audit, labels: Object.entries(g.labels) }, ctx.store);
     return {
       ...g,
       told: g.members.map((ref) => member(ctx, transitions, ref)),
@@ -53,7 +56,7 @@ export function planNotification(
 }
 
 function member(
-  ctx: Pick<DigestContext, "presenter" | "links">,
+  ctx: Pick<DigestContext, "presenter" | "links" | "store">,
   transitions: readonly Transition[],
   ref: TransitionRef,
 ): PlannedMember {
@@ -61,7 +64,7 @@ function member(
   const values = linkValues(transition.finding, ctx.presenter);
   const runtime = fillTemplate(ctx.links?.runtime, values);
   const runbook = fillTemplate(ctx.links?.runbook, values);
-  const inspect = ctx.presenter.inspect(transition.finding);
+  const inspect = ctx.presenter.inspect(transition.finding, ctx.store ?? {});
   return {
     ref,
     transition,

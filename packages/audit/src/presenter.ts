@@ -1,3 +1,4 @@
+import type { CommandStore } from "./commands.ts";
 import type { Finding } from "./finding.ts";
 import type { Transition } from "./snapshot.ts";
 
@@ -42,8 +43,11 @@ export interface Presenter {
   subject(t: Transition, state: string, reason: string): string;
   /** What chat lists say after a member's name: its failing operation, its status. */
   chatNote(f: Finding, since: string): string | undefined;
-  /** The command that shows what the finding is about, or undefined when none can be pasted. */
-  inspect(f: Finding): string | undefined;
+  /**
+   * The command that shows what the finding is about, acting on `store` when it is one of ours
+   * (`inStore`), or undefined when none can be pasted.
+   */
+  inspect(f: Finding, store: CommandStore): string | undefined;
   /** What makes two findings the same problem: a change here is a `changed` transition. */
   problemKey(f: Finding): string;
   /** Link template values beyond the labels (names templates used before labels). */

@@ -1,8 +1,13 @@
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import { SNSClient } from "@aws-sdk/client-sns";
 import type { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
-import { type AlertPublisher, type AuditStateStore, reportCommand } from "@fleet-auditor/audit";
+import {
+  type AlertPublisher,
+  type AuditStateStore,
+  type CommandStore,
+  runReportCommand,
+} from "@fleet-auditor/audit";
 import { OutboxPublisher, snsAlertPublisher } from "@fleet-auditor/notify";
 import { ConfigError } from "@fleet-auditor/runner";
 import {
@@ -67,8 +72,8 @@ export interface Backend {
   status?: DynamoStatusStore;
   store: AuditStateStore;
   reports: DynamoReportStore;
-  /** The command that prints a run's report against this backend. */
-  reportCommand: (runId: string) => string;
+  /** Where the commands messages suggest act: this backend's store. */
+  commandStore: CommandStore;
   silences: DynamoSilenceStore;
   publisher: AlertPublisher;
   /**
@@ -129,7 +134,7 @@ export async function openBackend(
     ...(statusTable ? { status: new DynamoStatusStore(statusTable) } : {}),
     store: new DynamoAuditStore(table),
     reports: new DynamoReportStore(table),
-    reportCommand: reportCommandIn(stateDir, env),
+    commandStore: commandStoreOf(stateDir, env),
     silences: new DynamoSilenceStore(table),
     publisher: sns
       ? snsAlertPublisher(sns.client, {
@@ -192,15 +197,32 @@ export async function openRuns(
 }
 
 /**
+ * Where the commands a CLI run's messages suggest act: the AWS tables (and region) the variables
+ * name, else the state directory, absolute, so that a command pasted in another directory acts
+ * on the same store.
+ */
+export function commandStoreOf(
+  stateDir: string,
+  env: Pick<CliEnv, "AUDIT_TABLE" | "STATUS_TABLE" | "AWS_REGION">,
+): CommandStore {
+  if (!env.AUDIT_TABLE) return { stateDir: resolve(stateDir) };
+  return {
+    ...(env.AWS_REGION ? { region: env.AWS_REGION } : {}),
+    table: env.AUDIT_TABLE,
+    ...(env.STATUS_TABLE ? { statusTable: env.STATUS_TABLE } : {}),
+  };
+}
+
+/**
  * The command that shows a run's report from the store a command uses, quoted; when a value
  * cannot be pasted safely (a state directory with a line break), the list of runs instead.
  */
 export function reportCommandIn(
   stateDir: string,
-  env: Pick<CliEnv, "AUDIT_TABLE">,
+  env: Pick<CliEnv, "AUDIT_TABLE" | "STATUS_TABLE" | "AWS_REGION">,
 ): (runId: string) => string {
-  const store = env.AUDIT_TABLE ? { table: env.AUDIT_TABLE } : { stateDir };
-  return (runId) => reportCommand(runId, store) ?? "fleet-auditor runs list";
+  const store = commandStoreOf(stateDir, env);
+  return (runId) => runReportCommand(runId, store) || "fleet-auditor runs list";
 }
 
 /** The Application status table: DynamoDB with `STATUS_TABLE`, else the embedded store. */

@@ -76,7 +76,6 @@ export async function runDemo(out: NodeJS.WritableStream = process.stdout): Prom
       reports: new DynamoReportStore({ client: db.client, tableName: TABLE }),
     },
     settings: {
-      reportCommand: (runId) => `fleet-auditor runs show ${runId} (the demo's store lives in memory)`,
       landscape: "demo",
       links: {
         runtime: "https://console.example/runtimes/{instanceID}",

@@ -22,6 +22,8 @@ export const CliEnvSchema = object({
   INCIDENT_TOPIC_ARN: unsetIfEmpty(TopicArnSchema),
   /** The Application status table on DynamoDB. */
   STATUS_TABLE: unsetIfEmpty(string()),
+  /** The SDK's region: the commands messages suggest name it beside the tables. */
+  AWS_REGION: unsetIfEmpty(string()),
 })
   .extend(AlertingEnvSchema.shape)
   .extend(EdgeThresholdsEnvSchema.shape);

@@ -42,7 +42,7 @@ export function transitionFromReport(r: ReportTransition, presenter: Presenter):
  */
 export function reportDigests(
   report: RunReport,
-  settings: Pick<DigestContext, "links" | "collapseAt" | "landscape" | "groupBy" | "presenter"> & {
+  settings: Pick<DigestContext, "links" | "collapseAt" | "landscape" | "groupBy" | "presenter" | "store"> & {
     reportCommand: string;
   },
 ): DigestMessage[] {
@@ -65,6 +65,7 @@ export function reportDigests(
       ...(settings.collapseAt !== undefined ? { collapseAt: settings.collapseAt } : {}),
       ...(s.repeats ? { repeats: s.repeats } : {}),
       report: { stored: true, command: settings.reportCommand },
+      ...(settings.store ? { store: settings.store } : {}),
     },
     transitions,
   );

@@ -113,6 +113,8 @@ export function linksFrom(env: AlertingEnv): LinkTemplates {
 /** Variables of an audit run besides the KEB connection. */
 export const AuditEnvSchema = object({
   AUDIT_TABLE: string().min(3),
+  /** Set by Lambda: the commands messages suggest name it beside the tables they act on. */
+  AWS_REGION: optional(string().min(1)),
   ALERT_TOPIC_ARN: TopicArnSchema,
   /** Critical digests are also published here (a pager's topic, subscribed without a filter). */
   CRITICAL_TOPIC_ARN: optional(TopicArnSchema),

@@ -4,10 +4,10 @@ import {
   AUDITS,
   type AuditDefinition,
   type AuditStateStore,
+  type CommandStore,
   DEFAULT_POLICY,
   type LinkTemplates,
   type RunReportStore,
-  reportCommand,
   type SilenceSource,
 } from "@fleet-auditor/audit";
 import type { RuntimeSource } from "@fleet-auditor/keb";
@@ -43,8 +43,11 @@ export interface AuditRunSettings {
   leaseMs?: number;
   /** Ledger items and run reports are kept this long. Default 30 days. */
   ledgerRetentionDays?: number;
-  /** The command that prints a run's report, quoted in messages. Default `fleet-auditor runs show <id>`. */
-  reportCommand?: (runId: string) => string;
+  /**
+   * Where the commands messages suggest (report, silence, inspect) act: this run's store, so that
+   * each does what it says when pasted. Default the CLI's default store.
+   */
+  commandStore?: CommandStore;
   /** The landscape's name, in every subject and title. */
   landscape?: string;
   links?: LinkTemplates;
@@ -96,11 +99,7 @@ const DEFAULT_LEASE_MS = 15 * 60_000;
 const DEFAULT_MAX_SKEW_MS = 48 * 3_600_000;
 const DEFAULT_LEDGER_RETENTION_DAYS = 30;
 
-// The run ID is a UUID from `newId`, but a caller may choose it: quoted like every command, and
-// one that cannot be pasted safely points to the list of runs instead.
-const defaultReportCommand = (id: string): string => reportCommand(id) ?? "fleet-auditor runs list";
-
-type Defaulted = "policy" | "audits" | "leaseMs" | "ledgerRetentionDays" | "reportCommand" | "maxClockSkewMs";
+type Defaulted = "policy" | "audits" | "leaseMs" | "ledgerRetentionDays" | "maxClockSkewMs";
 
 /**
  * A run's dependencies with the defaults the runner owns filled in. The defaults another module
@@ -123,7 +122,6 @@ export function withDefaults({ ports, settings = {}, hooks = {} }: AuditRunDeps)
       audits: settings.audits ?? AUDITS,
       leaseMs: settings.leaseMs ?? DEFAULT_LEASE_MS,
       ledgerRetentionDays: settings.ledgerRetentionDays ?? DEFAULT_LEDGER_RETENTION_DAYS,
-      reportCommand: settings.reportCommand ?? defaultReportCommand,
       maxClockSkewMs: settings.maxClockSkewMs ?? DEFAULT_MAX_SKEW_MS,
     },
     hooks: {

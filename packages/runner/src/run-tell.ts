@@ -7,6 +7,7 @@ import {
   type DigestContext,
   type DigestMessage,
   reportTransition,
+  runReportCommand,
   type Transition,
   type TransitionRef,
   toldBy,
@@ -103,10 +104,8 @@ export function digestContext(
     ...(deps.settings.landscape ? { landscape: deps.settings.landscape } : {}),
     ...(deps.settings.links ? { links: deps.settings.links } : {}),
     ...(deps.settings.collapseAt !== undefined ? { collapseAt: deps.settings.collapseAt } : {}),
-    report: {
-      stored: reportStored,
-      command: deps.settings.reportCommand(run.id),
-    },
+    report: { stored: reportStored, command: runReportCommand(run.id, deps.settings.commandStore) },
+    ...(deps.settings.commandStore ? { store: deps.settings.commandStore } : {}),
   };
 }
 

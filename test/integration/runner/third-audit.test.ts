@@ -185,7 +185,7 @@ describe("a third audit, from a stand-in source and a presenter alone", () => {
     expect(body.email).toContain("in letsencrypt; clusters prod-1 1, prod-2 1");
     const chatbot = JSON.parse(body.https) as { content: { nextSteps: string[] } };
     expect(chatbot.content.nextSteps).toContain(
-      'Silence: `fleet-auditor silences add --audit certificates --match state=expired --match issuer=letsencrypt --for 4h --comment "..." --by "$USER"`',
+      "Silence: `fleet-auditor silences add --audit certificates --match issuer=letsencrypt --match state=expired --for 4h --comment 'acknowledged: letsencrypt expired' --by \"$USER\"`",
     );
     // Onset is the source's: 30 minutes before the run.
     expect(digest.transitions[0]?.since).toBe(at(-30));

@@ -99,7 +99,7 @@ describe("digests", () => {
       /\* 300 runtimes failed \(err_quota\) in eu-central-1, plans aws 240, trial 60, since .*\[critical\]/,
     );
     expect(email).toContain(
-      `silence: fleet-auditor silences add --audit failing --match state=failed --match region=eu-central-1 --match reason=err_quota --for 4h --comment "..." --by "$USER"`,
+      `silence: fleet-auditor silences add --audit failing --match state=failed --match reason=err_quota --match region=eu-central-1 --for 4h --comment 'acknowledged: failed err_quota eu-central-1' --by "$USER"`,
     );
     expect(m?.transitions).toHaveLength(3);
     expect(m?.omitted).toHaveLength(297);

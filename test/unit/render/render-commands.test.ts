@@ -146,13 +146,13 @@ describe("commands in messages", () => {
       "--match",
       "state=failed",
       "--match",
-      `region=${region}`,
-      "--match",
       `reason=${reason}`,
+      "--match",
+      `region=${region}`,
       "--for",
       "4h",
       "--comment",
-      "...",
+      `acknowledged: failed ${reason} ${region}`,
       "--by",
       "$USER",
     ]);
@@ -198,6 +198,54 @@ describe("commands in messages", () => {
     expect(quoted.slack.inspect).toEqual(quoted.email.inspect);
     const dash = commands(channels([edge("-rf")]));
     expect(dash.email.inspect).toEqual(["fleet-auditor apps status --node=-rf"]);
+  });
+
+  it("act on the run's own store, the same in every channel: the tables and region before, a state directory after", () => {
+    const deployed = { region: "eu-west-1", table: "fleet-audit-prod", statusTable: "fleet-status-prod" };
+    const { transitions, context } = group("eu-1", "err_quota");
+    const cmds = commands(channels(transitions, { ...context, store: deployed }));
+    const [silence] = cmds.email.silence;
+    expect(shellWords(silence as string).slice(0, 5)).toEqual([
+      "AWS_REGION=eu-west-1",
+      "AUDIT_TABLE=fleet-audit-prod",
+      "fleet-auditor",
+      "silences",
+      "add",
+    ]);
+    expect(cmds.chatbot.silence).toEqual([silence]);
+    expect(cmds.slack.silence).toEqual([silence]);
+
+    const embedded = commands(channels(transitions, { ...context, store: { stateDir: "/srv/fa state" } }));
+    expect(shellWords(embedded.email.silence[0] as string).slice(-2)).toEqual([
+      "--state-dir",
+      "/srv/fa state",
+    ]);
+    expect(embedded.slack.silence).toEqual(embedded.email.silence);
+
+    const edge = refusedFinding({
+      node: "edge-1",
+      reason: "Forbidden",
+      code: 403,
+      count: 5,
+      requests: ["list pods"],
+      keys: ["/core/v1/pods"],
+      firstAt: "2026-11-30T05:00:00.000Z",
+      lastAt: "2026-11-30T05:50:00.000Z",
+    });
+    const edgeT: Transition = {
+      ...t(1, "firing", { state: "refused", severity: "warning" }),
+      key: edge.key,
+      finding: edge,
+    };
+    const edgeCtx = { ...ctx, audit: "applications", groupBy: EDGE_GROUP_BY, presenter: edgePresenter };
+    const status = commands(channelsOf([edgeT], { ...edgeCtx, store: deployed }));
+    expect(status.email.inspect).toEqual([
+      "AWS_REGION=eu-west-1 STATUS_TABLE=fleet-status-prod fleet-auditor apps status --node edge-1",
+    ]);
+    expect(status.slack.inspect).toEqual(status.email.inspect);
+    // Deployed without the status table's name, the command would read a local store: left out.
+    const { statusTable: _, ...auditOnly } = deployed;
+    expect(commands(channelsOf([edgeT], { ...edgeCtx, store: auditOnly })).email.inspect).toEqual([]);
   });
 
   it("show the report command as given, the same in every channel, built quoted from the store's place", () => {

@@ -1,3 +1,4 @@
+import { inStore } from "../commands.ts";
 import { type Finding, stateOf } from "../finding.ts";
 import type { FlatFinding, Presenter } from "../presenter.ts";
 import { flatFinding } from "../presenter-defaults.ts";
@@ -67,10 +68,11 @@ export const edgePresenter: Presenter = {
     const e = edgeDetail(f);
     return e.status ? `${e.status} since ${shortTime(e.since ?? since)}` : undefined;
   },
-  inspect(f) {
+  inspect(f, store) {
     const e = edgeDetail(f);
-    if (e.what === "quarantined") return "fleet-auditor apps quarantine";
-    return pastable(e.node) ? `fleet-auditor apps status ${shellOption("--node", e.node)}` : undefined;
+    if (e.what === "quarantined") return inStore("fleet-auditor apps quarantine", store, "status");
+    if (!pastable(e.node)) return undefined;
+    return inStore(`fleet-auditor apps status ${shellOption("--node", e.node)}`, store, "status");
   },
   // A refusal's count moves every run; only what it is (and a stuck Application's status) matters.
   problemKey(f) {

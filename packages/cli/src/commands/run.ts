@@ -152,7 +152,7 @@ export const runCommand: Command = {
               reports: backend.reports,
             },
             settings: {
-              reportCommand: backend.reportCommand,
+              commandStore: backend.commandStore,
               ...(backend.topics.incidents
                 ? { incidentMessages: { maxNew: MAX_NEW_INCIDENT_MESSAGES } }
                 : {}),

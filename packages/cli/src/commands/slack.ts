@@ -5,7 +5,7 @@ import type { OutboxLine } from "@fleet-auditor/notify";
 import { reportDigests } from "@fleet-auditor/render";
 import { messagingFrom, slackMessageFor } from "@fleet-auditor/runner";
 import { stateDirOption, subcommand } from "../args.ts";
-import { openRuns, reportCommandIn } from "../backend.ts";
+import { commandStoreOf, openRuns, reportCommandIn } from "../backend.ts";
 import type { Command } from "../command.ts";
 import { parseCommandLine } from "../command-line.ts";
 import { UsageError } from "../errors.ts";
@@ -110,6 +110,7 @@ async function fromReport(
       ...(links ? { links } : {}),
       ...(collapseAt !== undefined ? { collapseAt } : {}),
       reportCommand: reportCommandIn(stateDir, env)(runId),
+      store: commandStoreOf(stateDir, env),
     });
     if (!digest) return { missing: `run ${runId} published nothing (all its transitions were silenced)` };
     return forLambda(digest.message);

@@ -201,13 +201,9 @@ function groupCommands(
   first: ReturnType<typeof readRow> | undefined,
   presenter: Presenter,
 ): string {
-  const inspect = first ? first.presenter.inspect(first.finding) : undefined;
-  const silence = silenceCommand({
-    audit: d.audit,
-    state: g.state,
-    reason: g.reason,
-    place: placeOf(g, presenter),
-  });
+  const store = d.store ?? {};
+  const inspect = first ? first.presenter.inspect(first.finding, store) : undefined;
+  const silence = silenceCommand({ audit: d.audit, labels: matchedLabels(g, presenter) }, store);
   const line = (label: string, command: string | undefined): string => {
     const shown = command ? shownCommand(command) : "";
     return shown ? `\n${label}: ${shown}` : "";
@@ -230,10 +226,14 @@ function inGroup(g: Group, t: Row): boolean {
   return t.state === g.state && t.reason === g.reason && t.region === g.region;
 }
 
-/** The labels a group's silence matches besides its state and reason. */
-function placeOf(g: Group, presenter: Presenter): Array<[string, string]> {
-  if (!g.labels) return [[presenter.flatPlace, g.region]];
-  return Object.entries(g.labels).filter(([l]) => l !== "state" && l !== "reason");
+/** The labels a group's silence matches: its own (since labels), else what v1 groups were made of. */
+function matchedLabels(g: Group, presenter: Presenter): Array<[string, string]> {
+  if (g.labels) return Object.entries(g.labels);
+  return [
+    ["state", g.state],
+    ["reason", g.reason],
+    [presenter.flatPlace, g.region],
+  ];
 }
 
 /** A command as inline code, or "" when it is too long to show whole. */

@@ -144,6 +144,14 @@ export const DigestV1Schema = object({
     command: string(),
     url: Link.optional(),
   }),
+  store: object({
+    region: string().optional(),
+    table: string().optional().describe("the audit table (AUDIT_TABLE)"),
+    statusTable: string().optional().describe("the Application status table (STATUS_TABLE)"),
+    stateDir: string().optional().describe("the embedded store's directory (--state-dir)"),
+  })
+    .optional()
+    .describe("where the commands this digest suggests act: the run's own store (added in place)"),
   repeats: string()
     .optional()
     .describe("a run interrupted after publishing: some of this may repeat its message"),

@@ -81,6 +81,7 @@ export function structuredDigest(
       command: ctx.report.command,
       ...(reportUrl ? { url: reportUrl } : {}),
     },
+    ...(ctx.store ? { store: ctx.store } : {}),
     ...(ctx.repeats ? { repeats: ctx.repeats } : {}),
     ...(ctx.incident
       ? {
