@@ -5,9 +5,13 @@ import { type BuildOptions, build } from "esbuild";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
 
-/** SST's esbuild settings for a Lambda handler: ESM, node22, minified, nothing external. */
+/**
+ * SST's esbuild settings for a Lambda handler (its `pkg/runtime/node/build.go`): ESM, minified,
+ * names kept (`KeepNames`, which adds about 5 %), nothing external.
+ */
 const AS_SST_BUNDLES: BuildOptions = {
   bundle: true,
+  keepNames: true,
   platform: "node",
   format: "esm",
   target: "node22",

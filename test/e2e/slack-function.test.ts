@@ -120,7 +120,7 @@ describe("functions/slack.ts", () => {
     const [payload] = slack.accepted() as SlackMessage[];
     expect(payload?.blocks.length).toBeLessThanOrEqual(50);
     expect(texts(payload)).toMatch(/\+\d+ more: <https:\/\/console\.example\/runs\/run-1\|run report>/);
-    expect(texts(payload)).toMatch(/…and \d+ more in \d+ group\(s\)/);
+    expect(texts(payload)).toMatch(/…and [\d,]+ more in \d+ groups/);
   });
 
   it("escapes every text from KEB: no mention, link or markup can be injected", async () => {

@@ -1,5 +1,5 @@
 import { type Labels, labelOf, reasonOf, SEVERITY_RANK, type Severity, stateOf } from "./finding.ts";
-import type { Transition, TransitionKind, TransitionRef } from "./snapshot.ts";
+import { TRANSITION_KINDS, type Transition, type TransitionKind, type TransitionRef } from "./snapshot.ts";
 
 /** Transitions of one kind that share the audit's `groupBy` labels: one incident, told as one. */
 export interface TransitionGroup {
@@ -40,8 +40,10 @@ export function placeText(g: Pick<TransitionGroup, "place">): string {
 }
 
 /**
- * Groups transitions by kind and the audit's `groupBy` labels. Groups come most severe first,
- * then largest, then oldest; members oldest first, then by key, so the order is stable.
+ * Groups transitions by kind and the audit's `groupBy` labels. Groups come in the order every
+ * channel tells them, what needs action first: new, then changed, then reminders, then
+ * resolved; within a kind most severe first, then largest, then oldest. Members oldest first,
+ * then by key, so the order is stable.
  */
 export function groupTransitions(
   transitions: readonly Transition[],
@@ -99,6 +101,7 @@ export function groupTransitions(
   }
   return out.sort(
     (a, b) =>
+      TRANSITION_KINDS.indexOf(a.kind) - TRANSITION_KINDS.indexOf(b.kind) ||
       SEVERITY_RANK[b.severity] - SEVERITY_RANK[a.severity] ||
       b.members.length - a.members.length ||
       a.since.localeCompare(b.since) ||

@@ -117,6 +117,16 @@ export type {
 export type { FlatFinding, Presenter } from "./presenter.ts";
 export { definePresenter } from "./presenter-defaults.ts";
 export { type ReportTransition, type RunReport, reportTransition } from "./report.ts";
+export {
+  listedBeside,
+  ROLL_UP_AT,
+  ROLLED_UP_LISTED,
+  type RollUp,
+  type RollUpGroup,
+  rollUpGroup,
+  rollUps,
+  rollUpText,
+} from "./roll-up.ts";
 export { pastable, shellOption, shellQuote } from "./shell.ts";
 export {
   incidentMatchers,
@@ -145,4 +155,13 @@ export {
   summarizeTransition,
   type TransitionSummary,
 } from "./summary.ts";
-export { humanDuration, oneLine, shortTime, slackCode, slackCommand, slackText } from "./text.ts";
+export {
+  countOf,
+  formatCount,
+  humanDuration,
+  oneLine,
+  shortTime,
+  slackCode,
+  slackCommand,
+  slackText,
+} from "./text.ts";

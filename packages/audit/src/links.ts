@@ -58,9 +58,24 @@ export function fillTemplate(
   return safeLink(url) ? url : undefined;
 }
 
-/** The template values of a finding: its labels, and the names its presenter keeps for templates. */
+// A reason that reads as a code (`err_keb_timeout`, `CrashLoopBackOff`, `ETIMEDOUT`) can name a
+// runbook page; free text ("etcdserver: request timed out") would make a slug no page has.
+const CODE = /^[A-Za-z][\w.-]{0,79}$/;
+
+/** True when a reason is a code, not free text: only a code fills a link template's `{reason}`. */
+export function isCode(reason: string): boolean {
+  return CODE.test(reason);
+}
+
+/**
+ * The template values of a finding: its labels, and the names its presenter keeps for templates;
+ * `reason` only when it is a code (`isCode`), so that a template naming it gives no link for free
+ * text.
+ */
 export function linkValues(f: Finding, presenter: Presenter): Record<string, string | undefined> {
-  return { ...presenter.linkValues(f), ...f.labels };
+  const values: Record<string, string | undefined> = { ...presenter.linkValues(f), ...f.labels };
+  if (values.reason !== undefined && !isCode(values.reason)) values.reason = undefined;
+  return values;
 }
 
 /**

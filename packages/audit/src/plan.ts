@@ -1,4 +1,5 @@
 import { silenceCommand } from "./commands.ts";
+import { reasonOf, stateOf } from "./finding.ts";
 import { type Grouping, groupTransitions, type TransitionGroup } from "./groups.ts";
 import { fillTemplate, linkValues } from "./links.ts";
 import type { DigestContext } from "./message.ts";
@@ -25,12 +26,21 @@ export interface PlannedGroup extends TransitionGroup {
   told: PlannedMember[];
   /** `fleet-auditor silences add …` for the group (none for resolutions, or when it cannot be pasted). */
   silence?: string;
+  /**
+   * A `changed` group: what its members were before, most first ("error (err_x)", 120), so that
+   * a group told as one line still says from what to what.
+   */
+  from?: Array<[was: string, count: number]>;
 }
 
 /** A run's notification plan. */
 export interface NotificationPlan {
   groups: PlannedGroup[];
-  /** Every member, group by group: the order the structured digest names them in. */
+  /**
+   * Every member, taken round-robin over the groups (each group's first, then each one's
+   * second, …): the order the structured digest names them in, so that a message with room for
+   * some names every incident's first runtimes, not the largest one's all.
+   */
   order: TransitionRef[];
 }
 
@@ -46,13 +56,39 @@ export function planNotification(
       g.kind === "resolved"
         ? undefined
         : silenceCommand({ audit: ctx.audit, labels: Object.entries(g.labels) }, ctx.store);
+    const from = g.kind === "changed" ? previously(transitions, g.members) : undefined;
     return {
       ...g,
       told: g.members.map((ref) => member(ctx, transitions, ref)),
       ...(silence ? { silence } : {}),
+      ...(from ? { from } : {}),
     };
   });
-  return { groups, order: groups.flatMap((g) => g.members) };
+  return { groups, order: roundRobin(groups.map((g) => g.members)) };
+}
+
+/** Each list's first, then each one's second, …: every list is named before any is named twice. */
+export function roundRobin<T>(lists: ReadonlyArray<readonly T[]>): T[] {
+  const out: T[] = [];
+  const longest = Math.max(0, ...lists.map((l) => l.length));
+  for (let i = 0; i < longest; i++) for (const list of lists) if (i < list.length) out.push(list[i] as T);
+  return out;
+}
+
+/** What changed members were before: "state (reason)", most first. */
+function previously(
+  transitions: readonly Transition[],
+  refs: readonly TransitionRef[],
+): Array<[string, number]> {
+  const counts = new Map<string, number>();
+  for (const ref of refs) {
+    const t = transitions[ref] as Transition;
+    const state = t.previous ? stateOf(t.previous) : (t.previousState ?? "");
+    const reason = t.previous ? reasonOf(t.previous) : "";
+    const was = `${state || "unknown"}${reason ? ` (${reason})` : ""}`;
+    counts.set(was, (counts.get(was) ?? 0) + 1);
+  }
+  return [...counts].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
 }
 
 function member(

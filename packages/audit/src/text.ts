@@ -82,3 +82,20 @@ export function shortTime(iso: string): string {
     ? "an unknown time"
     : `${new Date(t).toISOString().slice(0, 16).replace("T", " ")} UTC`;
 }
+
+const NUMBER = new Intl.NumberFormat("en-US");
+
+/** A count as people read it at 3 a.m.: `20,000`. */
+export function formatCount(n: number): string {
+  return NUMBER.format(n);
+}
+
+/**
+ * `n` and its noun, singular for one: `countOf(1, "runtimes")` → "1 runtime", `countOf(20000,
+ * "runtimes")` → "20,000 runtimes". Nouns here are plural; the singular drops one trailing "s"
+ * ("refusal kinds" → "refusal kind").
+ */
+export function countOf(n: number, plural: string): string {
+  const noun = n === 1 && plural.endsWith("s") ? plural.slice(0, -1) : plural;
+  return `${formatCount(n)} ${noun}`;
+}

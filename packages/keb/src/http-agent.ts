@@ -1,5 +1,6 @@
-import { Agent, Dispatcher, EnvHttpProxyAgent } from "undici";
+import type { Dispatcher } from "undici";
 import { isLoopbackHost } from "./base-url.ts";
+import { Agent, Dispatcher as DispatcherBase, EnvHttpProxyAgent } from "./undici.ts";
 
 /**
  * Where requests go through a proxy: the `HTTPS_PROXY`, `HTTP_PROXY` and `NO_PROXY` variables,
@@ -70,7 +71,7 @@ export function createHttpAgent(options: HttpAgentOptions = {}): Dispatcher {
 }
 
 /** Sends loopback origins to one dispatcher, every other origin to another. */
-class LoopbackDirect extends Dispatcher {
+class LoopbackDirect extends DispatcherBase {
   readonly #direct: Dispatcher;
   readonly #proxied: Dispatcher;
 

@@ -1,5 +1,6 @@
-import { type Dispatcher, interceptors, type RetryHandler } from "undici";
+import type { Dispatcher, RetryHandler } from "undici";
 import { RETRY_ERROR_CODES, RETRY_STATUSES, type RetryOptions, retryDelayMs } from "./retry-policy.ts";
+import { interceptors } from "./undici.ts";
 
 /** Errors that broke a response off after its headers had come. */
 const brokenOff = new WeakSet<Error>();

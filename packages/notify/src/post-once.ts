@@ -1,4 +1,4 @@
-import { type Dispatcher, request } from "undici";
+import type { Dispatcher } from "@fleet-auditor/keb";
 import type { Attempted } from "./deadline-retry.ts";
 
 /** An answer that was not a 2xx: its HTTP status (0 when no answer came) and its body, cut. */
@@ -34,8 +34,10 @@ export async function postOnce<T>(
   });
   if (remaining <= 0) return unanswered("no time left");
   try {
-    const res = await request(req.url, {
-      dispatcher: req.dispatcher,
+    // The dispatcher's own `request` (undici's top-level one would load its whole index).
+    const res = await req.dispatcher.request({
+      origin: req.url.origin,
+      path: `${req.url.pathname}${req.url.search}`,
       method: "POST",
       headers: req.headers,
       body: req.body,

@@ -1,6 +1,7 @@
 import {
   type DigestContext,
   type DigestMessage,
+  type PlannedMember,
   planNotification,
   SEVERITY_RANK,
   type Severity,
@@ -51,10 +52,11 @@ export function renderDigests(
     format: ctx.incident ? ("incident" as const) : ("digest" as const),
   };
   // The structured variant (`default`) names as many transitions as the publish has room for,
-  // in group order.
+  // round-robin over the groups (`order`), so that every incident has its first runtimes named.
+  const byRef = new Map(groups.flatMap((g) => g.told.map((m) => [m.ref, m] as const)));
   const rows = structuredTransitions(
     ctx,
-    groups.flatMap((g) => g.told),
+    order.map((r) => byRef.get(r) as PlannedMember),
   );
   const build = (named: number): DigestMessage => {
     const structured = JSON.stringify(

@@ -1,5 +1,6 @@
 import {
   type DigestContext,
+  formatCount,
   type Severity,
   stateOf,
   TRANSITION_KINDS,
@@ -11,11 +12,14 @@ import {
 // The e-mail subject, also every Chatbot and Slack title: printable ASCII within 99 characters.
 
 function counts(groups: readonly TransitionGroup[]): string {
-  return TRANSITION_KINDS.map((k) => [k, groups.filter((g) => g.kind === k)] as const)
-    .map(([k, gs]) => [k, gs.reduce((n, g) => n + g.members.length, 0)] as const)
-    .filter(([, n]) => n > 0)
-    .map(([k, n]) => `${n} ${k}`)
-    .join(", ");
+  return (
+    TRANSITION_KINDS.map((k) => [k, groups.filter((g) => g.kind === k)] as const)
+      .map(([k, gs]) => [k, gs.reduce((n, g) => n + g.members.length, 0)] as const)
+      .filter(([, n]) => n > 0)
+      // "10 reminders", "1 reminder"; the other kinds read as adjectives ("3 firing, 2 resolved").
+      .map(([k, n]) => `${formatCount(n)} ${k}${k === "reminder" && n !== 1 ? "s" : ""}`)
+      .join(", ")
+  );
 }
 
 /**

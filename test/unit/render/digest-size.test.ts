@@ -67,7 +67,7 @@ describe("the short form of a digest", () => {
     expect(short.omitted).toHaveLength(all.length);
     expect(byteSize(short)).toBeLessThan(16 * 1024);
     expect(refusal(snsEntry(short))).toBeUndefined();
-    expect(short.subject).toMatch(/\[RESOLVED\] failing: 3000 resolved$/);
+    expect(short.subject).toMatch(/\[RESOLVED\] failing: 3,000 resolved$/);
     const parts = body(short);
     expect(parts.email).toContain(long.report.command);
     expect(parts.email).toContain("names none of the 3000 transitions (3000 resolved)");

@@ -81,7 +81,7 @@ describe("digests", () => {
     );
     const email = body(renderDigests(ctx, [changed, reminder, incomplete])[0]).email;
     expect(email).toContain("- [critical] error -> failed: aws westeurope shoot c-0000001");
-    expect(email).toMatch(/ {4}was: provision failed \(reason err_provisioning\)\n {4}now: provision failed/);
+    expect(email).toMatch(/ {6}was: provision failed \(reason err_provisioning\)\n {6}now: provision failed/);
     expect(email).toMatch(/- \[critical\] still failed \(err_quota\) since 2026-11-30 04:00 UTC \(2h\)/);
     expect(email).toContain("steps not completed: Delete_Kyma_Resource, Free_Subscription");
     expect(email).toContain("inspect: kcp rt -i instance-00003 --ops -o json");
@@ -137,17 +137,17 @@ describe("a large incident", () => {
     expect(byteSize(m as DigestMessage)).toBeLessThanOrEqual(SNS_MESSAGE_LIMIT);
     expect(Buffer.byteLength(body(m).email)).toBeLessThan(EMAIL_BUDGET);
     expect(new Set([...(m?.transitions ?? []), ...(m?.omitted ?? [])]).size).toBe(all.length);
-    expect(body(m).email).toMatch(/^Summary: 2751 new, 100 still failing, 149 resolved$/m);
+    expect(body(m).email).toMatch(/^Summary: 2,751 new, 100 still failing, 149 resolved$/m);
   });
 
   it("keeps the Chatbot description within Slack's 3,000 characters", () => {
     const note = chatbot(renderDigests(ctx, incident())[0]);
     expect(note.content.description.length).toBeLessThanOrEqual(CHATBOT_DESCRIPTION_LIMIT);
     expect(note.content.description).toMatch(
-      /:red_circle: \*2601 new\* `failed` `err_provisioning` in `eu-central-1`/,
+      /:red_circle: \*2,601 new\* `failed` `err_provisioning` in `eu-central-1`/,
     );
     expect(note.content.description).toMatch(
-      /Full report: <https:\/\/console.example\/runs\/run-1\|run run-1>/,
+      /Full report: <https:\/\/console.example\/runs\/run-1\|run report>/,
     );
   });
 });

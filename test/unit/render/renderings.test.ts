@@ -45,6 +45,43 @@ function changed(i: number): Transition {
   return { ...now, previousState: "error", previous: was };
 }
 
+/** A runtime that was `wasState` (`wasReason`) and is now failed with `reason`: a collapsed changed group's member. */
+function changedFrom(i: number, wasState: string, wasReason: string, reason: string): Transition {
+  const now = t(i, "changed", { region: "eu-central-1", reason });
+  const was = t(i, "firing", { state: wasState, severity: "warning", reason: wasReason }).finding;
+  return { ...now, previousState: wasState, previous: was };
+}
+
+/**
+ * A landscape-wide event: 20,000 runtimes failing over 10 regions and 3 reasons (30 groups, one
+ * roll-up), a distinct 10-runtime incident that must still get runtimes named, 201 runtimes that
+ * changed from two different states, a free-text reason (no runbook link), reminders and
+ * resolutions told last.
+ */
+function landscapeEvent(): Transition[] {
+  const reasons = ["err_keb_timeout", "err_kyma_failed", "err_gardener_quota"];
+  return [
+    ...Array.from({ length: 200 }, (_, i) => t(60_000 + i, "resolved")),
+    ...Array.from({ length: 20_000 }, (_, i) =>
+      t(i, "firing", { region: `region-${i % 10}`, reason: reasons[Math.floor(i / 10) % 3] as string }),
+    ),
+    ...Array.from({ length: 10 }, (_, i) =>
+      t(40_000 + i, "firing", {
+        region: "eu-west-2",
+        reason: "err_dns",
+        state: "error",
+        severity: "warning",
+      }),
+    ),
+    ...Array.from({ length: 120 }, (_, i) => changedFrom(50_000 + i, "error", "err_x", "err_z")),
+    ...Array.from({ length: 81 }, (_, i) => changedFrom(50_200 + i, "failed", "err_y", "err_z")),
+    ...Array.from({ length: 4 }, (_, i) =>
+      t(55_000 + i, "firing", { region: "us-east-1", reason: "etcdserver: request timed out" }),
+    ),
+    ...Array.from({ length: 30 }, (_, i) => t(70_000 + i, "reminder")),
+  ];
+}
+
 const minutesBefore = (m: number): string => new Date(Date.parse(AT) - m * 60_000).toISOString();
 
 function edge(i: number, kind: Transition["kind"]): Transition {
@@ -119,6 +156,7 @@ const cases: Array<[string, typeof ctx, () => Transition[]]> = [
       ...Array.from({ length: 149 }, (_, i) => t(30_000 + i, "resolved")),
     ],
   ],
+  ["keb 20000", ctx, landscapeEvent],
   ["edge 1", edgeCtx, () => [edge(0, "firing")]],
   [
     "edge 50",

@@ -61,7 +61,7 @@ function lines(t: Transition, at: string, brief: boolean): string[] {
   if (t.kind === "changed" && t.previous) out.push(`    was: ${operationText(t.previous)}`);
   if (operation) {
     out.push(`    ${t.kind === "changed" ? "now" : "last operation"}: ${operationText(f)}`);
-    if (operation.description) out.push(`    description: ${oneLine(operation.description)}`);
+    if (operation.description) out.push(`    description: ${oneLine(operation.description, 300)}`);
     const steps = operation.notCompletedSteps;
     if (steps?.length) out.push(`    steps not completed: ${oneLine(steps.join(", "), 300)}`);
   }

@@ -1,12 +1,18 @@
 import {
+  countOf,
   type DigestContext,
   fillTemplate,
+  formatCount,
   humanDuration,
   leftOutLine,
+  listedBeside,
   oneLine,
   type PlannedGroup,
   pastableCommand,
   placeText,
+  rollUpGroup,
+  rollUps,
+  rollUpText,
   type Severity,
   shortTime,
   slackCode,
@@ -80,15 +86,20 @@ export function chatbotNotification(
     );
   }
   if (ctx.leftOut) lines.push(`:no_entry_sign: ${slackText(leftOutLine(ctx.leftOut), 600)}`);
+  for (const r of rollUps(groups.map(rollUpGroup)))
+    lines.push(
+      `:bar_chart: *${VERB[r.kind]}:* ${rollUpText(r, slackText(ctx.presenter.noun(r.state), 40), (v) => slackCode(v, 80))}`,
+    );
   const report = reportLine(ctx);
   // Room kept for the report line and a "+N more" line.
   const budget = CHATBOT_DESCRIPTION_LIMIT - report.length - 120;
   let used = lines.reduce((n, l) => n + l.length + 1, 0);
   let hidden = 0;
   let hiddenTransitions = 0;
-  for (const g of groups) {
+  const listed = listedBeside(groups.map(rollUpGroup));
+  for (const [i, g] of groups.entries()) {
     const line = groupLine(ctx, g);
-    if (used + line.length + 1 > budget) {
+    if (!listed[i] || used + line.length + 1 > budget) {
       hidden++;
       hiddenTransitions += g.members.length;
       continue;
@@ -96,7 +107,7 @@ export function chatbotNotification(
     lines.push(line);
     used += line.length + 1;
   }
-  if (hidden > 0) lines.push(`…and ${hiddenTransitions} more in ${hidden} group(s).`);
+  if (hidden > 0) lines.push(`…and ${formatCount(hiddenTransitions)} more in ${countOf(hidden, "groups")}.`);
   lines.push(report);
   const first = groups[0];
   return {
@@ -107,7 +118,7 @@ export function chatbotNotification(
       textType: "client-markdown",
       title: `${SEVERITY_EMOJI[severity]} ${slackText(title, 250)}`,
       description: lines.join("\n").slice(0, CHATBOT_DESCRIPTION_LIMIT),
-      nextSteps: nextSteps(ctx, first),
+      nextSteps: nextSteps(groups.find((g) => g.kind !== "resolved")),
       keywords: [ctx.audit, severity, ...(ctx.landscape ? [ctx.landscape] : [])].map((k) => slackText(k, 60)),
     },
     metadata: {
@@ -154,29 +165,41 @@ function groupLine(ctx: DigestContext, g: PlannedGroup): string {
     .slice(0, EXAMPLES)
     .map(({ transition: t }) => slackCode(t.finding.summary || t.key, 40))
     .join(", ");
-  const more = g.members.length > EXAMPLES ? ` +${g.members.length - EXAMPLES}` : "";
+  const more = g.members.length > EXAMPLES ? ` +${formatCount(g.members.length - EXAMPLES)}` : "";
   const reason = g.reason ? ` ${slackCode(g.reason, 80)}` : "";
+  const place = placeText(g);
+  const where = place ? ` in ${slackCode(place, 40)}` : "";
   const age =
     g.kind === "resolved"
       ? ""
       : `, since ${shortTime(g.since)} (${humanDuration(Date.parse(ctx.at) - Date.parse(g.since))})`;
+  const was = g.from?.length
+    ? ` (${g.from
+        .slice(0, 3)
+        .map(([w, n]) => `was ${slackText(w, 80)} ${formatCount(n)}`)
+        .join(", ")}${g.from.length > 3 ? ", …" : ""})`
+    : "";
   const emoji = g.kind === "resolved" ? ":white_check_mark:" : SEVERITY_EMOJI[g.severity];
-  return `${emoji} *${g.members.length} ${VERB[g.kind]}* ${slackCode(g.state, 40)}${reason} in ${slackCode(placeText(g) || "-", 40)}${age}: ${examples}${more}`;
+  return `${emoji} *${formatCount(g.members.length)} ${VERB[g.kind]}* ${slackCode(g.state, 40)}${reason}${where}${was}${age}: ${examples}${more}`;
 }
 
+/** Where every transition is: the report's link and command, the run named once (in the command). */
 function reportLine(ctx: DigestContext): string {
   if (!ctx.report.stored)
     return "The run report could not be stored: what is not named here is sent again next run.";
   const url = fillTemplate(ctx.links?.report, { runId: ctx.runId });
   const pastable = pastableCommand(ctx.report.command);
   const command = pastable ? slackCommand(pastable) : "";
-  const link = url ? `<${url}|run ${slackText(ctx.runId, 80)}>` : "";
+  const link = url ? `<${url}|run report>` : "";
   if (link && command) return `Full report: ${link} or ${command}`;
   return `Full report: ${link || command || `the run report of ${slackCode(ctx.runId, 80)}`}`;
 }
 
-/** The first group's first member: open it, inspect it, its runbook; how to silence the group. */
-function nextSteps(ctx: DigestContext, g: PlannedGroup | undefined): string[] {
+/**
+ * What to do about the first group that needs action (not a resolution): open and inspect its
+ * first member, its runbook, how to silence the group. The report is the description's last line.
+ */
+function nextSteps(g: PlannedGroup | undefined): string[] {
   const steps: string[] = [];
   const m = g?.told[0];
   if (m) {
@@ -186,6 +209,5 @@ function nextSteps(ctx: DigestContext, g: PlannedGroup | undefined): string[] {
     if (links.runbook) steps.push(`Runbook: <${links.runbook}|${slackText(g?.reason || "runbook", 60)}>`);
   }
   if (g?.silence) steps.push(`Silence: ${slackCommand(g.silence)}`);
-  steps.push(reportLine(ctx));
   return steps;
 }

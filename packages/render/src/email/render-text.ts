@@ -1,12 +1,18 @@
 import {
+  countOf,
   type DigestContext,
   fillTemplate,
+  formatCount,
   leftOutLine,
+  listedBeside,
   oneLine,
   type PlannedGroup,
   type PlannedMember,
   pastableCommand,
   placeText,
+  rollUpGroup,
+  rollUps,
+  rollUpText,
   shortTime,
   TRANSITION_KINDS,
   type TransitionKind,
@@ -43,8 +49,11 @@ export interface RenderedText {
 }
 
 /**
- * The plain-text e-mail: what happened and where to read everything first, then a summary by
- * group, then a section per kind. Large groups are one line with a count and examples; when the
+ * The plain-text e-mail: what happened and where to read everything first (a roll-up line for an
+ * event that spans many groups), then a summary by group, then a section per kind in the order
+ * every channel tells them (new, changed, reminders, resolved). Each group is a head line with
+ * what its members share (a description, a runbook) and how to silence it, then its members;
+ * large groups are the head line with a count and examples; when the
  * text would pass `EMAIL_BUDGET`, whole kinds collapse (resolved first), and groups that still do
  * not fit are counted at the end. Every text from KEB is one line and follows a label of ours
  * on its line, so none can forge a line; every command is quoted (audit's `commands.ts`) or left out.
@@ -71,14 +80,15 @@ function renderWith(
 ): RenderedText {
   const out = new Budgeted(EMAIL_BUDGET - 1_000);
   const named = new Set<TransitionRef>();
-  out.force(...head(ctx), "", ...summary(ctx, groups), "");
+  const rolled = rollUpLines(ctx, groups);
+  out.force(...head(ctx), ...(rolled.length ? ["", ...rolled] : []), "", ...summary(ctx, groups), "");
   let hidden = 0;
   let hiddenTransitions = 0;
   for (const kind of TRANSITION_KINDS) {
     const section = groups.filter((g) => g.kind === kind);
     if (section.length === 0) continue;
     const count = section.reduce((n, g) => n + g.members.length, 0);
-    if (!out.add([`${HEADINGS[kind]} (${count})`])) {
+    if (!out.add([`${HEADINGS[kind]} (${formatCount(count)})`])) {
       hidden += section.length;
       hiddenTransitions += count;
       continue;
@@ -86,9 +96,7 @@ function renderWith(
     for (const g of section) {
       const collapsed = g.members.length > collapseAt[kind];
       const shown = collapsed ? g.told.slice(0, EXAMPLES) : g.told;
-      const lines = collapsed
-        ? groupLines(ctx, g)
-        : shown.flatMap((m) => transitionLines(ctx, m, kind === "reminder"));
+      const lines = groupLines(ctx, g, collapsed);
       if (out.add(lines)) for (const m of shown) named.add(m.ref);
       else {
         hidden++;
@@ -99,12 +107,10 @@ function renderWith(
   }
   if (hidden > 0) {
     out.force(
-      `+${hiddenTransitions} more transitions in ${hidden} group(s) not shown here, to keep this e-mail readable; ${ctx.report.stored ? "all are in the run report above" : "they are sent again next run"}.`,
-      "",
+      `+${countOf(hiddenTransitions, "more transitions")} in ${countOf(hidden, "groups")} not shown here, to keep this e-mail readable; ${ctx.report.stored ? "all are in the run report above" : "they are sent again next run"}.`,
     );
   }
-  out.force(`Run ${oneLine(ctx.runId, 100)}.`);
-  return { text: out.text(), named, hiddenGroups: hidden };
+  return { text: out.text().trimEnd(), named, hiddenGroups: hidden };
 }
 
 function head(ctx: DigestContext): string[] {
@@ -112,10 +118,11 @@ function head(ctx: DigestContext): string[] {
   const lines = [
     `fleet-auditor ${where}${oneLine(ctx.audit, 40)} audit, run ${oneLine(ctx.runId, 100)} at ${shortTime(ctx.at)}`,
   ];
+  const listed = countOf(ctx.listed, ctx.listedWhat ?? "runtimes");
   lines.push(
     ctx.complete
-      ? `Scan complete: ${ctx.listed} ${ctx.listedWhat ?? "runtimes"} listed, ${ctx.flagged} flagged.`
-      : `Scan INCOMPLETE (${oneLine(ctx.incompleteReason ?? "unknown", 300)}): nothing was resolved this run; ${ctx.listed} ${ctx.listedWhat ?? "runtimes"} listed.`,
+      ? `Scan complete: ${listed} listed, ${formatCount(ctx.flagged)} flagged.`
+      : `Scan INCOMPLETE (${oneLine(ctx.incompleteReason ?? "unknown", 300)}): nothing was resolved this run; ${listed} listed.`,
   );
   if (ctx.repeats)
     lines.push(
@@ -141,59 +148,118 @@ export function reportPointer(ctx: DigestContext): string[] {
   ];
 }
 
-/** Counts by kind, then one row per group (kind, count, state, reason, place, tally, since). */
+/** Counts by kind, then one row per group in the order they are told (kind, count, state, reason, place, tally, since). */
 function summary(ctx: DigestContext, groups: readonly PlannedGroup[]): string[] {
   const byKind = TRANSITION_KINDS.map((k) => [k, groups.filter((g) => g.kind === k)] as const)
     .map(([k, gs]) => [k, gs.reduce((n, g) => n + g.members.length, 0)] as const)
     .filter(([, n]) => n > 0)
-    .map(([k, n]) => `${n} ${WORDS[k]}`);
+    .map(([k, n]) => `${formatCount(n)} ${WORDS[k]}`);
   const lines = [`Summary: ${byKind.join(", ")}`];
-  const rows = [...groups].sort(
-    (a, b) =>
-      TRANSITION_KINDS.indexOf(a.kind) - TRANSITION_KINDS.indexOf(b.kind) || a.since.localeCompare(b.since),
-  );
+  // A roll-up above speaks for most of its groups: the rows go to the other incidents.
+  const listed = listedBeside(groups.map(rollUpGroup));
+  const rows = groups.filter((_, i) => listed[i]);
   for (const g of rows.slice(0, SUMMARY_ROWS)) {
+    const parts = [
+      `${oneLine(g.state, 40)}${g.reason ? ` (${oneLine(g.reason, 80)})` : ""}${where(g)}`,
+      tally(ctx, g),
+      `since ${shortTime(g.since)}`,
+    ].filter(Boolean);
     lines.push(
-      `  ${HEADINGS[g.kind].padEnd(13)} ${String(g.members.length).padStart(6)}  ${oneLine(g.state, 40)}${g.reason ? ` (${oneLine(g.reason, 80)})` : ""} in ${oneLine(placeText(g), 40) || "-"}; ${tally(ctx, g)}; since ${shortTime(g.since)}`,
+      `  ${HEADINGS[g.kind].padEnd(13)} ${formatCount(g.members.length).padStart(6)}  ${parts.join("; ")}`,
     );
   }
-  if (rows.length > SUMMARY_ROWS) lines.push(`  +${rows.length - SUMMARY_ROWS} more groups`);
+  const more = groups.length - Math.min(rows.length, SUMMARY_ROWS);
+  if (more > 0)
+    lines.push(
+      `  +${countOf(more, "more groups")}${rows.length < groups.length ? ", in the roll-up above and below" : " below"}`,
+    );
   return lines;
 }
 
-/** "plans aws 20, trial 5": the group's members by the presenter's tally label. */
-function tally(ctx: DigestContext, g: PlannedGroup): string {
-  const shown = g.tally.slice(0, 4).map(([p, n]) => `${oneLine(p, 30) || "-"} ${n}`);
-  return `${ctx.presenter.tally.word} ${shown.join(", ")}${g.tally.length > 4 ? ", …" : ""}`;
+/** The roll-up lines of an event that spans many groups ("20,000 runtimes failed in 10 regions: …"). */
+export function rollUpLines(ctx: DigestContext, groups: readonly PlannedGroup[]): string[] {
+  return rollUps(groups.map(rollUpGroup)).map(
+    (r) => `${HEADINGS[r.kind]}: ${oneLine(rollUpText(r, ctx.presenter.noun(r.state)), 600)}`,
+  );
 }
 
-/** A collapsed group: one line with its count, examples, its runbook and how to silence it. */
-function groupLines(ctx: DigestContext, g: PlannedGroup): string[] {
+/** " in eu-1", or "" for a group with no place (never a placeholder). */
+function where(g: PlannedGroup): string {
+  const place = oneLine(placeText(g), 40);
+  return place ? ` in ${place}` : "";
+}
+
+/** "plans aws 20, trial 5": the group's members by the presenter's tally label; "" when none has one. */
+function tally(ctx: DigestContext, g: PlannedGroup): string {
+  const named = g.tally.filter(([p]) => oneLine(p, 30));
+  if (named.length === 0) return "";
+  const shown = named.slice(0, 4).map(([p, n]) => `${oneLine(p, 30)} ${formatCount(n)}`);
+  return `${ctx.presenter.tally.word} ${shown.join(", ")}${named.length > 4 ? ", …" : ""}`;
+}
+
+/** "was error (err_x) 120, was failed (err_y) 81": what a changed group's members were. */
+function fromText(g: PlannedGroup): string {
+  const from = g.from ?? [];
+  const shown = from.slice(0, 4).map(([was, n]) => `was ${oneLine(was, 80)} ${formatCount(n)}`);
+  return `${shown.join(", ")}${from.length > 4 ? ", …" : ""}`;
+}
+
+/**
+ * A group: its head line (count, state, reason, place, tally, since, severity); for a changed
+ * group what its members were; what its members share said once (the presenter's note, a
+ * runbook); how to silence it; then its members, or, collapsed, a few examples.
+ */
+function groupLines(ctx: DigestContext, g: PlannedGroup, collapsed: boolean): string[] {
   const first = g.told[0] as PlannedMember;
-  const verb = g.kind === "resolved" ? `no longer ${oneLine(g.state, 40)}` : oneLine(g.state, 40);
-  const lines = [
-    `* ${g.members.length} ${ctx.presenter.noun(g.state)} ${verb}${g.reason ? ` (${oneLine(g.reason, 80)})` : ""} in ${oneLine(placeText(g), 40) || "-"}, ${tally(ctx, g)}, since ${shortTime(g.since)}${g.kind === "resolved" ? "" : ` [${g.severity}]`}`,
-  ];
-  const examples = g.told.slice(0, EXAMPLES).map((m) => ctx.presenter.example(m.transition.finding));
-  lines.push(`    e.g. ${examples.join(", ")}`);
+  const state = oneLine(g.state, 40);
+  const verb = g.kind === "resolved" ? `no longer ${state}` : g.kind === "changed" ? `now ${state}` : state;
+  const head = [
+    `${countOf(g.members.length, ctx.presenter.noun(g.state))} ${verb}${g.reason ? ` (${oneLine(g.reason, 80)})` : ""}${where(g)}`,
+    tally(ctx, g),
+    `since ${shortTime(g.since)}`,
+  ].filter(Boolean);
+  const lines = [`* ${head.join(", ")}${g.kind === "resolved" ? "" : ` [${g.severity}]`}`];
+  if (collapsed && g.from?.length) lines.push(`    ${fromText(g)}`);
+  if (collapsed) {
+    const examples = g.told.slice(0, EXAMPLES).map((m) => ctx.presenter.example(m.transition.finding));
+    lines.push(`    e.g. ${examples.join(", ")}`);
+  }
+  let note: string | undefined;
+  let runbook: string | undefined;
   if (g.kind !== "resolved") {
-    const note = ctx.presenter.groupNote(first.transition.finding);
+    // Collapsed, the first member speaks for the group; listed, only what every member shares.
+    const notes = (collapsed ? [first] : g.told).map((m) => ctx.presenter.groupNote(m.transition.finding));
+    const runbooks = (collapsed ? [first] : g.told).map((m) => m.links.runbook);
+    note = notes.every((n) => n === notes[0]) ? notes[0] : undefined;
+    runbook = runbooks.every((r) => r === runbooks[0]) ? runbooks[0] : undefined;
     if (note) lines.push(`    ${note}`);
-    if (first.links.runbook) lines.push(`    runbook: ${first.links.runbook}`);
+    if (runbook) lines.push(`    runbook: ${runbook}`);
     if (g.silence) lines.push(`    silence: ${g.silence}`);
+  }
+  if (collapsed) return lines;
+  const shared = new Set(note ? [`    ${note}`] : []);
+  for (const m of g.told) {
+    const own = transitionLines(ctx, m, g.kind === "reminder", runbook !== undefined);
+    lines.push(...own.filter((l) => !shared.has(l)).map((l) => `  ${l}`));
   }
   return lines;
 }
 
 /**
  * One transition: the presenter's block (or one line for a reminder in a small group, or a
- * resolution), then its links and how to inspect it.
+ * resolution), then its links and how to inspect it (its runbook only when the group's head did
+ * not give it).
  */
-function transitionLines(ctx: DigestContext, m: PlannedMember, brief: boolean): string[] {
+function transitionLines(
+  ctx: DigestContext,
+  m: PlannedMember,
+  brief: boolean,
+  runbookShown: boolean,
+): string[] {
   const lines = ctx.presenter.lines(m.transition, ctx.at, brief);
   if (brief || m.transition.kind === "resolved") return lines;
   if (m.links.runtime) lines.push(`    console: ${m.links.runtime}`);
-  if (m.links.runbook) lines.push(`    runbook: ${m.links.runbook}`);
+  if (m.links.runbook && !runbookShown) lines.push(`    runbook: ${m.links.runbook}`);
   if (m.inspect) lines.push(`    inspect: ${m.inspect}`);
   return lines;
 }

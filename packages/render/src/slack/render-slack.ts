@@ -1,13 +1,19 @@
 import {
   AUDITS,
   type AuditKind,
+  countOf,
   digestPresenter,
+  formatCount,
   humanDuration,
   leftOutLine,
+  listedBeside,
   oneLine,
   type Presenter,
   pastableCommand,
+  type RollUpGroup,
   readRow,
+  rollUps,
+  rollUpText,
   safeLink,
   shortTime,
   silenceCommand,
@@ -101,28 +107,67 @@ export function slackMessage(digest: DigestV1, audits: readonly AuditKind[] = AU
         ]),
   ];
   if (notes.length) blocks.push({ type: "context", elements: notes.map((n) => mrkdwn(n)) });
+  const rollUp = rollUpGroups(digest);
+  const rolled = rollUpLines(digest, rollUp, audits);
+  if (rolled.length) blocks.push({ type: "section", text: mrkdwn(rolled.join("\n")) });
   blocks.push({ type: "divider" });
 
   const tail = tailBlocks(digest);
   // Room for the groups: what the tail needs, and one line for groups that do not fit.
   const room = SLACK_LIMITS.blocks - blocks.length - tail.length - 1;
-  const shown = digest.groups.length <= room + 1 ? digest.groups : digest.groups.slice(0, room);
+  // A roll-up speaks for most of its groups: the sections go to the other incidents.
+  const listed = listedBeside(rollUp);
+  const candidates = digest.groups.filter((_, i) => listed[i]);
+  const shown = candidates.length <= room + 1 ? candidates : candidates.slice(0, room);
   for (const [i, g] of shown.entries()) blocks.push(groupSection(digest, g, i, audits));
-  const hidden = digest.groups.slice(shown.length);
+  const hidden = digest.groups.filter((g) => !shown.includes(g));
   if (hidden.length) {
     const count = hidden.reduce((n, g) => n + g.count, 0);
     blocks.push({
       type: "section",
-      text: mrkdwn(`…and ${count} more in ${hidden.length} group(s): ${reportText(digest)}`),
+      text: mrkdwn(
+        `…and ${formatCount(count)} more in ${countOf(hidden.length, "groups")}: ${reportText(digest)}`,
+      ),
     });
   }
   blocks.push(...tail);
   return { text: slackText(`${SEVERITY_EMOJI[digest.severity]} ${title}`, 300), blocks };
 }
 
+/** The digest's groups as a roll-up counts them. */
+function rollUpGroups(d: DigestV1): RollUpGroup[] {
+  return d.groups.map((g) => ({
+    kind: g.kind,
+    state: g.state,
+    reason: g.reason,
+    place: g.region,
+    placeLabel: g.labels ? placeLabelOf(g.labels) : "region",
+    count: g.count,
+  }));
+}
+
+/** The roll-up of an event that spans many groups, as Chatbot and the e-mail word it. */
+function rollUpLines(d: DigestV1, groups: readonly RollUpGroup[], audits: readonly AuditKind[]): string[] {
+  return rollUps(groups).map((r) => {
+    const noun = digestPresenter(
+      d.audit,
+      audits,
+      d.groups.find((g) => g.kind === r.kind && g.state === r.state) as Group,
+      [],
+    ).noun(r.state);
+    return `:bar_chart: *${TITLE[r.kind].toLowerCase()}:* ${rollUpText(r, slackText(noun, 40), (v) => slackCode(v, 80))}`;
+  });
+}
+
+/** The label a group's place is made of: its one label besides state and reason, else "place". */
+function placeLabelOf(labels: Readonly<Record<string, string>>): string {
+  const place = Object.keys(labels).filter((l) => l !== "state" && l !== "reason");
+  return place.length === 1 ? (place[0] as string) : "place";
+}
+
 function summaryFields(d: DigestV1): SlackText[] {
   const scan = d.scan.complete
-    ? `complete: ${d.scan.listed} listed, ${d.scan.flagged} flagged`
+    ? `complete: ${formatCount(d.scan.listed)} listed, ${formatCount(d.scan.flagged)} flagged`
     : `:warning: *INCOMPLETE* (${slackText(d.scan.incompleteReason ?? "unknown", 300)}): nothing was resolved`;
   const fields = [
     field("Audit", slackText(d.audit, 100)),
@@ -131,7 +176,7 @@ function summaryFields(d: DigestV1): SlackText[] {
     field("Scan", scan),
   ];
   for (const kind of ["firing", "changed", "reminder", "resolved"] as const) {
-    if (d.counts[kind] > 0) fields.push(field(TITLE[kind].toLowerCase(), String(d.counts[kind])));
+    if (d.counts[kind] > 0) fields.push(field(TITLE[kind].toLowerCase(), formatCount(d.counts[kind])));
   }
   return fields.slice(0, SLACK_LIMITS.fields);
 }
@@ -151,13 +196,22 @@ function groupSection(
   const members = d.transitions.filter((t) => t.kind === g.kind && inGroup(g, t));
   const presenter = digestPresenter(d.audit, audits, g, members);
   const read = members.map((t) => readRow(t, presenter));
-  const plans = `${g.plans
-    .slice(0, PLANS)
-    .map((p) => `${slackText(p.plan, 30)} ${p.count}`)
-    .join(", ")}${g.plans.length > PLANS ? ", …" : ""}`;
+  const named = g.plans.filter((p) => slackText(p.plan, 30));
+  const plans = named.length
+    ? `; ${presenter.tally.word} ${named
+        .slice(0, PLANS)
+        .map((p) => `${slackText(p.plan, 30)} ${formatCount(p.count)}`)
+        .join(", ")}${named.length > PLANS ? ", …" : ""}`
+    : "";
   const where = g.region ? ` ${presenter.placeWord} ${slackCode(g.region, 40)}` : "";
-  let text = `${emoji} *${TITLE[g.kind]} (${g.count})* ${slackCode(g.state, 40)}${reason}${where}${age}; ${presenter.tally.word} ${plans}`;
-  const more = `\n+${g.count} more: ${reportText(d)}`;
+  const was = g.from?.length
+    ? `\n${g.from
+        .slice(0, 4)
+        .map((f) => `was ${slackText(f.was, 80)} ${formatCount(f.count)}`)
+        .join(", ")}${g.from.length > 4 ? ", …" : ""}`
+    : "";
+  let text = `${emoji} *${TITLE[g.kind]} (${formatCount(g.count)})* ${slackCode(g.state, 40)}${reason}${where}${age}${plans}${was}`;
+  const more = `\n+${formatCount(g.count)} more: ${reportText(d)}`;
   // How to look and how to silence, as the e-mail and Chatbot say it: whole, or not at all.
   let commands = g.kind === "resolved" ? "" : groupCommands(d, g, read[0], presenter);
   if (text.length + commands.length + more.length > SLACK_LIMITS.sectionText) commands = "";
@@ -183,7 +237,7 @@ function groupSection(
     listed++;
   }
   text += commands;
-  if (g.count > listed) text += `\n+${g.count - listed} more: ${reportText(d)}`;
+  if (g.count > listed) text += `\n+${formatCount(g.count - listed)} more: ${reportText(d)}`;
   const first = members[0];
   // Action IDs must be unique in a message: the index keeps them so whatever the digest's keys.
   const button = first?.links.runbook
@@ -244,7 +298,8 @@ function shownCommand(command: string): string {
 function tailBlocks(d: DigestV1): SlackBlock[] {
   const context: SlackBlock = {
     type: "context",
-    elements: [mrkdwn(`fleet-auditor · run ${slackCode(d.runId, 100)}${reportCommandText(d, " · ")}`)],
+    // The run is named in the summary's fields; here, only where its report is.
+    elements: [mrkdwn(`fleet-auditor${reportCommandText(d, " · report: ")}`)],
   };
   const report = d.report.url ? buttonTo("Run report", d.report.url, "report") : undefined;
   return report ? [context, { type: "actions", elements: [report] }] : [context];

@@ -109,6 +109,9 @@ export const DigestV1GroupSchema = object({
   edge: literal(true)
     .optional()
     .describe("the applications audit: region is a node, plans are verbs (silences match node)"),
+  from: array(object({ was: string(), count: number().int().positive() }))
+    .optional()
+    .describe("a changed group: what its members were before, 'state (reason)', most first (added in place)"),
 });
 
 /**

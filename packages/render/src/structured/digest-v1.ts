@@ -37,7 +37,7 @@ export function digestTime(value: string): string | undefined {
 export function structuredDigest(
   ctx: DigestContext,
   transitions: readonly Transition[],
-  groups: readonly TransitionGroup[],
+  groups: ReadonlyArray<TransitionGroup & { from?: Array<[string, number]> }>,
   order: readonly TransitionRef[],
   named: readonly DigestV1Transition[],
   head: { subject: string; severity: DigestV1["severity"] },
@@ -73,6 +73,7 @@ export function structuredDigest(
       examples: g.members.slice(0, 3).map((r) => (transitions[r] as Transition).key),
       labels: { ...g.labels },
       ...ctx.presenter.v1GroupMark,
+      ...(g.from ? { from: g.from.map(([was, count]) => ({ was, count })) } : {}),
     })),
     transitions: [...named],
     omitted: order.length - Math.min(named.length, order.length),
