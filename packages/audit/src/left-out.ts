@@ -1,6 +1,6 @@
 import { type Finding, unstorable } from "./finding.ts";
 import { keyDigest } from "./finding-key.ts";
-import { oneLine } from "./text.ts";
+import { countOf, oneLine } from "./text.ts";
 
 // What a run cannot keep never reaches the diff: a finding that cannot be stored would be
 // published, then fail the commit, and every run would publish it again; two findings under one
@@ -78,5 +78,5 @@ export function leftOutLine(l: LeftOutNews): string {
     .slice(0, 3)
     .map((f) => `"${oneLine(f.key, 100)}" (${oneLine(f.reason, 120)})`)
     .join("; ");
-  return `Left out: ${l.count} flagged finding(s) this audit cannot keep, told once and counted in every run summary: ${first}${l.count > 3 ? "; …" : ""}.`;
+  return `Left out: ${countOf(l.count, "flagged findings")} this audit cannot keep, told once and counted in every run summary: ${first}${l.count > 3 ? "; …" : ""}.`;
 }

@@ -99,3 +99,8 @@ export function countOf(n: number, plural: string): string {
   const noun = n === 1 && plural.endsWith("s") ? plural.slice(0, -1) : plural;
   return `${formatCount(n)} ${noun}`;
 }
+
+/** "after 6h", or "in under 1m" (never "after under 1m"): how long something lasted, as a phrase. */
+export function lastedFor(age: string): string {
+  return age.startsWith("under ") ? `in ${age}` : `after ${age}`;
+}

@@ -216,7 +216,7 @@ export async function scanRuntimes(
   const duplicates = seen - seenIds.size;
   if (!failure && duplicates > 0) {
     fail(
-      `${duplicates} runtime(s) appeared on two pages: rows moved while paging, so as many may have been skipped`,
+      `${duplicates} ${duplicates === 1 ? "runtime" : "runtimes"} appeared on two pages: rows moved while paging, so as many may have been skipped`,
     );
   }
   return {

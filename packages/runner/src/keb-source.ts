@@ -1,4 +1,4 @@
-import { coveredBy, type Finding, type KebAuditDefinition, narrowedQueries } from "@fleet-auditor/audit";
+import { countOf, coveredBy, type Finding, type KebAuditDefinition, narrowedQueries } from "@fleet-auditor/audit";
 import { displayedState, type RuntimeSource, redact, type ScanResult, scanAll } from "@fleet-auditor/keb";
 import type { AuditSource, Confirmed, RunLogger } from "./ports.ts";
 import type { Run, Scan, State } from "./run-state.ts";
@@ -164,14 +164,14 @@ async function confirmAbsences(
     });
   } catch (err) {
     return {
-      scan: blind(scan, `confirming ${absent.length} absent runtime(s) failed: ${(err as Error).message}`),
+      scan: blind(scan, `confirming ${countOf(absent.length, "absent runtimes")} failed: ${(err as Error).message}`),
       endings,
     };
   }
   const broken = lookups.find((l) => !l.complete);
   if (broken) {
     return {
-      scan: blind(scan, `confirming ${absent.length} absent runtime(s): ${broken.incompleteReason}`),
+      scan: blind(scan, `confirming ${countOf(absent.length, "absent runtimes")}: ${broken.incompleteReason}`),
       endings,
     };
   }
@@ -180,7 +180,7 @@ async function confirmAbsences(
     return {
       scan: blind(
         scan,
-        `confirming ${absent.length} absent runtime(s): KEB answered with ${foreign} runtime(s) not asked for (is instance_id ignored on the way?)`,
+        `confirming ${countOf(absent.length, "absent runtimes")}: KEB answered with ${countOf(foreign, "runtimes")} not asked for (is instance_id ignored on the way?)`,
       ),
       endings,
     };

@@ -145,7 +145,7 @@ describe("scanRuntimes", () => {
     kit.sim.faults.add({ page: 7, action: { kind: "overlap" } });
     const result = await scanRuntimes(kit.client(), { states: ["all"] }, { concurrency: 1 });
     expect(result.complete).toBe(false);
-    expect(result.incompleteReason).toMatch(/^1 runtime\(s\) appeared on two pages/);
+    expect(result.incompleteReason).toMatch(/^1 runtime appeared on two pages/);
     expect(result.listed).toBe(1049);
   });
 

@@ -113,7 +113,7 @@ describe("a finding the audit cannot keep", () => {
     const [told] = await drain();
     const body = JSON.parse(told?.Message as string) as { email: string; https: string; default: string };
     expect(told?.Subject).toContain("1 left out");
-    expect(body.email).toContain(`Left out: 1 flagged finding(s) this audit cannot keep`);
+    expect(body.email).toContain(`Left out: 1 flagged finding this audit cannot keep`);
     expect(body.email).toContain("its key is 1101 bytes");
     expect(body.https).toContain("Left out: 1");
     expect(JSON.parse(body.default).leftOut).toMatchObject({ count: 1 });

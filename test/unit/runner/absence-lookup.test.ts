@@ -67,7 +67,7 @@ describe("the absence lookup", () => {
     const published = publisher.published.length;
     const second = await run(1);
     expect(second.complete).toBe(false);
-    expect(second.incompleteReason).toContain("1 runtime(s) not asked for");
+    expect(second.incompleteReason).toContain("1 runtime not asked for");
     expect(second.transitions).toEqual([]);
     expect(publisher.published).toHaveLength(published);
   });

@@ -4,7 +4,7 @@ import type { FlatFinding, Presenter } from "../presenter.ts";
 import { flatFinding } from "../presenter-defaults.ts";
 import { pastable, shellOption } from "../shell.ts";
 import type { Transition } from "../snapshot.ts";
-import { humanDuration, oneLine, shortTime } from "../text.ts";
+import { humanDuration, lastedFor, oneLine, shortTime } from "../text.ts";
 import type { EdgeDetail } from "./edge-detail.ts";
 import { edgeDetail, edgeFinding } from "./edge-finding.ts";
 
@@ -34,7 +34,7 @@ function lines(t: Transition, at: string, brief: boolean): string[] {
   const age = humanDuration(Date.parse(at) - Date.parse(t.since));
   if (t.kind === "resolved") {
     return [
-      `- resolved after ${age}: ${placement(f)}, was ${oneLine(stateOf(f), 40)}; ${HOW_IT_ENDED[e.what]}`,
+      `- resolved ${lastedFor(age)}: ${placement(f)}, was ${oneLine(stateOf(f), 40)}; ${HOW_IT_ENDED[e.what]}`,
     ];
   }
   const since = `since ${shortTime(t.since)} (${age})`;

@@ -2,7 +2,7 @@ import { type Finding, labelOf, stateOf } from "../finding.ts";
 import type { FlatFinding, Presenter } from "../presenter.ts";
 import { pastable, shellOption } from "../shell.ts";
 import type { Transition } from "../snapshot.ts";
-import { humanDuration, oneLine, shortTime } from "../text.ts";
+import { humanDuration, lastedFor, oneLine, shortTime } from "../text.ts";
 import { type FailingOperation, type KebDetail, kebDetail, kebFinding } from "./keb-finding.ts";
 
 // A KEB runtime in messages: placed by plan, region and shoot, told by its failing operation.
@@ -41,7 +41,7 @@ function lines(t: Transition, at: string, brief: boolean): string[] {
   if (t.kind === "resolved") {
     const ending = t.ending ? `now ${oneLine(t.ending, 60)}` : "how it ended is unknown (KEB lookup failed)";
     return [
-      `- resolved after ${age}: ${placement(f)}, was ${oneLine(stateOf(f), 40)}${reasonText(f)}, ${ending}`,
+      `- resolved ${lastedFor(age)}: ${placement(f)}, was ${oneLine(stateOf(f), 40)}${reasonText(f)}, ${ending}`,
       `    instance ${oneLine(f.key, 60)}`,
     ];
   }
