@@ -1,3 +1,5 @@
+/** The dispatcher type of the process's undici agent, for the packages that post through it. */
+export type { Dispatcher } from "undici";
 export {
   ClientCredentialsTokenProvider,
   type OAuth2Options,
@@ -8,8 +10,6 @@ export { isLoopbackHost, parseEndpointUrl } from "./base-url.ts";
 export { KebClient, type KebClientOptions, type ListPageOptions, type RuntimeSource } from "./client.ts";
 export * from "./errors.ts";
 export { createHttpAgent, type HttpAgentOptions, type ProxySettings } from "./http-agent.ts";
-/** The dispatcher type of the process's undici agent, for the packages that post through it. */
-export type { Dispatcher } from "undici";
 export { displayedState, type KindedOperation, lastOperation } from "./last-operation.ts";
 export { PageSlots } from "./page-slots.ts";
 export { type ScanOptions, type ScanResult, scanRuntimes } from "./pager.ts";

@@ -1,5 +1,5 @@
-import { type RetryOptions, redact } from "@fleet-auditor/keb";
 import type { Dispatcher } from "@fleet-auditor/keb";
+import { type RetryOptions, redact } from "@fleet-auditor/keb";
 import { array, looseObject, string } from "zod";
 import { type Attempted, retryBeforeDeadline } from "./deadline-retry.ts";
 import { PagerDutyError } from "./errors.ts";

@@ -1,5 +1,5 @@
-import { type RetryOptions, redact } from "@fleet-auditor/keb";
 import type { Dispatcher } from "@fleet-auditor/keb";
+import { type RetryOptions, redact } from "@fleet-auditor/keb";
 import { retryBeforeDeadline } from "./deadline-retry.ts";
 import { SlackPostError } from "./errors.ts";
 import { postOnce, type ReadAccepted } from "./post-once.ts";

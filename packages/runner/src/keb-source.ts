@@ -1,4 +1,10 @@
-import { countOf, coveredBy, type Finding, type KebAuditDefinition, narrowedQueries } from "@fleet-auditor/audit";
+import {
+  countOf,
+  coveredBy,
+  type Finding,
+  type KebAuditDefinition,
+  narrowedQueries,
+} from "@fleet-auditor/audit";
 import { displayedState, type RuntimeSource, redact, type ScanResult, scanAll } from "@fleet-auditor/keb";
 import type { AuditSource, Confirmed, RunLogger } from "./ports.ts";
 import type { Run, Scan, State } from "./run-state.ts";
@@ -164,14 +170,20 @@ async function confirmAbsences(
     });
   } catch (err) {
     return {
-      scan: blind(scan, `confirming ${countOf(absent.length, "absent runtimes")} failed: ${(err as Error).message}`),
+      scan: blind(
+        scan,
+        `confirming ${countOf(absent.length, "absent runtimes")} failed: ${(err as Error).message}`,
+      ),
       endings,
     };
   }
   const broken = lookups.find((l) => !l.complete);
   if (broken) {
     return {
-      scan: blind(scan, `confirming ${countOf(absent.length, "absent runtimes")}: ${broken.incompleteReason}`),
+      scan: blind(
+        scan,
+        `confirming ${countOf(absent.length, "absent runtimes")}: ${broken.incompleteReason}`,
+      ),
       endings,
     };
   }
