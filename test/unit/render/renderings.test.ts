@@ -146,11 +146,12 @@ const cases: Array<[string, typeof ctx, () => Transition[]]> = [
     ],
   ],
   [
+    // One reason over eight regions: a roll-up, then the first three regions' groups.
     "keb 3000",
     ctx,
     () => [
       ...Array.from({ length: 2_601 }, (_, i) =>
-        t(i, "firing", { region: "eu-central-1", reason: "err_provisioning" }),
+        t(i, "firing", { region: `eu-${i % 8}`, reason: "err_provisioning" }),
       ),
       ...Array.from({ length: 250 }, (_, i) => t(10_000 + i, "reminder")),
       ...Array.from({ length: 149 }, (_, i) => t(30_000 + i, "resolved")),
