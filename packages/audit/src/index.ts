@@ -90,6 +90,7 @@ export {
 export {
   type DigestContext,
   type DigestMessage,
+  MESSAGE_TOPICS,
   type MessageFormat,
   type MessageKind,
   type MessageTopic,

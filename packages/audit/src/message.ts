@@ -57,9 +57,9 @@ export interface DigestContext {
 
 /**
  * What a message is: the run's digest (the e-mail's), one incident's news (chat, threaded by its
- * `incidentKey`), or a notice about the auditor's health.
+ * `incidentKey`), a notice about the auditor's health, or a test of one route (`notify test`).
  */
-export type MessageFormat = "digest" | "incident" | "health";
+export type MessageFormat = "digest" | "incident" | "health" | "test";
 
 /**
  * Where a message goes: `alerts` (the run's digests: e-mail), `incidents` (one message per
@@ -68,6 +68,9 @@ export type MessageFormat = "digest" | "incident" | "health";
  * publish.
  */
 export type MessageTopic = "alerts" | "incidents" | "critical";
+
+/** Every topic, in the order they are told of. */
+export const MESSAGE_TOPICS: readonly MessageTopic[] = ["alerts", "incidents", "critical"];
 
 /** The topics of a message: its own `topics`, else its format's (a health notice goes to every one). */
 export function topicsOf(m: Pick<DigestMessage, "topics" | "attributes">): readonly MessageTopic[] {
@@ -80,8 +83,8 @@ export function topicsOf(m: Pick<DigestMessage, "topics" | "attributes">): reado
       : ["alerts", "incidents", "critical"];
 }
 
-/** What a message is about: transitions, or the auditor's own health. */
-export type MessageKind = TransitionKind | "degraded" | "recovered";
+/** What a message is about: transitions, the auditor's own health, or a test of a route. */
+export type MessageKind = TransitionKind | "degraded" | "recovered" | "test";
 
 /** One SNS publish: everything `MessageStructure=json` needs, plus which transitions it carries. */
 export interface DigestMessage {

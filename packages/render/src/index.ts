@@ -20,6 +20,7 @@ export {
   slackMessage,
 } from "./slack/render-slack.ts";
 export { healthSlackMessage } from "./slack/render-slack-health.ts";
+export { testSlackMessage } from "./slack/render-slack-test.ts";
 export { DIGEST_TIME, digestTime, structuredDigest } from "./structured/digest-v1.ts";
 export { DIGEST_V1 } from "./structured/digest-v1-name.ts";
 export {
@@ -31,4 +32,7 @@ export {
 } from "./structured/digest-v1-schema.ts";
 export { HEALTH_V1 } from "./structured/health-v1-name.ts";
 export { type HealthV1, HealthV1Schema } from "./structured/health-v1-schema.ts";
+export { TEST_V1 } from "./structured/test-v1-name.ts";
+export { type TestV1, TestV1Schema } from "./structured/test-v1-schema.ts";
 export { asciiSubject, subjectLine } from "./subject.ts";
+export { TEST_CHANNELS, type TestNoticeContext, testNotice } from "./test-notice.ts";
