@@ -20,11 +20,12 @@ const pager = new PagerDutyEvents({
 });
 
 /**
- * SNS subscriber of the Critical topic: each incident's opening and end, and each health notice,
- * as a PagerDuty Events API v2 `trigger` or `resolve` under the incident's (or the episode's)
- * key. A message it cannot map, or an event PagerDuty refuses or keeps failing, throws, so that
- * Lambda retries and then sends the event to the function's failure destination. The mapping is
- * the runner's `deliverToPager` (`pager-delivery.ts`), the sender notify's `PagerDutyEvents`.
+ * SNS subscriber of the Critical topic: each incident's opening and end, and each health notice, as
+ * a PagerDuty Events API v2 `trigger` or `resolve` under the incident's (or the episode's) key; a
+ * `notify test` message as a trigger resolved at once. A message it cannot map, or an event
+ * PagerDuty refuses or keeps failing, throws, so that Lambda retries and then sends the event to
+ * the function's failure destination. The mapping is the runner's `deliverToPager`
+ * (`pager-delivery.ts`), the sender notify's `PagerDutyEvents`.
  */
 export const handler = functionStack<unknown, { sent: number; triggered: number; resolved: number }>(
   logger,

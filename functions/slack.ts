@@ -15,13 +15,13 @@ const metrics = new Metrics({ namespace: "FleetAuditor", serviceName: "slack" })
 const deps = slackDeps(env, logger);
 
 /**
- * SNS subscriber: each message of the incidents topic as Block Kit, through an incoming webhook
- * (a post each) or a bot (each incident in one thread). A post Slack refuses or that keeps
- * failing throws, so that Lambda retries and then sends the event to the function's failure
- * destination. The message is the runner's `deliverToSlack` (`slack-delivery.ts`, threads in
- * `slack-thread.ts`), its Block Kit render's `slackMessage` (`slack/render-slack.ts`), the
- * posters notify's `SlackWebhook` and `SlackBot`; `fleet-auditor slack preview` prints the
- * same message.
+ * SNS subscriber: each message of the incidents topic as Block Kit, through an incoming webhook (a
+ * post each) or a bot (each incident in one thread; a health or `notify test` notice alone). A post
+ * Slack refuses or that keeps failing throws, so that Lambda retries and then sends the event to
+ * the function's failure destination. The message is the runner's `deliverToSlack`
+ * (`slack-delivery.ts`, threads in `slack-thread.ts`), its Block Kit render's `slackMessage`
+ * (`slack/render-slack.ts`), the posters notify's `SlackWebhook` and `SlackBot`; `fleet-auditor
+ * slack preview` prints the same message.
  */
 export const handler = functionStack<unknown, { posted: number }>(logger, metrics).handler(
   async (event, context) => {

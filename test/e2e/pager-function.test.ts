@@ -1,4 +1,4 @@
-import type { DigestV1 } from "@fleet-auditor/render";
+import { type DigestV1, testNotice } from "@fleet-auditor/render";
 import type { Context } from "aws-lambda";
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { useDynamo } from "../helpers/dynamo.ts";
@@ -8,7 +8,7 @@ import { emulatorEnv, fakeContext, withEnv } from "../helpers/lambda.ts";
 import { healthText, incidentText } from "../helpers/pager-messages.ts";
 import { type Delivered, useSns } from "../helpers/sns.ts";
 import { forLambda, snsEvent } from "../helpers/sns-event.ts";
-import { t } from "../helpers/transitions.ts";
+import { AT, t } from "../helpers/transitions.ts";
 
 // The pager function, SNS → PagerDuty Events API v2, against a stand-in that keeps alerts by
 // dedup key and answers 429, 500 and 400 on demand.
@@ -82,6 +82,37 @@ describe("functions/pager.ts", () => {
     expect(alerts()).toEqual([[expect.stringMatching(/^hlt-/), "resolved"]]);
   });
 
+  it("opens an alert for a notify test and resolves it at once: info, marked [TEST], under the test's own key", async () => {
+    const handler = await coldStart();
+    const notice = testNotice({
+      testId: "t-1",
+      topic: "critical",
+      at: AT,
+      sender: "alice",
+      landscape: "e2e",
+    });
+    expect(await handler(snsEvent([forLambda(notice.message)], "Critical"), withTime(30_000))).toEqual({
+      sent: 2,
+      triggered: 1,
+      resolved: 1,
+    });
+    const [trigger, resolve] = fake.pagerduty.attempts.map((a) => a.event as Record<string, unknown>);
+    expect(fake.pagerduty.attempts.map((a) => a.status)).toEqual([202, 202]);
+    expect(trigger).toMatchObject({
+      event_action: "trigger",
+      dedup_key: expect.stringMatching(/^tst-/),
+      payload: { severity: "info", summary: expect.stringMatching(/^\[TEST\] \[e2e\] /) },
+    });
+    expect(resolve).toEqual({
+      routing_key: PAGERDUTY_ROUTING_KEY,
+      event_action: "resolve",
+      dedup_key: trigger?.dedup_key,
+    });
+    // Nobody stays paged: the one alert it opened is closed.
+    expect(alerts()).toEqual([[trigger?.dedup_key, "resolved"]]);
+    expect(logs.join("")).toContain('"testId":"t-1"');
+  });
+
   it("retries a 429 and a 500 with backoff, then sends once", async () => {
     fake.pagerduty.faults.push({ status: 429 }, { status: 500 });
     const handler = await coldStart();
@@ -111,7 +142,7 @@ describe("functions/pager.ts", () => {
     const handler = await coldStart();
     await expect(handler({ Records: [] }, withTime(30_000))).rejects.toThrow(/invalid input: Records/);
     await expect(handler(snsEvent(["DEGRADED: <KEB>"]), withTime(30_000))).rejects.toThrow(
-      /invalid input: Message: expected a fleet-auditor.digest\/v1 or a fleet-auditor.health\/v1/,
+      /invalid input: Message: expected a fleet-auditor.digest\/v1, a fleet-auditor.health\/v1 or a fleet-auditor.test\/v1/,
     );
     expect(fake.pagerduty.attempts).toEqual([]);
     await expect(coldStart({ PAGERDUTY_ROUTING_KEY: undefined })).rejects.toThrow(

@@ -1,7 +1,9 @@
 import type { DigestMessage } from "@fleet-auditor/audit";
+import { testNotice } from "@fleet-auditor/render";
 import type { Context } from "aws-lambda";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { useDynamo } from "../helpers/dynamo.ts";
+import { everythingStored } from "../helpers/everything-stored.ts";
 import { useFakeSlack } from "../helpers/fake-slack.ts";
 import { useFakeSlackApi } from "../helpers/fake-slack-api.ts";
 import { failing, Landscape } from "../helpers/incident-landscape.ts";
@@ -69,6 +71,24 @@ describe("functions/slack.ts with a bot token", () => {
     expect(threads.sort((a, b) => a.length - b.length)).toEqual([[], [false, true]]);
     expect(webhook.slack.attempts).toEqual([]);
     expect(logs.join("")).not.toContain("SeCrEtBoTtOkEn");
+  });
+
+  it("posts a notify test on its own, marked [TEST], and keeps no thread for it", async () => {
+    const handler = await coldStart();
+    const notice = testNotice({
+      testId: "t-3",
+      topic: "incidents",
+      at: new Date().toISOString(),
+      sender: "alice",
+      landscape: "e2e",
+    });
+    const before = await everythingStored(dynamo.db.client, ["slack-bot"]);
+    expect(await handler(event(notice), context())).toEqual({ posted: 1 });
+    expect(fake.api.messages).toEqual([
+      expect.objectContaining({ text: "[TEST] [e2e] incidents topic: nothing is wrong" }),
+    ]);
+    expect(fake.api.messages[0]?.threadTs).toBeUndefined();
+    expect(await everythingStored(dynamo.db.client, ["slack-bot"])).toBe(before);
   });
 
   it("posts with the bot when a webhook is set too, and says so at cold start", async () => {

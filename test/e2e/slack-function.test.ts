@@ -1,6 +1,12 @@
 import type { DigestMessage, Transition } from "@fleet-auditor/audit";
 import { Fleet, generateFleet } from "@fleet-auditor/keb-sim";
-import { type DigestV1, DigestV1Schema, renderDigests, type SlackMessage } from "@fleet-auditor/render";
+import {
+  type DigestV1,
+  DigestV1Schema,
+  renderDigests,
+  type SlackMessage,
+  testNotice,
+} from "@fleet-auditor/render";
 import { runAudit } from "@fleet-auditor/runner";
 import type { Context } from "aws-lambda";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
@@ -108,6 +114,28 @@ describe("functions/slack.ts", () => {
       elements: [{ type: "button", text: { text: "Run report" } }],
     });
     expect(logs.join("")).not.toContain(slack.url);
+  });
+
+  it("posts a notify test as a message marked [TEST] that Slack accepts, saying that nothing is wrong", async () => {
+    const notice = testNotice({
+      testId: "t-2",
+      topic: "incidents",
+      at: ctx.at,
+      sender: "alice",
+      landscape: "e2e",
+    });
+    const handler = await coldStart();
+    expect(await handler(snsEvent([delivered(notice)], "Incidents"), withTime(30_000))).toEqual({
+      posted: 1,
+    });
+    const [payload] = slack.accepted() as SlackMessage[];
+    expect(refusal(payload)).toBeUndefined();
+    expect(payload?.text).toBe("[TEST] [e2e] incidents topic: nothing is wrong");
+    expect(payload?.blocks[0]).toMatchObject({
+      type: "header",
+      text: { text: expect.stringContaining("[TEST] [e2e]") },
+    });
+    expect(texts(payload)).toContain("nothing is wrong.* Sent by notify test (alice, 2026-11-30 06:00 UTC)");
   });
 
   it("keeps a digest of 3,000 transitions in 60 groups within Slack's limits, the rest counted with the report link", async () => {

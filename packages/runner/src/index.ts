@@ -42,6 +42,15 @@ export {
   kebClientFrom,
   tokenProviderFrom,
 } from "./keb-connection.ts";
+export {
+  isNotifyTestRequest,
+  type NotifyTestDeps,
+  NotifyTestInputSchema,
+  type NotifyTestResult,
+  notifyTest,
+  parseNotifyTest,
+  type TopicTest,
+} from "./notify-test.ts";
 export { type PagerEnv, PagerEnvSchema } from "./pager-config.ts";
 export { deliverToPager, type PagerEventFor, pagerEventFor } from "./pager-delivery.ts";
 export {

@@ -1,6 +1,14 @@
-import { DIGEST_V1, HEALTH_V1 } from "@fleet-auditor/render";
+import { DIGEST_V1, HEALTH_V1, TEST_V1 } from "@fleet-auditor/render";
 import { RunInputError } from "./errors.ts";
-import { healthEvent, incidentEvent, PAGER_LIMITS, type PagerEvent, runDigestEvent } from "./pager-event.ts";
+import {
+  healthEvent,
+  incidentEvent,
+  PAGER_LIMITS,
+  type PagerEvent,
+  type PagerResolve,
+  runDigestEvent,
+  testEvents,
+} from "./pager-event.ts";
 import type { PagerPort, RunLogger } from "./ports.ts";
 import type { DeliveredMessage } from "./slack-delivery.ts";
 import { structuredMessage } from "./structured-message.ts";
@@ -9,12 +17,16 @@ import { structuredMessage } from "./structured-message.ts";
 // (the `PagerPort` that sends them with the routing key), and `functions/pager.ts`, which
 // subscribes it to the Critical topic.
 
-/** The event for one delivered message, what it is about, and the run that sent it (for logs). */
+/** The event for one delivered message, what it is about, and the run or test that sent it (for logs). */
 export interface PagerEventFor {
   event: PagerEvent;
+  /** Sent right after `event`, under its key: a test's resolve, so that nobody stays paged. */
+  followedBy?: PagerResolve;
   /** `run`: a digest without `incident` (an older release's), which no later message resolves. */
-  about: "incident" | "health" | "run";
-  runId: string;
+  about: "incident" | "health" | "run" | "test";
+  runId?: string;
+  /** A test notice's `notify test`. */
+  testId?: string;
 }
 
 /**
@@ -22,9 +34,11 @@ export interface PagerEventFor {
  * message (`fleet-auditor.digest/v1` with `incident`) triggers while `firing` and resolves once
  * `resolved`, under `incident.key`; a health notice (`fleet-auditor.health/v1`) triggers on
  * `degraded` and resolves on `recovered`, under its episode's `key`; a digest without `incident`
- * triggers under its run's key. Anything else, a document its schema refuses, or a key longer
- * than PagerDuty's 255 characters throws `RunInputError` naming the field, never its value: the
- * invocation fails, and Lambda's retries then the failure destination keep the message.
+ * triggers under its run's key; a test notice (`fleet-auditor.test/v1`, `notify test`) triggers
+ * (severity `info`, `[TEST]`), `followedBy` a resolve under its own key at once. Anything else,
+ * a document its schema refuses, or a key longer than PagerDuty's 255 characters throws
+ * `RunInputError` naming the field, never its value: the invocation fails, and Lambda's retries
+ * then the failure destination keep the message.
  */
 export function pagerEventFor(delivered: string): PagerEventFor {
   const message = structuredMessage(delivered);
@@ -38,10 +52,15 @@ export function pagerEventFor(delivered: string): PagerEventFor {
     checkKey("Message.key", message.notice.key);
     return { event: healthEvent(message.notice), about: "health", runId: message.notice.runId };
   }
+  if (message.kind === "test") {
+    checkKey("Message.key", message.notice.key);
+    const [trigger, resolve] = testEvents(message.notice);
+    return { event: trigger, followedBy: resolve, about: "test", testId: message.notice.testId };
+  }
   throw new RunInputError([
     {
       path: message.json === undefined ? "Message" : "Message.schema",
-      message: `expected a ${DIGEST_V1} or a ${HEALTH_V1}: the Critical topic carries nothing else`,
+      message: `expected a ${DIGEST_V1}, a ${HEALTH_V1} or a ${TEST_V1}: the Critical topic carries nothing else`,
     },
   ]);
 }
@@ -54,10 +73,12 @@ function checkKey(path: string, key: string): void {
 
 /**
  * SNS → PagerDuty: sends each delivered message's event (unwrapped from the event by the
- * function), in order. A message that cannot be mapped or an event that is not taken throws, so
- * that Lambda retries the invocation (SNS invokes asynchronously) and the failure ends in the
- * function's failure destination, never dropped in silence. Sending again is safe: a trigger
- * under an open alert's key adds to it, and a resolve of a closed one changes nothing.
+ * function), and the event that follows it (a test's resolve), in order. A message that cannot
+ * be mapped or an event that is not taken throws, so that Lambda retries the invocation (SNS
+ * invokes asynchronously) and the failure ends in the function's failure destination, never
+ * dropped in silence. Sending again is safe: a trigger under an open alert's key adds to it, and
+ * a resolve of a closed one changes nothing; a test whose resolve failed is triggered and
+ * resolved again by the retry.
  */
 export async function deliverToPager(
   deps: { pager: PagerPort; log?: RunLogger },
@@ -66,27 +87,33 @@ export async function deliverToPager(
 ): Promise<{ sent: number; triggered: number; resolved: number }> {
   const counts = { sent: 0, triggered: 0, resolved: 0 };
   for (const one of delivered) {
-    const { event, about, runId } = eventOf(one, deps.log);
-    const fields = { snsMessageId: one.id, runId, action: event.event_action, dedupKey: event.dedup_key };
-    try {
-      await deps.pager.send(event, deadline);
-    } catch (err) {
-      deps.log?.warn("PagerDuty did not take the event; the invocation fails so that Lambda retries it", {
-        ...fields,
-        error: (err as Error).message,
-      });
-      throw err;
+    const { event, followedBy, about, runId, testId } = eventOf(one, deps.log);
+    for (const sent of followedBy ? [event, followedBy] : [event]) {
+      const fields = {
+        snsMessageId: one.id,
+        ...(runId ? { runId } : {}),
+        ...(testId ? { testId } : {}),
+        action: sent.event_action,
+        dedupKey: sent.dedup_key,
+      };
+      try {
+        await deps.pager.send(sent, deadline);
+      } catch (err) {
+        deps.log?.warn("PagerDuty did not take the event; the invocation fails so that Lambda retries it", {
+          ...fields,
+          error: (err as Error).message,
+        });
+        throw err;
+      }
+      counts.sent++;
+      if (sent.event_action === "trigger") counts.triggered++;
+      else counts.resolved++;
+      deps.log?.info("sent to PagerDuty", { ...fields, about });
     }
-    counts.sent++;
-    if (event.event_action === "trigger") counts.triggered++;
-    else counts.resolved++;
-    deps.log?.info("sent to PagerDuty", { ...fields, about });
     if (about === "run")
       deps.log?.warn(
         "a digest without an incident was paged under its run's key: no later message resolves it",
-        {
-          ...fields,
-        },
+        { snsMessageId: one.id, runId, dedupKey: event.dedup_key },
       );
   }
   return counts;

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { oneLine, safeLink } from "@fleet-auditor/audit";
-import type { DigestV1, HealthV1 } from "@fleet-auditor/render";
+import type { DigestV1, HealthV1, TestV1 } from "@fleet-auditor/render";
 
 // PagerDuty Events API v2 events built from this product's structured messages: pure, no I/O.
 // `pager-delivery.ts` chooses which one a delivered message is; notify's `PagerDutyEvents` adds
@@ -93,6 +93,38 @@ export function healthEvent(notice: HealthV1): PagerEvent {
     links: links([["Runbook", notice.runbook]]),
     client: "fleet-auditor",
   };
+}
+
+/**
+ * A test notice's events (`notify test` on the Critical topic): a `trigger` of severity `info`
+ * whose summary starts `[TEST]`, then at once a `resolve` under the same key, unique to the test:
+ * the route to PagerDuty is proven and nobody stays paged.
+ */
+export function testEvents(notice: TestV1): [PagerTrigger, PagerResolve] {
+  const where = notice.landscape ? `[${notice.landscape}] ` : "";
+  const trigger: PagerTrigger = {
+    event_action: "trigger",
+    dedup_key: notice.key,
+    payload: {
+      ...common(
+        { landscape: notice.landscape, audit: "notify-test" },
+        `[TEST] ${where}fleet-auditor ${notice.topic} topic: a test, nothing is wrong; resolved at once`,
+        notice.at,
+      ),
+      severity: "info",
+      class: "test",
+      custom_details: {
+        test: "a test message sent by notify test: nothing is wrong, and this alert is resolved at once",
+        testId: cut(notice.testId),
+        at: notice.at,
+        sender: cut(notice.sender, 100),
+        topic: notice.topic,
+      },
+    },
+    links: [],
+    client: "fleet-auditor",
+  };
+  return [trigger, { event_action: "resolve", dedup_key: notice.key }];
 }
 
 function digestTrigger(digest: DigestV1, key: string, startsAt: string): PagerTrigger {

@@ -1,5 +1,5 @@
 import { slackText } from "@fleet-auditor/audit";
-import { healthSlackMessage, type SlackMessage, slackMessage } from "@fleet-auditor/render";
+import { healthSlackMessage, type SlackMessage, slackMessage, testSlackMessage } from "@fleet-auditor/render";
 import type { RunLogger, SlackPoster, SlackThreads } from "./ports.ts";
 import { type Placement, postInThread, type TellsIncident } from "./slack-thread.ts";
 import { structuredMessage } from "./structured-message.ts";
@@ -20,11 +20,13 @@ export interface DeliveredMessage {
  * The Slack message for what SNS delivered to a Lambda subscriber: a structured digest
  * (`fleet-auditor.digest/v1`, the publish's `default`, which Lambda receives) as Block Kit, by
  * `slackMessage` of `@fleet-auditor/render`; a structured health notice (`fleet-auditor.health/v1`)
- * by `healthSlackMessage`; anything else (a message from another publisher) as escaped text. A message that says it is a
- * `fleet-auditor.digest/v1` but that the schema refuses (a time that is no time, a link that is
- * not a plain `https:` URL) is refused: `RunInputError` names each field
- * (`Message.transitions.0.links.runtime`), never its value. Posted as text it would read as a
- * digest, and rendered as one it would print what stands where a time or a link should.
+ * by `healthSlackMessage`; a test notice (`fleet-auditor.test/v1`, `notify test`) by
+ * `testSlackMessage`, posted on its own (it has no incident); anything else (a message from another
+ * publisher) as escaped text. A message that says it is a `fleet-auditor.digest/v1` but that the
+ * schema refuses (a time that is no time, a link that is not a plain `https:` URL) is refused:
+ * `RunInputError` names each field (`Message.transitions.0.links.runtime`), never its value. Posted
+ * as text it would read as a digest, and rendered as one it would print what stands where a time or
+ * a link should.
  */
 export function slackMessageFor(delivered: string): {
   message: SlackMessage;
@@ -42,6 +44,7 @@ export function slackMessageFor(delivered: string): {
     };
   }
   if (read.kind === "health") return { message: healthSlackMessage(read.notice), runId: read.notice.runId };
+  if (read.kind === "test") return { message: testSlackMessage(read.notice) };
   const text = slackText(delivered, 2_900);
   return {
     message: {

@@ -5,6 +5,9 @@ import {
   HEALTH_V1,
   type HealthV1,
   HealthV1Schema,
+  TEST_V1,
+  type TestV1,
+  TestV1Schema,
 } from "@fleet-auditor/render";
 import type { ZodError } from "zod";
 import { problemsOf, RunInputError } from "./errors.ts";
@@ -13,16 +16,17 @@ import { problemsOf, RunInputError } from "./errors.ts";
 export type StructuredMessage =
   | { kind: "digest"; digest: DigestV1 }
   | { kind: "health"; notice: HealthV1 }
+  | { kind: "test"; notice: TestV1 }
   | { kind: "other"; json: unknown };
 
 /**
  * Reads what SNS delivered to a Lambda subscriber (the publish's `default`): a
- * `fleet-auditor.digest/v1`, a `fleet-auditor.health/v1`, or something else (not JSON, or JSON
- * of another publisher: `json` is undefined for text). A document that says it is one of the two
- * but that its schema refuses (a time that is no time, a link that is not a plain `https:` URL)
- * throws `RunInputError` naming each field (`Message.transitions.0.links.runtime`), never its
- * value: read as the other kind it would be shown or sent with what stands where a time or a
- * link should.
+ * `fleet-auditor.digest/v1`, a `fleet-auditor.health/v1`, a `fleet-auditor.test/v1` (`notify
+ * test`), or something else (not JSON, or JSON of another publisher: `json` is undefined for text).
+ * A document that says it is one of the three but that its schema refuses (a time that is no time,
+ * a link that is not a plain `https:` URL) throws `RunInputError` naming each field
+ * (`Message.transitions.0.links.runtime`), never its value: read as the other kind it would be
+ * shown or sent with what stands where a time or a link should.
  */
 export function structuredMessage(delivered: string): StructuredMessage {
   let json: unknown;
@@ -37,6 +41,9 @@ export function structuredMessage(delivered: string): StructuredMessage {
   const health = HealthV1Schema.safeParse(json);
   if (health.success) return { kind: "health", notice: health.data };
   if (claims(json, HEALTH_V1)) refuse(HEALTH_V1, health.error, json);
+  const test = TestV1Schema.safeParse(json);
+  if (test.success) return { kind: "test", notice: test.data };
+  if (claims(json, TEST_V1)) refuse(TEST_V1, test.error, json);
   return { kind: "other", json };
 }
 

@@ -177,7 +177,7 @@ describe("the pager's event for anything else", () => {
 
   it("refuses text, another publisher's JSON and a document its schema refuses, naming the field", () => {
     expect(refusal("fleet-auditor [prod-eu] DEGRADED: <KEB>").message).toMatch(
-      /^invalid input: Message: expected a fleet-auditor.digest\/v1 or a fleet-auditor.health\/v1/,
+      /^invalid input: Message: expected a fleet-auditor.digest\/v1, a fleet-auditor.health\/v1 or a fleet-auditor.test\/v1/,
     );
     expect(refusal(JSON.stringify({ schema: "other/v9", secret: "hunter2" })).message).toMatch(
       /Message.schema: expected/,
