@@ -12,6 +12,7 @@ const metrics = new Metrics({ namespace: "FleetAuditor", serviceName: "applicati
 
 /**
  * The applications audit: a schedule (`{ "audit": "applications", scheduledTime }`) or console
- * test event runs it and returns its summary; `{ "show": RUN_ID }` returns a run's report.
+ * test event runs it and returns its summary; `{ "show": RUN_ID }` returns a run's report;
+ * `{ "notifyTest": {} }` sends a test message through each topic.
  */
 export const handler = auditHandler(applicationsAuditDeps(env, logger), logger, metrics);

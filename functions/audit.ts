@@ -13,6 +13,7 @@ const metrics = new Metrics({ namespace: "FleetAuditor", serviceName: "audit" })
 
 /**
  * The KEB audits (`failing`, `expired`): a schedule (`{audit, scheduledTime}`) or console test
- * event runs one and returns its summary; `{ "show": RUN_ID }` returns a run's report.
+ * event runs one and returns its summary; `{ "show": RUN_ID }` returns a run's report;
+ * `{ "notifyTest": {} }` sends a test message through each topic (`events/notify-test.json`).
  */
 export const handler = auditHandler(auditDeps(env, logger), logger, metrics);

@@ -1,4 +1,5 @@
 import { SNSClient } from "@aws-sdk/client-sns";
+import type { MessageTopic } from "@fleet-auditor/audit";
 import { KebTransport } from "@fleet-auditor/keb";
 import { snsAlertPublisher } from "@fleet-auditor/notify";
 import {
@@ -25,8 +26,14 @@ type Common = Omit<
   "STATUS_TABLE" | "STUCK_AFTER_MINUTES" | "REJECTED_BURST" | "REJECTED_WINDOW_MINUTES"
 >;
 
-/** An audit function's dependencies; `reports` is always there, for `{ "show": RUN_ID }`. */
-export type AuditFunctionDeps = AuditRunDeps & { ports: { reports: DynamoReportStore } };
+/**
+ * An audit function's dependencies; `reports` is always there, for `{ "show": RUN_ID }`, and
+ * `topics`, the topics its publisher routes to, for `{ "notifyTest": … }`.
+ */
+export type AuditFunctionDeps = AuditRunDeps & {
+  ports: { reports: DynamoReportStore };
+  topics: readonly MessageTopic[];
+};
 
 /**
  * What every audit run needs from its parsed environment: the audit table, the topics, the
@@ -57,6 +64,11 @@ function runDeps(env: Common, log: RunLogger): AuditFunctionDeps {
       maxClockSkewMs: env.MAX_CLOCK_SKEW_HOURS * 3_600_000,
     },
     hooks: { log },
+    topics: [
+      "alerts",
+      ...(env.INCIDENT_TOPIC_ARN ? (["incidents"] as const) : []),
+      ...(env.CRITICAL_TOPIC_ARN ? (["critical"] as const) : []),
+    ],
   };
 }
 

@@ -1,12 +1,12 @@
 import { readdirSync, readFileSync } from "node:fs";
-import { parseRunInput, parseShowRun, parseStatusQuery } from "@fleet-auditor/runner";
+import { parseNotifyTest, parseRunInput, parseShowRun, parseStatusQuery } from "@fleet-auditor/runner";
 import { describe, expect, it } from "vitest";
 
 const dir = new URL("../../events/", import.meta.url);
 const files = readdirSync(dir).filter((f) => f.endsWith(".json"));
 
 describe("console test events in events/", () => {
-  const audits = files.filter((f) => !f.startsWith("apps-") && !f.startsWith("runs-"));
+  const audits = files.filter((f) => !/^(apps|runs|notify)-/.test(f));
   it.each(audits)("%s is a valid audit input", (file) => {
     expect(() => parseRunInput(JSON.parse(readFileSync(new URL(file, dir), "utf8")))).not.toThrow();
   });
@@ -17,6 +17,12 @@ describe("console test events in events/", () => {
     "%s asks the audit function for a run's report",
     (file) => {
       expect(parseShowRun(JSON.parse(readFileSync(new URL(file, dir), "utf8")))).toMatch(/^[\w-]+$/);
+    },
+  );
+  it.each(files.filter((f) => f.startsWith("notify-")))(
+    "%s asks the audit function for a test of every topic",
+    (file) => {
+      expect(parseNotifyTest(JSON.parse(readFileSync(new URL(file, dir), "utf8")))).toEqual({});
     },
   );
 });
