@@ -1,6 +1,5 @@
 import { join, resolve } from "node:path";
 import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
-import { SNSClient } from "@aws-sdk/client-sns";
 import type { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import {
   type AlertPublisher,
@@ -8,7 +7,6 @@ import {
   type CommandStore,
   runReportCommand,
 } from "@fleet-auditor/audit";
-import { OutboxPublisher, snsAlertPublisher } from "@fleet-auditor/notify";
 import { ConfigError } from "@fleet-auditor/runner";
 import {
   DynamoAuditStore,
@@ -19,6 +17,7 @@ import {
   startEmbeddedDynamo,
 } from "@fleet-auditor/store";
 import type { CliEnv } from "./env.ts";
+import { checkMessageVariables, openPublisher } from "./message-backend.ts";
 
 /** A DynamoDB table the CLI works on, wherever it lives. */
 interface OpenTable {
@@ -95,23 +94,7 @@ export async function openBackend(
   env: CliEnv,
   options: { status?: boolean } = {},
 ): Promise<Backend> {
-  const topicArn = env.ALERT_TOPIC_ARN;
-  if ((env.AUDIT_TABLE === undefined) !== (topicArn === undefined)) {
-    const missing = topicArn === undefined ? "ALERT_TOPIC_ARN" : "AUDIT_TABLE";
-    throw new ConfigError([
-      {
-        path: missing,
-        message: "set both AUDIT_TABLE and ALERT_TOPIC_ARN to use AWS, or neither to use the embedded store",
-      },
-    ]);
-  }
-  for (const path of ["CRITICAL_TOPIC_ARN", "INCIDENT_TOPIC_ARN"] as const) {
-    if (env[path] && !topicArn) {
-      throw new ConfigError([
-        { path, message: "needs AUDIT_TABLE and ALERT_TOPIC_ARN (the embedded store has one outbox)" },
-      ]);
-    }
-  }
+  checkMessageVariables(env);
   if (options.status && env.AUDIT_TABLE && !env.STATUS_TABLE) {
     // An empty local table read as complete would resolve every finding in the AWS snapshot.
     throw new ConfigError([
@@ -128,29 +111,21 @@ export async function openBackend(
     : env.STATUS_TABLE
       ? await openTable(stateDir, env.STATUS_TABLE, "status")
       : { ...table, tableName: LOCAL_STATUS_TABLE, close: async () => undefined };
-  const sns = topicArn ? { client: new SNSClient({}), topicArn } : undefined;
-  const outbox = join(stateDir, "outbox.jsonl");
+  const messages = openPublisher(stateDir, env);
   return {
     ...(statusTable ? { status: new DynamoStatusStore(statusTable) } : {}),
     store: new DynamoAuditStore(table),
     reports: new DynamoReportStore(table),
     commandStore: commandStoreOf(stateDir, env),
     silences: new DynamoSilenceStore(table),
-    publisher: sns
-      ? snsAlertPublisher(sns.client, {
-          alerts: sns.topicArn,
-          ...(env.CRITICAL_TOPIC_ARN ? { critical: env.CRITICAL_TOPIC_ARN } : {}),
-          ...(env.INCIDENT_TOPIC_ARN ? { incidents: env.INCIDENT_TOPIC_ARN } : {}),
-        })
-      : new OutboxPublisher(outbox),
-    topics: sns
-      ? { incidents: env.INCIDENT_TOPIC_ARN !== undefined, critical: env.CRITICAL_TOPIC_ARN !== undefined }
-      : { incidents: true, critical: true },
-    description: sns
-      ? `${table.description}, SNS topic ${sns.topicArn}`
-      : `${table.description}, messages appended to ${outbox}`,
+    publisher: messages.publisher,
+    topics: {
+      incidents: messages.topics.includes("incidents"),
+      critical: messages.topics.includes("critical"),
+    },
+    description: `${table.description}, ${messages.description}`,
     close: async () => {
-      sns?.client.destroy();
+      messages.close();
       await statusTable?.close();
       await table.close();
     },

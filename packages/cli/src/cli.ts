@@ -7,6 +7,7 @@ import type { Command, Io } from "./command.ts";
 import { appsCommand } from "./commands/apps.ts";
 import { demoCommand } from "./commands/demo.ts";
 import { leaseCommand } from "./commands/lease.ts";
+import { notifyCommand } from "./commands/notify.ts";
 import { runCommand } from "./commands/run.ts";
 import { runsCommand } from "./commands/runs.ts";
 import { silencesCommand } from "./commands/silences.ts";
@@ -26,6 +27,7 @@ export const COMMANDS: readonly Command[] = [
   silencesCommand,
   leaseCommand,
   slackCommand,
+  notifyCommand,
   demoCommand,
 ];
 
