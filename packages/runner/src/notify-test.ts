@@ -68,7 +68,7 @@ export interface NotifyTestResult {
  *
  * 1. One test ID and time for the whole test.
  * 2. Per chosen topic the stage has: one message for that topic alone (`topics: [topic]`),
- *    published through the runs' publisher, all at once; a topic the stage lacks is reported as
+ *    published through the runs' publisher, in `MESSAGE_TOPICS` order; a topic the stage lacks is reported as
  *    `not-configured` and published nowhere.
  * 3. Each topic's outcome: `published` with SNS's message ID, or `refused` with the error
  *    (redacted, one line); one topic's refusal never stops another's message.
@@ -83,32 +83,35 @@ export async function notifyTest(
   const at = (deps.clock ?? (() => new Date()))().toISOString();
   const sender = oneLine(request.sender, 100);
   const chosen = request.topic ? [request.topic] : MESSAGE_TOPICS;
-  const topics = await Promise.all(
-    chosen.map(async (topic): Promise<TopicTest> => {
-      if (!deps.topics.includes(topic)) return { topic, status: "not-configured" };
-      const message = testNotice({
-        testId,
-        topic,
-        at,
-        sender,
-        ...(deps.landscape ? { landscape: deps.landscape } : {}),
-      });
-      try {
-        const { messageId } = await deps.publisher.publish(message);
-        deps.log?.info("test message published", { testId, topic, messageId });
-        return {
-          topic,
-          status: "published",
-          messageId,
-          subject: message.subject,
-          channels: TEST_CHANNELS[topic],
-        };
-      } catch (err) {
-        const error = oneLine(redact((err as Error).message), 300);
-        deps.log?.warn("test message refused", { testId, topic, error });
-        return { topic, status: "refused", error };
-      }
-    }),
-  );
+  // One topic after the other: three publishes, and the outbox (and a subscriber that sees
+  // several) gets them in `MESSAGE_TOPICS` order.
+  const topics: TopicTest[] = [];
+  for (const topic of chosen) topics.push(await testTopic(topic));
   return { testId, at, sender, topics };
+
+  async function testTopic(topic: MessageTopic): Promise<TopicTest> {
+    if (!deps.topics.includes(topic)) return { topic, status: "not-configured" };
+    const message = testNotice({
+      testId,
+      topic,
+      at,
+      sender,
+      ...(deps.landscape ? { landscape: deps.landscape } : {}),
+    });
+    try {
+      const { messageId } = await deps.publisher.publish(message);
+      deps.log?.info("test message published", { testId, topic, messageId });
+      return {
+        topic,
+        status: "published",
+        messageId,
+        subject: message.subject,
+        channels: TEST_CHANNELS[topic],
+      };
+    } catch (err) {
+      const error = oneLine(redact((err as Error).message), 300);
+      deps.log?.warn("test message refused", { testId, topic, error });
+      return { topic, status: "refused", error };
+    }
+  }
 }
