@@ -96,6 +96,28 @@ function group(region: string, reason: string): { transitions: Transition[]; con
   };
 }
 
+/** A node's refusals (403 on `list pods`): an applications audit transition on `node`. */
+function edgeRefusal(node: string): Transition {
+  const f = refusedFinding({
+    node,
+    reason: "Forbidden",
+    code: 403,
+    count: 5,
+    requests: ["list pods"],
+    keys: ["/core/v1/pods"],
+    firstAt: "2026-11-30T05:00:00.000Z",
+    lastAt: "2026-11-30T05:50:00.000Z",
+  });
+  return { ...t(1, "firing", { state: "refused", severity: "warning" }), key: f.key, finding: f };
+}
+
+const edgeCtx: DigestContext = {
+  ...ctx,
+  audit: "applications",
+  groupBy: EDGE_GROUP_BY,
+  presenter: edgePresenter,
+};
+
 const startsWithAny = (all: Record<string, string[]>, starts: string[]): string[] =>
   Object.entries(all).flatMap(([channel, ls]) =>
     ls.filter((l) => starts.some((s) => l.trimStart().startsWith(s))).map((l) => `${channel}: ${l}`),
@@ -172,26 +194,8 @@ describe("commands in messages", () => {
   });
 
   it("quote an edge node in apps status, with --node= when it starts with a dash", () => {
-    const edge = (node: string): Transition => {
-      const f = refusedFinding({
-        node,
-        reason: "Forbidden",
-        code: 403,
-        count: 5,
-        requests: ["list pods"],
-        keys: ["/core/v1/pods"],
-        firstAt: "2026-11-30T05:00:00.000Z",
-        lastAt: "2026-11-30T05:50:00.000Z",
-      });
-      return { ...t(1, "firing", { state: "refused", severity: "warning" }), key: f.key, finding: f };
-    };
-    const channels = (transitions: Transition[]) =>
-      channelsOf(transitions, {
-        ...ctx,
-        audit: "applications",
-        groupBy: EDGE_GROUP_BY,
-        presenter: edgePresenter,
-      });
+    const edge = edgeRefusal;
+    const channels = (transitions: Transition[]) => channelsOf(transitions, edgeCtx);
     const quoted = commands(channels([edge("edge 1;$(id)")]));
     expect(quoted.email.inspect).toEqual(["fleet-auditor apps status --node 'edge 1;$(id)'"]);
     expect(quoted.chatbot.inspect).toEqual(quoted.email.inspect);
@@ -222,22 +226,7 @@ describe("commands in messages", () => {
     ]);
     expect(embedded.slack.silence).toEqual(embedded.email.silence);
 
-    const edge = refusedFinding({
-      node: "edge-1",
-      reason: "Forbidden",
-      code: 403,
-      count: 5,
-      requests: ["list pods"],
-      keys: ["/core/v1/pods"],
-      firstAt: "2026-11-30T05:00:00.000Z",
-      lastAt: "2026-11-30T05:50:00.000Z",
-    });
-    const edgeT: Transition = {
-      ...t(1, "firing", { state: "refused", severity: "warning" }),
-      key: edge.key,
-      finding: edge,
-    };
-    const edgeCtx = { ...ctx, audit: "applications", groupBy: EDGE_GROUP_BY, presenter: edgePresenter };
+    const edgeT = edgeRefusal("edge-1");
     const status = commands(channelsOf([edgeT], { ...edgeCtx, store: deployed }));
     expect(status.email.inspect).toEqual([
       "AWS_REGION=eu-west-1 STATUS_TABLE=fleet-status-prod fleet-auditor apps status --node edge-1",
