@@ -10,6 +10,7 @@ import {
   toUpdate,
 } from "@fleet-auditor/metaserver";
 import type { RunLogger } from "./ports.ts";
+import { quarantineExcerpt } from "./quarantine-excerpt.ts";
 
 /** One queued message: an SQS record's id and body. */
 export interface QueuedMessage {
@@ -48,7 +49,7 @@ export interface IngestDeps {
   store: ApplicationStatusStore;
   clock?: () => Date;
   log?: RunLogger;
-  /** Quarantined bodies are kept up to this many bytes. Default 32 KiB. */
+  /** Quarantined bodies are kept as a redacted excerpt of up to this many bytes. Default 4 KiB (`QUARANTINE_EXCERPT_BYTES`). */
   bodyCapBytes?: number;
   /** Writes in flight at once. Default 8. */
   writeConcurrency?: number;
@@ -202,8 +203,7 @@ function refusedForGood(err: unknown): boolean {
 
 async function quarantine(deps: IngestDeps, record: QueuedMessage, why: unknown, now: Date): Promise<void> {
   const signal = deps.deadline;
-  const cap = deps.bodyCapBytes ?? 32 * 1024;
-  const bytes = Buffer.from(record.body, "utf8");
+  const { excerpt, bytes, truncated } = quarantineExcerpt(record.body, deps.bodyCapBytes);
   // A parse error, a refusal we named, or an unexpected exception (a bug of ours; the body is still kept).
   const { code, reason } =
     why instanceof MetaserverParseError
@@ -216,9 +216,9 @@ async function quarantine(deps: IngestDeps, record: QueuedMessage, why: unknown,
       sqsMessageId: record.messageId,
       reason,
       code,
-      body: bytes.subarray(0, cap).toString("utf8"),
-      bodyBytes: bytes.length,
-      truncated: bytes.length > cap,
+      body: excerpt,
+      bodyBytes: bytes,
+      truncated,
       receivedAt: now.toISOString(),
     },
     { signal },

@@ -74,6 +74,17 @@ describe("ingestBatch on the real status table", () => {
     );
   });
 
+  it("keeps a redacted 4 KiB excerpt of a quarantined body, never the body", async () => {
+    const body = `not json: client_secret=hunter22hunter22 ${"z".repeat(40_000)}`;
+    const [record] = records([body]);
+    const { counts } = await ingestBatch({ store: store() }, [record as { messageId: string; body: string }]);
+    expect(counts).toMatchObject({ quarantined: 1, failed: 0 });
+    const q = (await store().quarantined()).find((item) => item.sqsMessageId === record?.messageId);
+    expect(q).toMatchObject({ code: "MS_NOT_JSON", bodyBytes: Buffer.byteLength(body), truncated: true });
+    expect(Buffer.byteLength(q?.body ?? "")).toBeLessThanOrEqual(4 * 1024);
+    expect(q?.body).toMatch(/^not json: client_secret=\[redacted\] z+$/);
+  });
+
   it("quarantines a message timed more than five minutes after SQS received it, and keeps any past time", async () => {
     const received = Date.UTC(2026, 10, 30, 12, 0);
     const body = (id: string, timestamp: number) =>
