@@ -1,24 +1,23 @@
 /// <reference path="./.sst/platform/config.d.ts" />
 
 // Infrastructure of fleet-auditor (SST v4). Declarative: tables, topics, queues, functions, a
-// schedule per audit and the alarms an operator needs. Types: `npx tsc -p tsconfig.sst.json` after
-// `sst install` (README); `test/e2e/sst-wiring.test.ts` runs `run()` against stand-ins.
+// schedule per audit (infra/schedules.ts) and the alarms an operator needs (infra/alarms.ts).
+// Types: `npx tsc -p tsconfig.sst.json` after `sst install` (README); `test/unit/sst-wiring.test.ts`
+// runs `run()` against stand-ins.
+
+import {
+  alarmTo,
+  auditAlarms,
+  functionAlarms,
+  queueNotEmpty,
+  queueStalled,
+  type WatchedFunction,
+} from "./infra/alarms.ts";
+import { durationSeconds } from "./infra/duration.ts";
+import { auditSchedules, SCHEDULED_STAGES } from "./infra/schedules.ts";
 
 /** Stages whose data outlives a mistaken `sst remove`: retained, protected, deletion-protected. */
 const PROTECTED_STAGES = ["prod", "production"];
-
-/**
- * Where the audits run on schedule, how often and in which timezone. A stage not listed (dev, a
- * developer's own) does not poll KEB unless `FLEET_AUDITOR_SCHEDULES=on` at deploy time.
- */
-const SCHEDULED_STAGES: Record<
-  string,
-  { failing?: string; expired?: string; applications?: string; timezone?: string }
-> = {
-  prod: {},
-  production: {},
-  staging: { failing: "rate(30 minutes)" },
-};
 
 export default $config({
   app(input) {
@@ -168,7 +167,7 @@ export default $config({
       { actions: ["sns:Publish"], resources: [alerts.arn, critical.arn, incidents.arn] },
     ];
 
-    const audit = new sst.aws.Function("Audit", {
+    const auditArgs = {
       handler: "functions/audit.handler",
       timeout: "5 minutes",
       memory: "512 MB",
@@ -195,14 +194,34 @@ export default $config({
         POWERTOOLS_SERVICE_NAME: "fleet-auditor",
         POWERTOOLS_LOG_LEVEL: "INFO",
       },
-    });
+    } satisfies sst.aws.FunctionArgs;
+    const audit = new sst.aws.Function("Audit", auditArgs);
+    // What the alarms watch: each function with its declared timeout and concurrency, and how long
+    // before its timeout it stops by itself (packages/runner/src/deadline.ts; the Slack and
+    // PagerDuty functions' 2 s margins).
+    const watched: WatchedFunction[] = [];
+    const watch = (
+      name: string,
+      functionName: $util.Input<string>,
+      args: { timeout?: unknown; concurrency?: unknown },
+      cutsShortSeconds: number,
+    ) => {
+      const reserved = (args.concurrency as { reserved?: number } | undefined)?.reserved;
+      watched.push({
+        name,
+        functionName,
+        timeoutSeconds: durationSeconds(String(args.timeout ?? "20 seconds"), `${name}'s timeout`),
+        cutsShortSeconds,
+        ...(reserved !== undefined ? { reservedConcurrency: reserved } : {}),
+      });
+    };
+    watch("Audit", audit.name, auditArgs, 30);
 
     // Slack without Chatbot: Block Kit to an incoming webhook, or through a bot that keeps each
     // incident in one thread; deployed only on a stage where one of their secrets is set (`npx sst
     // secret set SlackWebhookUrl … --stage NAME`, or `SlackBotToken xoxb-…`; SST hands set secrets
     // to this program as SST_SECRET_<name>, see its components/secret.ts). Only a set secret is
     // declared: SST refuses to deploy one that has no value. With both, the bot posts.
-    const slackFunctionNames: $util.Output<string>[] = [];
     const slackWebhookSet = Boolean(process.env.SST_SECRET_SlackWebhookUrl);
     const slackBotSet = Boolean(process.env.SST_SECRET_SlackBotToken);
     if (slackWebhookSet || slackBotSet) {
@@ -224,7 +243,7 @@ export default $config({
             },
           ]
         : [];
-      const slack = incidents.subscribe("Slack", {
+      const slackArgs = {
         handler: "functions/slack.handler",
         // Room for a 429's Retry-After and a few backoffs; a post that still fails throws, Lambda
         // retries twice, then the event goes to Failures.
@@ -248,18 +267,18 @@ export default $config({
             ? { SLACK_CHANNEL: slackChannel, AUDIT_TABLE: auditTable.name }
             : {}),
         },
-      });
-      slackFunctionNames.push(slack.nodes.function.name);
+      } satisfies sst.aws.FunctionArgs;
+      const slack = incidents.subscribe("Slack", slackArgs);
+      watch("Slack", slack.nodes.function.name, slackArgs, 2);
     }
 
     // PagerDuty (Events API v2) from the Critical topic: each critical incident's opening and end
     // and the health notices, as trigger and resolve under the incident's key; deployed only on a
     // stage whose routing key is set (`npx sst secret set PagerDutyRoutingKey … --stage NAME`).
     // Like the Slack function, it needs no AWS permission but its failure destination.
-    const pagerFunctionNames: $util.Output<string>[] = [];
     if (process.env.SST_SECRET_PagerDutyRoutingKey) {
       const pagerDutyRoutingKey = new sst.Secret("PagerDutyRoutingKey");
-      const pager = critical.subscribe("Pager", {
+      const pagerArgs = {
         handler: "functions/pager.handler",
         // Room for a few backoffs after a 429 or a 5xx; an event still not taken throws, Lambda
         // retries twice, then the event goes to Failures.
@@ -270,36 +289,23 @@ export default $config({
         link: [pagerDutyRoutingKey],
         permissions: [{ actions: ["sqs:SendMessage"], resources: [failures.arn] }],
         environment: { POWERTOOLS_SERVICE_NAME: "fleet-auditor", POWERTOOLS_LOG_LEVEL: "INFO" },
-      });
-      pagerFunctionNames.push(pager.nodes.function.name);
+      } satisfies sst.aws.FunctionArgs;
+      const pager = critical.subscribe("Pager", pagerArgs);
+      watch("Pager", pager.nodes.function.name, pagerArgs, 2);
     }
 
-    // Scheduler deliveries it could not make (the function throttled or missing) land here.
+    // Schedule deliveries the scheduler could not make land here: an Invoke call refused (the
+    // function missing, its permission gone, the Invoke API's own request rate). A throttled run is
+    // not one: Lambda takes the event and retries it (README, ScheduleDlqNotEmpty).
     const scheduleDlq = new sst.aws.Queue("ScheduleDlq", {
       transform: { queue: { messageRetentionSeconds: 14 * 86_400 } },
     });
-    // Each audit's schedule and period (for its not-running alarm), per stage.
-    const stageSchedule = SCHEDULED_STAGES[$app.stage];
+    // Each audit's schedule and longest gap between runs (for its not-running alarm), per stage.
+    const stageSchedule = Object.hasOwn(SCHEDULED_STAGES, $app.stage)
+      ? SCHEDULED_STAGES[$app.stage]
+      : undefined;
     const scheduled = stageSchedule !== undefined || process.env.FLEET_AUDITOR_SCHEDULES === "on";
-    const schedules = {
-      failing: {
-        schedule: stageSchedule?.failing ?? "rate(15 minutes)",
-        periodSeconds: 900,
-        service: "audit",
-      },
-      expired: {
-        schedule: stageSchedule?.expired ?? "cron(0 * * * ? *)",
-        periodSeconds: 3_600,
-        service: "audit",
-      },
-      applications: {
-        schedule: stageSchedule?.applications ?? "rate(5 minutes)",
-        periodSeconds: 300,
-        service: "applications-audit",
-      },
-    };
-    for (const entry of Object.values(schedules))
-      entry.periodSeconds = periodOf(entry.schedule, entry.periodSeconds);
+    const schedules = auditSchedules($app.stage, stageSchedule);
 
     // KubeEdge Application status: one row per Application. Sparse indexes: by node (whole rows);
     // byWatch, what the applications audit watches (in flight, refused) over 32 shards
@@ -338,29 +344,37 @@ export default $config({
       visibilityTimeout: "5 minutes",
       transform: { queue: { messageRetentionSeconds: 14 * 86_400 } },
     });
-    // At least 6x the function timeout (1 minute) plus the batch window, as AWS advises, so a batch
-    // is never redelivered while it runs.
+    // At least 6x the function timeout (1 minute) plus the batch window (5 s), as AWS advises, so a
+    // batch is never redelivered while it runs. Kept 14 days, not SQS's default 4: if nothing
+    // consumes it (ApplicationsQueueStalled), messages wait for the fix instead of expiring.
     const applicationsQueue = new sst.aws.Queue("Applications", {
       visibilityTimeout: "7 minutes",
       dlq: { queue: applicationsDlq.arn, retry: 5 },
+      transform: { queue: { messageRetentionSeconds: 14 * 86_400 } },
     });
     // A batch of 100 messages is about 100 conditional writes, 8 at a time: about 0.1 s on DynamoDB
     // (1 s on dynalite), under 2 % of the minute. The handler stops writing 5 s before the timeout
     // and hands back what it did not write; each such record spends one of its 5 receives, so a
     // normal batch must never come near the deadline: only a throttled or unreachable table does.
-    const applications = applicationsQueue.subscribe(
-      {
-        handler: "functions/applications.handler",
-        timeout: "1 minute",
-        memory: "512 MB",
-        permissions: [{ actions: ["dynamodb:UpdateItem", "dynamodb:PutItem"], resources: [statusTable.arn] }],
-        environment: applicationsEnv,
-      },
-      { batch: { size: 100, window: "5 seconds", partialResponses: true } },
-    );
+    const applicationsArgs = {
+      handler: "functions/applications.handler",
+      timeout: "1 minute",
+      memory: "512 MB",
+      permissions: [{ actions: ["dynamodb:UpdateItem", "dynamodb:PutItem"], resources: [statusTable.arn] }],
+      environment: applicationsEnv,
+    } satisfies sst.aws.FunctionArgs;
+    const applications = applicationsQueue.subscribe(applicationsArgs, {
+      batch: { size: 100, window: "5 seconds", partialResponses: true },
+      // Without a cap, Lambda scales an SQS source to hundreds of concurrent batches on a backlog or
+      // a DLQ redrive, each 8 writes in flight, on 32 byWatch shard keys: throttling, and every
+      // throttled record spends one of its 5 receives. 10 batches (80 writes in flight, about 10,000
+      // messages a second) is what the shards are sized for (README, "Capacity").
+      transform: { eventSourceMapping: { scalingConfig: { maximumConcurrency: 10 } } },
+    });
+    watch("Applications", applications.nodes.function.name, applicationsArgs, 5);
 
     // Console queries of the status table: { "node": …, "status": …, "since": … } or { "quarantine": true }.
-    const applicationStatus = new sst.aws.Function("ApplicationStatusQuery", {
+    const applicationStatusArgs = {
       handler: "functions/application-status.handler",
       timeout: "30 seconds",
       permissions: [
@@ -369,11 +383,13 @@ export default $config({
         { actions: ["dynamodb:Scan", "dynamodb:BatchGetItem"], resources: [statusTable.arn] },
       ],
       environment: applicationsEnv,
-    });
+    } satisfies sst.aws.FunctionArgs;
+    const applicationStatus = new sst.aws.Function("ApplicationStatusQuery", applicationStatusArgs);
+    watch("ApplicationStatusQuery", applicationStatus.name, applicationStatusArgs, 0);
 
     // The applications audit: the same engine as the KEB audits, reading the status table's
     // watched index (never a scan) instead of KEB, so it holds no KEB credential.
-    const applicationsAudit = new sst.aws.Function("ApplicationsAudit", {
+    const applicationsAuditArgs = {
       handler: "functions/applications-audit.handler",
       timeout: "2 minutes",
       memory: "512 MB",
@@ -396,13 +412,15 @@ export default $config({
         POWERTOOLS_SERVICE_NAME: "fleet-auditor",
         POWERTOOLS_LOG_LEVEL: "INFO",
       },
-    });
+    } satisfies sst.aws.FunctionArgs;
+    const applicationsAudit = new sst.aws.Function("ApplicationsAudit", applicationsAuditArgs);
+    watch("ApplicationsAudit", applicationsAudit.name, applicationsAuditArgs, 30);
 
     // One schedule per audit; the scheduled time keys idempotency of retried deliveries. Declared
     // on every stage, enabled only where the stage is scheduled.
     for (const [name, { schedule }] of Object.entries(schedules)) {
       new sst.aws.CronV2(`Audit${name[0]?.toUpperCase()}${name.slice(1)}`, {
-        schedule: schedule as `rate(${string})`,
+        schedule: schedule as `rate(${string})` | `cron(${string})`,
         timezone: stageSchedule?.timezone ?? "UTC",
         enabled: scheduled,
         function: name === "applications" ? applicationsAudit : audit,
@@ -412,89 +430,39 @@ export default $config({
       });
     }
 
-    // Alarms, each with a runbook entry in the README ("Operations").
-    const alarm = (name: string, args: Omit<aws.cloudwatch.MetricAlarmArgs, "alarmActions" | "okActions">) =>
-      new aws.cloudwatch.MetricAlarm(name, {
-        ...args,
-        alarmDescription: `fleet-auditor ${$app.stage}: ${args.alarmDescription} (README, Operations: ${name})`,
-        alarmActions: [ops.arn],
-        okActions: [ops.arn],
-      });
-    // Alarms on a count: any in five minutes; no data is nothing happening.
-    const anyInFiveMinutes = {
-      period: 300,
-      evaluationPeriods: 1,
-      threshold: 0,
-      comparisonOperator: "GreaterThanThreshold",
-      treatMissingData: "notBreaching",
-    } as const;
-    const errorsOf = (name: string, functionName: $util.Input<string>) =>
-      alarm(name, {
-        alarmDescription: `${name.replace(/Errors$/, "")} function errors`,
-        namespace: "AWS/Lambda",
-        metricName: "Errors",
-        dimensions: { FunctionName: functionName },
-        statistic: "Sum",
-        ...anyInFiveMinutes,
-      });
-    errorsOf("AuditErrors", audit.name);
-    errorsOf("ApplicationsAuditErrors", applicationsAudit.name);
-    errorsOf("ApplicationsErrors", applications.nodes.function.name);
-    errorsOf("ApplicationStatusQueryErrors", applicationStatus.name);
-    for (const name of slackFunctionNames) errorsOf("SlackErrors", name);
-    for (const name of pagerFunctionNames) errorsOf("PagerErrors", name);
-    const queueNotEmpty = (name: string, queueName: $util.Input<string>, what: string) =>
-      alarm(name, {
-        alarmDescription: what,
-        namespace: "AWS/SQS",
-        metricName: "ApproximateNumberOfMessagesVisible",
-        dimensions: { QueueName: queueName },
-        statistic: "Maximum",
-        ...anyInFiveMinutes,
-      });
+    // Alarms, each with a runbook entry in the README ("Alarms and their runbooks").
+    const alarm = alarmTo(ops.arn);
+    for (const f of watched) functionAlarms(alarm, f);
     queueNotEmpty(
+      alarm,
       "ApplicationsDlqNotEmpty",
       applicationsDlq.nodes.queue.name,
       "Application messages in the DLQ",
     );
-    queueNotEmpty("FailuresNotEmpty", failures.nodes.queue.name, "failed asynchronous invocations");
-    queueNotEmpty("ScheduleDlqNotEmpty", scheduleDlq.nodes.queue.name, "schedule deliveries that failed");
+    queueNotEmpty(alarm, "FailuresNotEmpty", failures.nodes.queue.name, "failed asynchronous invocations");
+    queueNotEmpty(
+      alarm,
+      "ScheduleDlqNotEmpty",
+      scheduleDlq.nodes.queue.name,
+      "schedule deliveries that failed",
+    );
+    // A message retried 3 times (up to 3 × 7 minutes) leaves the metric; older than that, nothing
+    // receives the queue.
+    queueStalled(alarm, "ApplicationsQueueStalled", applicationsQueue.nodes.queue.name, 30 * 60);
     // A stage that does not run on schedule has nothing to miss.
-    for (const [name, { periodSeconds, service }] of scheduled ? Object.entries(schedules) : []) {
-      const auditMetric = (metricName: string) => ({
-        namespace: "FleetAuditor",
-        metricName,
-        dimensions: { service, audit: name },
-        statistic: "Sum",
-        period: periodSeconds,
-        evaluationPeriods: 2,
-      });
-      const Name = `${name[0]?.toUpperCase()}${name.slice(1)}`;
-      alarm(`${Name}NotRunning`, {
-        alarmDescription: `no ${name} audit run for two periods of its schedule`,
-        ...auditMetric("Runs"),
-        threshold: 1,
-        comparisonOperator: "LessThanThreshold",
-        treatMissingData: "breaching",
-      });
-      for (const metricName of ["IncompleteScans", "PublishFailures"]) {
-        alarm(`${Name}${metricName}`, {
-          alarmDescription: `${metricName} in the ${name} audit for two periods`,
-          ...auditMetric(metricName),
-          datapointsToAlarm: 2,
-          threshold: 0,
-          comparisonOperator: "GreaterThanThreshold",
-          treatMissingData: "notBreaching",
-        });
-      }
-    }
+    for (const [name, schedule] of scheduled ? Object.entries(schedules) : [])
+      auditAlarms(alarm, name, schedule);
     alarm("ApplicationsFailed", {
       alarmDescription: "Application status writes that failed (retried, then the DLQ)",
       namespace: "FleetAuditor",
       metricName: "Failed",
       dimensions: { service: "applications" },
       statistic: "Sum",
-      ...anyInFiveMinutes,
+      period: 300,
+      evaluationPeriods: 1,
+      threshold: 0,
+      comparisonOperator: "GreaterThanThreshold",
+      treatMissingData: "notBreaching",
     });
 
     return {
@@ -514,10 +482,3 @@ export default $config({
     };
   },
 });
-
-/** A schedule's period in seconds: `rate(N minutes|hours)` exactly, else the fallback (cron). */
-function periodOf(schedule: string, fallback: number): number {
-  const m = /^rate\((\d+) (minute|minutes|hour|hours)\)$/.exec(schedule);
-  if (!m) return fallback;
-  return Number(m[1]) * (m[2]?.startsWith("hour") ? 3_600 : 60);
-}

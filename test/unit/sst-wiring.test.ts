@@ -4,12 +4,14 @@ import {
   ApplicationsAuditEnvSchema,
   ApplicationsEnvSchema,
   AuditFunctionEnvSchema,
+  BATCH_DEADLINE_MARGIN_MS,
   PagerEnvSchema,
   parseRunInput,
   problemsOf,
+  RUN_DEADLINE_MARGIN_MS,
   SlackEnvSchema,
 } from "@fleet-auditor/runner";
-import { auditTableDefinition, statusTableDefinition } from "@fleet-auditor/store";
+import { auditTableDefinition, statusTableDefinition, WATCH_SHARDS } from "@fleet-auditor/store";
 import { describe, expect, it } from "vitest";
 import type { ZodType } from "zod";
 import { AUDIT_SECRETS, PAGER_SECRETS, SLACK_SECRETS } from "../../functions/lib/secrets.ts";
@@ -17,10 +19,12 @@ import { type Declared, type Recording, recordSstConfig, seconds } from "../help
 
 // sst.config.ts's run() against recording stand-ins of SST's globals. What is checked:
 // each handler exists and exports `handler`; each function gets every variable its config schema
-// requires (environment plus linked secrets); queue visibility ≥ 6 × the consumer's timeout;
-// schedule events parse as audit input; table keys and indexes match what the store queries;
-// protected stages retain and protect their data; every alarm goes to the Ops topic. Each check is
-// a function returning problems, shown failing once on a broken copy of the recording.
+// requires (environment plus linked secrets); queue visibility ≥ 6 × the consumer's timeout + the
+// batch window, 14 days' retention, a capped event source; schedule events parse as audit input;
+// table keys and indexes match what the store queries; protected stages retain and protect their
+// data; every alarm goes to the Ops topic and has its runbook; every function has Errors and
+// Duration alarms, Throttles with reserved concurrency; a consumed queue has an age alarm. Each
+// check is a function returning problems, shown failing once on a broken copy of the recording.
 
 const ROOT = new URL("../../", import.meta.url);
 
@@ -77,19 +81,52 @@ function environmentProblems(r: Recording): string[] {
   });
 }
 
-function queueProblems(r: Recording): string[] {
+/** A queue's consumer: its function, its queue and the subscription's options. */
+function consumers(r: Recording) {
   return functions(r)
     .filter((f) => f.subscribedTo?.kind === "sst.aws.Queue")
-    .flatMap((f) => {
-      const queue = r.named("sst.aws.Queue", f.subscribedTo?.name as string);
-      const visibility = seconds(queue.args.visibilityTimeout ?? "30 seconds");
-      const timeout = seconds(f.args.timeout ?? "20 seconds");
-      return visibility >= 6 * timeout
-        ? []
-        : [
-            `queue ${queue.name}: visibility ${visibility} s is less than 6 × ${f.name}'s timeout ${timeout} s`,
-          ];
-    });
+    .map((f) => ({
+      f,
+      queue: r.named("sst.aws.Queue", f.subscribedTo?.name as string),
+      options: (f.subscribedTo?.options ?? {}) as {
+        batch?: { window?: string };
+        transform?: { eventSourceMapping?: { scalingConfig?: { maximumConcurrency?: number } } };
+      },
+    }));
+}
+
+/** Writes the Applications function keeps in flight per batch (ingest-applications.ts's default). */
+const WRITES_PER_BATCH = 8;
+
+function queueProblems(r: Recording): string[] {
+  return consumers(r).flatMap(({ f, queue, options }) => {
+    const problems: string[] = [];
+    // AWS: at least 6 × the function's timeout plus the batching window, or a batch still being
+    // handled becomes visible again and is handled twice.
+    const visibility = seconds(queue.args.visibilityTimeout ?? "30 seconds");
+    const timeout = seconds(f.args.timeout ?? "20 seconds");
+    const window = options.batch?.window ? seconds(options.batch.window) : 0;
+    if (visibility < 6 * timeout + window)
+      problems.push(
+        `queue ${queue.name}: visibility ${visibility} s is less than 6 × ${f.name}'s timeout ${timeout} s + the ${window} s batch window`,
+      );
+    // Lambda scales an SQS source to hundreds of batches on a backlog; capped, the writers stay
+    // within about three in flight per byWatch shard key.
+    const max = options.transform?.eventSourceMapping?.scalingConfig?.maximumConcurrency;
+    if (max === undefined || max < 2 || max > 1_000)
+      problems.push(`queue ${queue.name}: maximumConcurrency ${max} is not set within Lambda's 2 to 1,000`);
+    else if (max * WRITES_PER_BATCH > 3 * WATCH_SHARDS)
+      problems.push(
+        `queue ${queue.name}: ${max} batches × ${WRITES_PER_BATCH} writes is over 3 in flight per each of ${WATCH_SHARDS} shard keys`,
+      );
+    const retention = (queue.args.transform as { queue?: { messageRetentionSeconds?: number } } | undefined)
+      ?.queue?.messageRetentionSeconds;
+    if ((retention ?? 4 * 86_400) < 14 * 86_400)
+      problems.push(
+        `queue ${queue.name}: messages kept ${retention ?? "4 days (SQS's default)"} s, not 14 days`,
+      );
+    return problems;
+  });
 }
 
 function scheduleProblems(r: Recording): string[] {
@@ -165,6 +202,25 @@ function protectionProblems(r: Recording, shouldProtect: boolean): string[] {
   return problems;
 }
 
+const README = readFileSync(new URL("README.md", ROOT), "utf8");
+/** The README's runbook section: every alarm is named there, in bold. */
+const RUNBOOKS = README.slice(
+  README.indexOf("### Alarms and their runbooks"),
+  README.indexOf("\n## ", README.indexOf("### Alarms and their runbooks")),
+);
+
+/**
+ * How long before its timeout each function stops by itself (packages/runner/src/deadline.ts, the
+ * Slack and PagerDuty margins' defaults): a Duration alarm must fire before that.
+ */
+const CUTS_SHORT_MS: Record<string, number> = {
+  "functions/audit.handler": RUN_DEADLINE_MARGIN_MS,
+  "functions/applications-audit.handler": RUN_DEADLINE_MARGIN_MS,
+  "functions/applications.handler": BATCH_DEADLINE_MARGIN_MS,
+  "functions/slack.handler": 2_000,
+  "functions/pager.handler": 2_000,
+};
+
 function alarmProblems(r: Recording): string[] {
   const ops = r.of("sst.aws.SnsTopic").find((t) => t.name === "Ops");
   if (!ops) return ["no Ops topic"];
@@ -173,11 +229,44 @@ function alarmProblems(r: Recording): string[] {
   const problems = alarms
     .filter((a) => JSON.stringify(a.args.alarmActions) !== JSON.stringify([opsArn]))
     .map((a) => `alarm ${a.name} does not go to the Ops topic`);
-  for (const f of functions(r)) {
-    const alarmed = alarms.some(
-      (a) => a.args.metricName === "Errors" && JSON.stringify(a.args.dimensions).includes(`-${f.name}"`),
+  for (const a of alarms) {
+    if (!String(a.args.alarmDescription).endsWith(`(README, Operations: ${a.name})`))
+      problems.push(`alarm ${a.name}: its description does not name its runbook`);
+    if (!new RegExp(`\\*\\*[^*]*\\b${a.name}\\b[^*]*\\*\\*`).test(RUNBOOKS))
+      problems.push(`alarm ${a.name} has no runbook entry in the README`);
+  }
+  const on = (f: Declared, metricName: string) =>
+    alarms.find(
+      (a) => a.args.metricName === metricName && JSON.stringify(a.args.dimensions).includes(`-${f.name}"`),
     );
-    if (!alarmed) problems.push(`function ${f.name} has no errors alarm`);
+  for (const f of functions(r)) {
+    if (!on(f, "Errors")) problems.push(`function ${f.name} has no errors alarm`);
+    // Near the timeout, before the function cuts its own work short, and not at half of it.
+    const duration = on(f, "Duration");
+    const timeoutMs = seconds(f.args.timeout ?? "20 seconds") * 1_000;
+    const ownDeadlineMs = timeoutMs - (CUTS_SHORT_MS[String(f.args.handler)] ?? 0);
+    const threshold = Number(duration?.args.threshold);
+    if (duration?.args.statistic !== "Maximum" || !(threshold < ownDeadlineMs && threshold >= timeoutMs / 2))
+      problems.push(`function ${f.name}: no Duration alarm between half its timeout and ${ownDeadlineMs} ms`);
+    const reserved = (f.args.concurrency as { reserved?: number } | undefined)?.reserved;
+    if (reserved !== undefined && !on(f, "Throttles"))
+      problems.push(`function ${f.name} has reserved concurrency ${reserved} and no throttles alarm`);
+  }
+  // A consumed queue whose consumer stopped: no error, no failed record, no DLQ, only age.
+  for (const { queue, f, options } of consumers(r)) {
+    const stalled = alarms.find(
+      (a) =>
+        a.args.metricName === "ApproximateAgeOfOldestMessage" &&
+        JSON.stringify(a.args.dimensions).includes(`-${queue.name}"`),
+    );
+    // SQS leaves a message out of the metric after 3 receives; a retried one never raises it.
+    const retries = 3 * seconds(queue.args.visibilityTimeout ?? "30 seconds");
+    const window = options.batch?.window ? seconds(options.batch.window) : 0;
+    const threshold = Number(stalled?.args.threshold);
+    if (!stalled || !(threshold > retries + window && threshold <= 3_600))
+      problems.push(
+        `queue ${queue.name} (${f.name}) has no age alarm between ${retries + window} s and an hour`,
+      );
   }
   return problems;
 }
@@ -301,6 +390,10 @@ describe("sst.config.ts wiring", () => {
         "FailingIncompleteScans",
         "FailingPublishFailures",
         "ApplicationsFailed",
+        "ApplicationsQueueStalled",
+        "AuditThrottles",
+        "ApplicationsAuditThrottles",
+        "AuditDuration",
       ]),
     );
     const notRunning = r.named("aws.cloudwatch.MetricAlarm", "FailingNotRunning");
@@ -412,10 +505,39 @@ describe("sst.config.ts wiring", () => {
     });
     expect(environmentProblems(unlinked).join("\n")).toMatch(/secret KebUrl \(KEB_URL\) is not linked/);
     const shortVisibility = broken("Applications", (args) => {
-      args.visibilityTimeout = "1 minute";
+      args.visibilityTimeout = "6 minutes";
     });
     expect(queueProblems(shortVisibility)).toEqual([
-      "queue Applications: visibility 60 s is less than 6 × ApplicationsSubscriber's timeout 60 s",
+      "queue Applications: visibility 360 s is less than 6 × ApplicationsSubscriber's timeout 60 s + the 5 s batch window",
+    ]);
+    const defaultRetention = broken("Applications", (args) => {
+      delete args.transform;
+    });
+    expect(queueProblems(defaultRetention)).toEqual([
+      "queue Applications: messages kept 4 days (SQS's default) s, not 14 days",
+    ]);
+    /** The recording with the Applications queue's subscription options changed. */
+    const subscribed = (edit: (options: Record<string, unknown>) => void): Recording => {
+      const copy = broken("ApplicationsSubscriber", () => undefined);
+      const f = copy.named("sst.aws.Function", "ApplicationsSubscriber");
+      edit(f.subscribedTo?.options as Record<string, unknown>);
+      return copy;
+    };
+    expect(
+      queueProblems(
+        subscribed((options) => {
+          delete options.transform;
+        }),
+      ),
+    ).toEqual(["queue Applications: maximumConcurrency undefined is not set within Lambda's 2 to 1,000"]);
+    expect(
+      queueProblems(
+        subscribed((options) => {
+          options.transform = { eventSourceMapping: { scalingConfig: { maximumConcurrency: 100 } } };
+        }),
+      ),
+    ).toEqual([
+      `queue Applications: 100 batches × 8 writes is over 3 in flight per each of ${WATCH_SHARDS} shard keys`,
     ]);
     const unknownAudit = broken("AuditFailing", (args) => {
       args.event = { audit: "nope" };
@@ -438,5 +560,36 @@ describe("sst.config.ts wiring", () => {
       "stage prod: table AuditTable deletionProtection is false",
     ]);
     expect(alarmProblems(broken("AuditErrors"))).toEqual(["function Audit has no errors alarm"]);
+    const noDuration = "function Audit: no Duration alarm between half its timeout and 270000 ms";
+    expect(alarmProblems(broken("AuditDuration"))).toEqual([noDuration]);
+    const atTimeout = broken("AuditDuration", (args) => {
+      args.threshold = 300_000;
+    });
+    expect(alarmProblems(atTimeout)).toEqual([noDuration]);
+    expect(alarmProblems(broken("AuditThrottles"))).toEqual([
+      "function Audit has reserved concurrency 4 and no throttles alarm",
+    ]);
+    const noAge = "queue Applications (ApplicationsSubscriber) has no age alarm between 1265 s and an hour";
+    expect(alarmProblems(broken("ApplicationsQueueStalled"))).toEqual([noAge]);
+    const retriesRaiseIt = broken("ApplicationsQueueStalled", (args) => {
+      args.threshold = 600;
+    });
+    expect(alarmProblems(retriesRaiseIt)).toEqual([noAge]);
+    const noLink = broken("AuditThrottles", (args) => {
+      args.alarmDescription = "fleet-auditor prod: throttled";
+    });
+    expect(alarmProblems(noLink)).toEqual([
+      "alarm AuditThrottles: its description does not name its runbook",
+    ]);
+    const renamed = structuredClone(r.declared);
+    const throttles = renamed.find((d) => d.name === "AuditThrottles") as Declared;
+    throttles.name = "AuditThrottled";
+    throttles.args.alarmDescription = "fleet-auditor prod: throttled (README, Operations: AuditThrottled)";
+    const unbooked: Recording = {
+      ...r,
+      declared: renamed,
+      of: (kind) => renamed.filter((d) => d.kind === kind),
+    };
+    expect(alarmProblems(unbooked)).toEqual(["alarm AuditThrottled has no runbook entry in the README"]);
   });
 });

@@ -1,0 +1,155 @@
+/// <reference path="../.sst/platform/config.d.ts" />
+// The CloudWatch alarms of a stage, all to the Ops topic. Each has a runbook entry in the README
+// ("Alarms and their runbooks") under its name, which its description names;
+// test/unit/sst-wiring.test.ts holds every declared alarm to that.
+
+import type { DeployedSchedule } from "./schedules.ts";
+
+/** A function to watch, as sst.config.ts declared it. */
+export interface WatchedFunction {
+  /** Prefix of its alarms' names: `Audit` gives AuditErrors, AuditDuration, AuditThrottles. */
+  name: string;
+  functionName: $util.Input<string>;
+  /** Its declared timeout, in seconds. */
+  timeoutSeconds: number;
+  /**
+   * How long before its timeout it cuts itself short (`runDeadline`, `batchDeadline`, the Slack
+   * and PagerDuty margins), in seconds: a Duration alarm past that point would never fire.
+   */
+  cutsShortSeconds: number;
+  /** Its reserved concurrency, when it has one: what it is throttled at. */
+  reservedConcurrency?: number;
+}
+
+type AlarmArgs = Omit<aws.cloudwatch.MetricAlarmArgs, "alarmActions" | "okActions">;
+
+// Alarms on a count: any in five minutes; no data is nothing happening.
+const anyInFiveMinutes = {
+  period: 300,
+  evaluationPeriods: 1,
+  threshold: 0,
+  comparisonOperator: "GreaterThanThreshold",
+  treatMissingData: "notBreaching",
+} as const;
+
+/** An alarm to `ops`, alarming and clearing, its description naming the stage and its runbook. */
+export function alarmTo(ops: $util.Input<string>) {
+  return (name: string, args: AlarmArgs): aws.cloudwatch.MetricAlarm =>
+    new aws.cloudwatch.MetricAlarm(name, {
+      ...args,
+      alarmDescription: `fleet-auditor ${$app.stage}: ${args.alarmDescription} (README, Operations: ${name})`,
+      alarmActions: [ops],
+      okActions: [ops],
+    });
+}
+
+/**
+ * A function's alarms: Errors (any in 5 minutes); Duration, when a run passes 80 % of the time it
+ * allows itself (the timeout less the margin it stops at), before runs end cut short; Throttles,
+ * when it has reserved concurrency, throttled in each of three 5-minute periods. An asynchronous
+ * event Lambda throttles is kept and retried for up to its maximum age (an hour here) with nothing
+ * in Errors; a burst that clears in minutes is what reserved concurrency is for, 15 minutes of it
+ * is not.
+ */
+export function functionAlarms(alarm: ReturnType<typeof alarmTo>, f: WatchedFunction): void {
+  const metric = (metricName: string, statistic: string) => ({
+    namespace: "AWS/Lambda",
+    metricName,
+    dimensions: { FunctionName: f.functionName },
+    statistic,
+  });
+  alarm(`${f.name}Errors`, {
+    alarmDescription: `${f.name} function errors`,
+    ...metric("Errors", "Sum"),
+    ...anyInFiveMinutes,
+  });
+  const allowed = f.timeoutSeconds - f.cutsShortSeconds;
+  alarm(`${f.name}Duration`, {
+    alarmDescription: `${f.name} ran longer than 80 % of the ${allowed} s it allows itself (timeout ${f.timeoutSeconds} s)`,
+    ...metric("Duration", "Maximum"),
+    ...anyInFiveMinutes,
+    threshold: Math.round(allowed * 800),
+  });
+  if (f.reservedConcurrency !== undefined)
+    alarm(`${f.name}Throttles`, {
+      alarmDescription: `${f.name} throttled (reserved concurrency ${f.reservedConcurrency}) for 15 minutes`,
+      ...metric("Throttles", "Sum"),
+      ...anyInFiveMinutes,
+      evaluationPeriods: 3,
+      datapointsToAlarm: 3,
+    });
+}
+
+/** A queue that should be empty: any visible message in five minutes. */
+export function queueNotEmpty(
+  alarm: ReturnType<typeof alarmTo>,
+  name: string,
+  queueName: $util.Input<string>,
+  what: string,
+): void {
+  alarm(name, {
+    alarmDescription: what,
+    namespace: "AWS/SQS",
+    metricName: "ApproximateNumberOfMessagesVisible",
+    dimensions: { QueueName: queueName },
+    statistic: "Maximum",
+    ...anyInFiveMinutes,
+  });
+}
+
+/**
+ * A consumed queue whose oldest message is older than `olderThanSeconds`: its consumer stopped
+ * (event source mapping disabled, function deleted, `sqs:ReceiveMessage` denied), which raises no
+ * error, fails no record and fills no DLQ. SQS leaves out of this metric a message received three
+ * times and not deleted, so retries alone never raise it; with no message in the queue it reports
+ * nothing, which is no breach.
+ */
+export function queueStalled(
+  alarm: ReturnType<typeof alarmTo>,
+  name: string,
+  queueName: $util.Input<string>,
+  olderThanSeconds: number,
+): void {
+  alarm(name, {
+    alarmDescription: `a message waited over ${olderThanSeconds / 60} minutes in the queue: nothing consumes it`,
+    namespace: "AWS/SQS",
+    metricName: "ApproximateAgeOfOldestMessage",
+    dimensions: { QueueName: queueName },
+    statistic: "Maximum",
+    ...anyInFiveMinutes,
+    threshold: olderThanSeconds,
+  });
+}
+
+/**
+ * An audit's alarms: NotRunning (no completed run in two of its longest gaps; missing data
+ * breaches), IncompleteScans and PublishFailures (two such gaps in a row).
+ */
+export function auditAlarms(alarm: ReturnType<typeof alarmTo>, audit: string, s: DeployedSchedule): void {
+  const metric = (metricName: string) => ({
+    namespace: "FleetAuditor",
+    metricName,
+    dimensions: { service: s.service, audit },
+    statistic: "Sum",
+    period: s.maxGapSeconds,
+    evaluationPeriods: 2,
+  });
+  const Name = `${audit[0]?.toUpperCase()}${audit.slice(1)}`;
+  alarm(`${Name}NotRunning`, {
+    alarmDescription: `no ${audit} audit run in two of its schedule's longest gaps (${s.maxGapSeconds / 60} minutes)`,
+    ...metric("Runs"),
+    threshold: 1,
+    comparisonOperator: "LessThanThreshold",
+    treatMissingData: "breaching",
+  });
+  for (const metricName of ["IncompleteScans", "PublishFailures"]) {
+    alarm(`${Name}${metricName}`, {
+      alarmDescription: `${metricName} in the ${audit} audit for two periods`,
+      ...metric(metricName),
+      datapointsToAlarm: 2,
+      threshold: 0,
+      comparisonOperator: "GreaterThanThreshold",
+      treatMissingData: "notBreaching",
+    });
+  }
+}
