@@ -14,8 +14,10 @@ import { type Declared, recordSstConfig } from "../helpers/sst-stand-ins.ts";
 
 // The IAM contract: what each function sends to AWS, recorded on the wire by a proxy in
 // front of DynamoDB and SNS while it runs every path it has, must be exactly what sst.config.ts
-// grants it: nothing missing (it would fail on AWS), nothing unused (least privilege). The
-// failure destination's sqs:SendMessage is Lambda's own send, not the code's.
+// grants it, action by resource: each request's action on the ARN it acts on (a table, an index,
+// a topic) must be allowed by a grant (nothing missing: it would fail on AWS), and each grant's
+// action on each of its resources used (least privilege). Lambda's own send to a function's
+// on-failure destination is part of the contract: sqs:SendMessage on that queue, and on no other.
 
 const kit = useKebSimulator({ fleet: { size: 150, seed: 91, flagged: 15 } });
 const dynamo = useDynamo(["iam-audit"]);
@@ -30,6 +32,14 @@ let restore: () => void = () => undefined;
 beforeAll(async () => {
   criticalArn = await sns.topic("iam-critical");
   incidentsArn = await sns.topic("iam-incidents");
+  for (const [name, declared] of [
+    ["iam-audit", "AuditTable"],
+    ["iam-status", "ApplicationStatus"],
+    [sns.topicArn, "Alerts"],
+    [criticalArn, "Critical"],
+    [incidentsArn, "Incidents"],
+  ] as const)
+    declaredAs.set(name, declared);
   await ensureTable(dynamo.db.client, statusTableDefinition("iam-status"));
 });
 afterEach(() => restore());
@@ -46,14 +56,66 @@ async function handlerOf(name: string, vars: Record<string, string>): Promise<Ha
   return (await import(`../../functions/${name}.ts`)).handler as Handler;
 }
 
-/** The IAM actions of what went through the proxies since `from`. */
-function actionsSince(from: { ddb: number; sns: number }): string[] {
-  const dynamoOps = ddb.proxy.seen.slice(from.ddb).map((op) => `dynamodb:${op}`);
-  // PublishBatch is authorized by sns:Publish.
-  const snsOps = snsProxy.proxy.seen
-    .slice(from.sns)
-    .map((op) => `sns:${op === "PublishBatch" ? "Publish" : op}`);
-  return [...new Set([...dynamoOps, ...snsOps])].sort();
+/** The test's tables and topics, by the names sst.config.ts gives them (filled in beforeAll). */
+const declaredAs = new Map<string, string>();
+const arnOf = (name: string): string =>
+  name.startsWith("arn:aws:sns:")
+    ? `arn:aws:sns:eu-central-1:123456789012:fleet-auditor-dev-${declaredAs.get(name)}`
+    : `arn:aws:dynamodb:eu-central-1:123456789012:table/fleet-auditor-dev-${declaredAs.get(name)}`;
+
+/** An action on a resource: `dynamodb:Query on arn:…:table/T/index/byNode`. */
+type Pair = string;
+
+/** The (action, resource ARN) of every request that went through the proxies since `from`. */
+function requestsSince(from: { ddb: number; sns: number }): Pair[] {
+  const pairs = ddb.proxy.requests.slice(from.ddb).flatMap(({ operation, body }) => {
+    const request = JSON.parse(body) as { TableName?: string; IndexName?: string; RequestItems?: object };
+    const tables = request.TableName ? [request.TableName] : Object.keys(request.RequestItems ?? {});
+    return tables.map((t) => {
+      const index = request.IndexName ? `/index/${request.IndexName}` : "";
+      return `dynamodb:${operation} on ${arnOf(t)}${index}`;
+    });
+  });
+  for (const { operation, body } of snsProxy.proxy.requests.slice(from.sns)) {
+    let topic: string | null;
+    try {
+      topic = (JSON.parse(body) as { TopicArn?: string }).TopicArn ?? null;
+    } catch {
+      topic = new URLSearchParams(body).get("TopicArn");
+    }
+    // PublishBatch is authorized by sns:Publish.
+    pairs.push(`sns:${operation === "PublishBatch" ? "Publish" : operation} on ${arnOf(String(topic))}`);
+  }
+  return pairs;
+}
+
+/** What sst.config.ts grants a function: each action on each resource, as written (wildcards kept). */
+function granted(f: Declared): Pair[] {
+  const permissions = (f.args.permissions ?? []) as Array<{ actions: string[]; resources: string[] }>;
+  return [
+    ...new Set(permissions.flatMap((p) => p.actions.flatMap((a) => p.resources.map((r) => `${a} on ${r}`)))),
+  ].sort();
+}
+
+/** Whether a grant (`action on pattern`, IAM's `*` wildcard) allows a request. */
+const allows = (grant: Pair, request: Pair): boolean =>
+  new RegExp(`^${grant.replace(/[.+?^${}()|[\]\\]/g, "\\$&").replace(/\*/g, ".*")}$`).test(request);
+
+/**
+ * What the function needs, in the grants' terms: for each request, the grant that allows it (or
+ * the request itself, marked, when none does); plus Lambda's sqs:SendMessage on the function's
+ * on-failure destination. Equal to `granted(f)` exactly when nothing is missing and nothing unused.
+ */
+function needed(f: Declared, requests: Pair[]): Pair[] {
+  const grants = granted(f);
+  const destination = (
+    f.args.transform as {
+      eventInvokeConfig?: { destinationConfig?: { onFailure?: { destination?: string } } };
+    }
+  )?.eventInvokeConfig?.destinationConfig?.onFailure?.destination;
+  const needs = requests.map((r) => grants.find((g) => allows(g, r)) ?? `${r} (not granted)`);
+  if (destination) needs.push(`sqs:SendMessage on ${destination}`);
+  return [...new Set(needs)].sort();
 }
 const mark = () => ({ ddb: ddb.proxy.seen.length, sns: snsProxy.proxy.seen.length });
 
@@ -75,14 +137,8 @@ function leadingKeys(f: Declared): RegExp[] {
     .map((v) => new RegExp(`^${v.replace(/[.+?^${}()|[\]\\]/g, "\\$&").replace(/\*/g, ".*")}$`));
 }
 
-/** The actions sst.config.ts grants a function, without its failure destination's. */
-function granted(f: Declared): string[] {
-  const permissions = (f.args.permissions ?? []) as Array<{ actions: string[] }>;
-  return [...new Set(permissions.flatMap((p) => p.actions))].filter((a) => a !== "sqs:SendMessage").sort();
-}
-
 describe("the IAM contract", () => {
-  it("each function sends exactly the actions sst.config.ts grants it", async () => {
+  it("each function sends exactly the actions on the resources sst.config.ts grants it", async () => {
     const config = await recordSstConfig("dev", {
       SST_SECRET_SlackWebhookUrl: "https://hooks.slack.com/x",
       SST_SECRET_PagerDutyRoutingKey: "0123456789abcdef0123456789abcdef",
@@ -111,7 +167,7 @@ describe("the IAM contract", () => {
     audit = await handlerOf("audit", { ...auditVars, NOTIFY_MODE: "per-runtime" });
     await audit({ audit: "failing", scheduledTime: at(1) }, fakeContext());
     expect(snsProxy.proxy.seen.slice(before.sns)).toContain("PublishBatch");
-    expect(actionsSince(before)).toEqual(granted(fn("Audit")));
+    expect(needed(fn("Audit"), requestsSince(before))).toEqual(granted(fn("Audit")));
 
     // The applications function: applied, stale and quarantined messages.
     const beforeApps = mark();
@@ -121,7 +177,9 @@ describe("the IAM contract", () => {
       sqsEvent([...traffic, traffic[0] as string, "not json"]),
       fakeContext("fleet-auditor-applications"),
     );
-    expect(actionsSince(beforeApps)).toEqual(granted(fn("ApplicationsSubscriber")));
+    expect(needed(fn("ApplicationsSubscriber"), requestsSince(beforeApps))).toEqual(
+      granted(fn("ApplicationsSubscriber")),
+    );
 
     // The query function: by node, by a watched status (byWatch, rows then read whole), by a
     // status in no index and neither (a bounded scan), the quarantine.
@@ -138,16 +196,15 @@ describe("the IAM contract", () => {
       answers.push((await query(q, fakeContext("fleet-auditor-application-status"))) as unknown[]);
     }
     expect(answers[1]?.length, "a Rejected row, so that its whole row is read").toBeGreaterThan(0);
-    expect(actionsSince(beforeQuery)).toEqual(granted(fn("ApplicationStatusQuery")));
-    const grants = fn("ApplicationStatusQuery").args.permissions as Array<{
-      actions: string[];
-      resources: string[];
-    }>;
-    // Query on the indexes only; the table itself only for the bounded scan and reads by key.
-    for (const grant of grants) {
-      const onIndexes = grant.resources.every((r) => r.endsWith("/index/*"));
-      expect(onIndexes, grant.actions.join()).toBe(grant.actions.every((a) => a === "dynamodb:Query"));
-    }
+    const queryRequests = requestsSince(beforeQuery);
+    const queryFn = fn("ApplicationStatusQuery");
+    expect(needed(queryFn, queryRequests)).toEqual(granted(queryFn));
+    // A grant that lost its index resource would fail on AWS; the contract sees it.
+    const noIndexes = structuredClone(queryFn);
+    (noIndexes.args.permissions as Array<{ resources: string[] }>)[0]?.resources.splice(0, 1, "arn:none");
+    expect(needed(noIndexes, queryRequests)).toContainEqual(
+      expect.stringMatching(/^dynamodb:Query on .*-ApplicationStatus\/index\/byNode \(not granted\)$/),
+    );
 
     // The applications audit function: a run that tells (the quarantined body above), the same
     // scheduled time again, a dry run and a show.
@@ -156,7 +213,9 @@ describe("the IAM contract", () => {
       AUDIT_TABLE: "iam-audit",
       ALERT_TOPIC_ARN: sns.topicArn,
       CRITICAL_TOPIC_ARN: criticalArn,
+      INCIDENT_TOPIC_ARN: incidentsArn,
       STATUS_TABLE: "iam-status",
+      DEGRADED_AFTER_RUNS: "1",
     });
     const edgeRun = (await edge({ audit: "applications", scheduledTime: at(0) }, fakeContext())) as {
       runId: string;
@@ -166,12 +225,36 @@ describe("the IAM contract", () => {
     await edge({ audit: "applications", scheduledTime: at(0) }, fakeContext());
     await edge({ audit: "applications", dryRun: true }, fakeContext());
     await edge({ show: edgeRun.runId }, fakeContext());
-    expect(actionsSince(beforeEdge)).toEqual(granted(fn("ApplicationsAudit")));
+    // The status table unreadable: an incomplete run, and the degraded notice on Critical.
+    ddb.proxy.add({
+      operation: "Query",
+      times: 1_000,
+      bodyIncludes: "byWatch",
+      action: { kind: "error", status: 400, code: "ValidationException", message: "refused" },
+    });
+    const blind = (await edge({ audit: "applications", scheduledTime: at(1) }, fakeContext())) as {
+      complete: boolean;
+    };
+    ddb.proxy.clear();
+    expect(blind.complete).toBe(false);
+    expect(needed(fn("ApplicationsAudit"), requestsSince(beforeEdge))).toEqual(
+      granted(fn("ApplicationsAudit")),
+    );
 
-    // The Slack function with a webhook sends nothing to AWS.
-    expect(granted(fn("Slack"))).toEqual([]);
-    // Nor does the pager: PagerDuty is reached over HTTPS with its routing key.
-    expect(granted(fn("Pager"))).toEqual([]);
+    // The Slack function with a webhook sends nothing to AWS; nor does the pager (PagerDuty is
+    // reached over HTTPS with its routing key): each may only fail to its destination.
+    for (const name of ["Slack", "Pager"]) {
+      expect(granted(fn(name))).toEqual([
+        "sqs:SendMessage on arn:aws:sqs:eu-central-1:123456789012:fleet-auditor-dev-Failures",
+      ]);
+      expect(needed(fn(name), [])).toEqual(granted(fn(name)));
+    }
+    // A function whose on-failure destination is not granted loses its failed events on AWS.
+    const undelivered = structuredClone(fn("Audit"));
+    undelivered.args.permissions = (undelivered.args.permissions as Array<{ actions: string[] }>).filter(
+      (p) => !p.actions.includes("sqs:SendMessage"),
+    );
+    expect(needed(undelivered, [])).not.toEqual(granted(undelivered));
 
     // With a bot: an incident's first message keeps its thread parent, its end looks it up; every
     // item it reads or writes is one its dynamodb:LeadingKeys condition allows.
@@ -192,7 +275,7 @@ describe("the IAM contract", () => {
     for (const m of [...l.run([failing("a", "eu-1")], 0), ...l.run([], 1)])
       await slack(snsEvent([forLambda(m.message)]), fakeContext("fleet-auditor-slack"));
     expect(slackApi.api.messages.map((m) => m.threadTs === undefined)).toEqual([true, false]);
-    expect(actionsSince(beforeSlack)).toEqual(granted(bot));
+    expect(needed(bot, requestsSince(beforeSlack))).toEqual(granted(bot));
     const patterns = leadingKeys(bot);
     expect(patterns).toHaveLength(1);
     const keys = ddb.proxy.requests.slice(beforeSlack.ddb).map((r) => partitionKeyOf(r.body));
