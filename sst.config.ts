@@ -360,7 +360,14 @@ export default $config({
       handler: "functions/applications.handler",
       timeout: "1 minute",
       memory: "512 MB",
-      permissions: [{ actions: ["dynamodb:UpdateItem", "dynamodb:PutItem"], resources: [statusTable.arn] }],
+      // GetItem: a refused write reads the winner's msg_id (duplicate or stale) when the refusal
+      // does not carry the old item (DynamoDB's does; an emulator's may not).
+      permissions: [
+        {
+          actions: ["dynamodb:UpdateItem", "dynamodb:PutItem", "dynamodb:GetItem"],
+          resources: [statusTable.arn],
+        },
+      ],
       environment: applicationsEnv,
     } satisfies sst.aws.FunctionArgs;
     const applications = applicationsQueue.subscribe(applicationsArgs, {
