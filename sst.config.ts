@@ -459,6 +459,22 @@ export default $config({
     // A stage that does not run on schedule has nothing to miss.
     for (const [name, schedule] of scheduled ? Object.entries(schedules) : [])
       auditAlarms(alarm, name, schedule);
+    // A malformed feed: every quarantined message is a write of its excerpt (and its index
+    // entry) and a row the applications audit reads back, so a steady stream is a bill and a
+    // broken edge, not noise. 300 in 5 minutes is one a second, twice in a row.
+    alarm("ApplicationsQuarantining", {
+      alarmDescription: "Application messages quarantined at more than one a second for 10 minutes",
+      namespace: "FleetAuditor",
+      metricName: "Quarantined",
+      dimensions: { service: "applications" },
+      statistic: "Sum",
+      period: 300,
+      evaluationPeriods: 2,
+      datapointsToAlarm: 2,
+      threshold: 300,
+      comparisonOperator: "GreaterThanThreshold",
+      treatMissingData: "notBreaching",
+    });
     alarm("ApplicationsFailed", {
       alarmDescription: "Application status writes that failed (retried, then the DLQ)",
       namespace: "FleetAuditor",
