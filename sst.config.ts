@@ -5,16 +5,9 @@
 // Types: `npx tsc -p tsconfig.sst.json` after `sst install` (README); `test/unit/sst-wiring.test.ts`
 // runs `run()` against stand-ins.
 
-import {
-  alarmTo,
-  auditAlarms,
-  functionAlarms,
-  queueNotEmpty,
-  queueStalled,
-  type WatchedFunction,
-} from "./infra/alarms.ts";
-import { durationSeconds } from "./infra/duration.ts";
-import { auditSchedules, SCHEDULED_STAGES } from "./infra/schedules.ts";
+// Types only at the top: SST refuses a config with top-level imports (its loader runs `app()`
+// before anything is installed), so the infra modules are loaded inside `run()`.
+import type { WatchedFunction } from "./infra/alarms.ts";
 
 /** Stages whose data outlives a mistaken `sst remove`: retained, protected, deletion-protected. */
 const PROTECTED_STAGES = ["prod", "production"];
@@ -37,6 +30,11 @@ export default $config({
     };
   },
   async run() {
+    const { alarmTo, auditAlarms, functionAlarms, queueNotEmpty, queueStalled } = await import(
+      "./infra/alarms.ts"
+    );
+    const { durationSeconds } = await import("./infra/duration.ts");
+    const { auditSchedules, SCHEDULED_STAGES } = await import("./infra/schedules.ts");
     const protectedStage = PROTECTED_STAGES.includes($app.stage);
     // What every function shares, set once.
     $transform(sst.aws.Function, (args: sst.aws.FunctionArgs) => {
