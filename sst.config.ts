@@ -55,13 +55,34 @@ export default $config({
       }
     };
 
-    // KEB connection; set with `npx sst secret set KebClientSecret … --stage NAME`. Linked: SST
-    // puts the values, encrypted, into the function bundle (anyone who can read the function's
-    // code and its SST key can read them).
+    // Where KEB is and who the auditor is: `npx sst secret set KebUrl … --stage NAME`. Linked: SST
+    // puts the values, encrypted, into the function bundle with the key beside it in SST_KEY, which
+    // anyone who may read the function (lambda:GetFunction, in ReadOnlyAccess) can decrypt. So
+    // these three hold nothing secret.
     const kebUrl = new sst.Secret("KebUrl");
     const kebTokenUrl = new sst.Secret("KebTokenUrl");
     const kebClientId = new sst.Secret("KebClientId");
-    const kebClientSecret = new sst.Secret("KebClientSecret");
+    /**
+     * A secret kept in AWS Secrets Manager, which ReadOnlyAccess does not let anyone read: the
+     * stack creates it without a value and never writes one, so a value set or rotated there
+     * (README, "Secrets") stays, and functions pick it up within 5 minutes, without a redeploy.
+     * Each function that reads it is granted GetSecretValue on it alone, its ARN in
+     * `<VARIABLE>_ARN`.
+     */
+    const managedSecret = (name: string, description: string) =>
+      new aws.secretsmanager.Secret(name, {
+        name: `fleet-auditor/${$app.stage}/${name}`,
+        description: `fleet-auditor ${$app.stage}: ${description}`,
+        // Removed with a non-protected stage at once, so that the stage can be deployed again.
+        recoveryWindowInDays: protectedStage ? 30 : 0,
+      });
+    const readSecret = (secret: aws.secretsmanager.Secret) => ({
+      actions: ["secretsmanager:GetSecretValue"],
+      resources: [secret.arn],
+    });
+    const kebClientSecret = managedSecret("KebClientSecret", "the KEB OAuth2 client secret");
+    // Where it is (not what it is), for `sst shell -- npx fleet-auditor run` (KEB_CLIENT_SECRET_ARN).
+    new sst.Linkable("KebClientSecretArn", { properties: { arn: kebClientSecret.arn } });
 
     // Snapshots (one item per flagged runtime per audit), the run ledger and reports, leases,
     // health and silences.
@@ -175,10 +196,15 @@ export default $config({
       transform: failureDestination,
       // One run per audit at a time is the lease's job; this caps what a burst of console runs costs.
       concurrency: { reserved: 4 },
-      link: [kebUrl, kebTokenUrl, kebClientId, kebClientSecret],
+      link: [kebUrl, kebTokenUrl, kebClientId],
       // Exactly what the function sends (test/e2e/iam-contract.test.ts records it).
-      permissions: [...auditRunAccess, { actions: ["sqs:SendMessage"], resources: [failures.arn] }],
+      permissions: [
+        ...auditRunAccess,
+        readSecret(kebClientSecret),
+        { actions: ["sqs:SendMessage"], resources: [failures.arn] },
+      ],
       environment: {
+        KEB_CLIENT_SECRET_ARN: kebClientSecret.arn,
         AUDIT_TABLE: auditTable.name,
         ALERT_TOPIC_ARN: alerts.arn,
         CRITICAL_TOPIC_ARN: critical.arn,
@@ -216,18 +242,21 @@ export default $config({
     watch("Audit", audit.name, auditArgs, 30);
 
     // Slack without Chatbot: Block Kit to an incoming webhook, or through a bot that keeps each
-    // incident in one thread; deployed only on a stage where one of their secrets is set (`npx sst
-    // secret set SlackWebhookUrl … --stage NAME`, or `SlackBotToken xoxb-…`; SST hands set secrets
-    // to this program as SST_SECRET_<name>, see its components/secret.ts). Only a set secret is
-    // declared: SST refuses to deploy one that has no value. With both, the bot posts.
-    const slackWebhookSet = Boolean(process.env.SST_SECRET_SlackWebhookUrl);
-    const slackBotSet = Boolean(process.env.SST_SECRET_SlackBotToken);
-    if (slackWebhookSet || slackBotSet) {
+    // incident in one thread; deployed only on a stage that says which (FLEET_AUDITOR_SLACK=webhook
+    // or bot), its secret created in Secrets Manager for the operator to set (README, "Secrets").
+    const slackWay = process.env.FLEET_AUDITOR_SLACK;
+    if (slackWay !== undefined && slackWay !== "" && slackWay !== "webhook" && slackWay !== "bot")
+      throw new Error("FLEET_AUDITOR_SLACK must be webhook or bot (or unset: no Slack function)");
+    if (slackWay === "webhook" || slackWay === "bot") {
+      const slackBotSet = slackWay === "bot";
       const slackChannel = process.env.FLEET_AUDITOR_SLACK_CHANNEL;
       if (slackBotSet && !slackChannel)
         throw new Error(
-          "FLEET_AUDITOR_SLACK_CHANNEL is not set: the Slack bot (secret SlackBotToken) needs the ID of the channel it posts to, e.g. C0123ABCD",
+          "FLEET_AUDITOR_SLACK_CHANNEL is not set: the Slack bot (FLEET_AUDITOR_SLACK=bot) needs the ID of the channel it posts to, e.g. C0123ABCD",
         );
+      const slackSecret = slackBotSet
+        ? managedSecret("SlackBotToken", "the Slack bot's token (xoxb-…)")
+        : managedSecret("SlackWebhookUrl", "the Slack incoming webhook URL");
       // The bot keeps each incident's thread parent in the audit table, and may read and write
       // those items only (partition keys SLACK#<incidentKey>, store's `itemKey.slackThread`).
       const slackBotAccess = slackBotSet
@@ -253,17 +282,21 @@ export default $config({
         // and Slack takes about one message a second per channel anyway. Lambda keeps the events
         // it throttles and retries them, within the hour the failure destination allows.
         concurrency: { reserved: 1 },
-        link: [
-          ...(slackWebhookSet ? [new sst.Secret("SlackWebhookUrl")] : []),
-          ...(slackBotSet ? [new sst.Secret("SlackBotToken")] : []),
+        permissions: [
+          readSecret(slackSecret),
+          { actions: ["sqs:SendMessage"], resources: [failures.arn] },
+          ...slackBotAccess,
         ],
-        permissions: [{ actions: ["sqs:SendMessage"], resources: [failures.arn] }, ...slackBotAccess],
         environment: {
           POWERTOOLS_SERVICE_NAME: "fleet-auditor",
           POWERTOOLS_LOG_LEVEL: "INFO",
           ...(slackBotSet && slackChannel
-            ? { SLACK_CHANNEL: slackChannel, AUDIT_TABLE: auditTable.name }
-            : {}),
+            ? {
+                SLACK_BOT_TOKEN_ARN: slackSecret.arn,
+                SLACK_CHANNEL: slackChannel,
+                AUDIT_TABLE: auditTable.name,
+              }
+            : { SLACK_WEBHOOK_URL_ARN: slackSecret.arn }),
         },
       } satisfies sst.aws.FunctionArgs;
       const slack = incidents.subscribe("Slack", slackArgs);
@@ -272,10 +305,17 @@ export default $config({
 
     // PagerDuty (Events API v2) from the Critical topic: each critical incident's opening and end
     // and the health notices, as trigger and resolve under the incident's key; deployed only on a
-    // stage whose routing key is set (`npx sst secret set PagerDutyRoutingKey … --stage NAME`).
-    // Like the Slack function, it needs no AWS permission but its failure destination.
-    if (process.env.SST_SECRET_PagerDutyRoutingKey) {
-      const pagerDutyRoutingKey = new sst.Secret("PagerDutyRoutingKey");
+    // stage that asks for it (FLEET_AUDITOR_PAGERDUTY=on), its routing key created in Secrets
+    // Manager for the operator to set (README, "Secrets"). It may read that secret and fail to its
+    // destination, nothing else.
+    const pagerDuty = process.env.FLEET_AUDITOR_PAGERDUTY;
+    if (pagerDuty !== undefined && pagerDuty !== "" && pagerDuty !== "on" && pagerDuty !== "off")
+      throw new Error("FLEET_AUDITOR_PAGERDUTY must be on or off");
+    if (pagerDuty === "on") {
+      const pagerDutyRoutingKey = managedSecret(
+        "PagerDutyRoutingKey",
+        "the PagerDuty Events API v2 routing key",
+      );
       const pagerArgs = {
         handler: "functions/pager.handler",
         // Room for a few backoffs after a 429 or a 5xx; an event still not taken throws, Lambda
@@ -284,9 +324,15 @@ export default $config({
         memory: "256 MB",
         retries: 2,
         transform: failureDestination,
-        link: [pagerDutyRoutingKey],
-        permissions: [{ actions: ["sqs:SendMessage"], resources: [failures.arn] }],
-        environment: { POWERTOOLS_SERVICE_NAME: "fleet-auditor", POWERTOOLS_LOG_LEVEL: "INFO" },
+        permissions: [
+          readSecret(pagerDutyRoutingKey),
+          { actions: ["sqs:SendMessage"], resources: [failures.arn] },
+        ],
+        environment: {
+          PAGERDUTY_ROUTING_KEY_ARN: pagerDutyRoutingKey.arn,
+          POWERTOOLS_SERVICE_NAME: "fleet-auditor",
+          POWERTOOLS_LOG_LEVEL: "INFO",
+        },
       } satisfies sst.aws.FunctionArgs;
       const pager = critical.subscribe("Pager", pagerArgs);
       watch("Pager", pager.nodes.function.name, pagerArgs, 2);
@@ -500,6 +546,7 @@ export default $config({
       applicationsQueue: applicationsQueue.url,
       applicationsDlq: applicationsDlq.url,
       applicationStatusFunction: applicationStatus.name,
+      kebClientSecret: kebClientSecret.arn,
     };
   },
 });

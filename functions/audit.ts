@@ -1,12 +1,15 @@
 import { Logger } from "@aws-lambda-powertools/logger";
 import { Metrics } from "@aws-lambda-powertools/metrics";
 import { AuditFunctionEnvSchema, parseConfig } from "@fleet-auditor/runner";
+import { managedSecretReader } from "@fleet-auditor/store";
 import { auditDeps } from "./lib/audit-deps.ts";
 import { auditHandler } from "./lib/audit-handler.ts";
 import { linkedEnv } from "./lib/linked-env.ts";
 import { AUDIT_SECRETS } from "./lib/secrets.ts";
 
-// Cold start: configuration (fails here, naming the variable), clients and adapters, once.
+// Cold start: configuration (fails here, naming the variable), clients and adapters, once. The KEB
+// client secret is read from Secrets Manager when a token is fetched (cached 5 minutes; afresh
+// after the token endpoint refuses it).
 const env = parseConfig(AuditFunctionEnvSchema, linkedEnv(AUDIT_SECRETS));
 const logger = new Logger({ serviceName: "fleet-auditor" });
 const metrics = new Metrics({ namespace: "FleetAuditor", serviceName: "audit" });
@@ -16,4 +19,4 @@ const metrics = new Metrics({ namespace: "FleetAuditor", serviceName: "audit" })
  * event runs one and returns its summary; `{ "show": RUN_ID }` returns a run's report;
  * `{ "notifyTest": {} }` sends a test message through each topic (`events/notify-test.json`).
  */
-export const handler = auditHandler(auditDeps(env, logger), logger, metrics);
+export const handler = auditHandler(auditDeps(env, logger, managedSecretReader()), logger, metrics);

@@ -2,22 +2,23 @@ import { Logger } from "@aws-lambda-powertools/logger";
 import { Metrics, MetricUnit } from "@aws-lambda-powertools/metrics";
 import { createHttpAgent } from "@fleet-auditor/keb";
 import { PagerDutyEvents } from "@fleet-auditor/notify";
-import { deliverToPager, PagerEnvSchema, parseConfig } from "@fleet-auditor/runner";
-import { linkedEnv } from "./lib/linked-env.ts";
-import { PAGER_SECRETS } from "./lib/secrets.ts";
+import { deliverToPager, PagerEnvSchema, parseConfig, rotating, secretOf } from "@fleet-auditor/runner";
+import { managedSecretReader } from "@fleet-auditor/store";
 import { snsMessages } from "./lib/sns-event.ts";
 import { functionStack } from "./lib/stack.ts";
 
 // Cold start: configuration (fails here, naming the variable, never echoing the routing key), the
-// undici agent (through the proxy the environment names) and the Events API client, once.
-const env = parseConfig(PagerEnvSchema, linkedEnv(PAGER_SECRETS));
+// undici agent (through the proxy the environment names) and the Events API client, once; again
+// when the routing key in Secrets Manager changed (read cached 5 minutes; afresh after a failure).
+const env = parseConfig(PagerEnvSchema, process.env);
 const logger = new Logger({ serviceName: "fleet-auditor" });
 const metrics = new Metrics({ namespace: "FleetAuditor", serviceName: "pager" });
-const pager = new PagerDutyEvents({
-  routingKey: env.PAGERDUTY_ROUTING_KEY,
-  eventsUrl: env.PAGERDUTY_EVENTS_URL,
-  dispatcher: createHttpAgent({ proxy: env.proxy }),
-});
+const dispatcher = createHttpAgent({ proxy: env.proxy });
+const pagerNow = rotating(
+  secretOf(env.PAGERDUTY_ROUTING_KEY, managedSecretReader()),
+  (routingKey) => new PagerDutyEvents({ routingKey, eventsUrl: env.PAGERDUTY_EVENTS_URL, dispatcher }),
+);
+let failed = false;
 
 /**
  * SNS subscriber of the Critical topic: each incident's opening and end, and each health notice, as
@@ -32,7 +33,10 @@ export const handler = functionStack<unknown, { sent: number; triggered: number;
   metrics,
 ).handler(async (event, context) => {
   const deadline = Date.now() + context.getRemainingTimeInMillis() - env.PAGERDUTY_DEADLINE_MARGIN_MS;
+  const pager = await pagerNow({ fresh: failed });
+  failed = true;
   const result = await deliverToPager({ pager, log: logger }, snsMessages(event), deadline);
+  failed = false;
   metrics.addMetric("PagerEvents", MetricUnit.Count, result.sent);
   return result;
 });

@@ -1,18 +1,19 @@
 import { Logger } from "@aws-lambda-powertools/logger";
 import { Metrics, MetricUnit } from "@aws-lambda-powertools/metrics";
 import { deliverToSlack, parseConfig, SlackEnvSchema } from "@fleet-auditor/runner";
-import { linkedEnv } from "./lib/linked-env.ts";
-import { SLACK_SECRETS } from "./lib/secrets.ts";
+import { managedSecretReader } from "@fleet-auditor/store";
 import { slackDeps } from "./lib/slack-deps.ts";
 import { snsMessages } from "./lib/sns-event.ts";
 import { functionStack } from "./lib/stack.ts";
 
 // Cold start: configuration (fails here, naming the variable, never echoing the URL or the
-// token), then the undici agent and the webhook, or the bot and its thread store, once.
-const env = parseConfig(SlackEnvSchema, linkedEnv(SLACK_SECRETS));
+// token), then the undici agent and the webhook, or the bot and its thread store, once. The URL or
+// token is read from Secrets Manager (cached 5 minutes; afresh after a failed delivery).
+const env = parseConfig(SlackEnvSchema, process.env);
 const logger = new Logger({ serviceName: "fleet-auditor" });
 const metrics = new Metrics({ namespace: "FleetAuditor", serviceName: "slack" });
-const deps = slackDeps(env, logger);
+const deps = slackDeps(env, logger, managedSecretReader());
+let failed = false;
 
 /**
  * SNS subscriber: each message of the incidents topic as Block Kit, through an incoming webhook (a
@@ -26,7 +27,10 @@ const deps = slackDeps(env, logger);
 export const handler = functionStack<unknown, { posted: number }>(logger, metrics).handler(
   async (event, context) => {
     const deadline = Date.now() + context.getRemainingTimeInMillis() - env.SLACK_DEADLINE_MARGIN_MS;
-    const result = await deliverToSlack(deps, snsMessages(event), deadline);
+    const poster = await deps.poster({ fresh: failed });
+    failed = true;
+    const result = await deliverToSlack({ ...deps, poster }, snsMessages(event), deadline);
+    failed = false;
     metrics.addMetric("SlackPosts", MetricUnit.Count, result.posted);
     return result;
   },

@@ -10,6 +10,7 @@ import {
   messagingFrom,
   policyFrom,
   type RunLogger,
+  type SecretReader,
   StatusTableSource,
   thresholdsFrom,
 } from "@fleet-auditor/runner";
@@ -74,14 +75,15 @@ function runDeps(env: Common, log: RunLogger): AuditFunctionDeps {
 
 /**
  * The KEB audit function's adapters: the run's, and KEB with its transport (the process's one
- * undici agent, through the proxy the environment names, a socket per page in flight).
+ * undici agent, through the proxy the environment names, a socket per page in flight); `secrets`
+ * reads a client secret kept in Secrets Manager.
  */
-export function auditDeps(env: AuditFunctionEnv, log: RunLogger): AuditFunctionDeps {
+export function auditDeps(env: AuditFunctionEnv, log: RunLogger, secrets?: SecretReader): AuditFunctionDeps {
   const transport = new KebTransport({ proxy: env.proxy, connections: env.KEB_CONCURRENCY });
   const deps = runDeps(env, log);
   return {
     ...deps,
-    ports: { ...deps.ports, source: kebClientFrom(env, transport) },
+    ports: { ...deps.ports, source: kebClientFrom(env, transport, secrets) },
     settings: { ...deps.settings, concurrency: env.KEB_CONCURRENCY },
   };
 }

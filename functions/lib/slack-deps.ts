@@ -1,11 +1,23 @@
 import { createHttpAgent } from "@fleet-auditor/keb";
 import { SlackBot, SlackWebhook } from "@fleet-auditor/notify";
-import type { RunLogger, SlackEnv, SlackPoster, SlackThreads } from "@fleet-auditor/runner";
+import {
+  type RunLogger,
+  rotating,
+  type SecretBuilt,
+  type SecretReader,
+  type SlackEnv,
+  type SlackPoster,
+  type SlackThreads,
+  secretOf,
+} from "@fleet-auditor/runner";
 import { DynamoSlackThreads, documentClient } from "@fleet-auditor/store";
 
-/** What `deliverToSlack` takes: the poster, and with a bot the store of its threads. */
+/**
+ * What `deliverToSlack` takes: the poster (built from the webhook URL or the token as it is now,
+ * again when it was rotated), and with a bot the store of its threads.
+ */
 export interface SlackDeps {
-  poster: SlackPoster;
+  poster: SecretBuilt<SlackPoster>;
   threads?: SlackThreads;
   log: RunLogger;
 }
@@ -13,22 +25,26 @@ export interface SlackDeps {
 /**
  * The Slack function's adapters, once per cold start: the undici agent (through the proxy the
  * environment names) and either the incoming webhook, or the bot and its threads in the audit
- * table (a DocumentClient from the SDK's usual configuration).
+ * table (a DocumentClient from the SDK's usual configuration). The URL or the token is read
+ * through `secrets` when it is kept in Secrets Manager.
  */
-export function slackDeps(env: SlackEnv, log: RunLogger): SlackDeps {
+export function slackDeps(env: SlackEnv, log: RunLogger, secrets?: SecretReader): SlackDeps {
   const paced = {
     dispatcher: createHttpAgent({ proxy: env.proxy }),
     minIntervalMs: env.SLACK_MIN_INTERVAL_MS,
   };
   const { slack } = env;
-  if (slack.kind === "webhook") return { poster: new SlackWebhook({ url: slack.url, ...paced }), log };
+  if (slack.kind === "webhook") {
+    const url = secretOf(slack.url, secrets);
+    return { poster: rotating(url, (u) => new SlackWebhook({ url: u, ...paced })), log };
+  }
   if (slack.webhookIgnored)
     log.warn(
       "SLACK_BOT_TOKEN and SLACK_WEBHOOK_URL are both set: the bot posts (it threads); the webhook is not used",
     );
   const { token, channel, apiUrl, auditTable } = slack;
   return {
-    poster: new SlackBot({ token, channel, apiUrl, ...paced }),
+    poster: rotating(secretOf(token, secrets), (t) => new SlackBot({ token: t, channel, apiUrl, ...paced })),
     threads: new DynamoSlackThreads({ client: documentClient(), tableName: auditTable, channel }),
     log,
   };

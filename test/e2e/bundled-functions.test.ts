@@ -9,6 +9,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { bundleForNode } from "../bench/bundle.ts";
 import { useDynamo } from "../helpers/dynamo.ts";
 import { PAGERDUTY_ROUTING_KEY, useFakePagerDuty } from "../helpers/fake-pagerduty.ts";
+import { useFakeSecretsManager } from "../helpers/fake-secrets-manager.ts";
 import { useFakeSlack } from "../helpers/fake-slack.ts";
 import { useFakeSlackApi } from "../helpers/fake-slack-api.ts";
 import { invokeInProcess } from "../helpers/function-process.ts";
@@ -21,8 +22,9 @@ import { forLambda, snsEvent } from "../helpers/sns-event.ts";
 import { ctx, t } from "../helpers/transitions.ts";
 
 // The handlers as they are deployed: bundled as SST bundles them (esbuild, ESM, node22,
-// minified, nothing external) and given their linked secrets the way SST does, as an AES-GCM
-// encrypted resource file (SST_KEY_FILE) and its key (SST_KEY), not as environment variables.
+// minified, nothing external), given their linked resources the way SST does, as an AES-GCM
+// encrypted resource file (SST_KEY_FILE) and its key (SST_KEY), and their secrets by the ARN of
+// each in Secrets Manager (a stand-in on loopback), read through the bundled SDK.
 
 const kit = useKebSimulator({
   fleet: { size: 200, seed: 101, flagged: 20 },
@@ -34,6 +36,13 @@ const sns = useSns();
 const fake = useFakeSlack();
 const pd = useFakePagerDuty();
 const api = useFakeSlackApi();
+const secrets = useFakeSecretsManager();
+/** A secret's ARN, with its value set in the stand-in. */
+const secretArn = (name: string, value: string): string => {
+  const arn = `arn:aws:secretsmanager:us-east-1:123456789012:secret:fleet-auditor/bundled/${name}-AbC123`;
+  secrets.sm.put(arn, value);
+  return arn;
+};
 const bundles: Record<string, string> = {};
 
 beforeAll(async () => {
@@ -47,6 +56,7 @@ beforeAll(async () => {
 /** The emulators as the functions' AWS, logging at INFO so that what they log is searched. */
 const aws = () => ({
   ...emulatorEnv({ dynamodb: dynamo.db.endpoint, sns: `http://127.0.0.1:${sns.server.port}` }),
+  AWS_ENDPOINT_URL_SECRETS_MANAGER: secrets.sm.url,
   POWERTOOLS_LOG_LEVEL: "INFO",
 });
 
@@ -63,7 +73,7 @@ function sstResources(resources: Record<string, { value: string }>): Record<stri
 }
 
 describe("the bundled handlers with SST's linked resources", () => {
-  it("the audit function reads its KEB secrets from SST's encrypted resources and runs", async () => {
+  it("the audit function reads KEB's address from SST's encrypted resources, its client secret from Secrets Manager, and runs", async () => {
     const out = await invokeInProcess(
       bundles.audit as string,
       { audit: "failing", dryRun: true },
@@ -72,8 +82,8 @@ describe("the bundled handlers with SST's linked resources", () => {
           KebUrl: { value: kit.sim.url },
           KebTokenUrl: { value: kit.sim.tokenUrl as string },
           KebClientId: { value: "bundled" },
-          KebClientSecret: { value: "bundled-secret" },
         }),
+        KEB_CLIENT_SECRET_ARN: secretArn("KebClientSecret", "bundled-secret"),
         AUDIT_TABLE: "bundled-audit",
         ALERT_TOPIC_ARN: sns.topicArn,
         ...aws(),
@@ -98,14 +108,15 @@ describe("the bundled handlers with SST's linked resources", () => {
     expect(out.result).toMatchObject({ audit: "applications", dryRun: true, complete: true, flagged: 0 });
   }, 60_000);
 
-  it("the Slack function reads its webhook from SST's encrypted resources and posts", async () => {
+  it("the Slack function reads its webhook from Secrets Manager and posts", async () => {
     fake.slack.attempts.length = 0;
     const [m] = renderDigests(ctx, [t(1)]);
     const out = await invokeInProcess(
       bundles.slack as string,
       snsEvent([JSON.parse(m?.message ?? "{}").default]),
       {
-        ...sstResources({ SlackWebhookUrl: { value: fake.slack.url } }),
+        SLACK_WEBHOOK_URL_ARN: secretArn("SlackWebhookUrl", fake.slack.url),
+        ...aws(),
         POWERTOOLS_METRICS_DISABLED: "true",
       },
     );
@@ -114,14 +125,14 @@ describe("the bundled handlers with SST's linked resources", () => {
     expect(out.logs).not.toContain("sEcReTwEbHoOkToKeN42");
   }, 60_000);
 
-  it("the pager function reads its routing key from SST's encrypted resources and sends", async () => {
+  it("the pager function reads its routing key from Secrets Manager and sends", async () => {
     const out = await invokeInProcess(
       bundles.pager as string,
       snsEvent([incidentText("firing", "inc-bundled")]),
       {
-        ...sstResources({ PagerDutyRoutingKey: { value: PAGERDUTY_ROUTING_KEY } }),
+        PAGERDUTY_ROUTING_KEY_ARN: secretArn("PagerDutyRoutingKey", PAGERDUTY_ROUTING_KEY),
         PAGERDUTY_EVENTS_URL: pd.pagerduty.url,
-        POWERTOOLS_LOG_LEVEL: "INFO",
+        ...aws(),
         POWERTOOLS_METRICS_DISABLED: "true",
       },
     );
@@ -131,13 +142,13 @@ describe("the bundled handlers with SST's linked resources", () => {
     expect(out.logs).not.toContain(PAGERDUTY_ROUTING_KEY);
   }, 60_000);
 
-  it("the Slack function reads its bot token from SST's encrypted resources and threads an incident", async () => {
+  it("the Slack function reads its bot token from Secrets Manager and threads an incident", async () => {
     api.api.reset();
     const l = new Landscape();
     const messages = [...l.run([failing("a", "eu-1")], 0), ...l.run([], 1)];
     for (const m of messages) {
       const out = await invokeInProcess(bundles.slack as string, snsEvent([forLambda(m.message)]), {
-        ...sstResources({ SlackBotToken: { value: api.api.token } }),
+        SLACK_BOT_TOKEN_ARN: secretArn("SlackBotToken", api.api.token),
         SLACK_CHANNEL: api.api.channel,
         SLACK_API_URL: api.api.apiUrl,
         AUDIT_TABLE: "bundled-audit",

@@ -3,6 +3,7 @@ import { ensureTable, statusTableDefinition } from "@fleet-auditor/store";
 import { beforeAll, describe, expect, it } from "vitest";
 import { spawnCli } from "../helpers/cli.ts";
 import { useDynamo } from "../helpers/dynamo.ts";
+import { useFakeSecretsManager } from "../helpers/fake-secrets-manager.ts";
 import { useKebSimulator } from "../helpers/keb.ts";
 import { emulatorEnv } from "../helpers/lambda.ts";
 import { useSns } from "../helpers/sns.ts";
@@ -11,13 +12,18 @@ import { recordSstConfig } from "../helpers/sst-stand-ins.ts";
 // `npx sst shell --stage prod -- npx fleet-auditor …`: SST runs the command with each linkable
 // resource of the stage in `SST_RESOURCE_<Name>` (JSON of its link properties, sst/sst
 // cmd/sst/shell.go) and `SST_RESOURCE_App` ({ name, stage }). The CLI finds the stage's tables,
-// topics and KEB secrets there; a variable that is set wins.
+// topics and KEB settings there, and the ARN of the KEB client secret, which it reads from
+// Secrets Manager (a stand-in on loopback) as the function does; a variable that is set wins.
 
 const kit = useKebSimulator({
   fleet: { size: 200, seed: 14, flagged: 20 },
   auth: { clients: [{ id: "shell", secret: "shell-secret", groups: ["runtimeViewer"] }] },
 });
 const dynamo = useDynamo(["prod-audit", "other-audit"]);
+const secrets = useFakeSecretsManager();
+const SHELL_SECRET_ARN =
+  "arn:aws:secretsmanager:us-east-1:123456789012:secret:fleet-auditor/prod/KebClientSecret-AbC123";
+beforeAll(() => secrets.sm.put(SHELL_SECRET_ARN, "shell-secret"));
 beforeAll(() => ensureTable(dynamo.db.client, statusTableDefinition("prod-status")));
 const sns = useSns();
 
@@ -30,6 +36,7 @@ function sstShell(
   const link = (type: string, props: Record<string, string>) => JSON.stringify({ ...props, type });
   const secret = (value: string) => link("sst.sst.Secret", { value });
   return {
+    AWS_ENDPOINT_URL_SECRETS_MANAGER: secrets.sm.url,
     SST_RESOURCE_App: JSON.stringify({ name: "fleet-auditor", stage: "prod" }),
     SST_RESOURCE_AuditTable: link("sst.aws.Dynamo", { name: "prod-audit" }),
     SST_RESOURCE_ApplicationStatus: link("sst.aws.Dynamo", { name: "prod-status" }),
@@ -40,7 +47,7 @@ function sstShell(
     SST_RESOURCE_KebUrl: secret(kit.sim.url),
     SST_RESOURCE_KebTokenUrl: secret(kit.sim.tokenUrl),
     SST_RESOURCE_KebClientId: secret("shell"),
-    SST_RESOURCE_KebClientSecret: secret("shell-secret"),
+    SST_RESOURCE_KebClientSecretArn: link("sst.sst.Linkable", { arn: SHELL_SECRET_ARN }),
   };
 }
 
@@ -96,13 +103,13 @@ describe("fleet-auditor inside sst shell", () => {
       "KEB_URL",
       "KEB_TOKEN_URL",
       "KEB_CLIENT_ID",
-      "KEB_CLIENT_SECRET",
+      "KEB_CLIENT_SECRET_ARN",
     ]);
     // A token of one's own: none of the stage's client credentials, which would be preferred to it.
     const token = withLinkedResources({ ...shell, KEB_TOKEN: "mine" });
     expect(token.vars).toMatchObject({ KEB_TOKEN: "mine", KEB_URL: kit.sim.url, AUDIT_TABLE: "prod-audit" });
     expect(token.vars.KEB_TOKEN_URL).toBeUndefined();
-    expect(token.vars.KEB_CLIENT_SECRET).toBeUndefined();
+    expect(token.vars.KEB_CLIENT_SECRET_ARN).toBeUndefined();
     expect(withLinkedResources({ PATH: "/bin" })).toEqual({ vars: { PATH: "/bin" }, linked: [] });
   });
 
@@ -112,20 +119,33 @@ describe("fleet-auditor inside sst shell", () => {
         /invalid configuration: SST_RESOURCE_AuditTable: expected JSON with a string "name"/,
       );
     }
-    expect(() => withLinkedResources({ SST_RESOURCE_KebClientSecret: "s3cr3t-value" })).toThrow(
+    expect(() => withLinkedResources({ SST_RESOURCE_KebClientSecretArn: "s3cr3t-value" })).toThrow(
       expect.objectContaining({ message: expect.not.stringContaining("s3cr3t") }),
     );
   });
 
   it("reads resources sst.config.ts declares, of the kind whose property it takes", async () => {
     const recording = await recordSstConfig("prod");
-    const kindOf = { name: "sst.aws.Dynamo", arn: "sst.aws.SnsTopic", value: "sst.Secret" } as const;
+    const kindOf = {
+      name: ["sst.aws.Dynamo"],
+      arn: ["sst.aws.SnsTopic", "sst.Linkable"],
+      value: ["sst.Secret"],
+    };
     for (const [variable, { resource, property }] of Object.entries(LINKED_VARIABLES)) {
       if (resource === "App") continue; // SST's own, in every shell.
+      const kinds = kindOf[property as keyof typeof kindOf];
       expect(
-        () => recording.named(kindOf[property as keyof typeof kindOf], resource),
+        recording.declared.filter((d) => d.name === resource && kinds.includes(d.kind)),
         variable,
-      ).not.toThrow();
+      ).toHaveLength(1);
     }
+    // A Linkable with the ARN of the secret the audit function is granted.
+    const linkable = recording.named("sst.Linkable", "KebClientSecretArn").args as {
+      properties: { arn: string };
+    };
+    expect(linkable.properties.arn).toBe(
+      (recording.named("sst.aws.Function", "Audit").args.environment as Record<string, string>)
+        .KEB_CLIENT_SECRET_ARN,
+    );
   });
 });

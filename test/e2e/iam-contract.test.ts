@@ -2,29 +2,40 @@ import { applicationTraffic } from "@fleet-auditor/keb-sim";
 import { ensureTable, statusTableDefinition } from "@fleet-auditor/store";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { useDynamo } from "../helpers/dynamo.ts";
+import { PAGERDUTY_ROUTING_KEY, useFakePagerDuty } from "../helpers/fake-pagerduty.ts";
+import { useFakeSecretsManager } from "../helpers/fake-secrets-manager.ts";
+import { useFakeSlack } from "../helpers/fake-slack.ts";
 import { useFakeSlackApi } from "../helpers/fake-slack-api.ts";
 import { useFaultProxy } from "../helpers/fault-proxy.ts";
 import { failing, Landscape } from "../helpers/incident-landscape.ts";
 import { useKebSimulator } from "../helpers/keb.ts";
 import { emulatorEnv, fakeContext, recentHour, withEnv } from "../helpers/lambda.ts";
+import { incidentText } from "../helpers/pager-messages.ts";
 import { useSns } from "../helpers/sns.ts";
 import { forLambda, snsEvent } from "../helpers/sns-event.ts";
 import { sqsEvent } from "../helpers/sqs-event.ts";
 import { type Declared, recordSstConfig } from "../helpers/sst-stand-ins.ts";
 
 // The IAM contract: what each function sends to AWS, recorded on the wire by a proxy in
-// front of DynamoDB and SNS while it runs every path it has, must be exactly what sst.config.ts
+// front of DynamoDB and SNS (and by a Secrets Manager stand-in) while it runs every path it has,
+// must be exactly what sst.config.ts
 // grants it, action by resource: each request's action on the ARN it acts on (a table, an index,
 // a topic) must be allowed by a grant (nothing missing: it would fail on AWS), and each grant's
 // action on each of its resources used (least privilege). Lambda's own send to a function's
 // on-failure destination is part of the contract: sqs:SendMessage on that queue, and on no other.
 
-const kit = useKebSimulator({ fleet: { size: 150, seed: 91, flagged: 15 } });
+const kit = useKebSimulator({
+  fleet: { size: 150, seed: 91, flagged: 15 },
+  auth: { clients: [{ id: "iam-auditor", secret: "iam-client-secret", groups: ["runtimeViewer"] }] },
+});
+const secrets = useFakeSecretsManager();
 const dynamo = useDynamo(["iam-audit"]);
 const sns = useSns();
 const ddb = useFaultProxy(() => dynamo.db.endpoint);
 const snsProxy = useFaultProxy(() => `http://127.0.0.1:${sns.server.port}`);
 const slackApi = useFakeSlackApi();
+const webhook = useFakeSlack();
+const pagerDuty = useFakePagerDuty();
 let criticalArn: string;
 let incidentsArn: string;
 let restore: () => void = () => undefined;
@@ -46,6 +57,7 @@ afterEach(() => restore());
 
 const aws = () => ({
   ...emulatorEnv({ dynamodb: ddb.proxy.url, sns: snsProxy.proxy.url }),
+  AWS_ENDPOINT_URL_SECRETS_MANAGER: secrets.sm.url,
 });
 
 type Handler = (event: unknown, context: unknown) => Promise<unknown>;
@@ -67,7 +79,7 @@ const arnOf = (name: string): string =>
 type Pair = string;
 
 /** The (action, resource ARN) of every request that went through the proxies since `from`. */
-function requestsSince(from: { ddb: number; sns: number }): Pair[] {
+function requestsSince(from: { ddb: number; sns: number; sm: number }): Pair[] {
   const pairs = ddb.proxy.requests.slice(from.ddb).flatMap(({ operation, body }) => {
     const request = JSON.parse(body) as { TableName?: string; IndexName?: string; RequestItems?: object };
     const tables = request.TableName ? [request.TableName] : Object.keys(request.RequestItems ?? {});
@@ -86,6 +98,9 @@ function requestsSince(from: { ddb: number; sns: number }): Pair[] {
     // PublishBatch is authorized by sns:Publish.
     pairs.push(`sns:${operation === "PublishBatch" ? "Publish" : operation} on ${arnOf(String(topic))}`);
   }
+  // The functions are given the ARNs sst.config.ts declares, so a SecretId is the resource.
+  for (const { operation, secretId } of secrets.sm.requests.slice(from.sm))
+    pairs.push(`secretsmanager:${operation} on ${secretId}`);
   return pairs;
 }
 
@@ -117,7 +132,17 @@ function needed(f: Declared, requests: Pair[]): Pair[] {
   if (destination) needs.push(`sqs:SendMessage on ${destination}`);
   return [...new Set(needs)].sort();
 }
-const mark = () => ({ ddb: ddb.proxy.seen.length, sns: snsProxy.proxy.seen.length });
+const mark = () => ({
+  ddb: ddb.proxy.seen.length,
+  sns: snsProxy.proxy.seen.length,
+  sm: secrets.sm.requests.length,
+});
+/** The Secrets Manager ARN a function is given in `variable`, with a value set in the stand-in. */
+function secretGiven(f: Declared, variable: string, value: string): string {
+  const arn = String((f.args.environment as Record<string, string>)[variable]);
+  secrets.sm.put(arn, value);
+  return arn;
+}
 
 /** The partition key of a DynamoDB GetItem or PutItem request body. */
 function partitionKeyOf(body: string): string {
@@ -140,16 +165,19 @@ function leadingKeys(f: Declared): RegExp[] {
 describe("the IAM contract", () => {
   it("each function sends exactly the actions on the resources sst.config.ts grants it", async () => {
     const config = await recordSstConfig("dev", {
-      SST_SECRET_SlackWebhookUrl: "https://hooks.slack.com/x",
-      SST_SECRET_PagerDutyRoutingKey: "0123456789abcdef0123456789abcdef",
+      FLEET_AUDITOR_SLACK: "webhook",
+      FLEET_AUDITOR_PAGERDUTY: "on",
     });
     const fn = (name: string) => config.named("sst.aws.Function", name);
     const at = (k: number) => recentHour(k);
 
-    // The audit function: scheduled runs (digest and per-runtime), a duplicate, a dry run, a show.
+    // The audit function: scheduled runs (digest and per-runtime), a duplicate, a dry run, a show;
+    // its KEB client secret read from Secrets Manager by the ARN it is given.
     const auditVars = {
       KEB_URL: kit.sim.url,
-      KEB_TOKEN: "t",
+      KEB_TOKEN_URL: kit.sim.tokenUrl,
+      KEB_CLIENT_ID: "iam-auditor",
+      KEB_CLIENT_SECRET_ARN: secretGiven(fn("Audit"), "KEB_CLIENT_SECRET_ARN", "iam-client-secret"),
       AUDIT_TABLE: "iam-audit",
       ALERT_TOPIC_ARN: sns.topicArn,
       CRITICAL_TOPIC_ARN: criticalArn,
@@ -167,7 +195,15 @@ describe("the IAM contract", () => {
     audit = await handlerOf("audit", { ...auditVars, NOTIFY_MODE: "per-runtime" });
     await audit({ audit: "failing", scheduledTime: at(1) }, fakeContext());
     expect(snsProxy.proxy.seen.slice(before.sns)).toContain("PublishBatch");
+    expect(requestsSince(before)).toContainEqual(expect.stringMatching(/^secretsmanager:GetSecretValue on /));
     expect(needed(fn("Audit"), requestsSince(before))).toEqual(granted(fn("Audit")));
+    // A grant on another secret than the one read fails on AWS; the contract sees it.
+    const otherSecret = structuredClone(fn("Audit"));
+    for (const p of otherSecret.args.permissions as Array<{ actions: string[]; resources: string[] }>)
+      if (p.actions.includes("secretsmanager:GetSecretValue")) p.resources = ["arn:aws:secretsmanager:other"];
+    expect(needed(otherSecret, requestsSince(before))).toContainEqual(
+      expect.stringMatching(/^secretsmanager:GetSecretValue on .*KebClientSecret.* \(not granted\)$/),
+    );
 
     // The applications function: applied, stale and quarantined messages.
     const beforeApps = mark();
@@ -245,13 +281,41 @@ describe("the IAM contract", () => {
       granted(fn("ApplicationsAudit")),
     );
 
-    // The Slack function with a webhook sends nothing to AWS; nor does the pager (PagerDuty is
-    // reached over HTTPS with its routing key): each may only fail to its destination.
-    for (const name of ["Slack", "Pager"]) {
-      expect(granted(fn(name))).toEqual([
-        "sqs:SendMessage on arn:aws:sqs:eu-central-1:123456789012:fleet-auditor-dev-Failures",
-      ]);
-      expect(needed(fn(name), [])).toEqual(granted(fn(name)));
+    // The Slack function with a webhook, and the pager (PagerDuty is reached over HTTPS with its
+    // routing key): each reads its one secret, and may otherwise only fail to its destination.
+    const failuresArn = "arn:aws:sqs:eu-central-1:123456789012:fleet-auditor-dev-Failures";
+    const slackHook = await handlerOf("slack", {
+      SLACK_WEBHOOK_URL_ARN: secretGiven(fn("Slack"), "SLACK_WEBHOOK_URL_ARN", webhook.slack.url),
+      SLACK_MIN_INTERVAL_MS: "0",
+    });
+    const beforeHook = mark();
+    const hookLandscape = new Landscape();
+    for (const m of hookLandscape.run([failing("h", "eu-1")], 0))
+      await slackHook(snsEvent([forLambda(m.message)]), fakeContext("fleet-auditor-slack"));
+    expect(webhook.slack.accepted()).toHaveLength(1);
+    const hookSent = requestsSince(beforeHook);
+    const beforePager = mark();
+    const pagerFn = await handlerOf("pager", {
+      PAGERDUTY_ROUTING_KEY_ARN: secretGiven(fn("Pager"), "PAGERDUTY_ROUTING_KEY_ARN", PAGERDUTY_ROUTING_KEY),
+      PAGERDUTY_EVENTS_URL: pagerDuty.pagerduty.url,
+    });
+    await pagerFn(
+      snsEvent([incidentText("firing", "inc-iam")], "Critical"),
+      fakeContext("fleet-auditor-pager"),
+    );
+    expect(pagerDuty.pagerduty.alerts).toHaveLength(1);
+    for (const [name, sent] of [
+      ["Slack", hookSent],
+      ["Pager", requestsSince(beforePager)],
+    ] as const) {
+      expect(sent).toHaveLength(1);
+      expect(sent[0]).toMatch(
+        new RegExp(
+          `^secretsmanager:GetSecretValue on .*/${name === "Slack" ? "SlackWebhookUrl" : "PagerDutyRoutingKey"}-`,
+        ),
+      );
+      expect(granted(fn(name))).toEqual([sent[0], `sqs:SendMessage on ${failuresArn}`].sort());
+      expect(needed(fn(name), sent)).toEqual(granted(fn(name)));
     }
     // A function whose on-failure destination is not granted loses its failed events on AWS.
     const undelivered = structuredClone(fn("Audit"));
@@ -263,13 +327,13 @@ describe("the IAM contract", () => {
     // With a bot: an incident's first message keeps its thread parent, its end looks it up; every
     // item it reads or writes is one its dynamodb:LeadingKeys condition allows.
     const botConfig = await recordSstConfig("dev", {
-      SST_SECRET_SlackBotToken: "xoxb-iam",
+      FLEET_AUDITOR_SLACK: "bot",
       FLEET_AUDITOR_SLACK_CHANNEL: slackApi.api.channel,
     });
     const bot = botConfig.named("sst.aws.Function", "Slack");
     const beforeSlack = mark();
     const slack = await handlerOf("slack", {
-      SLACK_BOT_TOKEN: slackApi.api.token,
+      SLACK_BOT_TOKEN_ARN: secretGiven(bot, "SLACK_BOT_TOKEN_ARN", slackApi.api.token),
       SLACK_CHANNEL: slackApi.api.channel,
       SLACK_API_URL: slackApi.api.apiUrl,
       AUDIT_TABLE: "iam-audit",

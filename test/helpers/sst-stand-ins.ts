@@ -95,6 +95,7 @@ export async function recordSstConfig(
     strings.reduce((out, s, i) => out + s + (i < values.length ? String(values[i]) : ""), "");
   g.sst = {
     Secret: resource("sst.Secret", (name) => ({ value: `secret:${name}` })),
+    Linkable: resource("sst.Linkable", () => ({})),
     aws: {
       Dynamo: resource("sst.aws.Dynamo", (name) => ({
         name: `${$app()}-${name}`,
@@ -118,6 +119,17 @@ export async function recordSstConfig(
       Role: resource("aws.iam.Role", (name) => ({ arn: `arn:aws:iam::${ACCOUNT}:role/${$app()}-${name}` })),
     },
     chatbot: { SlackChannelConfiguration: resource("aws.chatbot.SlackChannelConfiguration", () => ({})) },
+    // Secrets Manager adds six random characters to a secret's name in its ARN.
+    secretsmanager: {
+      Secret: class {
+        [key: string]: unknown;
+        constructor(name: string, args: Record<string, unknown> = {}) {
+          declared.push({ kind: "aws.secretsmanager.Secret", name, args });
+          const secretName = String(args.name ?? `${$app()}-${name}`);
+          this.arn = `arn:aws:secretsmanager:${REGION}:${ACCOUNT}:secret:${secretName}-AbC123`;
+        }
+      },
+    },
   };
 
   for (const [k, v] of Object.entries(env)) {

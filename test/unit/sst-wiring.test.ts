@@ -14,7 +14,12 @@ import {
 import { auditTableDefinition, statusTableDefinition, WATCH_SHARDS } from "@fleet-auditor/store";
 import { describe, expect, it } from "vitest";
 import type { ZodType } from "zod";
-import { AUDIT_SECRETS, PAGER_SECRETS, SLACK_SECRETS } from "../../functions/lib/secrets.ts";
+import {
+  AUDIT_MANAGED_SECRETS,
+  AUDIT_SECRETS,
+  PAGER_MANAGED_SECRETS,
+  SLACK_MANAGED_SECRETS,
+} from "../../functions/lib/secrets.ts";
 import { type Declared, type Recording, recordSstConfig, seconds } from "../helpers/sst-stand-ins.ts";
 
 // sst.config.ts's run() against recording stand-ins of SST's globals. What is checked:
@@ -29,16 +34,29 @@ import { type Declared, type Recording, recordSstConfig, seconds } from "../help
 const ROOT = new URL("../../", import.meta.url);
 
 /**
- * What each handler reads: its schema and the secrets it takes from links; `anyOf`: the secrets
- * are alternatives (the Slack function's webhook or bot), a stage links those it has set.
+ * What each handler reads: its schema, the secrets it takes from links, and those it reads from
+ * Secrets Manager (`managed`, by `<variable>_ARN`); `anyOf`: the managed secrets are alternatives
+ * (the Slack function's webhook or bot), a stage creates the one it uses.
  */
-const FUNCTIONS: Record<string, { schema: ZodType; secrets: Record<string, string>; anyOf?: true }> = {
-  "functions/audit.handler": { schema: AuditFunctionEnvSchema, secrets: AUDIT_SECRETS },
+const FUNCTIONS: Record<
+  string,
+  { schema: ZodType; secrets: Record<string, string>; managed?: Record<string, string>; anyOf?: true }
+> = {
+  "functions/audit.handler": {
+    schema: AuditFunctionEnvSchema,
+    secrets: AUDIT_SECRETS,
+    managed: AUDIT_MANAGED_SECRETS,
+  },
   "functions/applications-audit.handler": { schema: ApplicationsAuditEnvSchema, secrets: {} },
   "functions/applications.handler": { schema: ApplicationsEnvSchema, secrets: {} },
   "functions/application-status.handler": { schema: ApplicationsEnvSchema, secrets: {} },
-  "functions/slack.handler": { schema: SlackEnvSchema, secrets: SLACK_SECRETS, anyOf: true },
-  "functions/pager.handler": { schema: PagerEnvSchema, secrets: PAGER_SECRETS },
+  "functions/slack.handler": {
+    schema: SlackEnvSchema,
+    secrets: {},
+    managed: SLACK_MANAGED_SECRETS,
+    anyOf: true,
+  },
+  "functions/pager.handler": { schema: PagerEnvSchema, secrets: {}, managed: PAGER_MANAGED_SECRETS },
 };
 
 const functions = (r: Recording): Declared[] => r.of("sst.aws.Function");
@@ -70,8 +88,29 @@ function environmentProblems(r: Recording): string[] {
       if (linked.has(`secret:${secret}`)) env[variable] ??= secretValue(variable);
       else if (!spec.anyOf) problems.push(`${f.name}: secret ${secret} (${variable}) is not linked`);
     }
-    if (spec.anyOf && !Object.values(spec.secrets).some((secret) => linked.has(`secret:${secret}`)))
-      problems.push(`${f.name}: links none of ${Object.values(spec.secrets).join(", ")}`);
+    // A secret in Secrets Manager: its ARN in `<variable>_ARN`, and GetSecretValue granted on it.
+    const grants = (f.args.permissions as Array<{ actions: string[]; resources: string[] }>) ?? [];
+    const managed = Object.entries(spec.managed ?? {}).filter(([variable, secret]) => {
+      const arn = r.of("aws.secretsmanager.Secret").find((d) => d.name === secret)
+        ? String(r.named("aws.secretsmanager.Secret", secret).args.name)
+        : undefined;
+      const given = env[`${variable}_ARN`];
+      if (arn === undefined || given === undefined) {
+        if (!spec.anyOf) problems.push(`${f.name}: secret ${secret} (${variable}_ARN) is not given`);
+        return false;
+      }
+      if (!given.includes(`:secret:${arn}-`))
+        problems.push(`${f.name}: ${variable}_ARN is not the ARN of secret ${secret}`);
+      if (
+        !grants.some(
+          (g) => g.actions.includes("secretsmanager:GetSecretValue") && g.resources.includes(given),
+        )
+      )
+        problems.push(`${f.name}: may not read secret ${secret} (${variable}_ARN)`);
+      return true;
+    });
+    if (spec.anyOf && managed.length === 0)
+      problems.push(`${f.name}: is given none of ${Object.values(spec.managed ?? {}).join(", ")}`);
     const parsed = spec.schema.safeParse(env);
     if (!parsed.success) {
       const found = problemsOf(parsed.error, env).map((p) => `${p.path}: ${p.message}`);
@@ -288,22 +327,29 @@ describe("sst.config.ts wiring", () => {
     expect(functions(dev).map((f) => f.name)).not.toContain("Slack");
     expect(functions(dev).map((f) => f.name)).not.toContain("Pager");
     const prod = await recordSstConfig("prod", {
-      SST_SECRET_SlackWebhookUrl: "https://hooks.slack.com/services/x",
-      SST_SECRET_PagerDutyRoutingKey: "0123456789abcdef0123456789abcdef",
+      FLEET_AUDITOR_SLACK: "webhook",
+      FLEET_AUDITOR_PAGERDUTY: "on",
       FLEET_AUDITOR_PAGER_EMAIL: "pager@example.com",
     });
     expect(all(prod, true)).toEqual([]);
     expect(functions(prod).find((f) => f.name === "Slack")?.subscribedTo).toMatchObject({
       name: "Incidents",
     });
-    // The pager hears the Critical topic unfiltered; it may do nothing on AWS but fail to Failures.
+    // The pager hears the Critical topic unfiltered; it may do nothing on AWS but read its routing
+    // key and fail to Failures.
     const failures = "arn:aws:sqs:eu-central-1:123456789012:fleet-auditor-prod-Failures";
+    const routingKey =
+      "arn:aws:secretsmanager:eu-central-1:123456789012:secret:fleet-auditor/prod/PagerDutyRoutingKey-AbC123";
     expect(prod.named("sst.aws.Function", "Pager")).toMatchObject({
       subscribedTo: { kind: "sst.aws.SnsTopic", name: "Critical" },
       args: {
         timeout: "1 minute",
         retries: 2,
-        permissions: [{ actions: ["sqs:SendMessage"], resources: [failures] }],
+        permissions: [
+          { actions: ["secretsmanager:GetSecretValue"], resources: [routingKey] },
+          { actions: ["sqs:SendMessage"], resources: [failures] },
+        ],
+        environment: { PAGERDUTY_ROUTING_KEY_ARN: routingKey },
         transform: { eventInvokeConfig: { destinationConfig: { onFailure: { destination: failures } } } },
       },
     });
@@ -316,14 +362,20 @@ describe("sst.config.ts wiring", () => {
 
   it("deploys the Slack function with a bot token: its channel, the audit table's thread items only, one delivery at a time", async () => {
     const bot = await recordSstConfig("prod", {
-      SST_SECRET_SlackBotToken: "xoxb-1",
+      FLEET_AUDITOR_SLACK: "bot",
       FLEET_AUDITOR_SLACK_CHANNEL: "C0123ABCD",
     });
     expect(all(bot, true)).toEqual([]);
     const slack = bot.named("sst.aws.Function", "Slack");
     expect(slack.subscribedTo).toMatchObject({ name: "Incidents" });
-    expect(slack.args.link).toEqual([{ value: "secret:SlackBotToken" }]);
+    expect(slack.args.link).toBeUndefined();
+    expect(bot.of("aws.secretsmanager.Secret").map((d) => d.name)).toEqual([
+      "KebClientSecret",
+      "SlackBotToken",
+    ]);
     expect(slack.args.environment).toMatchObject({
+      SLACK_BOT_TOKEN_ARN:
+        "arn:aws:secretsmanager:eu-central-1:123456789012:secret:fleet-auditor/prod/SlackBotToken-AbC123",
       SLACK_CHANNEL: "C0123ABCD",
       AUDIT_TABLE: "fleet-auditor-prod-AuditTable",
     });
@@ -338,30 +390,35 @@ describe("sst.config.ts wiring", () => {
     expect(bot.named("aws.cloudwatch.MetricAlarm", "SlackErrors").args.dimensions).toEqual({
       FunctionName: "fleet-auditor-prod-Slack",
     });
-    // Both secrets set: both linked, the bot posts (the function's config says which).
-    const both = await recordSstConfig("prod", {
-      SST_SECRET_SlackBotToken: "xoxb-1",
-      SST_SECRET_SlackWebhookUrl: "https://hooks.slack.com/services/x",
-      FLEET_AUDITOR_SLACK_CHANNEL: "C0123ABCD",
-    });
-    expect(all(both, true)).toEqual([]);
-    expect(both.named("sst.aws.Function", "Slack").args.link).toHaveLength(2);
     // A webhook alone has no table access and no channel.
-    const hook = await recordSstConfig("dev", { SST_SECRET_SlackWebhookUrl: "https://hooks.slack.com/x" });
+    const hook = await recordSstConfig("dev", { FLEET_AUDITOR_SLACK: "webhook" });
     const hooked = hook.named("sst.aws.Function", "Slack").args;
     expect(hooked.environment).not.toHaveProperty("AUDIT_TABLE");
     expect(JSON.stringify(hooked.permissions)).not.toContain("dynamodb");
-    await expect(recordSstConfig("prod", { SST_SECRET_SlackBotToken: "xoxb-1" })).rejects.toThrow(
+    await expect(recordSstConfig("prod", { FLEET_AUDITOR_SLACK: "bot" })).rejects.toThrow(
       /FLEET_AUDITOR_SLACK_CHANNEL is not set/,
     );
-    // A Slack function that links neither secret is caught.
-    const unlinked: Recording = {
-      ...bot,
-      declared: bot.declared.map((d) => (d.name === "Slack" ? { ...d, args: { ...d.args, link: [] } } : d)),
+    await expect(recordSstConfig("prod", { FLEET_AUDITOR_SLACK: "yes" })).rejects.toThrow(
+      /FLEET_AUDITOR_SLACK must be webhook or bot/,
+    );
+    // A Slack function given no secret, or not granted its own, is caught.
+    const broken = (change: (args: Record<string, unknown>) => Record<string, unknown>): Recording => {
+      const copy: Recording = {
+        ...bot,
+        declared: bot.declared.map((d) => (d.name === "Slack" ? { ...d, args: change(d.args) } : d)),
+      };
+      copy.of = (kind) => copy.declared.filter((d) => d.kind === kind);
+      return copy;
     };
-    unlinked.of = (kind) => unlinked.declared.filter((d) => d.kind === kind);
-    expect(environmentProblems(unlinked)).toContainEqual(
-      "Slack: links none of SlackWebhookUrl, SlackBotToken",
+    const { SLACK_BOT_TOKEN_ARN: _arn, ...noArn } = slack.args.environment as Record<string, string>;
+    expect(environmentProblems(broken((a) => ({ ...a, environment: noArn })))).toContainEqual(
+      "Slack: is given none of SlackWebhookUrl, SlackBotToken",
+    );
+    const ungranted = (slack.args.permissions as Array<{ actions: string[] }>).filter(
+      (p) => !p.actions.includes("secretsmanager:GetSecretValue"),
+    );
+    expect(environmentProblems(broken((a) => ({ ...a, permissions: ungranted })))).toContainEqual(
+      "Slack: may not read secret SlackBotToken (SLACK_BOT_TOKEN_ARN)",
     );
   });
 

@@ -21,6 +21,7 @@ const GROUPS = {
     "KEB_TOKEN_URL",
     "KEB_CLIENT_ID",
     "KEB_CLIENT_SECRET",
+    "KEB_CLIENT_SECRET_ARN",
     "KEB_USERNAME",
     "KEB_PASSWORD",
   ],
@@ -29,7 +30,8 @@ const GROUPS = {
 
 /**
  * Which variable each linked resource of sst.config.ts stands in for, the link property it
- * takes (tables by `name`, topics by `arn`, secrets by `value`, the landscape from the stage),
+ * takes (tables by `name`, topics by `arn`, linked secrets by `value`, the Secrets Manager
+ * secret's ARN by `arn`, the landscape from the stage),
  * and the group of variables it belongs to.
  */
 export const LINKED_VARIABLES = {
@@ -41,7 +43,8 @@ export const LINKED_VARIABLES = {
   KEB_URL: { resource: "KebUrl", property: "value", group: "kebUrl" },
   KEB_TOKEN_URL: { resource: "KebTokenUrl", property: "value", group: "kebAuth" },
   KEB_CLIENT_ID: { resource: "KebClientId", property: "value", group: "kebAuth" },
-  KEB_CLIENT_SECRET: { resource: "KebClientSecret", property: "value", group: "kebAuth" },
+  // The client secret itself stays in Secrets Manager: the shell gets where it is, not what it is.
+  KEB_CLIENT_SECRET_ARN: { resource: "KebClientSecretArn", property: "arn", group: "kebAuth" },
   // As the deployed functions have it: LANDSCAPE is the stage's name.
   LANDSCAPE: { resource: "App", property: "stage", group: "landscape" },
 } as const satisfies Record<string, { resource: string; property: string; group: keyof typeof GROUPS }>;

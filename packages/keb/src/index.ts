@@ -2,6 +2,7 @@
 export type { Dispatcher } from "undici";
 export {
   ClientCredentialsTokenProvider,
+  type ClientSecretSource,
   type OAuth2Options,
   PasswordTokenProvider,
 } from "./auth/oauth2-token-provider.ts";

@@ -1,7 +1,7 @@
 import type { ZodError, ZodType } from "zod";
 
 /** Stable codes of the runner's errors. */
-export type RunnerErrorCode = "CONFIG" | "RUN_INPUT" | "RUN_DEADLINE";
+export type RunnerErrorCode = "CONFIG" | "RUN_INPUT" | "RUN_DEADLINE" | "SECRET_UNREADABLE";
 
 /** Base of the runner's errors: configuration and inputs that cannot work. */
 export class RunnerError extends Error {
@@ -47,6 +47,22 @@ export class RunDeadlineError extends RunnerError {
     super("RUN_DEADLINE", `the run's deadline passed while ${stage}`);
     this.name = "RunDeadlineError";
     this.stage = stage;
+  }
+}
+
+/**
+ * A secret could not be read from Secrets Manager (missing, no value set yet, access denied,
+ * unreachable): names the variable and the secret's ID, keeps the SDK's error as `cause`.
+ */
+export class SecretUnreadableError extends RunnerError {
+  readonly variable: string;
+  readonly secretId: string;
+  constructor(variable: string, secretId: string, options?: { cause?: unknown }) {
+    const reason = options?.cause instanceof Error ? `: ${options.cause.message}` : "";
+    super("SECRET_UNREADABLE", `${variable}: could not read secret ${secretId}${reason}`, options);
+    this.name = "SecretUnreadableError";
+    this.variable = variable;
+    this.secretId = secretId;
   }
 }
 

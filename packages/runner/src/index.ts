@@ -81,6 +81,16 @@ export {
   parseRunInput,
 } from "./run-input.ts";
 export type { AuditRunResult, RunOptions } from "./run-state.ts";
+export {
+  rotating,
+  type SecretBuilt,
+  SecretIdSchema,
+  type SecretReader,
+  type SecretRef,
+  type SecretValue,
+  secretOf,
+  secretRef,
+} from "./secret.ts";
 export { isShowRequest, parseShowRun, type RunView, ShowRunInputSchema, showRun } from "./show-run.ts";
 export { type SlackEnv, SlackEnvSchema, type SlackWay } from "./slack-config.ts";
 export { type DeliveredMessage, deliverToSlack, slackMessageFor } from "./slack-delivery.ts";

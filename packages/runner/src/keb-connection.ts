@@ -8,6 +8,7 @@ import {
 } from "@fleet-auditor/keb";
 import { NEVER, object, enum as oneOf, optional, type output, string, url } from "zod";
 import { PROXY_VARIABLES, proxyFrom } from "./proxy-env.ts";
+import { SecretIdSchema, type SecretReader, type SecretRef, secretOf, secretRef } from "./secret.ts";
 import { secretVariable } from "./secret-variable.ts";
 
 /** Settings both OAuth2 grants share. */
@@ -22,7 +23,7 @@ interface OAuth2Settings {
 /** How the auditor authenticates to KEB: exactly one of three ways. */
 export type KebAuth =
   | { kind: "static"; token: string }
-  | ({ kind: "client-credentials"; clientSecret: string } & OAuth2Settings)
+  | ({ kind: "client-credentials"; clientSecret: SecretRef } & OAuth2Settings)
   | ({ kind: "password"; username: string; password: string; clientSecret?: string } & OAuth2Settings);
 
 /** The KEB connection: where, how to authenticate, and the proxy on the way, if any. */
@@ -39,6 +40,8 @@ const KebVariables = object({
   KEB_TOKEN_URL: optional(url({ protocol: /^https?$/ })),
   KEB_CLIENT_ID: optional(string().min(1)),
   KEB_CLIENT_SECRET: optional(secretVariable()),
+  /** Where the client secret is kept instead (Secrets Manager), read when a token is fetched. */
+  KEB_CLIENT_SECRET_ARN: SecretIdSchema,
   KEB_USERNAME: optional(string().min(1)),
   KEB_PASSWORD: optional(secretVariable()),
   KEB_SCOPE: optional(string().min(1)),
@@ -50,8 +53,9 @@ const KebVariables = object({
 /**
  * The KEB connection as environment variables, shared by the function and the CLI, parsed into
  * a tagged union. Auth is one of: `KEB_TOKEN` (a static bearer token), or `KEB_TOKEN_URL` +
- * `KEB_CLIENT_ID` with either `KEB_CLIENT_SECRET` (client credentials) or `KEB_USERNAME` +
- * `KEB_PASSWORD` (password grant; it wins when a user is given).
+ * `KEB_CLIENT_ID` with either `KEB_CLIENT_SECRET` (client credentials; or `KEB_CLIENT_SECRET_ARN`,
+ * the Secrets Manager secret that holds it, as deployed) or `KEB_USERNAME` + `KEB_PASSWORD`
+ * (password grant; it wins when a user is given).
  */
 export const KebEnvSchema = KebVariables.transform((env, ctx): KebConnection => {
   const proxy = proxyFrom(env);
@@ -86,19 +90,32 @@ export const KebEnvSchema = KebVariables.transform((env, ctx): KebConnection => 
       clientSecret: env.KEB_CLIENT_SECRET,
     });
   }
-  if (!env.KEB_CLIENT_SECRET) {
+  const clientSecret = secretRef(
+    "KEB_CLIENT_SECRET",
+    env.KEB_CLIENT_SECRET,
+    env.KEB_CLIENT_SECRET_ARN,
+    secretVariable(),
+  );
+  if (!clientSecret) {
     return problem(
       "KEB_CLIENT_SECRET",
-      "KEB_TOKEN_URL needs KEB_CLIENT_SECRET (client credentials) or KEB_USERNAME and KEB_PASSWORD (password grant)",
+      "KEB_TOKEN_URL needs KEB_CLIENT_SECRET (or KEB_CLIENT_SECRET_ARN: client credentials) or KEB_USERNAME and KEB_PASSWORD (password grant)",
     );
   }
-  return connection({ kind: "client-credentials", ...oauth, clientSecret: env.KEB_CLIENT_SECRET });
+  return connection({ kind: "client-credentials", ...oauth, clientSecret });
 });
 
 export type KebEnv = output<typeof KebEnvSchema>;
 
-/** The token provider an auth setting describes. */
-export function tokenProviderFrom(auth: KebAuth, transport: KebTransport): TokenProvider {
+/**
+ * The token provider an auth setting describes; `secrets` reads a client secret kept in Secrets
+ * Manager (without it, such a setting fails naming `KEB_CLIENT_SECRET_ARN`).
+ */
+export function tokenProviderFrom(
+  auth: KebAuth,
+  transport: KebTransport,
+  secrets?: SecretReader,
+): TokenProvider {
   switch (auth.kind) {
     case "static":
       return new StaticTokenProvider(auth.token);
@@ -107,17 +124,24 @@ export function tokenProviderFrom(auth: KebAuth, transport: KebTransport): Token
       return new PasswordTokenProvider({ ...options, transport });
     }
     case "client-credentials": {
-      const { kind: _kind, ...options } = auth;
-      return new ClientCredentialsTokenProvider({ ...options, transport });
+      const { kind: _kind, clientSecret, ...options } = auth;
+      const source = secretOf(clientSecret, secrets);
+      // A value of one's own stays a string: nothing to re-read after a 401.
+      const secret = "value" in clientSecret ? clientSecret.value : (o: { fresh: boolean }) => source(o);
+      return new ClientCredentialsTokenProvider({ ...options, clientSecret: secret, transport });
     }
   }
 }
 
-/** A KEB client for this connection. */
-export function kebClientFrom(env: KebConnection, transport: KebTransport): KebClient {
+/** A KEB client for this connection; `secrets` reads what is kept in Secrets Manager. */
+export function kebClientFrom(
+  env: KebConnection,
+  transport: KebTransport,
+  secrets?: SecretReader,
+): KebClient {
   return new KebClient({
     baseUrl: env.KEB_URL,
     transport,
-    tokenProvider: tokenProviderFrom(env.auth, transport),
+    tokenProvider: tokenProviderFrom(env.auth, transport, secrets),
   });
 }

@@ -1,14 +1,15 @@
 import { isLoopbackHost } from "@fleet-auditor/keb";
 import { coerce, NEVER, object, optional, type output, string, url } from "zod";
 import { PROXY_VARIABLES, proxyFrom } from "./proxy-env.ts";
+import { SecretIdSchema, type SecretRef, secretRef } from "./secret.ts";
 import { secretVariable } from "./secret-variable.ts";
 
 /** How the Slack function reaches Slack: an incoming webhook, or a bot that threads. */
 export type SlackWay =
-  | { kind: "webhook"; url: string }
+  | { kind: "webhook"; url: SecretRef }
   | {
       kind: "bot";
-      token: string;
+      token: SecretRef;
       channel: string;
       apiUrl: string;
       /** The audit table, where each incident's thread parent is kept. */
@@ -17,9 +18,14 @@ export type SlackWay =
       webhookIgnored: boolean;
     };
 
+const webhookUrl = () => url({ protocol: /^https?$/, error: "expected a Slack incoming webhook URL" });
+
 const SlackVariables = object({
-  SLACK_WEBHOOK_URL: optional(url({ protocol: /^https?$/, error: "expected a Slack incoming webhook URL" })),
+  SLACK_WEBHOOK_URL: optional(webhookUrl()),
   SLACK_BOT_TOKEN: optional(secretVariable()),
+  /** Where the webhook URL or the bot token is kept instead (Secrets Manager), as deployed. */
+  SLACK_WEBHOOK_URL_ARN: SecretIdSchema,
+  SLACK_BOT_TOKEN_ARN: SecretIdSchema,
   SLACK_CHANNEL: optional(
     string().regex(/^#?[A-Za-z0-9_-]{1,80}$/, "expected a channel ID (C0123ABCD) or a channel name"),
   ),
@@ -42,7 +48,8 @@ const SlackVariables = object({
  * Variables of the Slack function: `SLACK_WEBHOOK_URL` (an incoming webhook: one post per
  * message), or `SLACK_BOT_TOKEN` with `SLACK_CHANNEL` and `AUDIT_TABLE` (a bot: each incident
  * in one thread, its parent kept in the audit table; `SLACK_API_URL` for a stand-in). With both,
- * the bot wins (`webhookIgnored`, which the function logs). The proxy on the way to Slack is
+ * the bot wins (`webhookIgnored`, which the function logs). Either secret may instead be kept in
+ * Secrets Manager, its ARN in `SLACK_WEBHOOK_URL_ARN` or `SLACK_BOT_TOKEN_ARN`. The proxy on the way to Slack is
  * `proxy` (`HTTPS_PROXY`, `HTTP_PROXY`, `NO_PROXY`). The URL and the token are secrets: a
  * problem with either is named, its value never repeated.
  */
@@ -56,13 +63,20 @@ export const SlackEnvSchema = SlackVariables.transform((env, ctx) => {
     SLACK_DEADLINE_MARGIN_MS: env.SLACK_DEADLINE_MARGIN_MS,
     proxy: proxyFrom(env),
   };
-  if (!env.SLACK_BOT_TOKEN) {
-    if (!env.SLACK_WEBHOOK_URL)
+  const token = secretRef("SLACK_BOT_TOKEN", env.SLACK_BOT_TOKEN, env.SLACK_BOT_TOKEN_ARN, secretVariable());
+  const webhook = secretRef(
+    "SLACK_WEBHOOK_URL",
+    env.SLACK_WEBHOOK_URL,
+    env.SLACK_WEBHOOK_URL_ARN,
+    webhookUrl(),
+  );
+  if (!token) {
+    if (!webhook)
       return problem(
         "SLACK_WEBHOOK_URL",
-        "is required: set SLACK_WEBHOOK_URL (an incoming webhook), or SLACK_BOT_TOKEN with SLACK_CHANNEL and AUDIT_TABLE (a bot, which threads)",
+        "is required: set SLACK_WEBHOOK_URL (an incoming webhook), or SLACK_BOT_TOKEN with SLACK_CHANNEL and AUDIT_TABLE (a bot, which threads); or their _ARN",
       );
-    const slack: SlackWay = { kind: "webhook", url: env.SLACK_WEBHOOK_URL };
+    const slack: SlackWay = { kind: "webhook", url: webhook };
     return { slack, ...common };
   }
   if (!env.SLACK_CHANNEL)
@@ -71,11 +85,11 @@ export const SlackEnvSchema = SlackVariables.transform((env, ctx) => {
     return problem("AUDIT_TABLE", "is required with SLACK_BOT_TOKEN: each incident's thread is kept there");
   const slack: SlackWay = {
     kind: "bot",
-    token: env.SLACK_BOT_TOKEN,
+    token,
     channel: env.SLACK_CHANNEL,
     apiUrl: env.SLACK_API_URL ?? "https://slack.com/api",
     auditTable: env.AUDIT_TABLE,
-    webhookIgnored: env.SLACK_WEBHOOK_URL !== undefined,
+    webhookIgnored: webhook !== undefined,
   };
   return { slack, ...common };
 });

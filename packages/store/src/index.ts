@@ -9,6 +9,7 @@ export { DynamoSlackThreads, type DynamoSlackThreadsOptions } from "./dynamo-sla
 export { DynamoStatusStore, type DynamoStatusStoreOptions } from "./dynamo-status-store.ts";
 export { type EmbeddedDynamo, ensureTable, startEmbeddedDynamo } from "./embedded-dynamo.ts";
 export * from "./errors.ts";
+export { type ManagedSecretsOptions, managedSecretReader } from "./managed-secrets.ts";
 export { quarantineToItem, toQuarantineItem } from "./quarantine-item.ts";
 export {
   QUARANTINE_PREFIX,

@@ -14,6 +14,7 @@ import {
   StatusTableSource,
   thresholdsFrom,
 } from "@fleet-auditor/runner";
+import { managedSecretReader } from "@fleet-auditor/store";
 import { oneOf, parseDuration, parseKeyValues, stateDirOption } from "../args.ts";
 import { openBackend } from "../backend.ts";
 import type { Command } from "../command.ts";
@@ -98,7 +99,11 @@ export const runCommand: Command = {
     const keb = reads.has("keb")
       ? parseConfig(KebEnvSchema, { ...vars, KEB_URL: values["keb-url"] ?? vars.KEB_URL })
       : undefined;
-    const source = keb ? kebClientFrom(keb, new KebTransport({ proxy: keb.proxy })) : undefined;
+    // A client secret given by its ARN (KEB_CLIENT_SECRET_ARN, as `sst shell` links it) is read
+    // from Secrets Manager as the function reads it, again after the token endpoint refuses it.
+    const source = keb
+      ? kebClientFrom(keb, new KebTransport({ proxy: keb.proxy }), managedSecretReader())
+      : undefined;
     const backend = await openBackend(values["state-dir"], env, { status: reads.has("status-table") });
     const progress = io.stderr.isTTY
       ? (done: number, total: number) => io.stderr.write(`\rpages ${done}/${total}   `)

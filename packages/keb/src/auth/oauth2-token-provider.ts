@@ -11,8 +11,13 @@ export interface OAuth2Options {
   /** The issuer's token endpoint, e.g. `https://tenant.accounts.ondemand.com/oauth2/token`. */
   tokenUrl: string;
   clientId: string;
-  /** Omit for a public client (password grant only). */
-  clientSecret?: string;
+  /**
+   * Omit for a public client (password grant only). A function reads a secret that may be rotated
+   * where it is kept: it is called for each token fetch (its own cache decides how often the store
+   * is asked), and with `fresh: true` once after the token endpoint answers 401, to retry with a
+   * value rotated since.
+   */
+  clientSecret?: string | ClientSecretSource;
   /** `basic` (RFC 6749 default) or `post` (credentials in the form body). Default `basic`. */
   clientAuth?: "basic" | "post";
   scope?: string;
@@ -28,6 +33,9 @@ export interface OAuth2Options {
   /** Clock, injectable for tests. */
   now?: () => number;
 }
+
+/** Reads the client secret; `fresh` bypasses any cache (the endpoint refused the value last read). */
+export type ClientSecretSource = (options: { fresh: boolean }) => Promise<string>;
 
 const TokenResponse = object({
   access_token: string().min(1),
@@ -53,6 +61,8 @@ abstract class OAuth2TokenProvider implements TokenProvider {
   readonly #now: () => number;
   #cached: CachedToken | undefined;
   #inflight: Promise<CachedToken> | undefined;
+  /** The client secret values used so far (redacted from every error); the last one first. */
+  #secretsSeen: string[] = [];
 
   constructor(options: OAuth2Options) {
     this.#options = options;
@@ -93,8 +103,31 @@ abstract class OAuth2TokenProvider implements TokenProvider {
     return `${this.constructor.name}(${this.#tokenUrl.origin})`;
   }
 
+  /**
+   * A token for the current client secret; when the secret is read from a store and the endpoint
+   * answers 401, once more with the secret read afresh, if it changed (rotated since it was read).
+   */
   async #fetch(signal?: AbortSignal): Promise<CachedToken> {
-    const o = this.#options;
+    const source = this.#options.clientSecret;
+    if (typeof source !== "function") return this.#fetchWith(source, signal);
+    const secret = this.#remember(await source({ fresh: false }));
+    try {
+      return await this.#fetchWith(secret, signal);
+    } catch (err) {
+      if (!(err instanceof KebAuthError) || err.status !== 401) throw err;
+      const fresh = this.#remember(await source({ fresh: true }));
+      if (fresh === secret) throw err;
+      return this.#fetchWith(fresh, signal);
+    }
+  }
+
+  #remember(secret: string): string {
+    this.#secretsSeen = [secret, ...this.#secretsSeen.filter((s) => s !== secret)].slice(0, 4);
+    return secret;
+  }
+
+  async #fetchWith(clientSecret: string | undefined, signal?: AbortSignal): Promise<CachedToken> {
+    const o = { ...this.#options, clientSecret };
     const form = new URLSearchParams(this.grantFields());
     if (o.scope) form.set("scope", o.scope);
     const headers: Record<string, string> = {
@@ -162,7 +195,8 @@ abstract class OAuth2TokenProvider implements TokenProvider {
 
   /** What must never appear in an error: the client secret and the grant's own secrets. */
   #secrets(): Array<string | undefined> {
-    return [this.#options.clientSecret, ...this.grantSecrets()];
+    const fixed = typeof this.#options.clientSecret === "string" ? [this.#options.clientSecret] : [];
+    return [...fixed, ...this.#secretsSeen, ...this.grantSecrets()];
   }
 
   /** What a final answer of 400 or more says. */
@@ -227,7 +261,7 @@ function lifetimeMs(expiresIn: number | string | undefined, token: string, now: 
 
 /** OAuth2 client-credentials grant: a technical client whose tokens carry the KEB group. */
 export class ClientCredentialsTokenProvider extends OAuth2TokenProvider {
-  constructor(options: OAuth2Options & { clientSecret: string }) {
+  constructor(options: OAuth2Options & { clientSecret: string | ClientSecretSource }) {
     super(options);
   }
   protected grantFields(): Record<string, string> {

@@ -1,0 +1,84 @@
+import type { RunSummary } from "@fleet-auditor/audit";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { useDynamo } from "../helpers/dynamo.ts";
+import { useFakeSecretsManager } from "../helpers/fake-secrets-manager.ts";
+import { useKebSimulator } from "../helpers/keb.ts";
+import { fakeContext, recentHour, withEnv } from "../helpers/lambda.ts";
+import { useSns } from "../helpers/sns.ts";
+
+// The audit function as deployed: the KEB client secret in Secrets Manager (a stand-in on
+// loopback), its ARN in KEB_CLIENT_SECRET_ARN. A secret rotated there (and at the issuer) is used
+// by the same warm function: after the token endpoint refuses the value it holds, it reads the
+// secret afresh once and retries, with no redeploy and no new cold start.
+
+const client = { id: "auditor", secret: "before-rotation", groups: ["runtimeViewer"] };
+const kit = useKebSimulator({ fleet: { size: 60, seed: 7, flagged: 6 }, auth: { clients: [client] } });
+const dynamo = useDynamo(["rot-audit"]);
+const sns = useSns();
+const stand = useFakeSecretsManager();
+const ARN = "arn:aws:secretsmanager:us-east-1:123456789012:secret:fleet-auditor/test/KebClientSecret-AbC123";
+let restore: () => void = () => undefined;
+afterEach(() => restore());
+
+async function auditHandler() {
+  restore = withEnv({
+    KEB_URL: kit.sim.url,
+    KEB_TOKEN_URL: kit.sim.tokenUrl,
+    KEB_CLIENT_ID: "auditor",
+    KEB_CLIENT_SECRET: undefined,
+    KEB_CLIENT_SECRET_ARN: ARN,
+    AUDIT_TABLE: "rot-audit",
+    ALERT_TOPIC_ARN: sns.topicArn,
+    AWS_REGION: "us-east-1",
+    AWS_ACCESS_KEY_ID: "test",
+    AWS_SECRET_ACCESS_KEY: "test",
+    AWS_ENDPOINT_URL_DYNAMODB: dynamo.db.endpoint,
+    AWS_ENDPOINT_URL_SNS: `http://127.0.0.1:${sns.server.port}`,
+    AWS_ENDPOINT_URL_SECRETS_MANAGER: stand.sm.url,
+    POWERTOOLS_LOG_LEVEL: "CRITICAL",
+    POWERTOOLS_METRICS_DISABLED: "true",
+  });
+  vi.resetModules();
+  return (await import("../../functions/audit.ts")).handler;
+}
+
+const reads = () => stand.sm.requests.filter((r) => r.operation === "GetSecretValue").length;
+
+describe("the KEB client secret in Secrets Manager", () => {
+  it("is read when the first token is fetched, and afresh once after the token endpoint refuses it", async () => {
+    stand.sm.put(ARN, "before-rotation");
+    const handler = await auditHandler();
+    const first = (await handler(
+      { audit: "failing", scheduledTime: recentHour(0) },
+      fakeContext(),
+    )) as RunSummary;
+    expect(first.complete).toBe(true);
+    expect(reads()).toBe(1);
+
+    // Rotated at the issuer and in Secrets Manager; the issuer's new keys make KEB refuse the
+    // token the function holds, so it must fetch one, first with the secret it has cached.
+    client.secret = "after-rotation";
+    stand.sm.put(ARN, "after-rotation");
+    await kit.sim.auth?.rotateKeys();
+    const issued = kit.sim.auth?.issued.client_credentials ?? 0;
+    const second = (await handler(
+      { audit: "failing", scheduledTime: recentHour(1) },
+      fakeContext(),
+    )) as RunSummary;
+    expect(second.complete).toBe(true);
+    expect(reads()).toBe(2);
+    expect(kit.sim.auth?.issued.client_credentials).toBe(issued + 1);
+  });
+
+  it("fails the run naming the variable and the secret when it has no value yet, never a value", async () => {
+    stand.sm.put(ARN, undefined);
+    await kit.sim.auth?.rotateKeys();
+    const handler = await auditHandler();
+    const run = await handler({ audit: "failing", scheduledTime: recentHour(2) }, fakeContext()).then(
+      (s) => JSON.stringify(s),
+      (e: unknown) => String(e),
+    );
+    expect(run).toContain("KEB_CLIENT_SECRET_ARN");
+    expect(run).not.toContain("rotation");
+  });
+});
