@@ -1,10 +1,13 @@
 import type { RunSummary } from "@fleet-auditor/audit";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { useDynamo } from "../helpers/dynamo.ts";
+import { PAGERDUTY_ROUTING_KEY, useFakePagerDuty } from "../helpers/fake-pagerduty.ts";
 import { useFakeSecretsManager } from "../helpers/fake-secrets-manager.ts";
 import { useKebSimulator } from "../helpers/keb.ts";
 import { fakeContext, recentHour, withEnv } from "../helpers/lambda.ts";
+import { incidentText } from "../helpers/pager-messages.ts";
 import { useSns } from "../helpers/sns.ts";
+import { snsEvent } from "../helpers/sns-event.ts";
 
 // The audit function as deployed: the KEB client secret in Secrets Manager (a stand-in on
 // loopback), its ARN in KEB_CLIENT_SECRET_ARN. A secret rotated there (and at the issuer) is used
@@ -16,6 +19,7 @@ const kit = useKebSimulator({ fleet: { size: 60, seed: 7, flagged: 6 }, auth: { 
 const dynamo = useDynamo(["rot-audit"]);
 const sns = useSns();
 const stand = useFakeSecretsManager();
+const pd = useFakePagerDuty();
 const ARN = "arn:aws:secretsmanager:us-east-1:123456789012:secret:fleet-auditor/test/KebClientSecret-AbC123";
 let restore: () => void = () => undefined;
 afterEach(() => restore());
@@ -80,5 +84,36 @@ describe("the KEB client secret in Secrets Manager", () => {
     );
     expect(run).toContain("KEB_CLIENT_SECRET_ARN");
     expect(run).not.toContain("rotation");
+  });
+});
+
+describe("the PagerDuty routing key in Secrets Manager", () => {
+  it("is read afresh after a delivery that failed, so the retry uses a key rotated since", async () => {
+    const arn =
+      "arn:aws:secretsmanager:us-east-1:123456789012:secret:fleet-auditor/test/PagerDutyRoutingKey-AbC123";
+    stand.sm.put(arn, "rEvOkEdKeY0123456789abcdef012345");
+    restore = withEnv({
+      PAGERDUTY_ROUTING_KEY: undefined,
+      PAGERDUTY_ROUTING_KEY_ARN: arn,
+      PAGERDUTY_EVENTS_URL: pd.pagerduty.url,
+      AWS_REGION: "us-east-1",
+      AWS_ACCESS_KEY_ID: "test",
+      AWS_SECRET_ACCESS_KEY: "test",
+      AWS_ENDPOINT_URL_SECRETS_MANAGER: stand.sm.url,
+      POWERTOOLS_LOG_LEVEL: "CRITICAL",
+      POWERTOOLS_METRICS_DISABLED: "true",
+    });
+    vi.resetModules();
+    const { handler } = await import("../../functions/pager.ts");
+    const event = snsEvent([incidentText("firing", "inc-rotated")]);
+    const before = reads();
+    // PagerDuty refuses the revoked key: the invocation fails (Lambda retries it).
+    await expect(handler(event, fakeContext("fleet-auditor-pager"))).rejects.toThrow();
+    expect(pd.pagerduty.open("inc-rotated")).toBeUndefined();
+    // The key put since is read at once on the retry, within the 5 minutes a read is kept.
+    stand.sm.put(arn, PAGERDUTY_ROUTING_KEY);
+    expect(await handler(event, fakeContext("fleet-auditor-pager"))).toMatchObject({ triggered: 1 });
+    expect(pd.pagerduty.open("inc-rotated")).toBeDefined();
+    expect(reads() - before).toBe(2);
   });
 });
