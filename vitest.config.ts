@@ -31,7 +31,12 @@ export default defineConfig({
       { extends: true, test: { name: "unit", include: ["test/unit/**/*.test.ts"], isolate: false } },
       {
         extends: true,
-        test: { name: "dynalite", include: ["test/**/*.test.ts"], exclude: ["test/unit/**"] },
+        test: {
+          name: "dynalite",
+          include: ["test/**/*.test.ts"],
+          exclude: ["test/unit/**"],
+          globalSetup: ["test/setup/function-bundles.ts"],
+        },
       },
       ...(java
         ? [

@@ -1,8 +1,7 @@
 import { pathToFileURL } from "node:url";
 import { applicationTraffic } from "@fleet-auditor/keb-sim";
 import { ensureTable, statusTableDefinition } from "@fleet-auditor/store";
-import { beforeAll, describe, expect, it } from "vitest";
-import { bundleFunctions } from "../bench/bundle.ts";
+import { beforeAll, describe, expect, inject, it } from "vitest";
 import { useDynamo } from "../helpers/dynamo.ts";
 import { invokeInProcess } from "../helpers/function-process.ts";
 import { useKebSimulator } from "../helpers/keb.ts";
@@ -20,11 +19,10 @@ const kit = useKebSimulator({ fleet: { size: 120, seed: 17, flagged: 12 } });
 const dynamo = useDynamo(["am-audit"]);
 beforeAll(() => ensureTable(dynamo.db.client, statusTableDefinition("am-status")));
 const sns = useSns();
-let bundles: Record<string, string> = {};
-beforeAll(async () => {
-  const files = await bundleFunctions(["audit", "applications-audit", "applications"]);
-  bundles = Object.fromEntries(Object.entries(files).map(([n, f]) => [n, pathToFileURL(f).href]));
-}, 60_000);
+// The bundles as SST builds them, once per test run (test/setup/function-bundles.ts).
+const bundles = Object.fromEntries(
+  Object.entries(inject("functionBundles")).map(([n, f]) => [n, pathToFileURL(f).href]),
+);
 
 interface Emf {
   _aws: {

@@ -1,5 +1,5 @@
 import { readdirSync } from "node:fs";
-import { describe, expect, it } from "vitest";
+import { describe, expect, inject, it } from "vitest";
 import { FUNCTIONS, measureBundles } from "../bench/bundles.ts";
 
 // The functions as SST deploys them (esbuild, ESM, node22, minified, the undici package and the
@@ -11,7 +11,7 @@ describe("the functions' bundles", () => {
       .filter((f) => f.endsWith(".ts"))
       .map((f) => f.replace(/\.ts$/, ""));
     expect(Object.keys(FUNCTIONS).sort()).toEqual(deployed.sort());
-    const { sdk, functions } = await measureBundles(1);
+    const { sdk, functions } = await measureBundles(1, inject("functionBundles"));
     expect(sdk.medianMs).toBeGreaterThan(0);
     for (const f of functions) {
       const heavy = f.name.endsWith("audit") || f.name === "slack" || f.name === "pager";

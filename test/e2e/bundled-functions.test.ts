@@ -5,8 +5,7 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { renderDigests } from "@fleet-auditor/render";
 import { ensureTable, statusTableDefinition } from "@fleet-auditor/store";
-import { beforeAll, describe, expect, it } from "vitest";
-import { bundleForNode } from "../bench/bundle.ts";
+import { beforeAll, describe, expect, inject, it } from "vitest";
 import { useDynamo } from "../helpers/dynamo.ts";
 import { PAGERDUTY_ROUTING_KEY, useFakePagerDuty } from "../helpers/fake-pagerduty.ts";
 import { useFakeSecretsManager } from "../helpers/fake-secrets-manager.ts";
@@ -45,13 +44,9 @@ const secretArn = (name: string, value: string): string => {
 };
 const bundles: Record<string, string> = {};
 
-beforeAll(async () => {
-  for (const name of ["audit", "applications-audit", "slack", "pager"]) {
-    bundles[name] = pathToFileURL(
-      await bundleForNode(new URL(`../../functions/${name}.ts`, import.meta.url)),
-    ).href;
-  }
-}, 60_000);
+// The bundles as SST builds them, once per test run (test/setup/function-bundles.ts).
+for (const [name, file] of Object.entries(inject("functionBundles")))
+  bundles[name] = pathToFileURL(file).href;
 
 /** The emulators as the functions' AWS, logging at INFO so that what they log is searched. */
 const aws = () => ({
