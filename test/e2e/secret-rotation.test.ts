@@ -4,7 +4,7 @@ import { useDynamo } from "../helpers/dynamo.ts";
 import { PAGERDUTY_ROUTING_KEY, useFakePagerDuty } from "../helpers/fake-pagerduty.ts";
 import { useFakeSecretsManager } from "../helpers/fake-secrets-manager.ts";
 import { useKebSimulator } from "../helpers/keb.ts";
-import { fakeContext, recentHour, withEnv } from "../helpers/lambda.ts";
+import { emulatorEnv, fakeContext, recentHour, withEnv } from "../helpers/lambda.ts";
 import { incidentText } from "../helpers/pager-messages.ts";
 import { useSns } from "../helpers/sns.ts";
 import { snsEvent } from "../helpers/sns-event.ts";
@@ -33,14 +33,8 @@ async function auditHandler() {
     KEB_CLIENT_SECRET_ARN: ARN,
     AUDIT_TABLE: "rot-audit",
     ALERT_TOPIC_ARN: sns.topicArn,
-    AWS_REGION: "us-east-1",
-    AWS_ACCESS_KEY_ID: "test",
-    AWS_SECRET_ACCESS_KEY: "test",
-    AWS_ENDPOINT_URL_DYNAMODB: dynamo.db.endpoint,
-    AWS_ENDPOINT_URL_SNS: `http://127.0.0.1:${sns.server.port}`,
+    ...emulatorEnv({ dynamodb: dynamo.db.endpoint, sns: `http://127.0.0.1:${sns.server.port}` }),
     AWS_ENDPOINT_URL_SECRETS_MANAGER: stand.sm.url,
-    POWERTOOLS_LOG_LEVEL: "CRITICAL",
-    POWERTOOLS_METRICS_DISABLED: "true",
   });
   vi.resetModules();
   return (await import("../../functions/audit.ts")).handler;
