@@ -2,7 +2,14 @@ import { Logger } from "@aws-lambda-powertools/logger";
 import { Metrics, MetricUnit } from "@aws-lambda-powertools/metrics";
 import { createHttpAgent } from "@fleet-auditor/keb";
 import { PagerDutyEvents } from "@fleet-auditor/notify";
-import { deliverToPager, PagerEnvSchema, parseConfig, rotating, secretOf } from "@fleet-auditor/runner";
+import {
+  deliverToPager,
+  freshAfterFailure,
+  PagerEnvSchema,
+  parseConfig,
+  rotating,
+  secretOf,
+} from "@fleet-auditor/runner";
 import { managedSecretReader } from "@fleet-auditor/store";
 import { snsMessages } from "./lib/sns-event.ts";
 import { functionStack } from "./lib/stack.ts";
@@ -14,11 +21,12 @@ const env = parseConfig(PagerEnvSchema, process.env);
 const logger = new Logger({ serviceName: "fleet-auditor" });
 const metrics = new Metrics({ namespace: "FleetAuditor", serviceName: "pager" });
 const dispatcher = createHttpAgent({ proxy: env.proxy });
-const pagerNow = rotating(
-  secretOf(env.PAGERDUTY_ROUTING_KEY, managedSecretReader()),
-  (routingKey) => new PagerDutyEvents({ routingKey, eventsUrl: env.PAGERDUTY_EVENTS_URL, dispatcher }),
+const withPager = freshAfterFailure(
+  rotating(
+    secretOf(env.PAGERDUTY_ROUTING_KEY, managedSecretReader()),
+    (routingKey) => new PagerDutyEvents({ routingKey, eventsUrl: env.PAGERDUTY_EVENTS_URL, dispatcher }),
+  ),
 );
-let failed = false;
 
 /**
  * SNS subscriber of the Critical topic: each incident's opening and end, and each health notice, as
@@ -33,10 +41,9 @@ export const handler = functionStack<unknown, { sent: number; triggered: number;
   metrics,
 ).handler(async (event, context) => {
   const deadline = Date.now() + context.getRemainingTimeInMillis() - env.PAGERDUTY_DEADLINE_MARGIN_MS;
-  const pager = await pagerNow({ fresh: failed });
-  failed = true;
-  const result = await deliverToPager({ pager, log: logger }, snsMessages(event), deadline);
-  failed = false;
+  const result = await withPager((pager) =>
+    deliverToPager({ pager, log: logger }, snsMessages(event), deadline),
+  );
   metrics.addMetric("PagerEvents", MetricUnit.Count, result.sent);
   return result;
 });

@@ -1,6 +1,6 @@
 import { Logger } from "@aws-lambda-powertools/logger";
 import { Metrics, MetricUnit } from "@aws-lambda-powertools/metrics";
-import { deliverToSlack, parseConfig, SlackEnvSchema } from "@fleet-auditor/runner";
+import { deliverToSlack, freshAfterFailure, parseConfig, SlackEnvSchema } from "@fleet-auditor/runner";
 import { managedSecretReader } from "@fleet-auditor/store";
 import { slackDeps } from "./lib/slack-deps.ts";
 import { snsMessages } from "./lib/sns-event.ts";
@@ -13,7 +13,7 @@ const env = parseConfig(SlackEnvSchema, process.env);
 const logger = new Logger({ serviceName: "fleet-auditor" });
 const metrics = new Metrics({ namespace: "FleetAuditor", serviceName: "slack" });
 const deps = slackDeps(env, logger, managedSecretReader());
-let failed = false;
+const withPoster = freshAfterFailure(deps.poster);
 
 /**
  * SNS subscriber: each message of the incidents topic as Block Kit, through an incoming webhook (a
@@ -27,10 +27,9 @@ let failed = false;
 export const handler = functionStack<unknown, { posted: number }>(logger, metrics).handler(
   async (event, context) => {
     const deadline = Date.now() + context.getRemainingTimeInMillis() - env.SLACK_DEADLINE_MARGIN_MS;
-    const poster = await deps.poster({ fresh: failed });
-    failed = true;
-    const result = await deliverToSlack({ ...deps, poster }, snsMessages(event), deadline);
-    failed = false;
+    const result = await withPoster((poster) =>
+      deliverToSlack({ ...deps, poster }, snsMessages(event), deadline),
+    );
     metrics.addMetric("SlackPosts", MetricUnit.Count, result.posted);
     return result;
   },

@@ -82,6 +82,7 @@ export {
 } from "./run-input.ts";
 export type { AuditRunResult, RunOptions } from "./run-state.ts";
 export {
+  freshAfterFailure,
   rotating,
   type SecretBuilt,
   SecretIdSchema,

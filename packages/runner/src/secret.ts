@@ -88,3 +88,21 @@ export function rotating<T>(secret: SecretValue, build: (value: string) => T): S
 
 /** What `rotating` returns: the thing built from the secret's current value. */
 export type SecretBuilt<T> = (options?: { fresh?: boolean }) => Promise<T>;
+
+/**
+ * Uses what `built` gives, one use at a time, reading the secret afresh when the last use failed
+ * (its value may have been rotated, and refused): a Lambda retry of a failed invocation then
+ * uses a rotated value without waiting out the cache.
+ */
+export function freshAfterFailure<T>(
+  built: SecretBuilt<T>,
+): <R>(use: (thing: T) => Promise<R>) => Promise<R> {
+  let failed = false;
+  return async (use) => {
+    const thing = await built({ fresh: failed });
+    failed = true;
+    const result = await use(thing);
+    failed = false;
+    return result;
+  };
+}
