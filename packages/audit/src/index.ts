@@ -98,6 +98,7 @@ export {
   topicsOf,
 } from "./message.ts";
 export {
+  fromText,
   type NotificationPlan,
   type PlannedGroup,
   type PlannedMember,

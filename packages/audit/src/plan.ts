@@ -4,6 +4,7 @@ import { type Grouping, groupTransitions, type TransitionGroup } from "./groups.
 import { fillTemplate, linkValues } from "./links.ts";
 import type { DigestContext } from "./message.ts";
 import type { Transition, TransitionRef } from "./snapshot.ts";
+import { formatCount } from "./text.ts";
 
 // What a run tells, decided once: its incidents (groups) in the order they are told, each with
 // its members, their links and inspect commands, and how to silence it. Every channel renders
@@ -107,4 +108,19 @@ function member(
     links: { ...(runtime ? { runtime } : {}), ...(runbook ? { runbook } : {}) },
     ...(inspect ? { inspect } : {}),
   };
+}
+
+// What a changed group's line names of what its members were; the rest are "…".
+const FROM_SHOWN = 4;
+
+/**
+ * "was error (err_x) 120, was failed (err_y) 81": a changed group's `from` as every channel
+ * words it, each value through the channel's `text` (one line, escaped as it needs).
+ */
+export function fromText(
+  from: ReadonlyArray<readonly [was: string, count: number]>,
+  text: (was: string) => string,
+): string {
+  const shown = from.slice(0, FROM_SHOWN).map(([was, n]) => `was ${text(was)} ${formatCount(n)}`);
+  return `${shown.join(", ")}${from.length > FROM_SHOWN ? ", …" : ""}`;
 }

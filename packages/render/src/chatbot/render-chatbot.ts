@@ -3,6 +3,7 @@ import {
   type DigestContext,
   fillTemplate,
   formatCount,
+  fromText,
   humanDuration,
   leftOutLine,
   listedBeside,
@@ -173,12 +174,7 @@ function groupLine(ctx: DigestContext, g: PlannedGroup): string {
     g.kind === "resolved"
       ? ""
       : `, since ${shortTime(g.since)} (${humanDuration(Date.parse(ctx.at) - Date.parse(g.since))})`;
-  const was = g.from?.length
-    ? ` (${g.from
-        .slice(0, 3)
-        .map(([w, n]) => `was ${slackText(w, 80)} ${formatCount(n)}`)
-        .join(", ")}${g.from.length > 3 ? ", …" : ""})`
-    : "";
+  const was = g.from?.length ? ` (${fromText(g.from, (w) => slackText(w, 80))})` : "";
   const emoji = g.kind === "resolved" ? ":white_check_mark:" : SEVERITY_EMOJI[g.severity];
   return `${emoji} *${formatCount(g.members.length)} ${VERB[g.kind]}* ${slackCode(g.state, 40)}${reason}${where}${was}${age}: ${examples}${more}`;
 }

@@ -3,6 +3,7 @@ import {
   type DigestContext,
   fillTemplate,
   formatCount,
+  fromText,
   leftOutLine,
   listedBeside,
   oneLine,
@@ -64,24 +65,27 @@ export function renderText(ctx: DigestContext, groups: readonly PlannedGroup[]):
     TransitionKind,
     number
   >;
-  let rendered = renderWith(ctx, groups, thresholds);
+  // The head, roll-ups and summary do not depend on what collapses: made once for every try.
+  const rolled = rollUpLines(ctx, groups);
+  const top = [...head(ctx), ...(rolled.length ? ["", ...rolled] : []), "", ...summary(ctx, groups), ""];
+  let rendered = renderWith(ctx, top, groups, thresholds);
   for (const kind of COLLAPSE_ORDER) {
     if (rendered.hiddenGroups === 0 && bytes(rendered.text) <= EMAIL_BUDGET) break;
     thresholds[kind] = 0;
-    rendered = renderWith(ctx, groups, thresholds);
+    rendered = renderWith(ctx, top, groups, thresholds);
   }
   return rendered;
 }
 
 function renderWith(
   ctx: DigestContext,
+  top: readonly string[],
   groups: readonly PlannedGroup[],
   collapseAt: Record<TransitionKind, number>,
 ): RenderedText {
   const out = new Budgeted(EMAIL_BUDGET - 1_000);
   const named = new Set<TransitionRef>();
-  const rolled = rollUpLines(ctx, groups);
-  out.force(...head(ctx), ...(rolled.length ? ["", ...rolled] : []), "", ...summary(ctx, groups), "");
+  out.force(...top);
   let hidden = 0;
   let hiddenTransitions = 0;
   for (const kind of TRANSITION_KINDS) {
@@ -197,13 +201,6 @@ function tally(ctx: DigestContext, g: PlannedGroup): string {
   return `${ctx.presenter.tally.word} ${shown.join(", ")}${named.length > 4 ? ", …" : ""}`;
 }
 
-/** "was error (err_x) 120, was failed (err_y) 81": what a changed group's members were. */
-function fromText(g: PlannedGroup): string {
-  const from = g.from ?? [];
-  const shown = from.slice(0, 4).map(([was, n]) => `was ${oneLine(was, 80)} ${formatCount(n)}`);
-  return `${shown.join(", ")}${from.length > 4 ? ", …" : ""}`;
-}
-
 /**
  * A group: its head line (count, state, reason, place, tally, since, severity); for a changed
  * group what its members were; what its members share said once (the presenter's note, a
@@ -219,7 +216,7 @@ function groupLines(ctx: DigestContext, g: PlannedGroup, collapsed: boolean): st
     `since ${shortTime(g.since)}`,
   ].filter(Boolean);
   const lines = [`* ${head.join(", ")}${g.kind === "resolved" ? "" : ` [${g.severity}]`}`];
-  if (collapsed && g.from?.length) lines.push(`    ${fromText(g)}`);
+  if (collapsed && g.from?.length) lines.push(`    ${fromText(g.from, (was) => oneLine(was, 80))}`);
   if (collapsed) {
     const examples = g.told.slice(0, EXAMPLES).map((m) => ctx.presenter.example(m.transition.finding));
     lines.push(`    e.g. ${examples.join(", ")}`);

@@ -4,6 +4,7 @@ import {
   countOf,
   digestPresenter,
   formatCount,
+  fromText,
   humanDuration,
   leftOutLine,
   listedBeside,
@@ -120,7 +121,8 @@ export function slackMessage(digest: DigestV1, audits: readonly AuditKind[] = AU
   const candidates = digest.groups.filter((_, i) => listed[i]);
   const shown = candidates.length <= room + 1 ? candidates : candidates.slice(0, room);
   for (const [i, g] of shown.entries()) blocks.push(groupSection(digest, g, i, audits));
-  const hidden = digest.groups.filter((g) => !shown.includes(g));
+  const sections = new Set(shown);
+  const hidden = digest.groups.filter((g) => !sections.has(g));
   if (hidden.length) {
     const count = hidden.reduce((n, g) => n + g.count, 0);
     blocks.push({
@@ -205,10 +207,10 @@ function groupSection(
     : "";
   const where = g.region ? ` ${presenter.placeWord} ${slackCode(g.region, 40)}` : "";
   const was = g.from?.length
-    ? `\n${g.from
-        .slice(0, 4)
-        .map((f) => `was ${slackText(f.was, 80)} ${formatCount(f.count)}`)
-        .join(", ")}${g.from.length > 4 ? ", …" : ""}`
+    ? `\n${fromText(
+        g.from.map((f) => [f.was, f.count] as const),
+        (w) => slackText(w, 80),
+      )}`
     : "";
   let text = `${emoji} *${TITLE[g.kind]} (${formatCount(g.count)})* ${slackCode(g.state, 40)}${reason}${where}${age}${plans}${was}`;
   const more = `\n+${formatCount(g.count)} more: ${reportText(d)}`;
