@@ -86,32 +86,31 @@ export async function notifyTest(
   // One topic after the other: three publishes, and the outbox (and a subscriber that sees
   // several) gets them in `MESSAGE_TOPICS` order.
   const topics: TopicTest[] = [];
-  for (const topic of chosen) topics.push(await testTopic(topic));
+  for (const topic of chosen) topics.push(await testTopic(deps, topic, { testId, at, sender }));
   return { testId, at, sender, topics };
+}
 
-  async function testTopic(topic: MessageTopic): Promise<TopicTest> {
-    if (!deps.topics.includes(topic)) return { topic, status: "not-configured" };
-    const message = testNotice({
-      testId,
+/** One topic's test message, published when the stage has the topic; what became of it. */
+async function testTopic(
+  deps: NotifyTestDeps,
+  topic: MessageTopic,
+  test: { testId: string; at: string; sender: string },
+): Promise<TopicTest> {
+  if (!deps.topics.includes(topic)) return { topic, status: "not-configured" };
+  const message = testNotice({ ...test, topic, ...(deps.landscape ? { landscape: deps.landscape } : {}) });
+  try {
+    const { messageId } = await deps.publisher.publish(message);
+    deps.log?.info("test message published", { testId: test.testId, topic, messageId });
+    return {
       topic,
-      at,
-      sender,
-      ...(deps.landscape ? { landscape: deps.landscape } : {}),
-    });
-    try {
-      const { messageId } = await deps.publisher.publish(message);
-      deps.log?.info("test message published", { testId, topic, messageId });
-      return {
-        topic,
-        status: "published",
-        messageId,
-        subject: message.subject,
-        channels: TEST_CHANNELS[topic],
-      };
-    } catch (err) {
-      const error = oneLine(redact((err as Error).message), 300);
-      deps.log?.warn("test message refused", { testId, topic, error });
-      return { topic, status: "refused", error };
-    }
+      status: "published",
+      messageId,
+      subject: message.subject,
+      channels: TEST_CHANNELS[topic],
+    };
+  } catch (err) {
+    const error = oneLine(redact((err as Error).message), 300);
+    deps.log?.warn("test message refused", { testId: test.testId, topic, error });
+    return { topic, status: "refused", error };
   }
 }
