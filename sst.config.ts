@@ -34,6 +34,10 @@ export default $config({
       "./infra/alarms.ts"
     );
     const { durationSeconds } = await import("./infra/duration.ts");
+    const { fieldsOf, globalIndexesOf } = await import("./infra/dynamo-indexes.ts");
+    const { retiringStatusIndexes, statusTableDefinition } = await import(
+      "./packages/store/src/status-table.ts"
+    );
     const { auditSchedules, SCHEDULED_STAGES } = await import("./infra/schedules.ts");
     const protectedStage = PROTECTED_STAGES.includes($app.stage);
     // What every function shares, set once.
@@ -351,31 +355,17 @@ export default $config({
     const scheduled = stageSchedule !== undefined || process.env.FLEET_AUDITOR_SCHEDULES === "on";
     const schedules = auditSchedules($app.stage, stageSchedule);
 
-    // KubeEdge Application status: one row per Application. Sparse indexes: by node (whole rows);
-    // byWatch, what the applications audit watches (in flight, refused) over 32 shards
-    // (`open#<n>`, `refused#<n>`), projecting what it reads (packages/store/src/watch-key.ts);
-    // quarantined bodies under their own. Capacity model: README, "Capacity".
+    // KubeEdge Application status: one row per Application, declared from the definition the
+    // store creates tables from (packages/store/src/status-table.ts: its indexes and why), plus
+    // the retiring indexes that today's replace, kept until a stage's new ones are ACTIVE; then
+    // drop them here (README, "Changing an index"). Capacity model: README, "Capacity".
+    const statusDefinition = statusTableDefinition("ApplicationStatus");
     const statusTable = new sst.aws.Dynamo("ApplicationStatus", {
-      fields: {
-        id: "string",
-        node: "string",
-        wk: "string",
-        ts: "number",
-        qk: "string",
-        receivedAt: "string",
-      },
+      fields: fieldsOf(statusDefinition),
       primaryIndex: { hashKey: "id" },
       globalIndexes: {
-        byNode: { hashKey: "node", rangeKey: "ts" },
-        byWatch: {
-          hashKey: "wk",
-          rangeKey: "ts",
-          projection: [
-            ...["key", "grp", "ver", "res", "ns", "name", "verb", "subresource", "node", "status", "reason"],
-            ...["errorCode", "errorReason", "errorMessage", "firstSeenAt", "ttl"],
-          ],
-        },
-        byQuarantine: { hashKey: "qk", rangeKey: "receivedAt" },
+        ...globalIndexesOf(statusDefinition.GlobalSecondaryIndexes ?? []),
+        ...globalIndexesOf(retiringStatusIndexes()),
       },
       ttl: "ttl",
       deletionProtection: protectedStage,

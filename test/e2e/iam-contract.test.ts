@@ -243,7 +243,7 @@ describe("the IAM contract", () => {
     const noIndexes = structuredClone(queryFn);
     (noIndexes.args.permissions as Array<{ resources: string[] }>)[0]?.resources.splice(0, 1, "arn:none");
     expect(needed(noIndexes, queryRequests)).toContainEqual(
-      expect.stringMatching(/^dynamodb:Query on .*-ApplicationStatus\/index\/byNode \(not granted\)$/),
+      expect.stringMatching(/^dynamodb:Query on .*-ApplicationStatus\/index\/byNodeId \(not granted\)$/),
     );
 
     // The applications audit function: a run that tells (the quarantined body above), the same

@@ -1,4 +1,4 @@
-import type { QuarantineItem, WatchedRow } from "./ports.ts";
+import type { QuarantineNote, WatchedRow } from "./ports.ts";
 
 // What the applications audit finds in the rows it watches. Pure: rows and `now` in, findings out.
 
@@ -122,7 +122,7 @@ function mostFrequent(values: readonly string[]): string[] {
  * `items` come newest first; the count of a window fuller than what was read is a lower bound.
  */
 export function quarantinedByCode(
-  items: readonly QuarantineItem[],
+  items: readonly QuarantineNote[],
   now: Date,
   t: EdgeThresholds,
 ): Array<{ code: string; count: number }> {

@@ -34,6 +34,7 @@ export type {
   ApplicationStatusStore,
   ApplyOutcome,
   QuarantineItem,
+  QuarantineNote,
   StatusQuery,
   StatusRow,
   WatchedRow,

@@ -16,6 +16,9 @@ export interface QuarantineItem {
   receivedAt: string;
 }
 
+/** What the applications audit counts of a quarantined message. */
+export type QuarantineNote = Pick<QuarantineItem, "code" | "receivedAt">;
+
 /** One row of the status table, as queries return it. */
 export interface StatusRow extends ApplicationIdentity {
   error?: { code?: number; reason?: string; message?: string };
@@ -61,7 +64,10 @@ export interface ApplicationStatusStore {
   quarantine(item: QuarantineItem, options?: WriteOptions): Promise<void>;
   /** Rows matching the query, newest message first; rows whose TTL passed before `now` are left out. */
   query(query: StatusQuery, now: Date): Promise<StatusRow[]>;
+  /** The newest quarantined messages, with their excerpts, newest first. */
   quarantined(limit?: number): Promise<QuarantineItem[]>;
+  /** The codes of messages quarantined at or after `since`, newest first, at most `limit`. */
+  quarantinedCodes(since: Date, limit?: number): Promise<QuarantineNote[]>;
   /**
    * Every row of a watched set in the query's time range, from every shard, TTL-expired rows
    * left out. Throws when any shard cannot be read to its end: a partial read must resolve nothing.

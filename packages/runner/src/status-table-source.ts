@@ -13,7 +13,7 @@ import { RunDeadlineError } from "./errors.ts";
 import type { AuditSource, RunLogger } from "./ports.ts";
 import type { Run, Scan } from "./run-state.ts";
 
-/** Quarantined bodies read per run, newest first: the window's count is a lower bound past it. */
+/** Quarantined codes read per run, newest first: the window's count is a lower bound past it. */
 const QUARANTINE_READ = 1_000;
 
 /** What reading the status table needs. */
@@ -57,7 +57,7 @@ async function readStatusTable(
       Promise.all([
         store.watched({ set: "open", before }, now),
         store.watched({ set: "refused", since }, now),
-        store.quarantined(QUARANTINE_READ),
+        store.quarantinedCodes(since, QUARANTINE_READ),
       ]),
       signal,
       "reading the status table",

@@ -12,6 +12,7 @@ import type {
   ApplicationStatusStore,
   ApplyOutcome,
   QuarantineItem,
+  QuarantineNote,
   StatusQuery,
   StatusRow,
   StatusUpdate,
@@ -20,10 +21,17 @@ import type {
   WriteOptions,
 } from "@fleet-auditor/metaserver";
 import { batchGet } from "./batch-get.ts";
+import { fromIndex } from "./index-fallback.ts";
 import { quarantineToItem, toQuarantineItem } from "./quarantine-item.ts";
 import { STATUS_ATTRIBUTES, statusUpdateCommand, toRow } from "./status-item.ts";
-import { statusQueryInput, toWatchedRow, watchedQueryInputs, watchKeyRepair } from "./status-reads.ts";
-import { STATUS_INDEXES } from "./status-table.ts";
+import {
+  matchesStatusQuery,
+  statusQueryInput,
+  toWatchedRow,
+  watchedQueryInputs,
+  watchKeyRepair,
+} from "./status-reads.ts";
+import { RETIRING_STATUS_INDEXES, STATUS_INDEXES } from "./status-table.ts";
 
 /** Settings of `DynamoStatusStore`. */
 export interface DynamoStatusStoreOptions {
@@ -105,7 +113,23 @@ export class DynamoStatusStore implements ApplicationStatusStore {
 
   async query(q: StatusQuery, now: Date): Promise<StatusRow[]> {
     const read = statusQueryInput(this.#o.tableName, q, now);
-    if (read.op === "query") return (await this.#newest(read.input, read.limit)).map(toRow);
+    if (read.op === "node") {
+      const node = read;
+      return fromIndex(STATUS_INDEXES.byNode, RETIRING_STATUS_INDEXES.byNode, async (index) => {
+        if (index !== STATUS_INDEXES.byNode)
+          return (await this.#newest(node.retiring, node.limit)).map(toRow);
+        const keys: Record<string, unknown>[] = [];
+        for await (const page of paginateQuery({ client: this.#o.client }, node.input))
+          for (const item of page.Items ?? [])
+            keys.push({ [STATUS_ATTRIBUTES.id]: item[STATUS_ATTRIBUTES.id] });
+        const rows = await batchGet(this.#o.client, this.#o.tableName, keys);
+        return rows
+          .filter((item) => matchesStatusQuery(item, q, now))
+          .map(toRow)
+          .sort(newestFirst)
+          .slice(0, node.limit);
+      });
+    }
     if (read.op === "scan") {
       const items: Record<string, unknown>[] = [];
       for await (const page of paginateScan({ client: this.#o.client }, read.input)) {
@@ -190,28 +214,55 @@ export class DynamoStatusStore implements ApplicationStatusStore {
     return items;
   }
 
+  /**
+   * The newest quarantined messages, whole: their codes from `byQuarantineCode`, newest first,
+   * then their items (with the excerpt) by id.
+   */
   async quarantined(limit = 100): Promise<QuarantineItem[]> {
-    const out: QuarantineItem[] = [];
-    const pages = paginateQuery(
-      { client: this.#o.client },
-      {
-        TableName: this.#o.tableName,
-        IndexName: STATUS_INDEXES.quarantine,
-        KeyConditionExpression: "qk = :q",
-        ExpressionAttributeValues: { ":q": "Q" },
-        ScanIndexForward: false,
-      },
+    const listed = await this.#quarantineIndex(limit);
+    // The retiring index holds whole items; the new one only their keys and code.
+    if (listed.every((item) => item.body !== undefined)) return listed.map(toQuarantineItem);
+    const items = await batchGet(
+      this.#o.client,
+      this.#o.tableName,
+      listed.map((item) => ({ [STATUS_ATTRIBUTES.id]: item[STATUS_ATTRIBUTES.id] })),
     );
-    for await (const page of pages) {
-      for (const item of page.Items ?? []) {
-        out.push(toQuarantineItem(item));
-        if (out.length >= limit) return out;
-      }
-    }
-    return out;
+    return items.map(toQuarantineItem).sort(newestQuarantined);
+  }
+
+  async quarantinedCodes(since: Date, limit = 1_000): Promise<QuarantineNote[]> {
+    const items = await this.#quarantineIndex(limit, since);
+    return items.map((item) => ({
+      code: String(item.code ?? ""),
+      receivedAt: String(item.receivedAt ?? ""),
+    }));
+  }
+
+  /**
+   * Up to `limit` entries of the quarantine index, newest first, received at or after `since`:
+   * `byQuarantineCode` (keys and code), or the retiring `byQuarantine` (whole items) while the
+   * new one cannot be read.
+   */
+  async #quarantineIndex(limit: number, since?: Date): Promise<Record<string, unknown>[]> {
+    return fromIndex(STATUS_INDEXES.quarantine, RETIRING_STATUS_INDEXES.quarantine, (index) =>
+      this.#newest(
+        {
+          TableName: this.#o.tableName,
+          IndexName: index,
+          KeyConditionExpression: since ? "qk = :q AND receivedAt >= :since" : "qk = :q",
+          ExpressionAttributeValues: { ":q": "Q", ...(since ? { ":since": since.toISOString() } : {}) },
+          ScanIndexForward: false,
+        },
+        limit,
+      ),
+    );
   }
 }
 
 function newestFirst(a: StatusRow, b: StatusRow): number {
   return a.messageTime < b.messageTime ? 1 : a.messageTime > b.messageTime ? -1 : 0;
+}
+
+function newestQuarantined(a: QuarantineItem, b: QuarantineItem): number {
+  return a.receivedAt < b.receivedAt ? 1 : a.receivedAt > b.receivedAt ? -1 : 0;
 }

@@ -9,6 +9,7 @@ export { DynamoSlackThreads, type DynamoSlackThreadsOptions } from "./dynamo-sla
 export { DynamoStatusStore, type DynamoStatusStoreOptions } from "./dynamo-status-store.ts";
 export { type EmbeddedDynamo, ensureTable, startEmbeddedDynamo } from "./embedded-dynamo.ts";
 export * from "./errors.ts";
+export { fromIndex } from "./index-fallback.ts";
 export { type ManagedSecretsOptions, managedSecretReader } from "./managed-secrets.ts";
 export { quarantineToItem, toQuarantineItem } from "./quarantine-item.ts";
 export {
@@ -18,8 +19,19 @@ export {
   statusUpdateCommand,
   toRow,
 } from "./status-item.ts";
-export { type StatusRead, statusQueryInput, toWatchedRow, watchedQueryInputs } from "./status-reads.ts";
-export { STATUS_INDEXES, statusTableDefinition } from "./status-table.ts";
+export {
+  matchesStatusQuery,
+  type StatusRead,
+  statusQueryInput,
+  toWatchedRow,
+  watchedQueryInputs,
+} from "./status-reads.ts";
+export {
+  RETIRING_STATUS_INDEXES,
+  retiringStatusIndexes,
+  STATUS_INDEXES,
+  statusTableDefinition,
+} from "./status-table.ts";
 export {
   WATCH_PROJECTION,
   WATCH_SHARDS,

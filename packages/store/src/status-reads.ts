@@ -5,26 +5,29 @@
 import type { QueryCommandInput, ScanCommandInput, UpdateCommandInput } from "@aws-sdk/lib-dynamodb";
 import type { StatusQuery, WatchedRow, WatchQuery } from "@fleet-auditor/metaserver";
 import { FUTURE_CEILING_MS, QUARANTINE_PREFIX, STATUS_ATTRIBUTES, toRow } from "./status-item.ts";
-import { STATUS_INDEXES } from "./status-table.ts";
+import { RETIRING_STATUS_INDEXES, STATUS_INDEXES } from "./status-table.ts";
 import { watchKey, watchKeys, watchSetOf } from "./watch-key.ts";
 
 const A = STATUS_ATTRIBUTES;
 
 /**
- * The read a status query needs, never more than about `limit` rows: `byNode` newest first
- * (whole rows); the `byWatch` shards of the status's set, each newest first and stopped at
- * `limit`, merged, and the rows then read whole by id; or, for rows in no index (Approved,
- * Completed) and for no filter at all, a scan that stops once `limit` rows matched.
+ * The read a status query needs: a node's Application IDs from `byNodeId`, whose rows are then
+ * read whole by id and matched (`retiring` is the same read on the old `byNode`, newest first,
+ * while `byNodeId` cannot be read); the `byWatch` shards of the status's set, each newest first
+ * and stopped at `limit`, merged, and the rows then read whole by id; or, for rows in no index
+ * (Approved, Completed) and for no filter at all, a scan that stops once `limit` rows matched.
+ * Only a node query reads more than about `limit` rows: every row of that node.
  */
 export type StatusRead =
-  | { op: "query"; input: QueryCommandInput; limit: number }
+  | { op: "node"; input: QueryCommandInput; retiring: QueryCommandInput; limit: number }
   | { op: "watch"; inputs: QueryCommandInput[]; limit: number }
   | { op: "scan"; input: ScanCommandInput; limit: number };
 
 /**
- * The read for a status query at `now`: `byNode` with a node (the status filtered); with only a
- * status, `byWatch` for an unfinished or refused one, both newest first from `since`; else a
- * bounded scan. TTL deletion lags by up to two days, so expired rows are filtered out here.
+ * The read for a status query at `now`: `byNodeId` with a node (its rows then held to the query
+ * by `matchesStatusQuery`); with only a status, `byWatch` for an unfinished or refused one,
+ * newest first from `since`; else a bounded scan. TTL deletion lags by up to two days, so
+ * expired rows are filtered out here.
  */
 export function statusQueryInput(tableName: string, q: StatusQuery, now: Date): StatusRead {
   // DynamoDB refuses names and values an expression does not use: add each where it is used.
@@ -50,9 +53,18 @@ export function statusQueryInput(tableName: string, q: StatusQuery, now: Date): 
     ScanIndexForward: false,
   });
   if (q.node) {
+    // Keys only: no attribute to filter on until the rows are read.
+    const input: QueryCommandInput = {
+      TableName: tableName,
+      IndexName: STATUS_INDEXES.byNode,
+      KeyConditionExpression: "#node = :node",
+      ExpressionAttributeNames: { "#node": A.node },
+      ExpressionAttributeValues: { ":node": q.node },
+    };
     names["#node"] = A.node;
     values[":node"] = q.node;
-    return { op: "query", limit, input: query(STATUS_INDEXES.byNode, "#node = :node AND #ts >= :since") };
+    const retiring = query(RETIRING_STATUS_INDEXES.byNode, "#node = :node AND #ts >= :since");
+    return { op: "node", limit, input, retiring };
   }
   const set = q.status ? watchSetOf(q.status) : undefined;
   if (set) {
@@ -74,6 +86,18 @@ export function statusQueryInput(tableName: string, q: StatusQuery, now: Date): 
       ExpressionAttributeValues: values,
     },
   };
+}
+
+/**
+ * Whether a row read whole for a status query matches it at `now`: its TTL not passed, the status
+ * asked for, its message time at or after `since`. What the index queries' filters say.
+ */
+export function matchesStatusQuery(item: Record<string, unknown>, q: StatusQuery, now: Date): boolean {
+  return (
+    Number(item[A.ttl]) > Math.floor(now.getTime() / 1000) &&
+    (!q.status || item[A.status] === q.status) &&
+    Number(item[A.timestamp]) >= (q.since?.getTime() ?? 0)
+  );
 }
 
 /**

@@ -1,22 +1,39 @@
-import type { CreateTableCommandInput } from "@aws-sdk/client-dynamodb";
+import type { CreateTableCommandInput, GlobalSecondaryIndex } from "@aws-sdk/client-dynamodb";
 import { WATCH_PROJECTION } from "./watch-key.ts";
 
 /** Index names of the status table. */
-export const STATUS_INDEXES = { byNode: "byNode", watch: "byWatch", quarantine: "byQuarantine" } as const;
+export const STATUS_INDEXES = {
+  byNode: "byNodeId",
+  watch: "byWatch",
+  quarantine: "byQuarantineCode",
+} as const;
+
+/**
+ * The indexes `byNodeId` and `byQuarantineCode` replace. DynamoDB cannot change an index's key or
+ * projection in place, so a stage keeps these beside the new ones until the new ones are ACTIVE
+ * (README, "Changing an index"), and readers fall back to them only while the new ones cannot be
+ * read (`index-fallback.ts`).
+ */
+export const RETIRING_STATUS_INDEXES = { byNode: "byNode", quarantine: "byQuarantine" } as const;
+
+const key = (hash: string, range: string) => [
+  { AttributeName: hash, KeyType: "HASH" as const },
+  { AttributeName: range, KeyType: "RANGE" as const },
+];
 
 /**
  * The Application status table: `id` is the Application ID (or `QUARANTINE#<sqs message id>`).
- * Sparse indexes: `byNode` (node, ts) holds Applications with a node, every attribute (its
- * reader, `apps status --node`, returns whole rows); `byWatch` (wk, ts) holds only the rows an
- * audit watches, unfinished (`open#<n>`) and refused (`refused#<n>`), spread over shards and
- * projecting what the audit reads (see `watch-key.ts`); `byQuarantine` (qk, receivedAt) holds
- * quarantined bodies only.
+ * Sparse indexes, each projecting what its readers need and keyed so that an ordinary message
+ * rewrites as little of them as it can:
+ * - `byNodeId` (node, id), keys only: which Applications a node has. Its keys change only when a
+ *   row is created or changes node, so a message costs it nothing; `apps status --node` reads
+ *   the rows whole by id.
+ * - `byWatch` (wk, ts): only the rows an audit watches, unfinished (`open#<n>`) and refused
+ *   (`refused#<n>`), spread over shards and projecting what the audit reads (`watch-key.ts`).
+ * - `byQuarantineCode` (qk, receivedAt), with `code`: what the applications audit counts; the
+ *   excerpts (up to 4 KB) stay in the table, read by id for `apps quarantine`.
  */
 export function statusTableDefinition(tableName: string): CreateTableCommandInput {
-  const key = (hash: string, range: string) => [
-    { AttributeName: hash, KeyType: "HASH" as const },
-    { AttributeName: range, KeyType: "RANGE" as const },
-  ];
   return {
     TableName: tableName,
     BillingMode: "PAY_PER_REQUEST",
@@ -32,8 +49,8 @@ export function statusTableDefinition(tableName: string): CreateTableCommandInpu
     GlobalSecondaryIndexes: [
       {
         IndexName: STATUS_INDEXES.byNode,
-        KeySchema: key("node", "ts"),
-        Projection: { ProjectionType: "ALL" },
+        KeySchema: key("node", "id"),
+        Projection: { ProjectionType: "KEYS_ONLY" },
       },
       {
         IndexName: STATUS_INDEXES.watch,
@@ -43,8 +60,28 @@ export function statusTableDefinition(tableName: string): CreateTableCommandInpu
       {
         IndexName: STATUS_INDEXES.quarantine,
         KeySchema: key("qk", "receivedAt"),
-        Projection: { ProjectionType: "ALL" },
+        Projection: { ProjectionType: "INCLUDE", NonKeyAttributes: ["code"] },
       },
     ],
   };
+}
+
+/**
+ * The retiring indexes as they were: `byNode` (node, ts) and `byQuarantine` (qk, receivedAt),
+ * every attribute. A message that moved `ts` rewrote its `byNode` entry twice (a delete and a
+ * put of the whole row), and every quarantined excerpt was stored twice.
+ */
+export function retiringStatusIndexes(): GlobalSecondaryIndex[] {
+  return [
+    {
+      IndexName: RETIRING_STATUS_INDEXES.byNode,
+      KeySchema: key("node", "ts"),
+      Projection: { ProjectionType: "ALL" },
+    },
+    {
+      IndexName: RETIRING_STATUS_INDEXES.quarantine,
+      KeySchema: key("qk", "receivedAt"),
+      Projection: { ProjectionType: "ALL" },
+    },
+  ];
 }

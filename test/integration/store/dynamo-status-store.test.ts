@@ -107,6 +107,11 @@ describe("DynamoStatusStore on a real DynamoDB API (dynalite, or DynamoDB Local 
       "b2",
       "b1",
     ]);
+    // byNodeId keeps IDs only: the rows are read whole, then held to the time and the limit.
+    expect(
+      (await s.query({ node: "edge-2", since: new Date(ms(25)) }, NOW)).map((r) => [r.id, r.msgId]),
+    ).toEqual([["b3", "b3m"]]);
+    expect((await s.query({ node: "edge-2", limit: 2 }, NOW)).map((r) => r.id)).toEqual(["b3", "b2"]);
     expect((await s.query({ status: "Rejected", since: new Date(ms(60)) }, NOW)).map((r) => r.id)).toEqual([
       "b4",
       "b2",
@@ -349,6 +354,24 @@ describe("DynamoStatusStore on a real DynamoDB API (dynalite, or DynamoDB Local 
     await s.quarantine({ ...item, reason: "again" });
     const listed = await s.quarantined();
     expect(listed).toEqual([item]);
+    // Newest first, excerpts read by id (the index keeps the code alone); the audit's read is codes
+    // in its window.
+    const older = {
+      ...item,
+      sqsMessageId: "sqs-0",
+      code: "MS_BAD_HEADER",
+      receivedAt: new Date(ms(90)).toISOString(),
+    };
+    await s.quarantine(older);
+    expect(await s.quarantined()).toEqual([item, older]);
+    expect(await s.quarantined(1)).toEqual([item]);
+    expect(await s.quarantinedCodes(new Date(ms(60)))).toEqual([
+      { code: "MS_NOT_JSON", receivedAt: item.receivedAt },
+    ]);
+    expect((await s.quarantinedCodes(new Date(ms(120)))).map((q) => q.code)).toEqual([
+      "MS_NOT_JSON",
+      "MS_BAD_HEADER",
+    ]);
     // Quarantined items are not Applications.
     expect((await s.query({}, NOW)).some((r) => r.id.startsWith("QUARANTINE#"))).toBe(false);
   });

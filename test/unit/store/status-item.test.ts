@@ -1,7 +1,9 @@
 import { decodeMessage, type StatusUpdate, toUpdate } from "@fleet-auditor/metaserver";
 import {
+  matchesStatusQuery,
   QUARANTINE_PREFIX,
   quarantineToItem,
+  RETIRING_STATUS_INDEXES,
   STATUS_ATTRIBUTES,
   STATUS_INDEXES,
   statusQueryInput,
@@ -185,35 +187,54 @@ describe("toRow", () => {
 
 describe("statusQueryInput", () => {
   const since = new Date(NOW.getTime() - 3_600_000);
-  /** The one index query of a read that names a node or a status. */
-  const single = (read: ReturnType<typeof statusQueryInput>) => {
-    if (read.op !== "query") throw new Error(`expected one query, got ${read.op}`);
+  /** The node read of a query that names a node. */
+  const byNode = (read: ReturnType<typeof statusQueryInput>) => {
+    if (read.op !== "node") throw new Error(`expected a node read, got ${read.op}`);
     return read;
   };
 
-  it("queries byNode newest first, filtering the status and expired rows", () => {
-    const read = single(
+  it("lists a node's IDs from byNodeId (keys only, nothing to filter), and keeps the old byNode read for the retiring index", () => {
+    const read = byNode(
       statusQueryInput("status", { node: "edge-1", status: "Rejected", since, limit: 5 }, NOW),
     );
-    expect(read.op).toBe("query");
     expect(read.limit).toBe(5);
-    expect(read.input).toMatchObject({
+    expect(read.input).toEqual({
       TableName: "status",
       IndexName: STATUS_INDEXES.byNode,
+      KeyConditionExpression: "#node = :node",
+      ExpressionAttributeNames: { "#node": "node" },
+      ExpressionAttributeValues: { ":node": "edge-1" },
+    });
+    expect(read.retiring).toMatchObject({
+      TableName: "status",
+      IndexName: RETIRING_STATUS_INDEXES.byNode,
       KeyConditionExpression: "#node = :node AND #ts >= :since",
       FilterExpression: "#ttl > :nowS AND #status = :status",
       ScanIndexForward: false,
     });
-    expect(read.input.ExpressionAttributeValues).toEqual({
+    expect(read.retiring.ExpressionAttributeValues).toEqual({
       ":node": "edge-1",
       ":status": "Rejected",
       ":since": since.getTime(),
       ":nowS": NOW.getTime() / 1000,
     });
     expectAllUsed(read.input);
+    expectAllUsed(read.retiring);
   });
 
-  it("queries every byWatch shard of a watched status, and byNode without a status filter with a node alone", () => {
+  it("holds a node's rows, read whole, to the query as the index filters would", () => {
+    const nowS = NOW.getTime() / 1000;
+    const row = { id: "a", node: "edge-1", status: "Rejected", ts: since.getTime(), ttl: nowS + 1 };
+    const q = { node: "edge-1", status: "Rejected", since };
+    expect(matchesStatusQuery(row, q, NOW)).toBe(true);
+    expect(matchesStatusQuery({ ...row, ttl: nowS }, q, NOW)).toBe(false);
+    expect(matchesStatusQuery({ ...row, status: "Failed" }, q, NOW)).toBe(false);
+    expect(matchesStatusQuery({ ...row, ts: since.getTime() - 1 }, q, NOW)).toBe(false);
+    expect(matchesStatusQuery({ ...row, status: "Failed", ts: 0 }, { node: "edge-1" }, NOW)).toBe(true);
+    expect(matchesStatusQuery({ ...row, status: "Failed" }, { node: "edge-1", status: "" }, NOW)).toBe(true);
+  });
+
+  it("queries every byWatch shard of a watched status, and the retiring byNode without a status filter with a node alone", () => {
     for (const [status, set] of [
       ["InApplying", "open"],
       ["Rejected", "refused"],
@@ -234,9 +255,9 @@ describe("statusQueryInput", () => {
         expectAllUsed(input);
       }
     }
-    const byNode = single(statusQueryInput("status", { node: "edge-2" }, NOW));
-    expect(byNode.input.FilterExpression).toBe("#ttl > :nowS");
-    expectAllUsed(byNode.input);
+    const node = byNode(statusQueryInput("status", { node: "edge-2" }, NOW));
+    expect(node.retiring.FilterExpression).toBe("#ttl > :nowS");
+    expectAllUsed(node.retiring);
   });
 
   it("reads rows in no index (Approved, Completed) and everything with a scan that stops at the limit", () => {
