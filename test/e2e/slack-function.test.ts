@@ -202,11 +202,12 @@ describe("functions/slack.ts", () => {
     const [m] = renderDigests(ctx, [t(1)]);
     slack.faults.push({ status: 429, retryAfter: "30", body: "rate_limited" });
     const handler = await coldStart();
+    // Gave up at once rather than sleep toward its deadline: far under it, however loaded the machine.
     const started = Date.now();
-    await expect(handler(snsEvent([delivered(m)]), withTime(5_000))).rejects.toThrow(
+    await expect(handler(snsEvent([delivered(m)]), withTime(20_000))).rejects.toThrow(
       "the Slack post kept failing: HTTP 429 rate_limited",
     );
-    expect(Date.now() - started).toBeLessThan(2_000);
+    expect(Date.now() - started).toBeLessThan(9_000);
   });
 
   it("paces posts to one per interval per webhook", async () => {

@@ -52,14 +52,15 @@ describe("KebClient against faults", () => {
 
   it("gives up at once when Retry-After reaches past the deadline, with the real status", async () => {
     kit.sim.faults.add({ action: { kind: "status", status: 429, retryAfter: "30", body: "slow down" } });
+    // Gave up at once rather than sleep toward its deadline: far under it, however loaded the machine.
     const started = performance.now();
     const err = await kit
-      .client({ requestTimeoutMs: 2000 })
+      .client({ requestTimeoutMs: 20_000 })
       .listPage(page1)
       .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(KebHttpError);
     expect(err).toMatchObject({ code: "KEB_HTTP", status: 429, bodyExcerpt: "slow down" });
-    expect(performance.now() - started).toBeLessThan(1500);
+    expect(performance.now() - started).toBeLessThan(10_000);
   });
 
   it("surfaces KEB's JSON error text on a 500 without retrying it", async () => {

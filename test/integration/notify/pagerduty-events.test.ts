@@ -88,10 +88,11 @@ describe("PagerDutyEvents", () => {
   it("gives up when the next wait would pass the deadline, with the last answer", async () => {
     const pd = fake.pagerduty;
     pd.faults.push({ status: 429, retryAfter: "30" });
+    // Gave up at once rather than sleep toward its deadline: far under it, however loaded the machine.
     const started = Date.now();
-    const err = await failure(events().send(trigger("inc-5"), soon(5_000)));
+    const err = await failure(events().send(trigger("inc-5"), soon(20_000)));
     expect(err.message).toBe("the PagerDuty trigger of inc-5 kept failing: HTTP 429 Requests are throttled");
-    expect(Date.now() - started).toBeLessThan(2_000);
+    expect(Date.now() - started).toBeLessThan(10_000);
     expect(pd.attempts).toHaveLength(1);
   });
 

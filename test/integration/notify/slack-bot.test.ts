@@ -108,11 +108,12 @@ describe("SlackBot", () => {
       .catch((e: unknown) => e)) as SlackPostError;
     expect(refused.message).toBe("the Slack post was refused: HTTP 403 forbidden: Bearer [redacted]");
     fake.api.faults.push({ status: 429, retryAfter: "30", body: "ratelimited" });
+    // Gave up at once rather than sleep toward its deadline: far under it, however loaded the machine.
     const started = Date.now();
-    await expect(bot().post(message, Date.now() + 2_000)).rejects.toThrow(
+    await expect(bot().post(message, Date.now() + 20_000)).rejects.toThrow(
       "the Slack post kept failing: HTTP 429 ratelimited",
     );
-    expect(Date.now() - started).toBeLessThan(1_000);
+    expect(Date.now() - started).toBeLessThan(10_000);
   });
 
   it("paces posts to one per interval per channel", async () => {

@@ -13,8 +13,8 @@ import {
 } from "../../helpers/memory-ports.ts";
 import { withDeps } from "../../helpers/run-deps.ts";
 
-// Every branch of runAudit on in-memory ports: milliseconds per test, no server. The invariants
-// against real servers stay in test/integration/runner/run-audit.test.ts.
+// Every branch of runAudit on in-memory ports, no server. The invariants against real servers stay
+// in test/integration/runner/run-audit.test.ts.
 
 const hour = (h: number): string => new Date(Date.UTC(2026, 10, 1, h)).toISOString();
 
@@ -26,9 +26,13 @@ let reports: MemoryReportStore;
 let ids: string[];
 let deps: AuditRunDeps;
 
+// Generated once (a third of a test's time otherwise); each test gets its own copy to change.
+const FLEET_600 = generateFleet({ size: 600, seed: 7, flagged: 300 });
+const FLEET_2000 = generateFleet({ size: 2000, seed: 7, flagged: 1000 });
+
 beforeEach(() => {
   // 300 flagged of 600: the failing audit's first query spans two pages of 100 (159 rows).
-  source = new FleetSource(new Fleet(generateFleet({ size: 600, seed: 7, flagged: 300 })));
+  source = new FleetSource(new Fleet(structuredClone(FLEET_600)));
   store = new MemoryAuditStore();
   publisher = new MemoryPublisher();
   silences = new MemorySilences();
@@ -403,7 +407,7 @@ describe("runAudit: publish, commit and record", () => {
 
   it("counts as told only what the digest names when the report cannot be stored", async () => {
     // 630 transitions: the digest names some and counts the rest, which only the report lists.
-    source.fleet.reset(generateFleet({ size: 2000, seed: 7, flagged: 1000 }));
+    source.fleet.reset(structuredClone(FLEET_2000));
     reports.refuse = true;
     const s = await failing(0);
     const [digest] = publisher.published;
@@ -422,7 +426,7 @@ describe("runAudit: publish, commit and record", () => {
   });
 
   it("keeps every transition in the run report, found by run ID", async () => {
-    source.fleet.reset(generateFleet({ size: 2000, seed: 7, flagged: 1000 }));
+    source.fleet.reset(structuredClone(FLEET_2000));
     const s = await failing(0);
     const report = reports.reports.get(s.runId);
     expect(report?.transitions).toHaveLength(s.transitions.length);
@@ -437,7 +441,7 @@ describe("runAudit: publish, commit and record", () => {
   });
 
   it("counts a large incident's counted transitions as told once the report is stored, so the next run is quiet", async () => {
-    source.fleet.reset(generateFleet({ size: 2000, seed: 7, flagged: 1000 }));
+    source.fleet.reset(structuredClone(FLEET_2000));
     const big = await failing(0);
     expect(big.transitions.length).toBeGreaterThan(LEDGER_TRANSITIONS);
     expect(publisher.published).toHaveLength(1);
