@@ -81,6 +81,7 @@ export {
   parseRunInput,
 } from "./run-input.ts";
 export type { AuditRunResult, RunOptions } from "./run-state.ts";
+export { RunSummarySchema } from "./run-summary-schema.ts";
 export {
   freshAfterFailure,
   rotating,

@@ -4,15 +4,18 @@ import { TEST_CHANNELS, testNotice } from "@fleet-auditor/render";
 import { enum as oneOf, optional, strictObject } from "zod";
 import { parseInput } from "./errors.ts";
 import type { RunLogger } from "./ports.ts";
+import { withSchemaKey } from "./schema-key.ts";
 
 /**
  * The console event that sends a test message through each topic instead of running an audit:
  * `{ "notifyTest": {} }`, or `{ "notifyTest": { "topic": "critical" } }` for one. Unknown keys
  * are refused, so that a typo does not test a route nobody meant.
  */
-export const NotifyTestInputSchema = strictObject({
-  notifyTest: strictObject({ topic: optional(oneOf(MESSAGE_TOPICS as [MessageTopic, ...MessageTopic[]])) }),
-});
+export const NotifyTestInputSchema = withSchemaKey(
+  strictObject({
+    notifyTest: strictObject({ topic: optional(oneOf(MESSAGE_TOPICS as [MessageTopic, ...MessageTopic[]])) }),
+  }),
+);
 
 /** True when an event asks for a test of the routes (`{ "notifyTest": … }`) rather than a run. */
 export function isNotifyTestRequest(event: unknown): boolean {

@@ -1,5 +1,6 @@
 import { array, boolean, iso, optional, type output, strictObject, string } from "zod";
 import { parseInput } from "./errors.ts";
+import { withoutSchemaKey, withSchemaKey } from "./schema-key.ts";
 
 const values = optional(array(string().min(1)).min(1));
 
@@ -19,18 +20,20 @@ export const NarrowingFiltersSchema = strictObject({
  * `scheduledTime` from EventBridge Scheduler's `<aws.scheduler.scheduled-time>`; it keys
  * idempotency. Unknown fields are refused so that a typo does not run an unintended audit.
  */
-export const AuditRunInputSchema = strictObject({
-  audit: string().min(1),
-  filters: optional(NarrowingFiltersSchema),
-  dryRun: optional(boolean()),
-  notify: optional(boolean()),
-  scheduledTime: optional(iso.datetime({ offset: true })),
-  now: optional(iso.datetime({ offset: true })),
-});
+export const AuditRunInputSchema = withSchemaKey(
+  strictObject({
+    audit: string().min(1),
+    filters: optional(NarrowingFiltersSchema),
+    dryRun: optional(boolean()),
+    notify: optional(boolean()),
+    scheduledTime: optional(iso.datetime({ offset: true })),
+    now: optional(iso.datetime({ offset: true })),
+  }),
+);
 
-export type AuditRunInput = output<typeof AuditRunInputSchema>;
+export type AuditRunInput = Omit<output<typeof AuditRunInputSchema>, "$schema">;
 
 /** Parses a run input; throws `RunInputError` listing every bad field by path. */
 export function parseRunInput(input: unknown): AuditRunInput {
-  return parseInput(AuditRunInputSchema, input);
+  return withoutSchemaKey(parseInput(AuditRunInputSchema, input));
 }

@@ -9,9 +9,10 @@ import {
 } from "@fleet-auditor/audit";
 import { strictObject, string } from "zod";
 import { parseInput } from "./errors.ts";
+import { withSchemaKey } from "./schema-key.ts";
 
 /** A console event that asks for a run's report instead of running an audit: `{ "show": RUN_ID }`. */
-export const ShowRunInputSchema = strictObject({ show: string().min(1).max(200) });
+export const ShowRunInputSchema = withSchemaKey(strictObject({ show: string().min(1).max(200) }));
 
 /** True when an event asks for a report (`{ "show": … }`) rather than a run. */
 export function isShowRequest(event: unknown): boolean {

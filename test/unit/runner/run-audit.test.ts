@@ -1,7 +1,7 @@
 import { type AuditDefinition, failingAudit } from "@fleet-auditor/audit";
 import { KebHttpError } from "@fleet-auditor/keb";
 import { Fleet, generateFleet } from "@fleet-auditor/keb-sim";
-import { type AuditRunDeps, LEDGER_TRANSITIONS, runAudit } from "@fleet-auditor/runner";
+import { type AuditRunDeps, LEDGER_TRANSITIONS, RunSummarySchema, runAudit } from "@fleet-auditor/runner";
 import { LeaseLostError } from "@fleet-auditor/store";
 import { beforeEach, describe, expect, it } from "vitest";
 import {
@@ -93,6 +93,18 @@ describe("runAudit: recorded run", () => {
     const adhoc = await runAudit(deps, { audit: "failing" });
     expect(adhoc.status).toBe("completed");
     expect([...store.ledger.keys()].filter((k) => k.startsWith("failing|adhoc:"))).toHaveLength(1);
+  });
+});
+
+describe("runAudit: the summary's contract", () => {
+  it("returns summaries its published schema takes, field for field: a first run, a steady one, a duplicate and a skipped one", async () => {
+    const summaries = [await failing(0), await failing(1), await failing(1)];
+    store.leases.set("failing", { owner: "other", expiresAtMs: Date.parse(hour(2)) + 60_000 });
+    summaries.push(await failing(2));
+    expect(summaries.map((s) => s.status)).toEqual(["completed", "completed", "duplicate", "skipped"]);
+    expect(summaries[0]?.transitions.length).toBeGreaterThan(0);
+    // Strict: a field the schema (schemas/fleet-auditor.run-summary.v1.schema.json) lacks fails.
+    for (const s of summaries) expect(RunSummarySchema.parse(JSON.parse(JSON.stringify(s)))).toEqual(s);
   });
 });
 
