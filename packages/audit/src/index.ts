@@ -78,7 +78,15 @@ export {
   leftOutLine,
   leftOutNews,
 } from "./left-out.ts";
-export { fillTemplate, type LinkTemplates, linkValues, parsedUrl, SAFE_LINK, safeLink } from "./links.ts";
+export {
+  fillTemplate,
+  type LinkTemplates,
+  linkValues,
+  parsedUrl,
+  SAFE_LINK,
+  safeLink,
+  templateCanLink,
+} from "./links.ts";
 export {
   formatMatcher,
   type LabelMatcher,

@@ -58,6 +58,16 @@ export function fillTemplate(
   return safeLink(url) ? url : undefined;
 }
 
+/**
+ * True when a template can give a link at all: with every placeholder filled, it is a `safeLink`
+ * once normalised. A template that never can (`http:`, a `<` in it) would give no link in silence,
+ * so configuration refuses it: the functions' variables and the deploy's stage settings alike.
+ */
+export function templateCanLink(template: string): boolean {
+  const parsed = parsedUrl(template.replace(PLACEHOLDER, "x"));
+  return parsed !== undefined && safeLink(parsed.href);
+}
+
 // A reason that reads as a code (`err_keb_timeout`, `CrashLoopBackOff`, `ETIMEDOUT`) can name a
 // runbook page; free text ("etcdserver: request timed out") would make a slug no page has.
 const CODE = /^[A-Za-z][\w.-]{0,79}$/;

@@ -6,8 +6,7 @@ import {
   expiredAudit,
   failingAudit,
   type LinkTemplates,
-  parsedUrl,
-  safeLink,
+  templateCanLink,
   withGroupBy,
 } from "@fleet-auditor/audit";
 import { coerce, object, enum as oneOf, optional, type output, string } from "zod";
@@ -24,13 +23,9 @@ export const TopicArnSchema = string().regex(
 
 // Messages carry a link only when it is a plain https URL once normalised (`fillTemplate`): a
 // template that can never give one is refused here rather than give no link in silence.
-const linkable = (url: string): boolean => {
-  const parsed = parsedUrl(url);
-  return parsed !== undefined && safeLink(parsed.href);
-};
 const template = () =>
   optional(
-    string().refine((v) => linkable(v.replace(/\{\w+\}/g, "x")), {
+    string().refine(templateCanLink, {
       message:
         "expected an https: URL template without <, > or |, such as https://console.example/runtimes/{instanceID}",
     }),
