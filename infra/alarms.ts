@@ -3,9 +3,10 @@
 // ("Alarms and their runbooks") under its name, which its description names;
 // test/unit/sst-wiring.test.ts holds every declared alarm to that.
 
+import { durationSeconds } from "./duration.ts";
 import type { DeployedSchedule } from "./schedules.ts";
 
-/** A function to watch, as sst.config.ts declared it. */
+/** A function to watch, as infra/*.ts declared it. */
 export interface WatchedFunction {
   /** Prefix of its alarms' names: `Audit` gives AuditErrors, AuditDuration, AuditThrottles. */
   name: string;
@@ -19,6 +20,27 @@ export interface WatchedFunction {
   cutsShortSeconds: number;
   /** Its reserved concurrency, when it has one: what it is throttled at. */
   reservedConcurrency?: number;
+}
+
+/**
+ * A function to watch, from its declared arguments: its timeout (SST's default 20 seconds when
+ * not given), its reserved concurrency, and how long before its timeout it stops by itself
+ * (packages/runner/src/deadline.ts; the Slack and PagerDuty functions' 2 s margins).
+ */
+export function watchedFunction(
+  name: string,
+  functionName: $util.Input<string>,
+  args: { timeout?: unknown; concurrency?: unknown },
+  cutsShortSeconds: number,
+): WatchedFunction {
+  const reserved = (args.concurrency as { reserved?: number } | undefined)?.reserved;
+  return {
+    name,
+    functionName,
+    timeoutSeconds: durationSeconds(String(args.timeout ?? "20 seconds"), `${name}'s timeout`),
+    cutsShortSeconds,
+    ...(reserved !== undefined ? { reservedConcurrency: reserved } : {}),
+  };
 }
 
 type AlarmArgs = Omit<aws.cloudwatch.MetricAlarmArgs, "alarmActions" | "okActions">;

@@ -1,36 +1,15 @@
-// When each audit runs, per stage, and the longest gap between two runs its not-running alarm
-// waits for. Pure (no SST globals): sst.config.ts and test/unit/infra/schedules.test.ts import it.
+// When each audit runs on a stage (its `schedules` in stages.json, defaults filled in), and the
+// longest gap between two runs its not-running alarm waits for. Pure (no SST globals):
+// infra/scheduling.ts and test/unit/infra/schedules.test.ts import it.
 
 import { durationSeconds } from "./duration.ts";
+import type { StageSettings } from "./stage-schema.ts";
 
-/** An SST-style duration: "90 seconds", "15 minutes", "2 hours", "1 day". */
-type Duration =
-  `${number} ${"second" | "seconds" | "minute" | "minutes" | "hour" | "hours" | "day" | "days"}`;
+/** One audit's schedule: a `rate(...)`, or a `cron(...)` with its longest gap between two runs. */
+export type AuditSchedule = NonNullable<StageSchedules["failing"]>;
 
-/**
- * One audit's schedule on a stage: a `rate(...)`, whose period is its gap, or a `cron(...)` with
- * the longest gap between two of its runs (an irregular cron, `0 8,12 * * ? *`, has no single
- * period, and a daily cron in a timezone with summer time has a 25-hour gap once a year).
- */
-export type AuditSchedule = `rate(${string})` | { schedule: `cron(${string})`; maxGap: Duration };
-
-/** A stage's schedules (each audit's default where not given) and their timezone (default UTC). */
-export interface StageSchedules {
-  failing?: AuditSchedule;
-  expired?: AuditSchedule;
-  applications?: AuditSchedule;
-  timezone?: string;
-}
-
-/**
- * Where the audits run on schedule. A stage not listed (dev, a developer's own) does not poll KEB
- * unless `FLEET_AUDITOR_SCHEDULES=on` at deploy time.
- */
-export const SCHEDULED_STAGES: Record<string, StageSchedules> = {
-  prod: {},
-  production: {},
-  staging: { failing: "rate(30 minutes)" },
-};
+/** A stage's schedules as `stages.json` gives them (`schedules`), without the on/off switch. */
+export type StageSchedules = Omit<NonNullable<StageSettings["schedules"]>, "enabled">;
 
 const DEFAULTS: Required<Omit<StageSchedules, "timezone">> = {
   failing: "rate(15 minutes)",
@@ -63,7 +42,7 @@ export function auditSchedules(
   settings: StageSchedules = {},
 ): Record<keyof typeof DEFAULTS, DeployedSchedule> {
   const deployed = (audit: keyof typeof DEFAULTS): DeployedSchedule => {
-    const where = `SCHEDULED_STAGES.${stage}.${audit}`;
+    const where = `stage ${stage}: schedules.${audit}`;
     const given = (settings[audit] ?? DEFAULTS[audit]) as unknown;
     const { schedule, maxGap } =
       typeof given === "string"

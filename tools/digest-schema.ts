@@ -2,8 +2,8 @@
 // variant of every digest and incident message; `fleet-auditor.health/v1`, of every health
 // notice; `fleet-auditor.test/v1`, of every `notify test` message), of the functions' input events
 // (`audit-event/v1`, `status-query/v1`, which `events/*.json` name) and of the run summary
-// (`run-summary/v1`) from their zod schemas, for consumers in other languages and editors:
-// `npm run schema`. Tests fail when a committed file and its zod
+// (`run-summary/v1`) from their zod schemas, for consumers in other languages and editors, and that
+// of `stages.json`, for editors: `npm run schema`. Tests fail when a committed file and its zod
 // schema disagree.
 import { writeFileSync } from "node:fs";
 import {
@@ -14,6 +14,7 @@ import {
   statusQueryV1JsonSchema,
   testV1JsonSchema,
 } from "./digest-schema-json.ts";
+import { stagesJsonSchema } from "./stages-schema-json.ts";
 
 for (const [name, schema] of [
   ["fleet-auditor.digest.v1.schema.json", digestV1JsonSchema()],
@@ -22,6 +23,7 @@ for (const [name, schema] of [
   ["fleet-auditor.audit-event.v1.schema.json", auditEventV1JsonSchema()],
   ["fleet-auditor.status-query.v1.schema.json", statusQueryV1JsonSchema()],
   ["fleet-auditor.run-summary.v1.schema.json", runSummaryV1JsonSchema()],
+  ["fleet-auditor.stages.schema.json", stagesJsonSchema()],
 ] as const) {
   const path = new URL(`../schemas/${name}`, import.meta.url);
   writeFileSync(path, `${JSON.stringify(schema, null, 2)}\n`);

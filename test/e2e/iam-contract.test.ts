@@ -165,8 +165,7 @@ function leadingKeys(f: Declared): RegExp[] {
 describe("the IAM contract", () => {
   it("each function sends exactly the actions on the resources sst.config.ts grants it", async () => {
     const config = await recordSstConfig("dev", {
-      FLEET_AUDITOR_SLACK: "webhook",
-      FLEET_AUDITOR_PAGERDUTY: "on",
+      stages: { stages: { dev: { slack: { way: "webhook" }, pagerDuty: true } } },
     });
     const fn = (name: string) => config.named("sst.aws.Function", name);
     const at = (k: number) => recentHour(k);
@@ -327,8 +326,7 @@ describe("the IAM contract", () => {
     // With a bot: an incident's first message keeps its thread parent, its end looks it up; every
     // item it reads or writes is one its dynamodb:LeadingKeys condition allows.
     const botConfig = await recordSstConfig("dev", {
-      FLEET_AUDITOR_SLACK: "bot",
-      FLEET_AUDITOR_SLACK_CHANNEL: slackApi.api.channel,
+      stages: { stages: { dev: { slack: { way: "bot", channel: slackApi.api.channel } } } },
     });
     const bot = botConfig.named("sst.aws.Function", "Slack");
     const beforeSlack = mark();

@@ -1,3 +1,7 @@
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
 // Recording stand-ins of the `sst` and `aws` globals that sst.config.ts uses, so that its `run()`
 // can be executed offline and what it declares inspected. Outputs are plain strings shaped like
 // what AWS gives (ARNs, names, URLs), so that config schemas can parse them.
@@ -26,11 +30,24 @@ export interface Recording {
   named(kind: string, name: string): Declared;
 }
 
-/** Runs sst.config.ts for a stage with these deploy-time variables, recording every declaration. */
-export async function recordSstConfig(
-  stage: string,
-  env: Record<string, string | undefined> = {},
-): Promise<Recording> {
+/** How to run the config: the deployer's variables, and stage settings instead of stages.json. */
+export interface RecordOptions {
+  env?: Record<string, string | undefined>;
+  /** A stages file's content (written to a temporary file); the committed stages.json if not given. */
+  stages?: unknown;
+}
+
+/**
+ * Runs sst.config.ts's `app()` and `run()` for a stage, recording every declaration, with the
+ * committed stages.json or the `stages` given.
+ */
+export async function recordSstConfig(stage: string, options: RecordOptions = {}): Promise<Recording> {
+  const dir = options.stages === undefined ? undefined : mkdtempSync(join(tmpdir(), "fleet-auditor-stages-"));
+  const env = { ...options.env };
+  if (dir) {
+    env.FLEET_AUDITOR_STAGES_FILE = join(dir, "stages.json");
+    writeFileSync(env.FLEET_AUDITOR_STAGES_FILE, JSON.stringify(options.stages));
+  }
   const declared: Declared[] = [];
   const g = globalThis as Record<string, unknown>;
   const saved = Object.fromEntries(
@@ -141,10 +158,10 @@ export async function recordSstConfig(
     // config has its own (tsconfig.sst.json, in `npm run typecheck`).
     const configModule = "../../sst.config.ts";
     const config = (await import(configModule)).default as unknown as {
-      app(input: { stage: string }): Record<string, unknown>;
+      app(input: { stage: string }): Promise<Record<string, unknown>>;
       run(): Promise<Record<string, unknown>>;
     };
-    const app = config.app({ stage });
+    const app = await config.app({ stage });
     const outputs = await config.run();
     return {
       stage,
@@ -164,6 +181,7 @@ export async function recordSstConfig(
       if (v === undefined) delete process.env[k];
       else process.env[k] = v;
     }
+    if (dir) rmSync(dir, { recursive: true, force: true });
   }
 }
 

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 
 // SST refuses a config with top-level imports ("Move imports inside the function they are used
 // and do a dynamic import"): `sst install`, and so CI, fails on one. Type-only imports are erased
-// before SST looks; the infra modules are loaded with `await import()` inside `run()`.
+// before SST looks; the infra modules are loaded with `await import()` inside `app()` and `run()`.
 
 const CONFIG = readFileSync(new URL("../../sst.config.ts", import.meta.url), "utf8");
 

@@ -339,9 +339,9 @@ describe("sst.config.ts wiring", () => {
     expect(functions(dev).map((f) => f.name)).not.toContain("Slack");
     expect(functions(dev).map((f) => f.name)).not.toContain("Pager");
     const prod = await recordSstConfig("prod", {
-      FLEET_AUDITOR_SLACK: "webhook",
-      FLEET_AUDITOR_PAGERDUTY: "on",
-      FLEET_AUDITOR_PAGER_EMAIL: "pager@example.com",
+      stages: {
+        stages: { prod: { slack: { way: "webhook" }, pagerDuty: true, pagerEmail: "pager@example.com" } },
+      },
     });
     expect(all(prod, true)).toEqual([]);
     expect(functions(prod).find((f) => f.name === "Slack")?.subscribedTo).toMatchObject({
@@ -374,8 +374,7 @@ describe("sst.config.ts wiring", () => {
 
   it("deploys the Slack function with a bot token: its channel, the audit table's thread items only, one delivery at a time", async () => {
     const bot = await recordSstConfig("prod", {
-      FLEET_AUDITOR_SLACK: "bot",
-      FLEET_AUDITOR_SLACK_CHANNEL: "C0123ABCD",
+      stages: { stages: { prod: { slack: { way: "bot", channel: "C0123ABCD" } } } },
     });
     expect(all(bot, true)).toEqual([]);
     const slack = bot.named("sst.aws.Function", "Slack");
@@ -403,16 +402,16 @@ describe("sst.config.ts wiring", () => {
       FunctionName: "fleet-auditor-prod-Slack",
     });
     // A webhook alone has no table access and no channel.
-    const hook = await recordSstConfig("dev", { FLEET_AUDITOR_SLACK: "webhook" });
+    const hook = await recordSstConfig("dev", { stages: { default: { slack: { way: "webhook" } } } });
     const hooked = hook.named("sst.aws.Function", "Slack").args;
     expect(hooked.environment).not.toHaveProperty("AUDIT_TABLE");
     expect(JSON.stringify(hooked.permissions)).not.toContain("dynamodb");
-    await expect(recordSstConfig("prod", { FLEET_AUDITOR_SLACK: "bot" })).rejects.toThrow(
-      /FLEET_AUDITOR_SLACK_CHANNEL is not set/,
-    );
-    await expect(recordSstConfig("prod", { FLEET_AUDITOR_SLACK: "yes" })).rejects.toThrow(
-      /FLEET_AUDITOR_SLACK must be webhook or bot/,
-    );
+    await expect(
+      recordSstConfig("prod", { stages: { stages: { prod: { slack: { way: "bot" } } } } }),
+    ).rejects.toThrow(/stages\.prod\.slack\.channel: /);
+    await expect(
+      recordSstConfig("prod", { stages: { stages: { prod: { slack: { way: "yes" } } } } }),
+    ).rejects.toThrow(/stages\.prod\.slack\.way: /);
     // A Slack function given no secret, or not granted its own, is caught.
     const broken = (change: (args: Record<string, unknown>) => Record<string, unknown>): Recording => {
       const copy: Recording = {
@@ -474,8 +473,8 @@ describe("sst.config.ts wiring", () => {
   });
 
   it("runs the audits on schedule only where the stage is scheduled, with the stage's settings", async () => {
-    const enabled = async (stage: string, env: Record<string, string> = {}) =>
-      (await recordSstConfig(stage, env))
+    const enabled = async (stage: string, stages?: unknown) =>
+      (await recordSstConfig(stage, { stages }))
         .of("sst.aws.CronV2")
         .map((c) => [c.name, c.args.enabled, c.args.schedule]);
     expect(await enabled("dev")).toEqual([
@@ -483,7 +482,7 @@ describe("sst.config.ts wiring", () => {
       ["AuditExpired", false, "cron(0 * * * ? *)"],
       ["AuditApplications", false, "rate(5 minutes)"],
     ]);
-    expect(await enabled("dev", { FLEET_AUDITOR_SCHEDULES: "on" })).toEqual([
+    expect(await enabled("dev", { stages: { dev: { schedules: { enabled: true } } } })).toEqual([
       ["AuditFailing", true, "rate(15 minutes)"],
       ["AuditExpired", true, "cron(0 * * * ? *)"],
       ["AuditApplications", true, "rate(5 minutes)"],
@@ -516,12 +515,17 @@ describe("sst.config.ts wiring", () => {
 
   it("subscribes this stage's e-mail addresses with their filters, and a Chatbot channel when named", async () => {
     const r = await recordSstConfig("prod", {
-      FLEET_AUDITOR_ALERT_EMAILS: JSON.stringify([
-        { address: "team@example.com", filter: { severity: ["critical", "warning"] } },
-        { address: "all@example.com" },
-      ]),
-      FLEET_AUDITOR_CHATBOT_TEAM_ID: "T0123",
-      FLEET_AUDITOR_CHATBOT_CHANNEL_ID: "C0456",
+      stages: {
+        stages: {
+          prod: {
+            alertEmails: [
+              { address: "team@example.com", filter: { severity: ["critical", "warning"] } },
+              { address: "all@example.com" },
+            ],
+            chatbot: { teamId: "T0123", channelId: "C0456" },
+          },
+        },
+      },
     });
     expect(r.of("aws.sns.TopicSubscription").map((s) => [s.args.endpoint, s.args.filterPolicy])).toEqual([
       ["team@example.com", JSON.stringify({ severity: ["critical", "warning"] })],
@@ -536,13 +540,41 @@ describe("sst.config.ts wiring", () => {
         "arn:aws:sns:eu-central-1:123456789012:fleet-auditor-prod-Ops",
       ],
     });
-    await expect(recordSstConfig("prod", { FLEET_AUDITOR_ALERT_EMAILS: "team@example.com" })).rejects.toThrow(
-      /FLEET_AUDITOR_ALERT_EMAILS is not JSON/,
-    );
+    await expect(
+      recordSstConfig("prod", { stages: { stages: { prod: { alertEmails: "team@example.com" } } } }),
+    ).rejects.toThrow(/stages\.prod\.alertEmails: /);
     // Every function gets the shared settings from $transform.
     for (const f of r.of("sst.aws.Function")) {
       expect(f.args).toMatchObject({ runtime: "nodejs22.x", architecture: "arm64" });
     }
+  });
+
+  it("tells both audit functions how messages read: the stage's landscape, links and groupings", async () => {
+    const messages = {
+      landscape: "prod-eu",
+      links: {
+        runtime: "https://dashboard.example/runtimes/{instanceID}",
+        runbook: "https://wiki.example/runbooks/{reason}",
+        report: "https://console.example/runs/{runId}",
+      },
+      groupBy: { failing: ["state", "reason"], applications: ["node"] },
+    };
+    const r = await recordSstConfig("prod", { stages: { default: messages } });
+    expect(all(r, true)).toEqual([]);
+    for (const name of ["Audit", "ApplicationsAudit"]) {
+      expect(r.named("sst.aws.Function", name).args.environment).toMatchObject({
+        LANDSCAPE: "prod-eu",
+        RUNTIME_URL_TEMPLATE: "https://dashboard.example/runtimes/{instanceID}",
+        RUNBOOK_URL_TEMPLATE: "https://wiki.example/runbooks/{reason}",
+        REPORT_URL_TEMPLATE: "https://console.example/runs/{runId}",
+        GROUP_BY_FAILING: "state,reason",
+        GROUP_BY_APPLICATIONS: "node",
+      });
+    }
+    // Without them: the stage's name, and each audit's own grouping.
+    const plain = (await recordSstConfig("prod")).named("sst.aws.Function", "Audit").args.environment;
+    expect(plain).toMatchObject({ LANDSCAPE: "prod" });
+    expect(Object.keys(plain as object).filter((k) => /TEMPLATE|GROUP_BY/.test(k))).toEqual([]);
   });
 
   it("catches each kind of mistake (each check shown failing once on a broken copy)", async () => {

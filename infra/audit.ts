@@ -1,0 +1,101 @@
+// The runtime audits: the audit table every audit run keeps its state in, what a run may send,
+// how its messages read (from stages.json), and the Audit function that runs the KEB audits.
+
+import { type alarmTo, functionAlarms, watchedFunction } from "./alarms.ts";
+import type { Failures } from "./failures.ts";
+import { type KebSecrets, readSecret } from "./secrets.ts";
+import type { StageSettings } from "./stage-schema.ts";
+import type { Topics } from "./topics.ts";
+
+/**
+ * Snapshots (one item per flagged runtime per audit), the run ledger and reports, leases, health
+ * and silences; deletion-protected, with point-in-time recovery, on a protected stage.
+ */
+export function auditTable(protectedStage: boolean): sst.aws.Dynamo {
+  return new sst.aws.Dynamo("AuditTable", {
+    fields: { pk: "string", sk: "string" },
+    primaryIndex: { hashKey: "pk", rangeKey: "sk" },
+    ttl: "ttl",
+    deletionProtection: protectedStage,
+    transform: { table: { pointInTimeRecovery: { enabled: protectedStage } } },
+  });
+}
+
+/** What an audit run sends, KEB's or the applications': its state and its messages. */
+export function auditRunAccess(table: sst.aws.Dynamo, t: Topics) {
+  return [
+    {
+      actions: [
+        "dynamodb:GetItem",
+        "dynamodb:PutItem",
+        "dynamodb:DeleteItem",
+        "dynamodb:Query",
+        "dynamodb:BatchWriteItem",
+      ],
+      resources: [table.arn],
+    },
+    { actions: ["sns:Publish"], resources: [t.alerts.arn, t.critical.arn, t.incidents.arn] },
+  ];
+}
+
+/**
+ * What every audit run's function is told: its table and topics, and how its messages read (the
+ * landscape's name, the stage's unless stages.json names one; link templates; groupings), as the
+ * function's variables (README, Configuration) name them.
+ */
+export function auditRunEnvironment(
+  table: sst.aws.Dynamo,
+  t: Topics,
+  settings: StageSettings,
+): Record<string, $util.Input<string>> {
+  const groupBy = Object.entries(settings.groupBy ?? {}).flatMap(([audit, labels]) =>
+    labels ? [[`GROUP_BY_${audit.toUpperCase()}`, labels.join(",")]] : [],
+  );
+  const links = settings.links ?? {};
+  return {
+    AUDIT_TABLE: table.name,
+    ALERT_TOPIC_ARN: t.alerts.arn,
+    CRITICAL_TOPIC_ARN: t.critical.arn,
+    INCIDENT_TOPIC_ARN: t.incidents.arn,
+    LANDSCAPE: settings.landscape ?? $app.stage,
+    ...(links.runtime ? { RUNTIME_URL_TEMPLATE: links.runtime } : {}),
+    ...(links.runbook ? { RUNBOOK_URL_TEMPLATE: links.runbook } : {}),
+    ...(links.report ? { REPORT_URL_TEMPLATE: links.report } : {}),
+    ...Object.fromEntries(groupBy),
+  };
+}
+
+/** The Audit function: one KEB audit run per invocation (a schedule's or the console's). */
+export function auditFunction(deps: {
+  table: sst.aws.Dynamo;
+  topics: Topics;
+  keb: KebSecrets;
+  failures: Failures;
+  settings: StageSettings;
+  alarm: ReturnType<typeof alarmTo>;
+}): sst.aws.Function {
+  const { table, topics: t, keb, failures } = deps;
+  const args = {
+    handler: "functions/audit.handler",
+    timeout: "5 minutes",
+    memory: "512 MB",
+    // A run that throws (e.g. DynamoDB unreachable) is redone by the next schedule; the lease and
+    // the ledger would absorb retries, but they would only add load on KEB. It goes to Failures.
+    retries: 0,
+    transform: failures.destination,
+    // One run per audit at a time is the lease's job; this caps what a burst of console runs costs.
+    concurrency: { reserved: 4 },
+    link: keb.link,
+    // Exactly what the function sends (test/e2e/iam-contract.test.ts records it).
+    permissions: [...auditRunAccess(table, t), readSecret(keb.clientSecret), failures.send],
+    environment: {
+      ...auditRunEnvironment(table, t, deps.settings),
+      KEB_CLIENT_SECRET_ARN: keb.clientSecret.arn,
+      // Longer than the function timeout: a crashed run's lease expires before the next schedule.
+      LEASE_MINUTES: "6",
+    },
+  } satisfies sst.aws.FunctionArgs;
+  const audit = new sst.aws.Function("Audit", args);
+  functionAlarms(deps.alarm, watchedFunction("Audit", audit.name, args, 30));
+  return audit;
+}

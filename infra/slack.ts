@@ -1,0 +1,69 @@
+// Slack without Chatbot: Block Kit to an incoming webhook, or through a bot that keeps each
+// incident in one thread; deployed only on a stage whose `slack` in stages.json says which, its
+// secret created in Secrets Manager for the operator to set (README, "Secrets").
+
+import { type alarmTo, functionAlarms, watchedFunction } from "./alarms.ts";
+import type { Failures } from "./failures.ts";
+import { managedSecret, readSecret } from "./secrets.ts";
+import type { StageSettings } from "./stage-schema.ts";
+
+/** The Slack function on the Incidents topic, the way the stage names. */
+export function slackFunction(deps: {
+  slack: NonNullable<StageSettings["slack"]>;
+  incidents: sst.aws.SnsTopic;
+  auditTable: sst.aws.Dynamo;
+  failures: Failures;
+  protectedStage: boolean;
+  alarm: ReturnType<typeof alarmTo>;
+}): void {
+  const { slack, failures } = deps;
+  const secret =
+    slack.way === "bot"
+      ? managedSecret("SlackBotToken", "the Slack bot's token (xoxb-…)", deps.protectedStage)
+      : managedSecret("SlackWebhookUrl", "the Slack incoming webhook URL", deps.protectedStage);
+  // The bot keeps each incident's thread parent in the audit table, and may read and write those
+  // items only (partition keys SLACK#<incidentKey>, store's `itemKey.slackThread`).
+  const bot: {
+    access: Array<{
+      actions: string[];
+      resources: $util.Input<string>[];
+      conditions: Array<{ test: string; variable: string; values: string[] }>;
+    }>;
+    environment: Record<string, $util.Input<string>>;
+  } =
+    slack.way === "bot"
+      ? {
+          access: [
+            {
+              actions: ["dynamodb:GetItem", "dynamodb:PutItem"],
+              resources: [deps.auditTable.arn],
+              conditions: [
+                { test: "ForAllValues:StringLike", variable: "dynamodb:LeadingKeys", values: ["SLACK#*"] },
+              ],
+            },
+          ],
+          environment: {
+            SLACK_BOT_TOKEN_ARN: secret.arn,
+            SLACK_CHANNEL: slack.channel,
+            AUDIT_TABLE: deps.auditTable.name,
+          },
+        }
+      : { access: [], environment: { SLACK_WEBHOOK_URL_ARN: secret.arn } };
+  const args = {
+    handler: "functions/slack.handler",
+    // Room for a 429's Retry-After and a few backoffs; a post that still fails throws, Lambda
+    // retries twice, then the event goes to Failures.
+    timeout: "1 minute",
+    memory: "256 MB",
+    retries: 2,
+    transform: failures.destination,
+    // One delivery at a time: two deliveries of one incident never race to start two threads, and
+    // Slack takes about one message a second per channel anyway. Lambda keeps the events it
+    // throttles and retries them, within the hour the failure destination allows.
+    concurrency: { reserved: 1 },
+    permissions: [readSecret(secret), failures.send, ...bot.access],
+    environment: bot.environment,
+  } satisfies sst.aws.FunctionArgs;
+  const fn = deps.incidents.subscribe("Slack", args);
+  functionAlarms(deps.alarm, watchedFunction("Slack", fn.nodes.function.name, args, 2));
+}

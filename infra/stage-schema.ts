@@ -1,0 +1,135 @@
+// The schema of `stages.json`: what each stage of a deployment is (where it runs, who hears it,
+// how its messages read, when it audits). Pure: `infra/stage-config.ts` reads the file against
+// it, `npm run schema` writes it as JSON Schema (`schemas/fleet-auditor.stages.schema.json`) for
+// editors, and a test keeps the two equal.
+
+import { AUDITS, templateCanLink } from "@fleet-auditor/audit";
+import { z } from "zod";
+
+/** An SST-style duration: "90 seconds", "15 minutes", "2 hours", "1 day". */
+const DurationSchema = z
+  .string()
+  .regex(/^\d+ (second|minute|hour|day)s?$/, 'expected a duration such as "15 minutes" or "2 hours"');
+
+// A rate's period is its gap; a cron has no single period (`0 8,12 * * ? *`), and a daily cron in
+// a timezone with summer time has a 25-hour gap once a year: it states its longest gap, which its
+// not-running alarm waits for (twice).
+const AuditScheduleSchema = z.union([
+  z
+    .string()
+    .regex(
+      /^rate\(.+\)$/,
+      'expected "rate(15 minutes)", or { "schedule": "cron(...)", "maxGap": "2 hours" }: a cron states the longest gap between two of its runs',
+    ),
+  z.strictObject({
+    schedule: z.string().regex(/^cron\(.+\)$/, "expected cron(...)"),
+    maxGap: DurationSchema.describe("the longest gap between two runs, for the not-running alarm"),
+  }),
+]);
+
+const SchedulesSchema = z
+  .strictObject({
+    enabled: z.boolean().describe("Whether the audits run on schedule (and their missing-run alarms exist)."),
+    timezone: z.string().min(1).optional().describe("The schedules' IANA timezone; UTC when not given."),
+    failing: AuditScheduleSchema.optional().describe('Default "rate(15 minutes)".'),
+    expired: AuditScheduleSchema.optional().describe('Default hourly: cron(0 * * * ? *), maxGap "1 hour".'),
+    applications: AuditScheduleSchema.optional().describe('Default "rate(5 minutes)".'),
+  })
+  .describe("When each audit runs. Not given: not scheduled (a developer's stage does not poll KEB).");
+
+const UrlTemplateSchema = z.string().refine(templateCanLink, {
+  message:
+    "expected an https: URL template without <, > or |, such as https://console.example/runtimes/{instanceID}",
+});
+
+/** Each audit's labels, as a list its `groupBy` may name (at most 10, as the function allows). */
+const groupByOf = (labels: readonly string[]) =>
+  z
+    .array(z.enum(labels as [string, ...string[]]))
+    .min(1)
+    .max(10);
+const GroupBySchema = z
+  .strictObject(
+    Object.fromEntries(AUDITS.map((a) => [a.name, groupByOf(a.labels).optional()])) as Record<
+      string,
+      z.ZodOptional<ReturnType<typeof groupByOf>>
+    >,
+  )
+  .describe("The labels whose values make one incident, per audit (GROUP_BY_<AUDIT>).");
+
+const EmailSchema = z.email("expected an e-mail address");
+
+/** One stage's settings; every field optional, a stage's entry given onto the default's. */
+export const StageSettingsSchema = z.strictObject({
+  region: z
+    .string()
+    .regex(/^[a-z]{2}(-[a-z]+)+-\d$/, "expected an AWS region such as eu-central-1")
+    .optional()
+    .describe("The AWS region the stage is deployed in; eu-central-1 when not given."),
+  landscape: z
+    .string()
+    .regex(/^[\w.-]{1,40}$/, "expected a short name such as prod-eu")
+    .optional()
+    .describe(
+      "The landscape's name in every subject and title (LANDSCAPE); the stage's name when not given.",
+    ),
+  links: z
+    .strictObject({
+      runtime: UrlTemplateSchema.optional().describe("RUNTIME_URL_TEMPLATE"),
+      runbook: UrlTemplateSchema.optional().describe("RUNBOOK_URL_TEMPLATE"),
+      report: UrlTemplateSchema.optional().describe("REPORT_URL_TEMPLATE"),
+    })
+    .optional()
+    .describe("URL templates for links in messages (README, Configuration)."),
+  groupBy: GroupBySchema.optional(),
+  alertEmails: z
+    .array(
+      z.strictObject({
+        address: EmailSchema,
+        filter: z
+          .record(z.string(), z.unknown())
+          .optional()
+          .describe("An SNS filter policy (README, Routing: what rests on filter policies)."),
+      }),
+    )
+    .optional()
+    .describe("E-mail subscriptions to the Alerts topic (the digests)."),
+  pagerEmail: EmailSchema.optional().describe("An e-mail subscription to the Critical topic."),
+  opsEmail: EmailSchema.optional().describe("An e-mail subscription to the Ops topic (the alarms)."),
+  chatbot: z
+    .strictObject({
+      teamId: z.string().regex(/^T[A-Z0-9]+$/, "expected a Slack workspace ID such as T0123ABCD"),
+      channelId: z.string().regex(/^[CG][A-Z0-9]+$/, "expected a Slack channel ID such as C0123ABCD"),
+    })
+    .optional()
+    .describe("An AWS Chatbot Slack channel on the Incidents and Ops topics."),
+  slack: z
+    .discriminatedUnion("way", [
+      z.strictObject({ way: z.literal("webhook") }),
+      z.strictObject({
+        way: z.literal("bot"),
+        channel: z
+          .string()
+          .regex(/^[CG][A-Z0-9]+$/, "expected the ID of the channel the bot posts to, such as C0123ABCD"),
+      }),
+    ])
+    .optional()
+    .describe("The Slack function on the Incidents topic: an incoming webhook, or a bot that threads."),
+  pagerDuty: z.boolean().optional().describe("The PagerDuty function on the Critical topic."),
+  schedules: SchedulesSchema.optional(),
+});
+export type StageSettings = z.output<typeof StageSettingsSchema>;
+
+/**
+ * `stages.json`: `default`, what every stage has, and `stages`, each stage's own entry. A field a
+ * stage gives replaces the default's whole field (`schedules` too: no deep merge, so what a stage
+ * deploys is read in two places at most); a stage not listed gets the default alone.
+ */
+export const StagesFileSchema = z.strictObject({
+  $schema: z.string().optional(),
+  default: StageSettingsSchema.default({}),
+  stages: z
+    .record(z.string().regex(/^[a-z][a-z0-9-]*$/, "expected a stage name such as prod"), StageSettingsSchema)
+    .default({}),
+});
+export type StagesFile = z.output<typeof StagesFileSchema>;

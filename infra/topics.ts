@@ -1,0 +1,68 @@
+// The stage's SNS topics and who hears each: the e-mail subscriptions and the AWS Chatbot channel
+// that stages.json names for the stage.
+
+import type { StageSettings } from "./stage-schema.ts";
+
+/** The topics a run publishes to, and the alarms' own. */
+export interface Topics {
+  /** The run digests: e-mail subscribes here; subscriptions can filter on audit, severity, kinds. */
+  alerts: sst.aws.SnsTopic;
+  /** Critical incidents' opening and end, and health notices: what a pager hears, unfiltered. */
+  critical: sst.aws.SnsTopic;
+  /** One message per incident with news, threaded by its incidentKey: what chat follows. */
+  incidents: sst.aws.SnsTopic;
+  /** The alarms': their messages carry no audit or severity attribute for a filter to match. */
+  ops: sst.aws.SnsTopic;
+}
+
+/** An e-mail subscription to a topic, with its filter policy when it has one. */
+function email(name: string, topic: sst.aws.SnsTopic, address: string, filter?: Record<string, unknown>) {
+  new aws.sns.TopicSubscription(name, {
+    topic: topic.arn,
+    protocol: "email",
+    endpoint: address,
+    ...(filter ? { filterPolicy: JSON.stringify(filter) } : {}),
+  });
+}
+
+/** The four topics, the stage's e-mail subscriptions, and its Chatbot channel when it names one. */
+export function topics(settings: StageSettings): Topics {
+  const alerts = new sst.aws.SnsTopic("Alerts");
+  for (const [i, { address, filter }] of (settings.alertEmails ?? []).entries())
+    email(`AlertEmail${i + 1}`, alerts, address, filter);
+  // A pager subscribes here without a filter, so its route does not rest on SNS applying filter
+  // policies to a MessageStructure=json publish.
+  const critical = new sst.aws.SnsTopic("Critical");
+  if (settings.pagerEmail) email("PagerEmail", critical, settings.pagerEmail);
+  // AWS Chatbot and the Slack function subscribe here; the e-mail digests stay on Alerts, so their
+  // subscriptions stay as they are. Health notices go to both.
+  const incidents = new sst.aws.SnsTopic("Incidents");
+  const ops = new sst.aws.SnsTopic("Ops");
+  if (settings.opsEmail) email("OpsEmail", ops, settings.opsEmail);
+  if (settings.chatbot) chatbot(settings.chatbot, [incidents, ops]);
+  return { alerts, critical, incidents, ops };
+}
+
+/**
+ * AWS Chatbot in a Slack channel (the workspace must be authorized in the Chatbot console once).
+ * Chatbot only relays notifications: its role may do nothing, and the guardrail says so.
+ */
+function chatbot(ids: NonNullable<StageSettings["chatbot"]>, follows: sst.aws.SnsTopic[]): void {
+  const role = new aws.iam.Role("ChatbotRole", {
+    assumeRolePolicy: JSON.stringify({
+      Version: "2012-10-17",
+      Statement: [
+        { Effect: "Allow", Principal: { Service: "chatbot.amazonaws.com" }, Action: "sts:AssumeRole" },
+      ],
+    }),
+  });
+  new aws.chatbot.SlackChannelConfiguration("Chatbot", {
+    configurationName: `fleet-auditor-${$app.stage}`,
+    iamRoleArn: role.arn,
+    slackTeamId: ids.teamId,
+    slackChannelId: ids.channelId,
+    snsTopicArns: follows.map((t) => t.arn),
+    guardrailPolicyArns: ["arn:aws:iam::aws:policy/ReadOnlyAccess"],
+    loggingLevel: "ERROR",
+  });
+}

@@ -1,0 +1,118 @@
+import { readFileSync } from "node:fs";
+import { Ajv2020 } from "ajv/dist/2020.js";
+import { describe, expect, it } from "vitest";
+import { RETIRED_VARIABLES } from "../../../infra/retired-variables.ts";
+import { readStagesFile, settingsOf, stagesFilePath } from "../../../infra/stage-config.ts";
+import { StagesFileSchema } from "../../../infra/stage-schema.ts";
+import { stagesJsonSchema } from "../../../tools/stages-schema-json.ts";
+import { recordSstConfig } from "../../helpers/sst-stand-ins.ts";
+
+// stages.json holds what the deployer's shell used to: a deploy reads the committed file, fails
+// naming the file, the field and the stage on a mistake, and refuses a shell that still sets a
+// retired variable instead of dropping what it said.
+
+const ROOT = new URL("../../../", import.meta.url);
+const COMMITTED = new URL("stages.json", ROOT);
+const SCHEMA = new URL("schemas/fleet-auditor.stages.schema.json", ROOT);
+
+describe("stages.json", () => {
+  it("is the file beside sst.config.ts, and the committed one parses and schedules prod and staging", () => {
+    expect(stagesFilePath({})).toBe(new URL(COMMITTED).pathname);
+    const file = readStagesFile(stagesFilePath({}), "prod");
+    expect(settingsOf(file, "prod").schedules).toEqual({ enabled: true });
+    expect(settingsOf(file, "staging").schedules).toEqual({ enabled: true, failing: "rate(30 minutes)" });
+  });
+
+  it("has a committed JSON Schema equal to the zod schema, which accepts the committed file", () => {
+    expect(JSON.parse(readFileSync(SCHEMA, "utf8"))).toEqual(stagesJsonSchema());
+    const validate = new Ajv2020({ strict: false, validateFormats: false }).compile(stagesJsonSchema());
+    const committed = JSON.parse(readFileSync(COMMITTED, "utf8"));
+    expect(validate(committed), JSON.stringify(validate.errors)).toBe(true);
+    expect(validate({ ...committed, stages: { prod: { pagerEmails: ["a@example.com"] } } })).toBe(false);
+  });
+
+  it("gives a stage its entry's fields over the default's, whole, and a stage not listed the default alone", () => {
+    const file = StagesFileSchema.parse({
+      default: { region: "eu-west-1", links: { runbook: "https://wiki.example/{reason}" } },
+      stages: {
+        prod: { links: { report: "https://console.example/{runId}" }, schedules: { enabled: true } },
+      },
+    });
+    expect(settingsOf(file, "prod")).toEqual({
+      region: "eu-west-1",
+      links: { report: "https://console.example/{runId}" },
+      schedules: { enabled: true },
+    });
+    expect(settingsOf(file, "alice")).toEqual(file.default);
+    // A stage named like an Object.prototype member is not one.
+    expect(settingsOf(file, "constructor")).toEqual(file.default);
+  });
+
+  it("fails a deploy naming the file, the stage and each wrong field, never echoing a value", async () => {
+    const stages = {
+      default: { opsEmail: "not-an-address-s3cr3t" },
+      stages: {
+        prod: { slack: { way: "bot", channel: "general" }, schedules: { enabled: "yes" } },
+        dev: { pagerEmails: ["pager@example.com"] },
+      },
+    };
+    const failure = recordSstConfig("dev", { stages });
+    await expect(failure).rejects.toThrow(/stages\.json \(deploying stage dev\) is invalid:/);
+    const message = await failure.catch((err: Error) => err.message);
+    expect(message).toMatch(/default\.opsEmail: expected an e-mail address/);
+    expect(message).toMatch(/stages\.prod\.slack\.channel: expected the ID of the channel/);
+    expect(message).toMatch(/stages\.prod\.schedules\.enabled: /);
+    expect(message).toMatch(/stages\.dev: Unrecognized key: "pagerEmails"/);
+    expect(message).not.toContain("s3cr3t");
+    const template = { stages: { prod: { links: { runtime: "http://dash.example/{instance}" } } } };
+    await expect(recordSstConfig("prod", { stages: template })).rejects.toThrow(
+      /stages\.prod\.links\.runtime: expected an https: URL template/,
+    );
+    const grouping = { default: { groupBy: { failing: ["state", "colour"] } } };
+    await expect(recordSstConfig("prod", { stages: grouping })).rejects.toThrow(
+      /default\.groupBy\.failing\[1\]/,
+    );
+    await expect(recordSstConfig("prod", { stages: "[" })).rejects.toThrow(
+      /stages\.json \(deploying stage prod\) is invalid:\n {2}\(the file\): /,
+    );
+  });
+
+  it("gives a developer's stage no subscription, no Slack or pager, and no schedule", async () => {
+    const alice = await recordSstConfig("alice");
+    expect(alice.of("aws.sns.TopicSubscription")).toEqual([]);
+    expect(alice.of("aws.chatbot.SlackChannelConfiguration")).toEqual([]);
+    expect(alice.of("sst.aws.Function").map((f) => f.name)).not.toEqual(
+      expect.arrayContaining([expect.stringMatching(/^(Slack|Pager)$/)]),
+    );
+    expect(alice.of("sst.aws.CronV2").map((c) => c.args.enabled)).toEqual([false, false, false]);
+  });
+
+  it("pins the provider to the stage's region, else the default's, else eu-central-1", async () => {
+    const region = async (stage: string, stages?: unknown) =>
+      ((await recordSstConfig(stage, { stages })).app.providers as { aws: { region: string } }).aws.region;
+    const stages = { default: { region: "eu-west-1" }, stages: { us: { region: "us-east-1" } } };
+    expect(await region("us", stages)).toBe("us-east-1");
+    expect(await region("dev", stages)).toBe("eu-west-1");
+    expect(await region("dev", {})).toBe("eu-central-1");
+  });
+});
+
+describe("the retired deploy-time variables", () => {
+  it("fail a deploy, each named with the field it moved to", async () => {
+    for (const [variable, field] of Object.entries(RETIRED_VARIABLES)) {
+      await expect(recordSstConfig("prod", { env: { [variable]: "on" } }), variable).rejects.toThrow(
+        `${variable}: now the stage's "${field}"`,
+      );
+    }
+    const both = recordSstConfig("prod", {
+      env: { FLEET_AUDITOR_PAGER_EMAIL: "pager@example.com", FLEET_AUDITOR_SCHEDULES: "on" },
+    });
+    await expect(both).rejects.toThrow(/FLEET_AUDITOR_PAGER_EMAIL: .*\n {2}FLEET_AUDITOR_SCHEDULES: /);
+    await expect(both).rejects.toThrow(/per-stage settings live in stages\.json/);
+  });
+
+  it("are left alone when empty: they meant none before", async () => {
+    const r = await recordSstConfig("prod", { env: { FLEET_AUDITOR_ALERT_EMAILS: "" } });
+    expect(r.of("aws.sns.TopicSubscription")).toEqual([]);
+  });
+});
