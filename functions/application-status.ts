@@ -1,5 +1,4 @@
 import { Logger } from "@aws-lambda-powertools/logger";
-import { Metrics } from "@aws-lambda-powertools/metrics";
 import type { QuarantineItem, StatusRow } from "@fleet-auditor/metaserver";
 import { ApplicationsEnvSchema, parseConfig, parseStatusQuery } from "@fleet-auditor/runner";
 import { DynamoStatusStore, documentClient } from "@fleet-auditor/store";
@@ -7,14 +6,13 @@ import { functionStack } from "./lib/stack.ts";
 
 const env = parseConfig(ApplicationsEnvSchema, process.env);
 const logger = new Logger({ serviceName: "fleet-auditor" });
-const metrics = new Metrics({ namespace: "FleetAuditor", serviceName: "application-status" });
 const store = new DynamoStatusStore({
   client: documentClient(),
   tableName: env.STATUS_TABLE,
 });
 
 /** Console queries: `{ "node": "edge-1", "status": "Rejected", "since": "…" }`, or `{ "quarantine": true }`. */
-export const handler = functionStack<unknown, StatusRow[] | QuarantineItem[]>(logger, metrics).handler(
+export const handler = functionStack<unknown, StatusRow[] | QuarantineItem[]>(logger).handler(
   async (event) => {
     const q = parseStatusQuery(event);
     if (q.quarantine) return store.quarantined(q.limit);

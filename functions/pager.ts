@@ -1,5 +1,4 @@
 import { Logger } from "@aws-lambda-powertools/logger";
-import { Metrics, MetricUnit } from "@aws-lambda-powertools/metrics";
 import { createHttpAgent } from "@fleet-auditor/keb";
 import { PagerDutyEvents } from "@fleet-auditor/notify";
 import {
@@ -19,7 +18,6 @@ import { functionStack } from "./lib/stack.ts";
 // when the routing key in Secrets Manager changed (read cached 5 minutes; afresh after a failure).
 const env = parseConfig(PagerEnvSchema, process.env);
 const logger = new Logger({ serviceName: "fleet-auditor" });
-const metrics = new Metrics({ namespace: "FleetAuditor", serviceName: "pager" });
 const dispatcher = createHttpAgent({ proxy: env.proxy });
 const withPager = freshAfterFailure(
   rotating(
@@ -38,12 +36,11 @@ const withPager = freshAfterFailure(
  */
 export const handler = functionStack<unknown, { sent: number; triggered: number; resolved: number }>(
   logger,
-  metrics,
 ).handler(async (event, context) => {
   const deadline = Date.now() + context.getRemainingTimeInMillis() - env.PAGERDUTY_DEADLINE_MARGIN_MS;
   const result = await withPager((pager) =>
     deliverToPager({ pager, log: logger }, snsMessages(event), deadline),
   );
-  metrics.addMetric("PagerEvents", MetricUnit.Count, result.sent);
+  logger.info("delivered", { pagerEvents: result.sent });
   return result;
 });

@@ -1,5 +1,4 @@
 import { Logger } from "@aws-lambda-powertools/logger";
-import { Metrics, MetricUnit } from "@aws-lambda-powertools/metrics";
 import { deliverToSlack, freshAfterFailure, parseConfig, SlackEnvSchema } from "@fleet-auditor/runner";
 import { managedSecretReader } from "@fleet-auditor/store";
 import { slackDeps } from "./lib/slack-deps.ts";
@@ -11,7 +10,6 @@ import { functionStack } from "./lib/stack.ts";
 // token is read from Secrets Manager (cached 5 minutes; afresh after a failed delivery).
 const env = parseConfig(SlackEnvSchema, process.env);
 const logger = new Logger({ serviceName: "fleet-auditor" });
-const metrics = new Metrics({ namespace: "FleetAuditor", serviceName: "slack" });
 const deps = slackDeps(env, logger, managedSecretReader());
 const withPoster = freshAfterFailure(deps.poster);
 
@@ -24,13 +22,11 @@ const withPoster = freshAfterFailure(deps.poster);
  * (`slack/render-slack.ts`), the posters notify's `SlackWebhook` and `SlackBot`; `fleet-auditor
  * slack preview` prints the same message.
  */
-export const handler = functionStack<unknown, { posted: number }>(logger, metrics).handler(
-  async (event, context) => {
-    const deadline = Date.now() + context.getRemainingTimeInMillis() - env.SLACK_DEADLINE_MARGIN_MS;
-    const result = await withPoster((poster) =>
-      deliverToSlack({ ...deps, poster }, snsMessages(event), deadline),
-    );
-    metrics.addMetric("SlackPosts", MetricUnit.Count, result.posted);
-    return result;
-  },
-);
+export const handler = functionStack<unknown, { posted: number }>(logger).handler(async (event, context) => {
+  const deadline = Date.now() + context.getRemainingTimeInMillis() - env.SLACK_DEADLINE_MARGIN_MS;
+  const result = await withPoster((poster) =>
+    deliverToSlack({ ...deps, poster }, snsMessages(event), deadline),
+  );
+  logger.info("delivered", { slackPosts: result.posted });
+  return result;
+});

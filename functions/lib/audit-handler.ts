@@ -15,7 +15,7 @@ import {
   showRun,
 } from "@fleet-auditor/runner";
 import type { AuditFunctionDeps } from "./audit-deps.ts";
-import { recordRunMetrics } from "./run-metrics.ts";
+import { recordRunMetrics, runLogFields } from "./run-metrics.ts";
 import { functionStack } from "./stack.ts";
 
 /**
@@ -47,12 +47,7 @@ export function auditHandler(deps: AuditFunctionDeps, logger: Logger, metrics: M
       // One deadline for the run, short of the function's timeout: a slow KEB ends the run
       // incomplete (counted toward degraded, metrics flushed) instead of a silent kill.
       const summary = await runAudit(deps, input, runDeadline(context.getRemainingTimeInMillis()));
-      logger.info("audit run finished", {
-        runId: summary.runId,
-        status: summary.status,
-        complete: summary.complete,
-        transitions: summary.transitions.length,
-      });
+      logger.info("audit run finished", runLogFields(summary));
       recordRunMetrics(metrics, summary);
       return summary;
     },

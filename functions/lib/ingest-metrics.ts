@@ -1,13 +1,12 @@
 import { type Metrics, MetricUnit } from "@aws-lambda-powertools/metrics";
 import type { IngestCounts } from "@fleet-auditor/runner";
 
-/** EMF metrics of one SQS batch: applied, stale, duplicate, quarantined, failed, deferred (deadline). */
+/**
+ * EMF metrics of one SQS batch: what the alarms watch, `Failed` and `Quarantined`. Each is a
+ * custom metric on the bill (README, "Cost"); the batch's other counts (records, applied, stale,
+ * duplicate, deferred at the deadline) are fields of its "batch processed" log line.
+ */
 export function recordIngestMetrics(metrics: Metrics, counts: IngestCounts): void {
-  metrics.addMetric("Records", MetricUnit.Count, counts.records);
-  metrics.addMetric("Applied", MetricUnit.Count, counts.applied);
-  metrics.addMetric("Stale", MetricUnit.Count, counts.stale);
-  metrics.addMetric("Duplicate", MetricUnit.Count, counts.duplicate);
   metrics.addMetric("Quarantined", MetricUnit.Count, counts.quarantined);
   metrics.addMetric("Failed", MetricUnit.Count, counts.failed);
-  metrics.addMetric("Deferred", MetricUnit.Count, counts.deferred);
 }

@@ -12,6 +12,8 @@ export async function startChildSim(args: {
   size: number;
   flagged: number;
   latency: number;
+  /** The share of the flagged that are expired (default: the simulator's mix). */
+  expiredShare?: number;
 }): Promise<ChildSim> {
   const { info, stop } = await startChild("./sim-process.ts", [
     "--size",
@@ -20,6 +22,7 @@ export async function startChildSim(args: {
     `${args.flagged}`,
     "--latency",
     `${args.latency}`,
+    ...(args.expiredShare === undefined ? [] : ["--expired-share", `${args.expiredShare}`]),
   ]);
   return { url: info.url as string, stop };
 }

@@ -9,6 +9,7 @@ const { values } = parseArgs({
     flagged: { type: "string" },
     latency: { type: "string" },
     seed: { type: "string" },
+    "expired-share": { type: "string" },
   },
 });
 const sim = await startKebSimulator({
@@ -16,6 +17,7 @@ const sim = await startKebSimulator({
     size: Number(values.size ?? 1000),
     flagged: Number(values.flagged ?? 100),
     seed: Number(values.seed ?? 1),
+    ...(values["expired-share"] ? { expiredShare: Number(values["expired-share"]) } : {}),
   },
   latencyMs: Number(values.latency ?? 0),
 });

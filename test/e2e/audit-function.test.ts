@@ -69,8 +69,8 @@ describe("functions/audit.ts", () => {
         .filter((l) => l.startsWith("{") && l.includes("_aws"))
         .map((l) => JSON.parse(l) as Record<string, unknown>);
     const duplicateEmf = emfOf(out.slice(firstRun));
-    expect(duplicateEmf.some((m) => m.DuplicateRuns === 1)).toBe(true);
-    expect(duplicateEmf.some((m) => "Flagged" in m || "Runs" in m)).toBe(false);
+    expect(duplicateEmf.some((m) => m.Runs === 0)).toBe(true);
+    expect(duplicateEmf.some((m) => "Flagged" in m || m.Runs === 1)).toBe(false);
     expect(emfOf(out.slice(0, firstRun)).some((m) => m.Runs === 1)).toBe(true);
     expect(summary).toMatchObject({
       audit: "failing",

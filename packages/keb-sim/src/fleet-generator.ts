@@ -64,6 +64,12 @@ export interface FleetOptions {
   seed?: number;
   /** Exactly this many flagged runtimes (failed, error, deprovisionincomplete, expired). Default ~6%. */
   flagged?: number;
+  /**
+   * The share of the flagged runtimes that are expired (the rest failing), 0 to 1: exactly
+   * `round(flagged × share)` of them, and no failed suspension (both at once). Default: the
+   * catalog's mix, about 38 % expired and 4 % both.
+   */
+  expiredShare?: number;
   /** The fleet's "now", epoch ms; creation times lie in the two years before. Default 2026-11-01. */
   now?: number;
 }
@@ -81,6 +87,7 @@ export function generateFleet(options: FleetOptions): SimInstance[] {
   const now = options.now ?? DEFAULT_FLEET_NOW;
   const flaggedCount = Math.min(size, options.flagged ?? Math.round(size * 0.06));
   const flaggedAt = chooseIndexes(rng, size, flaggedCount);
+  const expiredAt = expiredOf(flaggedAt, options.expiredShare);
   const accounts = Array.from({ length: Math.max(1, Math.ceil(size / 25)) }, () => rng.uuid());
   const span = 730 * DAY_MS;
   // Creation times spread over two years, strictly increasing (KEB pages by created_at).
@@ -89,10 +96,30 @@ export function generateFleet(options: FleetOptions): SimInstance[] {
   const instances: SimInstance[] = [];
   for (let i = 0; i < size; i++) {
     const createdMs = start + i * step + rng.int(0, Math.max(0, step - 1));
-    const scenario = flaggedAt.has(i) ? rng.weighted(FLAGGED) : rng.weighted(HEALTHY);
+    const scenario = flaggedAt.has(i) ? rng.weighted(flaggedMix(expiredAt, i)) : rng.weighted(HEALTHY);
     instances.push(buildInstance(rng, scenario, createdMs, now, rng.pick(accounts)));
   }
   return instances;
+}
+
+// With a share asked for, a runtime is in one audit only: a failed suspension (expired and failed)
+// is left out.
+const EXPIRED = FLAGGED.filter(([s]) => s.startsWith("expired"));
+const FAILING = FLAGGED.filter(([s]) => !s.startsWith("expired") && s !== "suspension-failed");
+
+/** The flagged indexes that are expired, when a share is asked for: the first ones chosen. */
+function expiredOf(flaggedAt: Set<number>, share: number | undefined): Set<number> | undefined {
+  if (share === undefined) return undefined;
+  const count = Math.round(flaggedAt.size * Math.min(1, Math.max(0, share)));
+  return new Set([...flaggedAt].slice(0, count));
+}
+
+function flaggedMix(
+  expiredAt: Set<number> | undefined,
+  i: number,
+): ReadonlyArray<readonly [FlaggedScenario, number]> {
+  if (!expiredAt) return FLAGGED;
+  return expiredAt.has(i) ? EXPIRED : FAILING;
 }
 
 function chooseIndexes(rng: Random, size: number, count: number): Set<number> {

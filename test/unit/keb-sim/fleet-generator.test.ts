@@ -20,6 +20,13 @@ describe("the seeded fleet generator", () => {
     expect(fleet.filter(isFlagged)).toHaveLength(137);
   });
 
+  it("splits the flagged into exactly the asked share of expired runtimes and failing ones", () => {
+    const fleet = generateFleet({ size: 2000, seed: 4, flagged: 140, expiredShare: 2 / 7 });
+    const flagged = fleet.filter(isFlagged);
+    expect(flagged).toHaveLength(140);
+    expect(flagged.filter((i) => i.expiredAt !== undefined)).toHaveLength(40);
+  });
+
   it("builds runtimes that pass the client's schema, in createdAt order, with realistic plans and providers", () => {
     const fleet = generateFleet({ size: 1000, seed: 2 });
     const plans = new Set(fleet.map((i) => i.servicePlanName));
