@@ -1,4 +1,5 @@
 import { SNSClient } from "@aws-sdk/client-sns";
+import type { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import type { MessageTopic } from "@fleet-auditor/audit";
 import { KebTransport } from "@fleet-auditor/keb";
 import { snsAlertPublisher } from "@fleet-auditor/notify";
@@ -36,18 +37,26 @@ export type AuditFunctionDeps = AuditRunDeps & {
   topics: readonly MessageTopic[];
 };
 
+/** The SDK clients an audit function sends with: the default ones, or a benchmark's that count. */
+export interface AuditClients {
+  dynamo: DynamoDBDocumentClient;
+  sns: SNSClient;
+}
+
+const defaultClients = (): AuditClients => ({ dynamo: documentClient(), sns: new SNSClient({}) });
+
 /**
  * What every audit run needs from its parsed environment: the audit table, the topics, the
  * policy and message settings. Called once per cold start, so the SDK clients are built once.
  */
-function runDeps(env: Common, log: RunLogger): AuditFunctionDeps {
-  const table = { client: documentClient(), tableName: env.AUDIT_TABLE };
+function runDeps(env: Common, log: RunLogger, clients: AuditClients): AuditFunctionDeps {
+  const table = { client: clients.dynamo, tableName: env.AUDIT_TABLE };
   return {
     ports: {
       store: new DynamoAuditStore(table),
       silences: new DynamoSilenceStore(table),
       reports: new DynamoReportStore(table),
-      publisher: snsAlertPublisher(new SNSClient({}), {
+      publisher: snsAlertPublisher(clients.sns, {
         alerts: env.ALERT_TOPIC_ARN,
         ...(env.CRITICAL_TOPIC_ARN ? { critical: env.CRITICAL_TOPIC_ARN } : {}),
         ...(env.INCIDENT_TOPIC_ARN ? { incidents: env.INCIDENT_TOPIC_ARN } : {}),
@@ -76,11 +85,17 @@ function runDeps(env: Common, log: RunLogger): AuditFunctionDeps {
 /**
  * The KEB audit function's adapters: the run's, and KEB with its transport (the process's one
  * undici agent, through the proxy the environment names, a socket per page in flight); `secrets`
- * reads a client secret kept in Secrets Manager.
+ * reads a client secret kept in Secrets Manager; `clients`, SDK clients other than the default
+ * (`npm run bench -- cost` counts what they send).
  */
-export function auditDeps(env: AuditFunctionEnv, log: RunLogger, secrets?: SecretReader): AuditFunctionDeps {
+export function auditDeps(
+  env: AuditFunctionEnv,
+  log: RunLogger,
+  secrets?: SecretReader,
+  clients: AuditClients = defaultClients(),
+): AuditFunctionDeps {
   const transport = new KebTransport({ proxy: env.proxy, connections: env.KEB_CONCURRENCY });
-  const deps = runDeps(env, log);
+  const deps = runDeps(env, log, clients);
   return {
     ...deps,
     ports: { ...deps.ports, source: kebClientFrom(env, transport, secrets) },
@@ -89,9 +104,13 @@ export function auditDeps(env: AuditFunctionEnv, log: RunLogger, secrets?: Secre
 }
 
 /** The applications audit function's adapters: the run's, and the Application status table. */
-export function applicationsAuditDeps(env: ApplicationsAuditEnv, log: RunLogger): AuditFunctionDeps {
-  const statusStore = new DynamoStatusStore({ client: documentClient(), tableName: env.STATUS_TABLE });
-  const deps = runDeps(env, log);
+export function applicationsAuditDeps(
+  env: ApplicationsAuditEnv,
+  log: RunLogger,
+  clients: AuditClients = defaultClients(),
+): AuditFunctionDeps {
+  const statusStore = new DynamoStatusStore({ client: clients.dynamo, tableName: env.STATUS_TABLE });
+  const deps = runDeps(env, log, clients);
   const statusSource = new StatusTableSource({ statusStore, thresholds: thresholdsFrom(env), log });
   const commandStore = { ...deps.settings?.commandStore, statusTable: env.STATUS_TABLE };
   return { ...deps, ports: { ...deps.ports, statusSource }, settings: { ...deps.settings, commandStore } };

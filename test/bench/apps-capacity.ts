@@ -239,7 +239,7 @@ function replay(definition: CreateTableCommandInput, batches: string[][]): Index
  * answer mostly lands in a later SQS batch, which is the dearer case for the indexes (a row
  * enters the watched set and leaves it again) than both folding into one write.
  */
-function delayedResponses(messages: string[], delay: number): string[] {
+export function delayedResponses(messages: string[], delay: number): string[] {
   const out: string[] = [];
   for (let i = 0; i < messages.length / 2; i++) {
     out.push(messages[2 * i] as string);
@@ -251,9 +251,10 @@ function delayedResponses(messages: string[], delay: number): string[] {
   return out;
 }
 
-function batchesOf(messages: string[]): string[][] {
-  return Array.from({ length: Math.ceil(messages.length / BATCH) }, (_, i) =>
-    messages.slice(i * BATCH, (i + 1) * BATCH),
+/** The messages in batches of `size`, in order. */
+export function batchesOf(messages: string[], size = BATCH): string[][] {
+  return Array.from({ length: Math.ceil(messages.length / size) }, (_, i) =>
+    messages.slice(i * size, (i + 1) * size),
   );
 }
 

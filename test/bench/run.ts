@@ -4,6 +4,7 @@
 import { benchApps } from "./apps.ts";
 import { benchAudit } from "./audit.ts";
 import { benchBundles } from "./bundles.ts";
+import { benchCost } from "./cost.ts";
 import { benchKeb } from "./keb.ts";
 import type { BenchOptions } from "./kit.ts";
 
@@ -12,6 +13,7 @@ const benches: Record<string, (options: BenchOptions) => Promise<boolean>> = {
   audit: benchAudit,
   apps: benchApps,
   bundle: () => benchBundles(),
+  cost: benchCost,
 };
 const args = process.argv.slice(2);
 const smoke = args.includes("--smoke");

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { benchApps } from "../bench/apps.ts";
 import { benchAudit } from "../bench/audit.ts";
+import { benchCost } from "../bench/cost.ts";
 import { benchKeb } from "../bench/keb.ts";
 import { type BenchOptions, javaPresent } from "../bench/kit.ts";
 import { launchDynamoLocal } from "../helpers/dynamo-local.ts";
@@ -80,4 +81,25 @@ describe("benchmarks at smoke size", () => {
       expect(text).not.toMatch(/DISAGREE/);
     } else expect(text).toContain("DynamoDB Local: left out (no java on PATH)");
   }, 180_000);
+
+  it("the cost benchmark prices a reference month from what the code sent, and holds it to its goals", async () => {
+    const lines = await smoke(benchCost);
+    const text = lines.join("\n");
+    expect(text).toMatch(/a reference month \(730 hours\) of stage region eu-central-1/);
+    if (!java) {
+      expect(text).toContain("DynamoDB Local: left out (no java on PATH)");
+      return;
+    }
+    for (const group of ["KEB audits", "Applications audit", "Application path", "Metrics, alarms"])
+      expect(text).toMatch(new RegExp(`^  ${group}.*: \\$${NUMBER} a month$`, "m"));
+    expect(text).toMatch(
+      new RegExp(`DynamoDB status table writes: [\\d,]+ x .* = \\$${NUMBER} \\(measured x model\\)`),
+    );
+    expect(text).toMatch(new RegExp(`^  total: \\$${NUMBER} a month$`, "m"));
+    expect(text).toMatch(/index sort-key change 2 write units .* AGREE/);
+    // Each goal is printed with its verdict; the custom metrics are counted from the EMF printed.
+    expect(text).toMatch(/the audits .*: \$[\d.]+ a month \(bar <= \$3.00\) (PASS|FAIL)/);
+    expect(text).toMatch(/DynamoDB writes per million messages: \$[\d.]+ .*\(bar <= \$1.60\) (PASS|FAIL)/);
+    expect(text).toMatch(/custom metrics: \d+ \(bar <= 15\) PASS/);
+  }, 120_000);
 });

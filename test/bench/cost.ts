@@ -1,0 +1,477 @@
+import { CreateTopicCommand, SNSClient } from "@aws-sdk/client-sns";
+import { startFauxqs } from "fauxqs";
+import { launchDynamoLocal } from "../helpers/dynamo-local.ts";
+import { recordSstConfig } from "../helpers/sst-stand-ins.ts";
+import { type HandlerOutput, runHandlers } from "./cost-handlers.ts";
+import { CostMeasure, type CostStack, type KebAuditMeasure, STATUS_TABLE } from "./cost-measure.ts";
+import {
+  ASSUMED,
+  applicationTrafficModel,
+  auditRunSeconds,
+  batchSeconds,
+  cost,
+  HOURS,
+  kebNews,
+  kebRunUnits,
+  type Line,
+  logGb,
+  priceNote,
+  REFERENCE,
+  total,
+} from "./cost-model.ts";
+import { type BenchOptions, javaPresent, Report } from "./kit.ts";
+import { PRICES, stageRegion } from "./prices.ts";
+import { startChildSim } from "./sim-child.ts";
+
+/** The fleet measured (the reference's shape, scaled at smoke size) and the Application sample. */
+const SIZES = {
+  full: { runtimes: 100_000, flagged: 7_000, messages: 4_000, nodes: 10_000, delay: 1_000 },
+  smoke: { runtimes: 700, flagged: 35, messages: 120, nodes: 60, delay: 50 },
+};
+const GOALS = { auditsUsd: 3, writesPerMillionUsd: 1.6, customMetrics: 15 };
+const KEB_AUDITS = ["failing", "expired"] as const;
+
+const n = (x: number, digits = 0): string =>
+  x.toLocaleString("en-US", { minimumFractionDigits: digits, maximumFractionDigits: digits });
+const usd = (x: number): string => `$${x.toFixed(2)}`;
+
+/** What the bench measured, for the model to scale. */
+interface Measured {
+  keb: KebAuditMeasure[];
+  ingest: Awaited<ReturnType<CostMeasure["ingest"]>>;
+  appsAudit: Awaited<ReturnType<CostMeasure["applicationsAudit"]>>;
+  indexKeyChange: number;
+  printed: HandlerOutput;
+  alarms: number;
+  memoryMb: Record<string, number>;
+}
+
+/**
+ * `npm run bench -- cost`: a reference month's bill from the requests the code really makes. The
+ * KEB audits, the ingest and the applications audit run as the functions wire them on DynamoDB
+ * Local (units per table and index) and fauxqs (SNS publishes in 64 KB chunks); the functions
+ * themselves run in this process for their logs and EMF (custom metrics); sst.config.ts runs
+ * against stand-ins for the alarms and memory sizes; SQS polling and Lambda duration come from a
+ * model it prints. Fails when a goal is missed.
+ */
+export async function benchCost(options: BenchOptions = {}): Promise<boolean> {
+  const report = new Report(options);
+  const say = report.say;
+  const p = options.smoke ? SIZES.smoke : SIZES.full;
+  const region = stageRegion();
+  const prices =
+    PRICES.get(region) ?? (PRICES.get("eu-central-1") as NonNullable<ReturnType<typeof PRICES.get>>);
+  say(
+    `Cost benchmark (node ${process.version}): a reference month (${HOURS} hours) of stage region ${region}`,
+  );
+  say(
+    `  prices: ${priceNote(prices)}${PRICES.has(region) ? "" : `; ${region} has no table: priced as eu-central-1`}`,
+  );
+  if (!options.dynamoLocal && !(await javaPresent())) {
+    say("  DynamoDB Local: left out (no java on PATH); nothing measured");
+    return false;
+  }
+  const m = await measure(p, options, say);
+  const lines = price(m, prices);
+  printLines(lines, say);
+  return goals(lines, m, report) && report.ok;
+}
+
+async function measure(
+  p: (typeof SIZES)["full"],
+  options: BenchOptions,
+  say: (line: string) => void,
+): Promise<Measured> {
+  const local = options.dynamoLocal
+    ? { endpoint: options.dynamoLocal.endpoint, stop: async () => undefined }
+    : await launchDynamoLocal();
+  const sqs = await startFauxqs({ port: 0, host: "127.0.0.1", logger: false });
+  const sim = await startChildSim({ size: p.runtimes, flagged: p.flagged, latency: 0, expiredShare: 2 / 7 });
+  const credentials = { accessKeyId: "cost", secretAccessKey: "cost" };
+  const snsEndpoint = `http://127.0.0.1:${sqs.port}`;
+  const sns = new SNSClient({ endpoint: snsEndpoint, region: "us-east-1", credentials });
+  const topic = async (Name: string) => (await sns.send(new CreateTopicCommand({ Name }))).TopicArn as string;
+  const stack: CostStack = {
+    dynamoEndpoint: local.endpoint,
+    accessKeyId: `cost${Date.now()}`,
+    snsEndpoint,
+    topics: {
+      alerts: await topic("alerts"),
+      critical: await topic("critical"),
+      incidents: await topic("incidents"),
+    },
+    kebUrl: sim.url,
+  };
+  const costs = new CostMeasure(stack);
+  try {
+    const started = performance.now();
+    const stages: string[] = [];
+    let lap = started;
+    const stage = (name: string): void => {
+      const now = performance.now();
+      stages.push(`${name} ${((now - lap) / 1000).toFixed(1)} s`);
+      lap = now;
+    };
+    await costs.createTables();
+    const indexKeyChange = await costs.indexKeyChangeUnits();
+    const keb: KebAuditMeasure[] = [];
+    stage("tables");
+    for (const audit of KEB_AUDITS) keb.push(await costs.kebAudit(audit));
+    stage("KEB audits");
+    const ingest = await costs.ingest({ messages: p.messages, nodes: p.nodes, batch: 50, delay: p.delay });
+    stage("ingest");
+    const appsAudit = await costs.applicationsAudit();
+    stage("applications audit");
+    const samples = Object.assign({}, ...keb.map((k) => k.first.publishes.samples)) as Record<string, string>;
+    let second = 0;
+    const base = Date.now() - 1_800_000;
+    const printed = await runHandlers(stack, {
+      batch: applicationTrafficModel(1).batchSize,
+      scheduledTime: () => new Date(base + 1_000 * second++).toISOString(),
+      samples,
+    });
+    stage("handlers");
+    const prod = await recordSstConfig("prod");
+    stage("sst.config.ts");
+    const memoryMb = Object.fromEntries(
+      prod.of("sst.aws.Function").map((f) => [f.name, Number.parseInt(String(f.args.memory ?? "1024"), 10)]),
+    );
+    say(
+      `  measured: ${n(p.runtimes)} runtimes (${keb.map((k) => `${n(k.flagged)} ${k.audit}`).join(", ")}) on the KEB simulator, DynamoDB Local, SNS on fauxqs; ${n(ingest.messages)} Application messages in ${ingest.batches} batches (${stages.join(", ")})`,
+    );
+    return {
+      keb,
+      ingest,
+      appsAudit,
+      indexKeyChange,
+      printed,
+      alarms: prod.of("aws.cloudwatch.MetricAlarm").length,
+      memoryMb,
+    };
+  } finally {
+    costs.destroy();
+    sns.destroy();
+    await sim.stop();
+    await sqs.stop();
+    await local.stop();
+  }
+}
+
+/** Every line of the month: measured figures scaled to the reference, the rest from the model. */
+function price(m: Measured, prices: NonNullable<ReturnType<typeof PRICES.get>>): Line[] {
+  const lines: Line[] = [];
+  const add = (l: Line): void => void lines.push(l);
+  const gbSeconds = (fn: string, seconds: number): number => ((m.memoryMb[fn] ?? 1024) / 1024) * seconds;
+  // The KEB audits.
+  let kebRuns = 0;
+  let kebSeconds = 0;
+  let kebLog = 0;
+  const units = { read: 0, write: 0 };
+  let chunks = 0;
+  let digests = 0;
+  for (const k of m.keb) {
+    const refFlagged = REFERENCE.flagged[k.audit] ?? k.flagged;
+    const runs = REFERENCE.runs[k.audit] ?? 0;
+    const perRun = kebRunUnits(k, refFlagged);
+    const news = kebNews(k, refFlagged);
+    units.read += perRun.read * runs + news.units.read;
+    units.write += perRun.write * runs + news.units.write;
+    chunks += news.chunks;
+    digests += news.digests;
+    kebRuns += runs;
+    const pages = k.pages * (refFlagged / Math.max(1, k.flagged));
+    kebSeconds +=
+      runs * auditRunSeconds(pages, (k.warm.requests + k.cold.requests) / 2, ASSUMED.coldShareKeb);
+    const steady = m.printed[`${k.audit} steady run`];
+    const first = m.printed[`${k.audit} first run`];
+    if (steady) kebLog += logGb(runs, steady.bytes, steady.lines);
+    if (first && steady)
+      kebLog += logGb(
+        news.runs,
+        steady.bytes + ((first.bytes - steady.bytes) * news.transitions) / Math.max(1, k.first.transitions),
+        first.lines,
+      );
+  }
+  add({
+    group: "keb",
+    name: "DynamoDB audit table reads",
+    quantity: units.read,
+    price: prices.dynamoReadUnit,
+    basis: "measured x model",
+  });
+  add({
+    group: "keb",
+    name: "DynamoDB audit table writes",
+    quantity: units.write,
+    price: prices.dynamoWriteUnit,
+    basis: "measured x model",
+  });
+  add({
+    group: "keb",
+    name: "SNS publishes (64 KB chunks)",
+    quantity: chunks,
+    price: prices.snsPublish,
+    basis: "measured x model",
+  });
+  add({
+    group: "keb",
+    name: "SNS e-mail deliveries of digests",
+    quantity: digests * ASSUMED.emailSubscribers,
+    price: prices.snsEmail,
+    basis: "model",
+  });
+  add({
+    group: "keb",
+    name: "Lambda invocations (audit)",
+    quantity: kebRuns,
+    price: prices.lambdaRequest,
+    basis: "model",
+  });
+  add({
+    group: "keb",
+    name: "Lambda GB-seconds (audit, arm64)",
+    quantity: gbSeconds("Audit", kebSeconds),
+    price: prices.lambdaArmGbSecond,
+    basis: "model",
+  });
+  add({
+    group: "keb",
+    name: "CloudWatch Logs ingestion (audit)",
+    quantity: kebLog,
+    price: prices.logsIngestGb,
+    basis: "measured x model",
+  });
+  add({
+    group: "keb",
+    name: "Secrets Manager: KEB client secret",
+    quantity: 1,
+    price: prices.secret,
+    basis: "model",
+  });
+  // Read afresh each run: the 5-minute cache is shorter than the schedule's gaps.
+  add({
+    group: "keb",
+    name: "Secrets Manager GetSecretValue",
+    quantity: kebRuns,
+    price: prices.secretsApiCall,
+    basis: "model",
+  });
+  add({
+    group: "keb",
+    name: "EventBridge Scheduler invocations",
+    quantity: kebRuns,
+    price: prices.schedulerInvocation,
+    basis: "model",
+  });
+
+  // The applications audit: its reads grow with the refused rows of its window.
+  const appsRuns = REFERENCE.runs.applications ?? 0;
+  const a = m.appsAudit;
+  const refRows =
+    (REFERENCE.messagesPerSecond / 2) * REFERENCE.rejectedShare * REFERENCE.rejectedWindowMinutes * 60;
+  const minimumPerQuery = 0.5;
+  const variable = Math.max(0, a.units.read - a.requests * minimumPerQuery);
+  const appsRead = a.units.read + variable * (refRows / Math.max(1, a.rowsRead) - 1);
+  add({
+    group: "apps-audit",
+    name: "DynamoDB reads (byWatch, audit table)",
+    quantity: appsRead * appsRuns,
+    price: prices.dynamoReadUnit,
+    basis: "measured x model",
+  });
+  add({
+    group: "apps-audit",
+    name: "DynamoDB writes (lease, ledger)",
+    quantity: a.units.write * appsRuns,
+    price: prices.dynamoWriteUnit,
+    basis: "measured x model",
+  });
+  add({
+    group: "apps-audit",
+    name: "Lambda invocations",
+    quantity: appsRuns,
+    price: prices.lambdaRequest,
+    basis: "model",
+  });
+  add({
+    group: "apps-audit",
+    name: "Lambda GB-seconds (arm64)",
+    quantity: gbSeconds(
+      "ApplicationsAudit",
+      appsRuns * auditRunSeconds(0, a.requests, ASSUMED.coldShareApps),
+    ),
+    price: prices.lambdaArmGbSecond,
+    basis: "model",
+  });
+  const appsPrinted = m.printed["applications steady run"];
+  add({
+    group: "apps-audit",
+    name: "CloudWatch Logs ingestion",
+    quantity: appsPrinted ? logGb(appsRuns, appsPrinted.bytes, appsPrinted.lines) : 0,
+    price: prices.logsIngestGb,
+    basis: "measured x model",
+  });
+  add({
+    group: "apps-audit",
+    name: "EventBridge Scheduler invocations",
+    quantity: appsRuns,
+    price: prices.schedulerInvocation,
+    basis: "model",
+  });
+
+  // The Application path.
+  const messages = REFERENCE.messagesPerSecond * HOURS * 3_600;
+  const traffic = applicationTrafficModel(messages);
+  const statusWrites = [...m.ingest.units]
+    .filter(([k]) => k.split("/")[0] === STATUS_TABLE)
+    .reduce((s, [, u]) => s + u.write, 0);
+  const wruPerMessage = statusWrites / m.ingest.messages;
+  add({
+    group: "app-path",
+    name: "DynamoDB status table writes",
+    quantity: wruPerMessage * messages,
+    price: prices.dynamoWriteUnit,
+    basis: "measured x model",
+  });
+  const q = traffic.sqsRequests;
+  add({
+    group: "app-path",
+    name: "SQS requests (send, receive, delete, idle polls)",
+    quantity: q.sends + q.receives + q.deletes + q.idle,
+    price: prices.sqsRequest,
+    basis: "model",
+  });
+  add({
+    group: "app-path",
+    name: "Lambda invocations (applications)",
+    quantity: traffic.batches,
+    price: prices.lambdaRequest,
+    basis: "model",
+  });
+  // One conditional UpdateItem a message, at most (a batch folds an Application's messages).
+  const writesPerBatch = traffic.batchSize;
+  add({
+    group: "app-path",
+    name: "Lambda GB-seconds (applications, arm64)",
+    quantity: gbSeconds(
+      "ApplicationsSubscriber",
+      traffic.batches * batchSeconds(writesPerBatch, m.ingest.cpuMsPerMessage, traffic.batchSize),
+    ),
+    price: prices.lambdaArmGbSecond,
+    basis: "measured x model",
+  });
+  const batchPrinted = m.printed["Application batch"];
+  add({
+    group: "app-path",
+    name: "CloudWatch Logs ingestion (applications)",
+    quantity: batchPrinted ? logGb(traffic.batches, batchPrinted.bytes, batchPrinted.lines) : 0,
+    price: prices.logsIngestGb,
+    basis: "measured x model",
+  });
+
+  // Observability.
+  add({
+    group: "observability",
+    name: "CloudWatch custom metrics (from the handlers' EMF)",
+    quantity: customMetrics(m.printed).length,
+    price: prices.cloudwatchMetric,
+    basis: "measured",
+  });
+  add({
+    group: "observability",
+    name: "CloudWatch alarms (sst.config.ts, stage prod)",
+    quantity: m.alarms,
+    price: prices.cloudwatchAlarm,
+    basis: "measured",
+  });
+  const logs = total(lines.filter((l) => l.price === prices.logsIngestGb)) / prices.logsIngestGb.usd;
+  add({
+    group: "observability",
+    name: "CloudWatch Logs archive (a month kept)",
+    quantity: logs * ASSUMED.logCompression,
+    price: prices.logsStorageGbMonth,
+    basis: "model",
+  });
+  return lines;
+}
+
+/** Distinct (namespace, metric, dimensions) over every invocation: CloudWatch's custom metrics. */
+function customMetrics(printed: HandlerOutput): string[] {
+  return [...new Set(Object.values(printed).flatMap((p) => p.metrics))].sort();
+}
+
+const GROUPS: Record<Line["group"], string> = {
+  keb: "KEB audits (failing every 15 minutes, expired hourly)",
+  "apps-audit": "Applications audit (every 5 minutes)",
+  "app-path": `Application path (${REFERENCE.messagesPerSecond} messages a second)`,
+  observability: "Metrics, alarms, log archive",
+};
+
+function printLines(lines: Line[], say: (line: string) => void): void {
+  for (const [group, title] of Object.entries(GROUPS) as Array<[Line["group"], string]>) {
+    say(`  ${title}: ${usd(total(lines, group))} a month`);
+    for (const l of lines.filter((x) => x.group === group)) {
+      const unit =
+        l.price.usd < 0.001
+          ? `$${n(l.price.usd * 1e6, 4)} per million ${l.price.unit}s`
+          : `$${l.price.usd} per ${l.price.unit}`;
+      say(
+        `    ${l.name}: ${n(l.quantity, l.quantity < 10 ? 2 : 0)} x ${unit} = ${usd(cost(l))} (${l.basis})`,
+      );
+    }
+  }
+  say(`  total: ${usd(total(lines))} a month`);
+}
+
+function goals(lines: Line[], m: Measured, report: Report): boolean {
+  const say = report.say;
+  say("  measured per run or message:");
+  for (const k of m.keb)
+    say(
+      `    ${k.audit}: ${n(k.flagged)} flagged, ${k.pages} pages; first run ${k.first.transitions} transitions, ${n(k.first.units.read, 1)} RRU, ${n(k.first.units.write, 1)} WRU, ${k.first.publishes.messages} SNS messages in ${k.first.publishes.chunks} chunks; steady run ${n(k.warm.units.read, 1)} RRU, ${n(k.warm.units.write, 1)} WRU (${k.warm.requests} requests); a new container's ${n(k.cold.units.read, 1)} RRU, ${n(k.cold.units.write, 1)} WRU`,
+    );
+  say(
+    `    applications audit, steady run: ${n(m.appsAudit.units.read, 1)} RRU, ${n(m.appsAudit.units.write, 1)} WRU over ${m.appsAudit.rowsRead} watched rows (${m.appsAudit.requests} requests)`,
+  );
+  const perIndex = [...m.ingest.units].map(
+    ([k, u]) => `${k.replace(`${STATUS_TABLE}`, "table")} ${(u.write / m.ingest.messages).toFixed(2)}`,
+  );
+  const wru = [...m.ingest.units].reduce((s, [, u]) => s + u.write, 0) / m.ingest.messages;
+  say(
+    `    Application message: ${wru.toFixed(2)} WRU (${perIndex.join(", ")}; ${m.ingest.refused} refused writes counted as 1 WRU each)`,
+  );
+  for (const [name, p] of Object.entries(m.printed))
+    say(`    log output, ${name}: ${n(p.bytes)} bytes in ${p.lines} lines`);
+  say(
+    `    DynamoDB Local charged an index sort-key change ${m.indexKeyChange} write units (DynamoDB: 2, a delete and a put) ${m.indexKeyChange === 2 ? "AGREE" : "DISAGREE"}`,
+  );
+  say(
+    `  not counted: writes DynamoDB Local does not report (a write its condition refused: counted as 1 WRU), TTL deletions (free), storage, PITR (prod only), data transfer, the Slack and pager functions (deployed only when asked; their delivery logs: above), KEB's side; free tiers left out`,
+  );
+  say(
+    `  model: ${Object.entries(ASSUMED)
+      .map(([k, v]) => `${k} ${v}`)
+      .join(
+        ", ",
+      )}; reference: ${n(REFERENCE.runtimes)} runtimes (${n(REFERENCE.flagged.failing ?? 0)} failing, ${n(REFERENCE.flagged.expired ?? 0)} expired), runs a month ${Object.entries(
+      REFERENCE.runs,
+    )
+      .map(([k, v]) => `${k} ${n(v)}`)
+      .join(", ")}`,
+  );
+  const metrics = customMetrics(m.printed);
+  say(`  custom metrics (${metrics.length}): ${metrics.join("; ")}`);
+  say("  goals:");
+  const audits = total(lines, "keb") + total(lines, "apps-audit");
+  say(
+    `    the audits (KEB and applications; everything but the Application traffic, metrics and alarms): ${usd(audits)} a month ${report.bar(audits, "<=", GOALS.auditsUsd, usd(GOALS.auditsUsd))}`,
+  );
+  const writes = lines.find((l) => l.name === "DynamoDB status table writes") as Line;
+  const messages = REFERENCE.messagesPerSecond * HOURS * 3_600;
+  const perMillion = (cost(writes) / messages) * 1e6;
+  say(
+    `    Application path, DynamoDB writes per million messages: ${usd(perMillion)} (${(writes.quantity / messages).toFixed(2)} WRU a message at ${usd(writes.price.usd * 1e6)} per million) ${report.bar(perMillion, "<=", GOALS.writesPerMillionUsd, usd(GOALS.writesPerMillionUsd))}`,
+  );
+  say(`    custom metrics: ${metrics.length} ${report.bar(metrics.length, "<=", GOALS.customMetrics)}`);
+  return report.ok;
+}
