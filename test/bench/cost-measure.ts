@@ -17,6 +17,7 @@ import {
   DynamoStatusStore,
   documentClient,
   ensureTable,
+  STATUS_INDEXES,
   statusTableDefinition,
 } from "@fleet-auditor/store";
 import { type AuditClients, applicationsAuditDeps, auditDeps } from "../../functions/lib/audit-deps.ts";
@@ -201,12 +202,12 @@ export class CostMeasure {
 
   /**
    * Whether DynamoDB Local charges an index key change as DynamoDB does, a delete and a put: the
-   * units a sort-key change charged `byNode`.
+   * units a sort-key change charged `byWatch` (an open row's message time moving).
    */
   async indexKeyChangeUnits(): Promise<number> {
     const { dynamo } = this.#counted.clients;
     const id = "cost-index-check";
-    await dynamo.send(new PutCommand({ TableName: STATUS_TABLE, Item: { id, node: "cost-check", ts: 1 } }));
+    await dynamo.send(new PutCommand({ TableName: STATUS_TABLE, Item: { id, wk: "open#0", ts: 1 } }));
     this.#counted.capacity.clear();
     await dynamo.send(
       new UpdateCommand({
@@ -216,7 +217,7 @@ export class CostMeasure {
         ExpressionAttributeValues: { ":ts": 2 },
       }),
     );
-    return this.#counted.capacity.of(`${STATUS_TABLE}/byNode`).write;
+    return this.#counted.capacity.of(`${STATUS_TABLE}/${STATUS_INDEXES.watch}`).write;
   }
 
   destroy(): void {

@@ -1,5 +1,6 @@
 import { CreateTopicCommand, SNSClient } from "@aws-sdk/client-sns";
 import { startFauxqs } from "fauxqs";
+import { stageRegion } from "../../infra/stage-config.ts";
 import { launchDynamoLocal } from "../helpers/dynamo-local.ts";
 import { recordSstConfig } from "../helpers/sst-stand-ins.ts";
 import { runHandlers } from "./cost-handlers.ts";
@@ -16,7 +17,7 @@ import {
   total,
 } from "./cost-model.ts";
 import { type BenchOptions, javaPresent, Report } from "./kit.ts";
-import { PRICES, stageRegion } from "./prices.ts";
+import { PRICES } from "./prices.ts";
 import { startChildSim } from "./sim-child.ts";
 
 /** The fleet measured (the reference's shape, scaled at smoke size) and the Application sample. */
@@ -24,7 +25,12 @@ const SIZES = {
   full: { runtimes: 100_000, flagged: 7_000, messages: 4_000, nodes: 10_000, delay: 1_000 },
   smoke: { runtimes: 700, flagged: 35, messages: 120, nodes: 60, delay: 50 },
 };
-const GOALS = { auditsUsd: 3, writesPerMillionUsd: 1.6, customMetrics: 15 };
+/**
+ * The goals. The Application path's was set in us-east-1's dollars (its "today, $2.22" is 3.55
+ * write units at $0.625 a million), so it is held at that price, i.e. at most 2.56 write units a
+ * message; the figure at the stage region's price is printed beside it.
+ */
+const GOALS = { auditsUsd: 3, writesPerMillionUsd: 1.6, writesPriceRegion: "us-east-1", customMetrics: 15 };
 const KEB_AUDITS = ["failing", "expired"] as const;
 
 const n = (x: number, digits = 0): string =>
@@ -43,7 +49,8 @@ export async function benchCost(options: BenchOptions = {}): Promise<boolean> {
   const report = new Report(options);
   const say = report.say;
   const p = options.smoke ? SIZES.smoke : SIZES.full;
-  const region = stageRegion();
+  // The stage the reference month is priced for: its region from stages.json, as the deploy picks it.
+  const region = stageRegion("prod");
   const prices =
     PRICES.get(region) ?? (PRICES.get("eu-central-1") as NonNullable<ReturnType<typeof PRICES.get>>);
   say(
@@ -185,7 +192,7 @@ function goals(lines: Line[], m: Measured, report: Report): boolean {
   for (const [name, p] of Object.entries(m.printed))
     say(`    log output, ${name}: ${n(p.bytes)} bytes in ${p.lines} lines`);
   say(
-    `    DynamoDB Local charged an index sort-key change ${m.indexKeyChange} write units (DynamoDB: 2, a delete and a put) ${m.indexKeyChange === 2 ? "AGREE" : "DISAGREE"}`,
+    `    DynamoDB Local charged an index sort-key change ${m.indexKeyChange} write units (DynamoDB: 2, a delete and a put; the figures rest on it) ${report.bar(m.indexKeyChange, "=", 2)}`,
   );
   say(
     `  not counted: writes DynamoDB Local does not report (a write its condition refused: counted as 1 WRU), TTL deletions (free), storage, PITR (prod only), data transfer, the Slack and pager functions (deployed only when asked; their delivery logs: above), KEB's side; free tiers left out`,
@@ -211,8 +218,11 @@ function goals(lines: Line[], m: Measured, report: Report): boolean {
   const writes = lines.find((l) => l.name === "DynamoDB status table writes") as Line;
   const messages = REFERENCE.messagesPerSecond * HOURS * 3_600;
   const perMillion = (cost(writes) / messages) * 1e6;
+  const unitsPerMessage = writes.quantity / messages;
+  const basisPrice = PRICES.get(GOALS.writesPriceRegion)?.dynamoWriteUnit.usd ?? writes.price.usd;
+  const atBasis = unitsPerMessage * basisPrice * 1e6;
   say(
-    `    Application path, DynamoDB writes per million messages: ${usd(perMillion)} (${(writes.quantity / messages).toFixed(2)} WRU a message at ${usd(writes.price.usd * 1e6)} per million) ${report.bar(perMillion, "<=", GOALS.writesPerMillionUsd, usd(GOALS.writesPerMillionUsd))}`,
+    `    Application path, DynamoDB writes per million messages: ${usd(atBasis)} at ${GOALS.writesPriceRegion}'s $${(basisPrice * 1e6).toFixed(3)} per million WRU, the price the goal was set at (${unitsPerMessage.toFixed(2)} WRU a message; at this region's $${(writes.price.usd * 1e6).toFixed(4)}: ${usd(perMillion)}) ${report.bar(atBasis, "<=", GOALS.writesPerMillionUsd, usd(GOALS.writesPerMillionUsd))}`,
   );
   say(`    custom metrics: ${metrics.length} ${report.bar(metrics.length, "<=", GOALS.customMetrics)}`);
   return report.ok;

@@ -84,8 +84,3 @@ export const PRICES: ReadonlyMap<string, PriceTable> = new Map([
   [EU_CENTRAL_1.region, EU_CENTRAL_1],
   [US_EAST_1.region, US_EAST_1],
 ]);
-
-/** The stage's region, as sst.config.ts picks it: `FLEET_AUDITOR_REGION`, else eu-central-1. */
-export function stageRegion(env: Record<string, string | undefined> = process.env): string {
-  return env.FLEET_AUDITOR_REGION ?? "eu-central-1";
-}
