@@ -38,6 +38,11 @@ export function auditRunAccess(table: sst.aws.Dynamo, t: Topics) {
   ];
 }
 
+/** The landscape's name in every subject and title: stages.json's, else the stage's. */
+function landscapeOf(settings: StageSettings): string {
+  return settings.landscape ?? $app.stage;
+}
+
 /**
  * What every audit run's function is told: its table and topics, and how its messages read (the
  * landscape's name, the stage's unless stages.json names one; link templates; groupings), as the
@@ -57,7 +62,7 @@ export function auditRunEnvironment(
     ALERT_TOPIC_ARN: t.alerts.arn,
     CRITICAL_TOPIC_ARN: t.critical.arn,
     INCIDENT_TOPIC_ARN: t.incidents.arn,
-    LANDSCAPE: settings.landscape ?? $app.stage,
+    LANDSCAPE: landscapeOf(settings),
     ...(links.runtime ? { RUNTIME_URL_TEMPLATE: links.runtime } : {}),
     ...(links.runbook ? { RUNBOOK_URL_TEMPLATE: links.runbook } : {}),
     ...(links.report ? { REPORT_URL_TEMPLATE: links.report } : {}),
@@ -97,5 +102,7 @@ export function auditFunction(deps: {
   } satisfies sst.aws.FunctionArgs;
   const audit = new sst.aws.Function("Audit", args);
   functionAlarms(deps.alarm, watchedFunction("Audit", audit.name, args, 30));
+  // The landscape's name as the functions have it, for `sst shell -- npx fleet-auditor` (LANDSCAPE).
+  new sst.Linkable("Landscape", { properties: { name: landscapeOf(deps.settings) } });
   return audit;
 }

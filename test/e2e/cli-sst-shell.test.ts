@@ -38,6 +38,7 @@ function sstShell(
   return {
     AWS_ENDPOINT_URL_SECRETS_MANAGER: secrets.sm.url,
     SST_RESOURCE_App: JSON.stringify({ name: "fleet-auditor", stage: "prod" }),
+    SST_RESOURCE_Landscape: link("sst.sst.Linkable", { name: "prod" }),
     SST_RESOURCE_AuditTable: link("sst.aws.Dynamo", { name: "prod-audit" }),
     SST_RESOURCE_ApplicationStatus: link("sst.aws.Dynamo", { name: "prod-status" }),
     SST_RESOURCE_Alerts: link("sst.aws.SnsTopic", { arn: alerts }),
@@ -81,6 +82,17 @@ describe("fleet-auditor inside sst shell", () => {
     });
     expect(JSON.parse(elsewhere.stdout)).toEqual([]);
   }, 60_000);
+
+  it("names messages after the stage's landscape, which stages.json may set apart from the stage's name", () => {
+    const shell = sstShell(
+      "arn:aws:sns:eu-central-1:123456789012:a",
+      "arn:aws:sns:eu-central-1:123456789012:c",
+    );
+    const landscape = JSON.stringify({ name: "eu10 production", type: "sst.sst.Linkable" });
+    expect(withLinkedResources({ ...shell, SST_RESOURCE_Landscape: landscape }).vars.LANDSCAPE).toBe(
+      "eu10 production",
+    );
+  });
 
   it("lets a variable that is set win, with the variables that go with it", () => {
     const shell = sstShell(
@@ -127,12 +139,11 @@ describe("fleet-auditor inside sst shell", () => {
   it("reads resources sst.config.ts declares, of the kind whose property it takes", async () => {
     const recording = await recordSstConfig("prod");
     const kindOf = {
-      name: ["sst.aws.Dynamo"],
+      name: ["sst.aws.Dynamo", "sst.Linkable"],
       arn: ["sst.aws.SnsTopic", "sst.Linkable"],
       value: ["sst.Secret"],
     };
     for (const [variable, { resource, property }] of Object.entries(LINKED_VARIABLES)) {
-      if (resource === "App") continue; // SST's own, in every shell.
       const kinds = kindOf[property as keyof typeof kindOf];
       expect(
         recording.declared.filter((d) => d.name === resource && kinds.includes(d.kind)),
@@ -143,9 +154,10 @@ describe("fleet-auditor inside sst shell", () => {
     const linkable = recording.named("sst.Linkable", "KebClientSecretArn").args as {
       properties: { arn: string };
     };
-    expect(linkable.properties.arn).toBe(
-      (recording.named("sst.aws.Function", "Audit").args.environment as Record<string, string>)
-        .KEB_CLIENT_SECRET_ARN,
-    );
+    const auditEnv = recording.named("sst.aws.Function", "Audit").args.environment as Record<string, string>;
+    expect(linkable.properties.arn).toBe(auditEnv.KEB_CLIENT_SECRET_ARN);
+    // The landscape the functions name in their messages, not the stage's name where they differ.
+    const landscape = recording.named("sst.Linkable", "Landscape").args as { properties: { name: string } };
+    expect(landscape.properties.name).toBe(auditEnv.LANDSCAPE);
   });
 });

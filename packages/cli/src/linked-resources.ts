@@ -31,7 +31,7 @@ const GROUPS = {
 /**
  * Which variable each linked resource of sst.config.ts stands in for, the link property it
  * takes (tables by `name`, topics by `arn`, linked secrets by `value`, the Secrets Manager
- * secret's ARN by `arn`, the landscape from the stage),
+ * secret's ARN by `arn`, the landscape by `name`),
  * and the group of variables it belongs to.
  */
 export const LINKED_VARIABLES = {
@@ -45,8 +45,8 @@ export const LINKED_VARIABLES = {
   KEB_CLIENT_ID: { resource: "KebClientId", property: "value", group: "kebAuth" },
   // The client secret itself stays in Secrets Manager: the shell gets where it is, not what it is.
   KEB_CLIENT_SECRET_ARN: { resource: "KebClientSecretArn", property: "arn", group: "kebAuth" },
-  // As the deployed functions have it: LANDSCAPE is the stage's name.
-  LANDSCAPE: { resource: "App", property: "stage", group: "landscape" },
+  // As the deployed functions have it: stages.json's `landscape`, else the stage's name.
+  LANDSCAPE: { resource: "Landscape", property: "name", group: "landscape" },
 } as const satisfies Record<string, { resource: string; property: string; group: keyof typeof GROUPS }>;
 
 /** The variables with the linked resources filled in, and which of them came from SST. */
