@@ -12,6 +12,9 @@ const STORE_SUITE = [
   "test/integration/runner/unjammable-property.test.ts",
 ];
 const java = spawnSync("java", ["-version"], { stdio: "ignore" }).status === 0;
+// The benchmarks' smoke runs use DynamoDB Local too: with Java, on the project's own instance
+// rather than a JVM of their own; without it, on dynalite alone, saying what they leave out.
+const BENCHMARKS = "test/e2e/benchmarks.test.ts";
 if (!java)
   process.stderr.write("vitest: no java on PATH; the DynamoDB Local half of the store tests is skipped\n");
 
@@ -34,7 +37,7 @@ export default defineConfig({
         test: {
           name: "dynalite",
           include: ["test/**/*.test.ts"],
-          exclude: ["test/unit/**"],
+          exclude: ["test/unit/**", ...(java ? [BENCHMARKS] : [])],
           globalSetup: ["test/setup/function-bundles.ts"],
         },
       },
@@ -44,7 +47,7 @@ export default defineConfig({
               extends: true,
               test: {
                 name: "dynamodb-local",
-                include: STORE_SUITE,
+                include: [...STORE_SUITE, BENCHMARKS],
                 env: { FLEET_AUDITOR_DYNAMO: "local" },
                 globalSetup: ["test/setup/dynamodb-local.ts"],
               },

@@ -1,24 +1,19 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, inject, it } from "vitest";
 import { benchApps } from "../bench/apps.ts";
 import { benchAudit } from "../bench/audit.ts";
 import { benchCost } from "../bench/cost.ts";
 import { benchKeb } from "../bench/keb.ts";
 import { type BenchOptions, javaPresent } from "../bench/kit.ts";
-import { launchDynamoLocal } from "../helpers/dynamo-local.ts";
 
 // Every benchmark of `npm run bench` runs here at a smoke size, so that none can rot: it must
 // complete and print its figures and ratios. Its timings and bars are not held here (a smoke size
 // on a shared machine says nothing about them); `npm run bench` holds the bars. The bundle
 // benchmark has its own test (test/e2e/bundled-functions.test.ts holds every bundle to its bar).
 
+// In the `dynamodb-local` project (vitest.config.ts) when Java is here: its DynamoDB Local, each
+// benchmark on databases of its own access keys.
 const java = await javaPresent();
-let local: { endpoint: string; stop(): Promise<void> } | undefined;
-beforeAll(async () => {
-  if (java) local = await launchDynamoLocal();
-}, 60_000);
-afterAll(async () => {
-  await local?.stop();
-});
+const local = java ? { endpoint: inject("dynamoLocalEndpoint") } : undefined;
 
 /** Runs a benchmark at smoke size, returning what it printed. */
 async function smoke(bench: (options: BenchOptions) => Promise<boolean>): Promise<string[]> {

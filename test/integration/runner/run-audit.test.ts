@@ -340,7 +340,7 @@ describe("runAudit end to end (KEB simulator, dynalite, fauxqs)", () => {
     const record = await deps.ports.store.findRun("failing", `sched:${hour(0)}`);
     expect(record?.summary.transitions).toHaveLength(LEDGER_TRANSITIONS);
     expect(record?.summary.transitionsOmitted).toBe(big.transitions.length - LEDGER_TRANSITIONS);
-  });
+  }, 60_000); // 5,200 runtimes through dynalite and fauxqs: a hang guard, not a bar.
 
   it("narrows an audit with extra KEB filters", async () => {
     const summary = await runAudit(deps, { audit: "failing", dryRun: true, filters: { plans: ["aws"] } });
