@@ -7,7 +7,7 @@ import { existsSync, readFileSync } from "node:fs";
 const root = new URL("../", import.meta.url);
 
 /** True when `.sst/platform` was made for the installed SST version. */
-export function sstPlatformCurrent(): boolean {
+function sstPlatformCurrent(): boolean {
   const version = new URL(".sst/platform/version", root);
   if (!existsSync(version)) return false;
   const sst = JSON.parse(readFileSync(new URL("node_modules/sst/package.json", root), "utf8")) as {

@@ -54,7 +54,7 @@ function binaryAsText(_key: string, value: unknown): unknown {
 }
 
 /** The forms a secret takes in transit: as is, URL-encoded either way, base64, JSON-escaped. */
-export function secretForms(secret: string, clientId?: string): string[] {
+function secretForms(secret: string, clientId?: string): string[] {
   const forms = new Set([
     secret,
     encodeURIComponent(secret),

@@ -18,10 +18,10 @@ export const PAGERDUTY_ROUTING_KEY = "R0uT1nGkEysEcReT0123456789abcdef";
  * a status (with a body, a `Retry-After`, or half its body before the connection drops), or a
  * connection dropped before any answer.
  */
-export type PagerDutyFault = HttpFault | { drop: true };
+type PagerDutyFault = HttpFault | { drop: true };
 
 /** An alert as PagerDuty keeps it: opened by a trigger, closed by a resolve. */
-export interface FakeAlert {
+interface FakeAlert {
   dedupKey: string;
   status: "triggered" | "acknowledged" | "resolved";
   /** The trigger that opened it and every trigger added to it since, in order. */
@@ -29,7 +29,7 @@ export interface FakeAlert {
 }
 
 /** An event as the stand-in saw it, taken or not. */
-export interface PagerDutyAttempt {
+interface PagerDutyAttempt {
   at: number;
   /** 0: the stand-in dropped the connection. */
   status: number;
@@ -55,7 +55,7 @@ const ACTIONS = ["trigger", "acknowledge", "resolve"];
 const MAX_EVENT_BYTES = 512_000;
 
 /** Starts the stand-in on 127.0.0.1. */
-export async function startFakePagerDuty(): Promise<FakePagerDuty> {
+async function startFakePagerDuty(): Promise<FakePagerDuty> {
   const faults: PagerDutyFault[] = [];
   const attempts: PagerDutyAttempt[] = [];
   const alerts: FakeAlert[] = [];

@@ -20,7 +20,7 @@ export interface FakeSecretsManager {
 }
 
 /** Starts the stand-in on 127.0.0.1. */
-export async function startFakeSecretsManager(): Promise<FakeSecretsManager> {
+async function startFakeSecretsManager(): Promise<FakeSecretsManager> {
   const secrets = new Map<string, { value: string | undefined; version: string }>();
   const requests: FakeSecretsManager["requests"] = [];
   const server = createServer((req, res) => void handle(req, res));

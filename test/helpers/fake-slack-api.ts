@@ -5,12 +5,12 @@ import { refusal } from "./fake-slack.ts";
 import { answerFault, type HttpFault } from "./http-fault.ts";
 
 /** A fault of the stand-in; `afterPosting`: the message is kept first, then the fault answers. */
-export interface SlackApiFault extends HttpFault {
+interface SlackApiFault extends HttpFault {
   afterPosting?: boolean;
 }
 
 /** A message the stand-in keeps, as Slack would show it. */
-export interface SlackApiMessage {
+interface SlackApiMessage {
   channel: string;
   ts: string;
   /** The parent's `ts`: a reply in its thread. */
@@ -22,7 +22,7 @@ export interface SlackApiMessage {
 }
 
 /** A call as the stand-in saw it: its HTTP status and, for a refusal, Slack's `error`. */
-export interface SlackApiAttempt {
+interface SlackApiAttempt {
   at: number;
   status: number;
   error?: string;
@@ -63,7 +63,7 @@ const OTHER = "C0NOTAMEMBER";
  * document what it does with one it never gave; the stand-in refuses it (`thread_not_found`), so
  * that a reply to a wrong `ts` fails a test instead of passing as a post. Faults answer in order.
  */
-export async function startFakeSlackApi(): Promise<FakeSlackApi> {
+async function startFakeSlackApi(): Promise<FakeSlackApi> {
   const attempts: SlackApiAttempt[] = [];
   const faults: SlackApiFault[] = [];
   const messages: SlackApiMessage[] = [];

@@ -4,10 +4,10 @@ import { afterAll, beforeAll } from "vitest";
 import { answerFault, type HttpFault } from "./http-fault.ts";
 
 /** One answer the stand-in gives instead of accepting, for the next matching post. */
-export type SlackFault = HttpFault;
+type SlackFault = HttpFault;
 
 /** A post as the stand-in saw it, accepted or not. */
-export interface SlackAttempt {
+interface SlackAttempt {
   at: number;
   status: number;
   payload: unknown;
@@ -33,7 +33,7 @@ const SECRET_PATH = "/services/T0FLEET/B0AUDIT/sEcReTwEbHoOkToKeN42";
  * unknown block types, duplicate action IDs, and mrkdwn that was not escaped (a bare `<` that is
  * no link, a raw mention, a bare `&`) with 400 `invalid_blocks`; and answers faults in order.
  */
-export async function startFakeSlack(): Promise<FakeSlack> {
+async function startFakeSlack(): Promise<FakeSlack> {
   const attempts: SlackAttempt[] = [];
   const faults: SlackFault[] = [];
   const server = createServer((req, res) => void handle(req, res));

@@ -39,7 +39,7 @@ export interface FaultProxy {
 }
 
 /** Starts a proxy to `upstream` (e.g. `http://127.0.0.1:8000`). */
-export async function startFaultProxy(upstream: string): Promise<FaultProxy> {
+async function startFaultProxy(upstream: string): Promise<FaultProxy> {
   const target = new URL(upstream);
   let rules: FaultRule[] = [];
   const seen: string[] = [];

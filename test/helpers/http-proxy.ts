@@ -20,7 +20,7 @@ export interface TestProxy {
  * loopback: a name like `keb.test`, which resolves nowhere, reaches a server on this machine
  * through the proxy alone, so a test never reaches outside loopback.
  */
-export async function startTestProxy(routes: ProxyRoutes): Promise<TestProxy> {
+async function startTestProxy(routes: ProxyRoutes): Promise<TestProxy> {
   const seen: string[] = [];
   // A tunnel leaves the HTTP server's hands: closing it must end them too.
   const tunnels = new Set<{ destroy(): void }>();

@@ -3,7 +3,7 @@ import { execFileSync } from "node:child_process";
 // Reading a suggested command back as a POSIX shell would, to prove what pasting it runs.
 
 /** Thrown when a command holds shell syntax outside quotes (what pasting it would run or redirect). */
-export class UnquotedShellSyntax extends Error {}
+class UnquotedShellSyntax extends Error {}
 
 // Outside quotes these split, chain, redirect, expand or substitute; none belongs in a word.
 const SPECIAL = new Set([

@@ -6,7 +6,7 @@ import type { MessageAttributeValue, PublishInput } from "@aws-sdk/client-sns";
 // PublishBatch, MessageAttributeValue) and shared/docs/reference/aws-limits-and-peers.md §4.2.
 
 /** SNS's limit for one publish, and for all entries of a PublishBatch together, bytes. */
-export const SNS_LIMIT = 262_144;
+const SNS_LIMIT = 262_144;
 
 /** One message as a Publish or a PublishBatch entry carries it. */
 export type SnsEntry = Pick<
@@ -84,7 +84,7 @@ export function batchRefusal(entries: readonly SnsEntry[]): SnsRefusal | undefin
  * the docs, and what AMP's SNS receiver enforces), no line break or control character, starting
  * with a letter, a number or punctuation, not empty, and less than 100 characters.
  */
-export function validSubject(subject: string): boolean {
+function validSubject(subject: string): boolean {
   return /^[\x21-\x7e][\x20-\x7e]{0,98}$/.test(subject);
 }
 

@@ -3,14 +3,14 @@ import type { AddressInfo } from "node:net";
 import { batchRefusal, entryBytes, refusal, type SnsEntry, type SnsRefusal } from "./sns-rules.ts";
 
 /** A publish the stand-in let through, as SNS took it, and its size counted AWS's way. */
-export interface Accepted {
+interface Accepted {
   topicArn: string;
   entry: SnsEntry;
   bytes: number;
 }
 
 /** A publish (or a batch entry) the stand-in refused as SNS would. */
-export interface Refused extends SnsRefusal {
+interface Refused extends SnsRefusal {
   operation: "Publish" | "PublishBatch";
   entry?: SnsEntry;
 }

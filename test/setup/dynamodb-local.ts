@@ -10,6 +10,7 @@ declare module "vitest" {
   }
 }
 
+/** @public Vitest's `globalSetup` calls it; nothing imports it. */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const local = await launchDynamoLocal();
   project.provide("dynamoLocalEndpoint", local.endpoint);

@@ -13,6 +13,7 @@ declare module "vitest" {
   }
 }
 
+/** @public Vitest's `globalSetup` calls it; nothing imports it. */
 export default async function setup(project: TestProject): Promise<void> {
   project.provide("functionBundles", await bundleFunctions(Object.keys(FUNCTIONS)));
 }

@@ -1,8 +1,8 @@
 /** Stable codes of the audit engine's errors. */
-export type AuditErrorCode = "AUDIT_UNKNOWN" | "SILENCE_MATCHER";
+type AuditErrorCode = "AUDIT_UNKNOWN" | "SILENCE_MATCHER";
 
 /** Base of the audit engine's errors. */
-export class AuditError extends Error {
+class AuditError extends Error {
   readonly code: AuditErrorCode;
   constructor(code: AuditErrorCode, message: string, options?: { cause?: unknown }) {
     super(message, options);

@@ -42,7 +42,7 @@ export const stateOf = (f: Finding): string => labelOf(f.labels, "state");
 export const reasonOf = (f: Finding): string => labelOf(f.labels, "reason");
 
 /** Identity and placement texts are kept up to this many characters. */
-export const MAX_IDENTITY = 256;
+const MAX_IDENTITY = 256;
 // DynamoDB keys hold at most 1024 bytes; a snapshot item's sort key is `RT#<key>`.
 const MAX_KEY_BYTES = 1_000;
 // Far below DynamoDB's 400 KB: a snapshot item is a finding and a few counters, and a report row

@@ -21,7 +21,7 @@ export interface AuditHealth {
 export const HEALTHY: AuditHealth = { badRuns: 0, badSince: null, lastReason: null, degradedNotified: false };
 
 /** Default number of consecutive bad runs before one `degraded` notice. */
-export const DEGRADED_AFTER_RUNS = 3;
+const DEGRADED_AFTER_RUNS = 3;
 
 /** What one run means for the audit's health, and the notice it owes, if any. */
 export interface HealthStep {

@@ -20,12 +20,12 @@ export interface IncidentScope {
 const BEFORE_INCIDENTS = "before-incidents";
 
 /** The `groupBy` values of a finding, in `groupBy` order. */
-export function incidentValues(scope: IncidentScope, f: Finding): Record<string, string> {
+function incidentValues(scope: IncidentScope, f: Finding): Record<string, string> {
   return Object.fromEntries(scope.groupBy.map((l) => [l, labelOf(f.labels, l)]));
 }
 
 /** The incident opened at `openedAt` with `values`. */
-export function incidentOf(
+function incidentOf(
   scope: IncidentScope,
   values: Readonly<Record<string, string>>,
   openedAt: string,

@@ -73,7 +73,7 @@ export function templateCanLink(template: string): boolean {
 const CODE = /^[A-Za-z][\w.-]{0,79}$/;
 
 /** True when a reason is a code, not free text: only a code fills a link template's `{reason}`. */
-export function isCode(reason: string): boolean {
+function isCode(reason: string): boolean {
   return CODE.test(reason);
 }
 
@@ -93,7 +93,7 @@ export function linkValues(f: Finding, presenter: Presenter): Record<string, str
  * its fast path, it answers false for a text with characters past Latin-1 (an IDN host such as
  * `bücher.example`) that `new URL` parses, so a link would vanish only in a warm process.
  */
-export function parsedUrl(text: string): URL | undefined {
+function parsedUrl(text: string): URL | undefined {
   try {
     return new URL(text);
   } catch {

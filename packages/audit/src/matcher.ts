@@ -8,7 +8,7 @@ import { type Labels, labelOf } from "./finding.ts";
 // run, whatever the label value. Not written by hand: regular-expression engines are a library's.
 
 /** The four operators of a matcher. */
-export type MatchOp = "=" | "!=" | "=~" | "!~";
+type MatchOp = "=" | "!=" | "=~" | "!~";
 
 /** One label matcher: `reason=~err_keb_.*` is `{ name: "reason", op: "=~", value: "err_keb_.*" }`. */
 export interface LabelMatcher {
@@ -18,7 +18,7 @@ export interface LabelMatcher {
 }
 
 /** A regular expression longer than this is refused: a silence is typed by a person. */
-export const MAX_PATTERN = 1_000;
+const MAX_PATTERN = 1_000;
 const NAME = /^[a-z][a-z0-9_]{0,63}$/;
 
 /**

@@ -59,7 +59,7 @@ export interface DigestContext {
  * What a message is: the run's digest (the e-mail's), one incident's news (chat, threaded by its
  * `incidentKey`), a notice about the auditor's health, or a test of one route (`notify test`).
  */
-export type MessageFormat = "digest" | "incident" | "health" | "test";
+type MessageFormat = "digest" | "incident" | "health" | "test";
 
 /**
  * Where a message goes: `alerts` (the run's digests: e-mail), `incidents` (one message per
@@ -84,7 +84,7 @@ export function topicsOf(m: Pick<DigestMessage, "topics" | "attributes">): reado
 }
 
 /** What a message is about: transitions, the auditor's own health, or a test of a route. */
-export type MessageKind = TransitionKind | "degraded" | "recovered" | "test";
+type MessageKind = TransitionKind | "degraded" | "recovered" | "test";
 
 /** One SNS publish: everything `MessageStructure=json` needs, plus which transitions it carries. */
 export interface DigestMessage {

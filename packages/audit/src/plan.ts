@@ -69,7 +69,7 @@ export function planNotification(
 }
 
 /** Each list's first, then each one's second, …: every list is named before any is named twice. */
-export function roundRobin<T>(lists: ReadonlyArray<readonly T[]>): T[] {
+function roundRobin<T>(lists: ReadonlyArray<readonly T[]>): T[] {
   const out: T[] = [];
   const longest = Math.max(0, ...lists.map((l) => l.length));
   for (let i = 0; i < longest; i++) for (const list of lists) if (i < list.length) out.push(list[i] as T);

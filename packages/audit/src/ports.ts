@@ -23,7 +23,7 @@ export interface CommitFence {
  * names this very lease, so a lease that changed meanwhile (taken over, or extended by a run that
  * is alive) is never removed by an answer given about another.
  */
-export interface HeldLease {
+interface HeldLease {
   owner: string;
   /** Epoch milliseconds, as stored: compared exactly when the lease is released. */
   expiresAtMs: number;

@@ -7,7 +7,7 @@ import { countOf, formatCount } from "./text.ts";
 // shows the same words (`rollUpText`); each escapes them its own way.
 
 /** Groups of one kind and state past this many get a roll-up line. */
-export const ROLL_UP_AT = 4;
+const ROLL_UP_AT = 4;
 // Reasons named in a roll-up; the rest are "…".
 const REASONS = 4;
 
@@ -113,7 +113,7 @@ export function rollUpGroup(g: TransitionGroup): RollUpGroup {
 }
 
 /** Groups of a roll-up that a short channel (Chatbot, Slack, the e-mail's summary) still lists one by one. */
-export const ROLLED_UP_LISTED = 3;
+const ROLLED_UP_LISTED = 3;
 
 /**
  * Whether a channel with little room lists each group: every group of a kind and state without a

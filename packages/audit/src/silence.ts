@@ -51,7 +51,7 @@ const LEGACY_LABELS: ReadonlyMap<string, string> = new Map([
 ]);
 
 /** A stored silence's named fields as label matchers (`=`). */
-export function legacyMatchers(s: Pick<Silence, "audit" | "matchers">): LabelMatcher[] {
+function legacyMatchers(s: Pick<Silence, "audit" | "matchers">): LabelMatcher[] {
   const out: LabelMatcher[] = [];
   for (const [field, value] of Object.entries(s.matchers ?? {})) {
     const label = field === "region" && s.audit === "applications" ? "node" : LEGACY_LABELS.get(field);

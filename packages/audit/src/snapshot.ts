@@ -11,7 +11,7 @@ export interface IncidentRef {
 }
 
 /** The incident a transition belongs to, as messages tell it. */
-export interface TransitionIncident {
+interface TransitionIncident {
   /** `incidentKey`. */
   key: string;
   /** When the incident began: its earliest member's onset (ISO). */

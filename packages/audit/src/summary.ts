@@ -1,7 +1,7 @@
 import type { Transition } from "./snapshot.ts";
 
 /** One KEB query of a run. */
-export interface QuerySummary {
+interface QuerySummary {
   query: string;
   pages: number;
   totalCount: number;

@@ -1,7 +1,7 @@
 // Text from KEB or a user goes into e-mail and Slack: these make it safe for each, and short.
 
 /** A field longer than this is cut: one runtime must never blow a message's size budget. */
-export const MAX_FIELD = 600;
+const MAX_FIELD = 600;
 
 /**
  * One line of plain text: control characters and line breaks become spaces, so no text from KEB

@@ -1,8 +1,8 @@
 /** Stable codes of the CLI's own errors. */
-export type CliErrorCode = "CLI_USAGE";
+type CliErrorCode = "CLI_USAGE";
 
 /** Base of the CLI's errors. */
-export class CliError extends Error {
+class CliError extends Error {
   readonly code: CliErrorCode;
   constructor(code: CliErrorCode, message: string, options?: { cause?: unknown }) {
     super(message, options);

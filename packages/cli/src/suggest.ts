@@ -5,7 +5,7 @@
  * Optimal string alignment distance: insertions, deletions, substitutions and swaps of two
  * neighbouring characters each cost 1 (`--audti` is one step from `--audit`).
  */
-export function editDistance(a: string, b: string): number {
+function editDistance(a: string, b: string): number {
   const d = Array.from({ length: a.length + 1 }, (_, i) =>
     Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)),
   );

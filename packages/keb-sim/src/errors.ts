@@ -1,8 +1,8 @@
 /** Stable codes of the simulator's errors. */
-export type SimErrorCode = "SIM_BAD_QUERY";
+type SimErrorCode = "SIM_BAD_QUERY";
 
 /** Base of the simulator's errors. */
-export class SimError extends Error {
+class SimError extends Error {
   readonly code: SimErrorCode;
   constructor(code: SimErrorCode, message: string) {
     super(message);

@@ -3,7 +3,7 @@ import { exportJWK, generateKeyPair, type JWK, errors as joseErrors, jwtVerify, 
 type KeyPair = Awaited<ReturnType<typeof generateKeyPair>>;
 
 /** A client of the simulated issuer. */
-export interface SimClient {
+interface SimClient {
   id: string;
   /** Omit for a public client (password grant only). */
   secret?: string;
@@ -12,7 +12,7 @@ export interface SimClient {
 }
 
 /** A user of the simulated issuer, for the password grant. */
-export interface SimUser {
+interface SimUser {
   username: string;
   password: string;
   groups: string[];

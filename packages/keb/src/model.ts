@@ -1,8 +1,8 @@
 // The pure part of the KEB client: types, schemas and KEB's rules, with no HTTP. The pure audit
 // package imports this subpath so that no HTTP code loads where it must not.
 export * from "./errors.ts";
-export { displayedState, type KindedOperation, lastOperation } from "./last-operation.ts";
-export { filterQuery, type ListParameters, MAX_PAGE_SIZE, pageQuery, type RuntimeFilters } from "./params.ts";
+export { displayedState, lastOperation } from "./last-operation.ts";
+export type { RuntimeFilters } from "./params.ts";
 export { parseRuntimesPage } from "./parse-page.ts";
 export * from "./schemas.ts";
 export * from "./states.ts";

@@ -28,7 +28,7 @@ function schemaError(issues: readonly $ZodIssue[], prefix: string, page?: number
 }
 
 /** `$.data[3].status.createdAt` from zod's path segments. */
-export function jsonPath(prefix: string, segments: readonly PropertyKey[]): string {
+function jsonPath(prefix: string, segments: readonly PropertyKey[]): string {
   let path = `$${prefix ? `.${prefix}` : ""}`;
   for (const s of segments) path += typeof s === "number" ? `[${s}]` : `.${String(s)}`;
   return path;

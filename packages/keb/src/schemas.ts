@@ -7,7 +7,7 @@ const text = string().default("");
 const count = number().int().nonnegative();
 
 /** `error` on an operation (`internal/error/errors.go`); every field is omitempty in Go. */
-export const OperationErrorSchema = looseObject({
+const OperationErrorSchema = looseObject({
   message: optional(string()),
   reason: optional(string()),
   component: optional(string()),
@@ -16,7 +16,7 @@ export const OperationErrorSchema = looseObject({
 });
 
 /** One operation. The wire carries no `type`: the kind follows from the `status` field holding it. */
-export const OperationSchema = looseObject({
+const OperationSchema = looseObject({
   state: text,
   type: optional(string()),
   description: text,
@@ -31,7 +31,7 @@ export const OperationSchema = looseObject({
 });
 
 /** A list of operations; `data` is `null` when KEB counted only empty updates. */
-export const OperationsDataSchema = looseObject({
+const OperationsDataSchema = looseObject({
   data: nullable(array(OperationSchema)).default(null),
   totalCount: count.default(0),
   count: count.default(0),
@@ -82,11 +82,7 @@ export const RuntimesPageEnvelopeSchema = object({
   totalCount: count,
 });
 
-/** KEB's error body for 400 and 500 answers. */
-export const KebErrorBodySchema = object({ error: string() });
-
 export type Operation = output<typeof OperationSchema>;
-export type OperationError = output<typeof OperationErrorSchema>;
 export type OperationsData = output<typeof OperationsDataSchema>;
 export type RuntimeStatus = output<typeof RuntimeStatusSchema>;
 export type Runtime = output<typeof RuntimeSchema>;

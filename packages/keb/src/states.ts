@@ -1,5 +1,5 @@
 /** Runtime states as KEB displays them (`status.state`); `""` appears on archived rows. */
-export const RUNTIME_STATES = [
+const RUNTIME_STATES = [
   "succeeded",
   "failed",
   "error",
@@ -16,19 +16,8 @@ export const RUNTIME_STATES = [
 export type RuntimeState = (typeof RUNTIME_STATES)[number];
 
 /** What the `state` query parameter accepts: the displayed states plus the virtual `all`. */
-export const STATE_FILTERS = [...RUNTIME_STATES, "all"] as const;
+const STATE_FILTERS = [...RUNTIME_STATES, "all"] as const;
 export type StateFilter = (typeof STATE_FILTERS)[number];
-
-/** Raw operation states in KEB's database (`internal/model.go`). */
-export const OPERATION_STATES = [
-  "succeeded",
-  "failed",
-  "in progress",
-  "pending",
-  "canceled",
-  "retrying",
-  "canceling",
-] as const;
 
 /** The kind of an operation, inferred from the `status` field it came from (the wire carries no `type`). */
 export type OperationKind =

@@ -16,7 +16,7 @@ import {
 } from "./schemas.ts";
 
 /** A `patch` Application's decoded `Option`. */
-export interface PatchInfo {
+interface PatchInfo {
   name: string;
   patchType: string;
   data?: Uint8Array;

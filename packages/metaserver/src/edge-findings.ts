@@ -3,7 +3,7 @@ import type { QuarantineNote, WatchedRow } from "./ports.ts";
 // What the applications audit finds in the rows it watches. Pure: rows and `now` in, findings out.
 
 /** Statuses of an Application still on its way through the cloud. */
-export const IN_FLIGHT: ReadonlySet<string> = new Set(["PreApplying", "InApplying", "InProcessing"]);
+const IN_FLIGHT: ReadonlySet<string> = new Set(["PreApplying", "InApplying", "InProcessing"]);
 
 /** Thresholds of the applications audit (`STUCK_AFTER_MINUTES`, `REJECTED_BURST`, `REJECTED_WINDOW_MINUTES`). */
 export interface EdgeThresholds {

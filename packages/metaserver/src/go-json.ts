@@ -32,7 +32,7 @@ export function membersOf(value: Record<string, unknown>, order: KeyOrder): Memb
  * sign (U+212A) matches `k` and the long s (U+017F) matches `s`. No other non-ASCII character
  * folds to ASCII, and field names are ASCII, so any other is kept as it is (and matches nothing).
  */
-export function goFold(key: string): string {
+function goFold(key: string): string {
   return key.replace(/[A-Z\u212A\u017F]/g, (c) =>
     c === "\u212A" ? "k" : c === "\u017F" ? "s" : c.toLowerCase(),
   );

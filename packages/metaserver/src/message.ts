@@ -4,8 +4,8 @@ import { bindGoFields, isObject, type KeyOrder, lastValue, membersOf, structMemb
 import { checker, GoBool, GoInt, GoString, HEADER_FIELDS, MESSAGE_FIELDS, ROUTE_FIELDS } from "./schemas.ts";
 
 /** Constants of `pkg/metaserver`. */
-export const APPLICATION_RESPONSE = "applicationResponse";
-export const WATCH_APP_SYNC = "watchapp/sync";
+const APPLICATION_RESPONSE = "applicationResponse";
+const WATCH_APP_SYNC = "watchapp/sync";
 
 /** What a message is about. */
 export type MessageKind = "request" | "response" | "watchSync" | "watchSyncResponse";
@@ -72,7 +72,7 @@ export function decodeMessage(body: string): ApplicationMessage {
 }
 
 /** `node/<id>/…` → `<id>`. */
-export function nodeOf(resource: string): string | undefined {
+function nodeOf(resource: string): string | undefined {
   const [first, second] = resource.split("/");
   return first === "node" && second ? second : undefined;
 }

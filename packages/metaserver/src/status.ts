@@ -1,21 +1,10 @@
-/** Application statuses (`pkg/metaserver/constants.go`). */
-export const APPLICATION_STATUSES = [
-  "PreApplying",
-  "InApplying",
-  "InProcessing",
-  "Approved",
-  "Rejected",
-  "Failed",
-  "Completed",
-] as const;
-export type ApplicationStatus = (typeof APPLICATION_STATUSES)[number];
-
 /**
- * Progress order for messages with the same timestamp: PreApplying < InApplying < InProcessing <
- * Approved = Rejected < Failed < Completed. An unknown status ranks lowest. A Map, not an object:
- * the status is the sender's text, and `constructor` must not reach `Object.prototype`.
+ * KubeEdge's Application statuses (`pkg/metaserver/constants.go`) in progress order, for
+ * messages with the same timestamp: PreApplying < InApplying < InProcessing < Approved = Rejected
+ * < Failed < Completed. An unknown status ranks lowest. A Map, not an object: the status is the
+ * sender's text, and `constructor` must not reach `Object.prototype`.
  */
-export const STATUS_RANK: ReadonlyMap<string, number> = new Map([
+const STATUS_RANK: ReadonlyMap<string, number> = new Map([
   ["PreApplying", 1],
   ["InApplying", 2],
   ["InProcessing", 3],

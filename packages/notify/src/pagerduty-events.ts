@@ -6,7 +6,7 @@ import { PagerDutyError } from "./errors.ts";
 import { postOnce } from "./post-once.ts";
 
 /** What PagerDuty does with an alert: `trigger` opens it (or adds to the open one), `resolve` closes it. */
-export type PagerDutyAction = "trigger" | "acknowledge" | "resolve";
+type PagerDutyAction = "trigger" | "acknowledge" | "resolve";
 
 /**
  * An Events API v2 event without its `routing_key`, which only this client holds. Typed by

@@ -20,16 +20,14 @@ import { SnsAlertPublisher } from "./sns-publisher.ts";
 const NO_TOPIC = "no topic of this stage takes this message";
 
 /** A publisher per topic; `alerts` always, the others when the stage has them. */
-export type Routes = { alerts: AlertPublisher } & Partial<
-  Record<Exclude<MessageTopic, "alerts">, AlertPublisher>
->;
+type Routes = { alerts: AlertPublisher } & Partial<Record<Exclude<MessageTopic, "alerts">, AlertPublisher>>;
 
 /**
  * Sends each message to the topics it goes to (`topicsOf`: by format, or its own `topics`), those
  * of them that exist; a message that goes to several counts as published only when every one
  * took it, and as shortened when any took only its short form.
  */
-export class RoutedPublisher implements AlertPublisher {
+class RoutedPublisher implements AlertPublisher {
   readonly #routes: Routes;
   constructor(routes: Routes) {
     this.#routes = routes;

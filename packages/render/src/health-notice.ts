@@ -21,7 +21,7 @@ export const HEALTH_RUNBOOK_DOC = "README.md#alarms-and-their-runbooks";
  * The reason a notice fills `RUNBOOK_URL_TEMPLATE`'s `{reason}` with: one page for the auditor's
  * own blindness, beside the pages of KEB's error reasons.
  */
-export const HEALTH_RUNBOOK_REASON = "fleet-auditor-degraded";
+const HEALTH_RUNBOOK_REASON = "fleet-auditor-degraded";
 
 /**
  * A notice about the auditor itself (attributes `kinds=["degraded"]` or `["recovered"]`,

@@ -1,10 +1,10 @@
 import type { ZodError, ZodType } from "zod";
 
 /** Stable codes of the runner's errors. */
-export type RunnerErrorCode = "CONFIG" | "RUN_INPUT" | "RUN_DEADLINE" | "SECRET_UNREADABLE";
+type RunnerErrorCode = "CONFIG" | "RUN_INPUT" | "RUN_DEADLINE" | "SECRET_UNREADABLE";
 
 /** Base of the runner's errors: configuration and inputs that cannot work. */
-export class RunnerError extends Error {
+class RunnerError extends Error {
   readonly code: RunnerErrorCode;
   constructor(code: RunnerErrorCode, message: string, options?: { cause?: unknown }) {
     super(message, options);

@@ -6,7 +6,7 @@ import {
   StaticTokenProvider,
   type TokenProvider,
 } from "@fleet-auditor/keb";
-import { NEVER, object, enum as oneOf, optional, type output, string, url } from "zod";
+import { NEVER, object, enum as oneOf, optional, string, url } from "zod";
 import { PROXY_VARIABLES, proxyFrom } from "./proxy-env.ts";
 import { SecretIdSchema, type SecretReader, type SecretRef, secretOf, secretRef } from "./secret.ts";
 import { secretVariable } from "./secret-variable.ts";
@@ -105,17 +105,11 @@ export const KebEnvSchema = KebVariables.transform((env, ctx): KebConnection => 
   return connection({ kind: "client-credentials", ...oauth, clientSecret });
 });
 
-export type KebEnv = output<typeof KebEnvSchema>;
-
 /**
  * The token provider an auth setting describes; `secrets` reads a client secret kept in Secrets
  * Manager (without it, such a setting fails naming `KEB_CLIENT_SECRET_ARN`).
  */
-export function tokenProviderFrom(
-  auth: KebAuth,
-  transport: KebTransport,
-  secrets?: SecretReader,
-): TokenProvider {
+function tokenProviderFrom(auth: KebAuth, transport: KebTransport, secrets?: SecretReader): TokenProvider {
   switch (auth.kind) {
     case "static":
       return new StaticTokenProvider(auth.token);

@@ -1,5 +1,5 @@
 import { isLoopbackHost } from "@fleet-auditor/keb";
-import { coerce, NEVER, object, optional, type output, string, url } from "zod";
+import { coerce, NEVER, object, optional, string, url } from "zod";
 import { PROXY_VARIABLES, proxyFrom } from "./proxy-env.ts";
 import { SecretIdSchema, type SecretRef, secretRef } from "./secret.ts";
 
@@ -61,5 +61,3 @@ export const PagerEnvSchema = object({
     };
   },
 );
-
-export type PagerEnv = output<typeof PagerEnvSchema>;

@@ -10,10 +10,10 @@ import type { DigestV1, HealthV1, TestV1 } from "@fleet-auditor/render";
 export const PAGER_LIMITS = { dedupKey: 255, summary: 1_024, transitions: 20 } as const;
 
 /** The severities PagerDuty knows; the digest's and the notice's are among them. */
-export type PagerSeverity = "critical" | "error" | "warning" | "info";
+type PagerSeverity = "critical" | "error" | "warning" | "info";
 
 /** A link PagerDuty shows on the alert: always a plain `https:` URL (`SAFE_LINK`). */
-export interface PagerLink {
+interface PagerLink {
   href: string;
   text: string;
 }

@@ -10,12 +10,12 @@ export interface RunLogger {
 }
 
 /** What a Slack post gave back: the message's `ts`, where the poster learns it. */
-export interface SlackPosted {
+interface SlackPosted {
   ts?: string;
 }
 
 /** Where a Slack post goes in a thread: under the parent's `ts`; `broadcast`, the channel sees it too. */
-export interface SlackReply {
+interface SlackReply {
   threadTs: string;
   broadcast?: boolean;
 }

@@ -5,7 +5,7 @@ import { withoutSchemaKey, withSchemaKey } from "./schema-key.ts";
 const values = optional(array(string().min(1)).min(1));
 
 /** Extra KEB filters a run may add (never states: those are the audit's own). */
-export const NarrowingFiltersSchema = strictObject({
+const NarrowingFiltersSchema = strictObject({
   plans: values,
   regions: values,
   globalAccountIDs: values,

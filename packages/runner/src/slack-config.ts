@@ -5,7 +5,7 @@ import { SecretIdSchema, type SecretRef, secretRef } from "./secret.ts";
 import { secretVariable } from "./secret-variable.ts";
 
 /** How the Slack function reaches Slack: an incoming webhook, or a bot that threads. */
-export type SlackWay =
+type SlackWay =
   | { kind: "webhook"; url: SecretRef }
   | {
       kind: "bot";

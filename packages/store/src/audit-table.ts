@@ -1,7 +1,7 @@
 import type { CreateTableCommandInput } from "@aws-sdk/client-dynamodb";
 
 /** Attribute names of the audit table: a generic single-table layout. */
-export const KEYS = { pk: "pk", sk: "sk", ttl: "ttl" } as const;
+const KEYS = { pk: "pk", sk: "sk", ttl: "ttl" } as const;
 
 /** Partition and sort keys of every item kind in the audit table. */
 export const itemKey = {

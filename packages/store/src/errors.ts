@@ -1,5 +1,5 @@
 /** Stable codes of the store's errors. */
-export type StoreErrorCode =
+type StoreErrorCode =
   | "STORE_UNPROCESSED"
   | "STORE_LEASE_LOST"
   | "STORE_REPORT_INCOMPLETE"
@@ -8,7 +8,7 @@ export type StoreErrorCode =
   | "STORE_TABLE_MISSING";
 
 /** Base of the store's errors. */
-export class StoreError extends Error {
+class StoreError extends Error {
   readonly code: StoreErrorCode;
   constructor(code: StoreErrorCode, message: string, options?: { cause?: unknown }) {
     super(message, options);

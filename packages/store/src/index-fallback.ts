@@ -22,7 +22,7 @@ export async function fromIndex<T>(
 }
 
 /** Whether `err` is DynamoDB saying that `index` is missing or backfilling. */
-export function unreadableIndex(err: unknown, index: string): boolean {
+function unreadableIndex(err: unknown, index: string): boolean {
   if (!(err instanceof Error) || err.name !== "ValidationException") return false;
   return err.message.includes(`: ${index}`) && /specified index|backfilling/i.test(err.message);
 }

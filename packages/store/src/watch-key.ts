@@ -58,7 +58,7 @@ export function watchKeys(set: WatchSet): string[] {
 }
 
 /** FNV-1a over the ID's UTF-16 code units: stable, cheap, and even for hashes and UUIDs alike. */
-export function shardOf(id: string): number {
+function shardOf(id: string): number {
   let h = 0x811c9dc5;
   for (let i = 0; i < id.length; i++) {
     h ^= id.charCodeAt(i);

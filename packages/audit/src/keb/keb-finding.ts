@@ -37,7 +37,7 @@ export interface KebDetail {
 }
 
 /** A failing operation's description is kept up to this many characters. */
-export const MAX_DESCRIPTION = 2_000;
+const MAX_DESCRIPTION = 2_000;
 
 /**
  * What a runtime's finding is about: the operation's error reason, else its failing step, else

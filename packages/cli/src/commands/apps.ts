@@ -92,7 +92,7 @@ export const appsCommand: Command = {
 };
 
 /** Feeds lines through the Lambda handler's core in SQS-sized batches; sums the counts. */
-export async function ingestLines(
+async function ingestLines(
   text: string,
   store: Parameters<typeof ingestBatch>[0]["store"],
 ): Promise<IngestCounts & { batches: number }> {

@@ -138,10 +138,7 @@ export function chatbotNotification(
 }
 
 /** One incident per thread: audit, state, reason, place and the day it began (not the kind). */
-export function threadId(
-  ctx: Pick<DigestContext, "audit" | "landscape" | "runId">,
-  g?: TransitionGroup,
-): string {
+function threadId(ctx: Pick<DigestContext, "audit" | "landscape" | "runId">, g?: TransitionGroup): string {
   if (!g) return `fleet-auditor:${ctx.landscape ?? "-"}:${ctx.audit}:${ctx.runId}`;
   const incident = [
     ctx.landscape ?? "-",
@@ -156,7 +153,7 @@ export function threadId(
 }
 
 /** One incident, one thread, from its first firing to its end: named by its `incidentKey`. */
-export function incidentThreadId(ctx: Pick<DigestContext, "audit" | "landscape">, key: string): string {
+function incidentThreadId(ctx: Pick<DigestContext, "audit" | "landscape">, key: string): string {
   const parts = [ctx.landscape ?? "-", ctx.audit, "incident", key];
   return `fleet-auditor:${parts.map((p) => p.replace(/[^\w.-]+/g, "_")).join(":")}`.slice(0, 500);
 }

@@ -35,7 +35,7 @@ const WORDS: Record<TransitionKind, string> = {
 /** Gmail clips a body past about 102 KB: the e-mail stays under this, in UTF-8 bytes. */
 export const EMAIL_BUDGET = 100_000;
 /** A group larger than this is told as one line with a count and examples. */
-export const GROUP_COLLAPSE_AT = 20;
+const GROUP_COLLAPSE_AT = 20;
 const EXAMPLES = 3;
 const SUMMARY_ROWS = 30;
 // Collapsed first when the e-mail would not fit: resolved news matters least.
@@ -181,7 +181,7 @@ function summary(ctx: DigestContext, groups: readonly PlannedGroup[]): string[] 
 }
 
 /** The roll-up lines of an event that spans many groups ("20,000 runtimes failed in 10 regions: …"). */
-export function rollUpLines(ctx: DigestContext, groups: readonly PlannedGroup[]): string[] {
+function rollUpLines(ctx: DigestContext, groups: readonly PlannedGroup[]): string[] {
   return rollUps(groups.map(rollUpGroup)).map(
     (r) => `${HEADINGS[r.kind]}: ${oneLine(rollUpText(r, ctx.presenter.noun(r.state)), 600)}`,
   );

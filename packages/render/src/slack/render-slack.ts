@@ -39,12 +39,12 @@ export const SLACK_LIMITS = {
   actionsElements: 25,
 } as const;
 
-export interface SlackText {
+interface SlackText {
   type: "mrkdwn" | "plain_text";
   text: string;
   emoji?: boolean;
 }
-export interface SlackButton {
+interface SlackButton {
   type: "button";
   text: SlackText;
   url: string;

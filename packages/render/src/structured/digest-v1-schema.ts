@@ -50,7 +50,7 @@ const Edge = object({
 });
 
 /** One transition with its finding, as programs read it (the run report's row, plus links). */
-export const DigestV1TransitionSchema = object({
+const DigestV1TransitionSchema = object({
   kind: Kind,
   severity: Severity,
   instanceID: string(),
@@ -92,7 +92,7 @@ export const DigestV1TransitionSchema = object({
 });
 
 /** A group of transitions sharing kind, state, reason and region: one incident. */
-export const DigestV1GroupSchema = object({
+const DigestV1GroupSchema = object({
   key: string().describe("kind|state|reason|region, stable across runs for one incident"),
   kind: Kind,
   severity: Severity,

@@ -21,7 +21,7 @@ export const DIGEST_TIME: RegExp = regexes.datetime({ offset: true });
  * reads (KEB's spelling is checked by form, not by calendar), else undefined. A digest this
  * builds must pass its own schema, or the Slack function would refuse it.
  */
-export function digestTime(value: string): string | undefined {
+function digestTime(value: string): string | undefined {
   if (DIGEST_TIME.test(value)) return value;
   const t = Date.parse(value);
   if (Number.isNaN(t)) return undefined;
