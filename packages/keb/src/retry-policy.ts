@@ -1,3 +1,5 @@
+import { backoffMs } from "@fleet-auditor/backoff";
+
 /** How transient failures are retried before a response body starts. */
 export interface RetryOptions {
   /** Retries after the first attempt. Default 4. */
@@ -37,9 +39,8 @@ export function retryDelayMs(
   const base = options.baseDelayMs ?? 250;
   const cap = options.maxDelayMs ?? 8000;
   const random = options.random ?? Math.random;
-  const exponential = Math.min(cap, base * 2 ** (retry - 1));
-  const jittered = exponential / 2 + random() * (exponential / 2);
-  return Math.max(jittered, retryAfterMs(retryAfter ?? undefined) ?? 0);
+  const backoff = backoffMs(retry, { baseMs: base, capMs: cap, random });
+  return Math.max(backoff, retryAfterMs(retryAfter ?? undefined) ?? 0);
 }
 
 /** `Retry-After` in ms, from delta-seconds or an HTTP date; undefined when absent or unreadable. */

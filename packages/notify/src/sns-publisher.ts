@@ -12,6 +12,7 @@ import type {
   PublishOutcome,
   ShortDigest,
 } from "@fleet-auditor/audit";
+import { backoffMs } from "@fleet-auditor/backoff";
 import { PublishError } from "./errors.ts";
 import { byteSize, SNS_BYTE_BUDGET, snsAttributes } from "./sns-envelope.ts";
 import { refusedAsTooLong } from "./too-long.ts";
@@ -56,7 +57,10 @@ export class SnsAlertPublisher implements AlertPublisher {
     for (const chunk of batches(messages)) {
       let pending = chunk;
       for (let attempt = 0; pending.length > 0; attempt++) {
-        if (attempt > 0) await new Promise((r) => setTimeout(r, BATCH_RETRY_BASE_MS * 2 ** (attempt - 1)));
+        if (attempt > 0) {
+          const wait = backoffMs(attempt, { baseMs: BATCH_RETRY_BASE_MS, jitter: "none" });
+          await new Promise((r) => setTimeout(r, wait));
+        }
         const again: number[] = [];
         try {
           const out = await this.#client.send(

@@ -1,4 +1,5 @@
 import { BatchGetCommand, type DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
+import { backoffMs } from "@fleet-auditor/backoff";
 import { UnprocessedItemsError } from "./errors.ts";
 
 /**
@@ -19,10 +20,8 @@ export async function batchGet(
     let pending = keys.slice(i, i + 100);
     for (let attempt = 0; pending.length > 0; attempt++) {
       if (attempt >= attempts) throw new UnprocessedItemsError(pending.length);
-      if (attempt > 0) {
-        const ceiling = base * 2 ** attempt;
-        await new Promise((r) => setTimeout(r, ceiling / 2 + Math.random() * (ceiling / 2)));
-      }
+      // Retry n waits up to baseDelayMs · 2^n: the first one up to twice baseDelayMs.
+      if (attempt > 0) await sleep(backoffMs(attempt, { baseMs: 2 * base }));
       const answer = await client.send(
         new BatchGetCommand({ RequestItems: { [tableName]: { Keys: pending } } }),
       );
@@ -32,3 +31,5 @@ export async function batchGet(
   }
   return out;
 }
+
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));

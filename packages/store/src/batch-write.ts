@@ -1,4 +1,5 @@
 import { BatchWriteCommand, type DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
+import { backoffMs } from "@fleet-auditor/backoff";
 import { UnprocessedItemsError } from "./errors.ts";
 
 type WriteRequest = NonNullable<
@@ -21,12 +22,12 @@ export async function batchWrite(
     let pending: WriteRequest[] = requests.slice(i, i + 25);
     for (let attempt = 0; pending.length > 0; attempt++) {
       if (attempt >= attempts) throw new UnprocessedItemsError(pending.length);
-      if (attempt > 0) {
-        const ceiling = base * 2 ** attempt;
-        await new Promise((r) => setTimeout(r, ceiling / 2 + Math.random() * (ceiling / 2)));
-      }
+      // Retry n waits up to baseDelayMs · 2^n: the first one up to twice baseDelayMs.
+      if (attempt > 0) await sleep(backoffMs(attempt, { baseMs: 2 * base }));
       const out = await client.send(new BatchWriteCommand({ RequestItems: { [tableName]: pending } }));
       pending = (out.UnprocessedItems?.[tableName] ?? []) as WriteRequest[];
     }
   }
 }
+
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));

@@ -1,0 +1,1 @@
+export { backoffMs } from "./backoff.ts";
