@@ -10,7 +10,7 @@ import { sqsEvent } from "../helpers/sqs-event.ts";
 import type { CostStack } from "./cost-measure.ts";
 
 /** What one invocation printed: its bytes and lines (CloudWatch Logs bills both) and its EMF. */
-export interface Printed {
+interface Printed {
   bytes: number;
   lines: number;
   /** Every custom metric it published: `namespace metric {dimension=value, …}`. */
@@ -23,7 +23,7 @@ export type HandlerOutput = Record<string, Printed>;
 type Handler = (event: unknown, context: Context) => Promise<unknown>;
 
 /** Every (namespace, metric, dimension set with values) an EMF line publishes: one custom metric each. */
-export function emfMetrics(line: string): string[] {
+function emfMetrics(line: string): string[] {
   if (!line.startsWith("{") || !line.includes('"_aws"')) return [];
   const emf = JSON.parse(line) as {
     _aws: {

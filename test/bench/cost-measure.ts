@@ -65,7 +65,7 @@ export interface AppsAuditMeasure {
   rowsRead: number;
 }
 
-export const AUDIT_TABLE = "cost-audit";
+const AUDIT_TABLE = "cost-audit";
 export const STATUS_TABLE = "cost-status";
 const quiet: RunLogger = { info: () => undefined, warn: () => undefined };
 
