@@ -125,9 +125,9 @@ export class DynamoStatusStore implements ApplicationStatusStore {
         const rows = await batchGet(this.#o.client, this.#o.tableName, keys);
         return rows
           .filter((item) => matchesStatusQuery(item, q, now))
-          .map(toRow)
-          .sort(newestFirst)
-          .slice(0, node.limit);
+          .sort(newestItemFirst)
+          .slice(0, node.limit)
+          .map(toRow);
       });
     }
     if (read.op === "scan") {
@@ -136,17 +136,17 @@ export class DynamoStatusStore implements ApplicationStatusStore {
         items.push(...(page.Items ?? []));
         if (items.length >= read.limit) break;
       }
-      return items.map(toRow).sort(newestFirst).slice(0, read.limit);
+      return items.sort(newestItemFirst).slice(0, read.limit).map(toRow);
     }
     const each = await Promise.all(read.inputs.map((input) => this.#newest(input, read.limit)));
     const ids = each
       .flat()
-      .sort((a, b) => Number(b[STATUS_ATTRIBUTES.timestamp]) - Number(a[STATUS_ATTRIBUTES.timestamp]))
+      .sort(newestItemFirst)
       .slice(0, read.limit)
       .map((item) => String(item[STATUS_ATTRIBUTES.id]));
     // byWatch projects what the audit reads; a status query returns whole rows.
     const keys = ids.map((id) => ({ [STATUS_ATTRIBUTES.id]: id }));
-    return (await batchGet(this.#o.client, this.#o.tableName, keys)).map(toRow).sort(newestFirst);
+    return (await batchGet(this.#o.client, this.#o.tableName, keys)).sort(newestItemFirst).map(toRow);
   }
 
   async watched(q: WatchQuery, now: Date): Promise<WatchedRow[]> {
@@ -259,8 +259,14 @@ export class DynamoStatusStore implements ApplicationStatusStore {
   }
 }
 
-function newestFirst(a: StatusRow, b: StatusRow): number {
-  return a.messageTime < b.messageTime ? 1 : a.messageTime > b.messageTime ? -1 : 0;
+/**
+ * Status items, the newest message first by the stored time itself (`toRow` shows every time past
+ * the year 9999 as its last instant, which would tie them), then by id: the order never rests on
+ * the order in which a read answered.
+ */
+function newestItemFirst(a: Record<string, unknown>, b: Record<string, unknown>): number {
+  const [ts, id] = [STATUS_ATTRIBUTES.timestamp, STATUS_ATTRIBUTES.id];
+  return Number(b[ts]) - Number(a[ts]) || String(a[id]).localeCompare(String(b[id]));
 }
 
 function newestQuarantined(a: QuarantineItem, b: QuarantineItem): number {
