@@ -3,7 +3,7 @@
 // Infrastructure of fleet-auditor (SST v4), one concern per module under infra/; what differs
 // between stages (subscriptions, Slack and pager, schedules, region, landscape, links) is in the
 // committed stages.json (infra/stage-schema.ts), not in the deployer's shell.
-// Types: `npm run typecheck` (README); `test/unit/sst-wiring.test.ts` runs `run()` against stand-ins.
+// Types: `npm run typecheck` (docs/deploy.md); `test/unit/sst-wiring.test.ts` runs `run()` against stand-ins.
 //
 // SST refuses a config with top-level imports (its loader runs `app()` before anything is
 // installed), so the infra modules are loaded inside `app()` and `run()`.
@@ -63,7 +63,7 @@ export default $config({
     const keb = kebSecrets(protectedStage);
     const table = auditTable(protectedStage);
     const t = topics(settings);
-    // Alarms, each with a runbook entry in the README ("Alarms and their runbooks"), to Ops.
+    // Alarms to Ops, each linking to its runbook entry (docs/operate.md#alarms-and-their-runbooks).
     const alarm = alarmTo(t.ops.arn);
     const failures = failuresQueue(alarm);
     const audit = auditFunction({ table, topics: t, keb, failures, settings, alarm });

@@ -1,7 +1,8 @@
 /// <reference path="../.sst/platform/config.d.ts" />
-// The CloudWatch alarms of a stage, all to the Ops topic. Each has a runbook entry in the README
-// ("Alarms and their runbooks") under its name, which its description names;
-// test/unit/sst-wiring.test.ts holds every declared alarm to that.
+// The CloudWatch alarms of a stage, all to the Ops topic. Each has a runbook entry in
+// docs/operate.md ("Alarms and their runbooks"), a heading whose section names the alarm; its
+// description ends with a link to that heading's anchor. test/unit/sst-wiring.test.ts holds every
+// declared alarm to that.
 
 import { durationSeconds } from "./duration.ts";
 import type { DeployedSchedule } from "./schedules.ts";
@@ -43,7 +44,13 @@ export function watchedFunction(
   };
 }
 
-type AlarmArgs = Omit<aws.cloudwatch.MetricAlarmArgs, "alarmActions" | "okActions">;
+type AlarmArgs = Omit<aws.cloudwatch.MetricAlarmArgs, "alarmActions" | "okActions"> & {
+  /** The anchor of the alarm's runbook entry in docs/operate.md (GitHub's anchor of its heading). */
+  runbook: string;
+};
+
+/** Where the runbooks are, from the repository's root. */
+export const RUNBOOK_PAGE = "docs/operate.md";
 
 // Alarms on a count: any in five minutes; no data is nothing happening.
 const anyInFiveMinutes = {
@@ -56,10 +63,10 @@ const anyInFiveMinutes = {
 
 /** An alarm to `ops`, alarming and clearing, its description naming the stage and its runbook. */
 export function alarmTo(ops: $util.Input<string>) {
-  return (name: string, args: AlarmArgs): aws.cloudwatch.MetricAlarm =>
+  return (name: string, { runbook, ...args }: AlarmArgs): aws.cloudwatch.MetricAlarm =>
     new aws.cloudwatch.MetricAlarm(name, {
       ...args,
-      alarmDescription: `fleet-auditor ${$app.stage}: ${args.alarmDescription} (README, Operations: ${name})`,
+      alarmDescription: `fleet-auditor ${$app.stage}: ${args.alarmDescription} (runbook: ${RUNBOOK_PAGE}#${runbook})`,
       alarmActions: [ops],
       okActions: [ops],
     });
@@ -82,11 +89,13 @@ export function functionAlarms(alarm: ReturnType<typeof alarmTo>, f: WatchedFunc
   });
   alarm(`${f.name}Errors`, {
     alarmDescription: `${f.name} function errors`,
+    runbook: "function-errors",
     ...metric("Errors", "Sum"),
     ...anyInFiveMinutes,
   });
   const allowed = f.timeoutSeconds - f.cutsShortSeconds;
   alarm(`${f.name}Duration`, {
+    runbook: "function-duration",
     alarmDescription: `${f.name} ran longer than 80 % of the ${allowed} s it allows itself (timeout ${f.timeoutSeconds} s)`,
     ...metric("Duration", "Maximum"),
     ...anyInFiveMinutes,
@@ -94,6 +103,7 @@ export function functionAlarms(alarm: ReturnType<typeof alarmTo>, f: WatchedFunc
   });
   if (f.reservedConcurrency !== undefined)
     alarm(`${f.name}Throttles`, {
+      runbook: "throttles",
       alarmDescription: `${f.name} throttled (reserved concurrency ${f.reservedConcurrency}) for 15 minutes`,
       ...metric("Throttles", "Sum"),
       ...anyInFiveMinutes,
@@ -111,6 +121,7 @@ export function queueNotEmpty(
 ): void {
   alarm(name, {
     alarmDescription: what,
+    runbook: name.toLowerCase(),
     namespace: "AWS/SQS",
     metricName: "ApproximateNumberOfMessagesVisible",
     dimensions: { QueueName: queueName },
@@ -133,6 +144,7 @@ export function queueStalled(
   olderThanSeconds: number,
 ): void {
   alarm(name, {
+    runbook: name.toLowerCase(),
     alarmDescription: `a message waited over ${olderThanSeconds / 60} minutes in the queue: nothing consumes it`,
     namespace: "AWS/SQS",
     metricName: "ApproximateAgeOfOldestMessage",
@@ -158,15 +170,18 @@ export function auditAlarms(alarm: ReturnType<typeof alarmTo>, audit: string, s:
   });
   const Name = `${audit[0]?.toUpperCase()}${audit.slice(1)}`;
   alarm(`${Name}NotRunning`, {
+    runbook: "missing-runs",
     alarmDescription: `no ${audit} audit run in two of its schedule's longest gaps (${s.maxGapSeconds / 60} minutes)`,
     ...metric("Runs"),
     threshold: 1,
     comparisonOperator: "LessThanThreshold",
     treatMissingData: "breaching",
   });
-  for (const metricName of ["IncompleteScans", "PublishFailures"]) {
+  const runbooks = { IncompleteScans: "incomplete-scans", PublishFailures: "publish-failures" };
+  for (const [metricName, runbook] of Object.entries(runbooks)) {
     alarm(`${Name}${metricName}`, {
       alarmDescription: `${metricName} in the ${audit} audit for two periods`,
+      runbook,
       ...metric(metricName),
       datapointsToAlarm: 2,
       threshold: 0,

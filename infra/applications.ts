@@ -32,7 +32,7 @@ export function applications(deps: {
   // KubeEdge Application status: one row per Application, declared from the definition the store
   // creates tables from (packages/store/src/status-table.ts: its indexes and why), plus the
   // retiring indexes that today's replace, kept until a stage's new ones are ACTIVE; then drop
-  // them here (README, "Changing an index"). Capacity model: README, "Capacity".
+  // them here (docs/kubeedge.md#changing-an-index). Capacity model: docs/capacity.md#capacity.
   const statusDefinition = statusTableDefinition("ApplicationStatus");
   const statusTable = new sst.aws.Dynamo("ApplicationStatus", {
     fields: fieldsOf(statusDefinition),
@@ -131,7 +131,7 @@ function ingest(
     // Without a cap, Lambda scales an SQS source to hundreds of concurrent batches on a backlog or
     // a DLQ redrive, each 8 writes in flight, on 32 byWatch shard keys: throttling, and every
     // throttled record spends one of its 5 receives. 10 batches (80 writes in flight, about 10,000
-    // messages a second) is what the shards are sized for (README, "Capacity").
+    // messages a second) is what the shards are sized for (docs/capacity.md#capacity).
     transform: { eventSourceMapping: { scalingConfig: { maximumConcurrency: 10 } } },
   });
   functionAlarms(alarm, watchedFunction("Applications", consumer.nodes.function.name, args, 5));
@@ -145,6 +145,7 @@ function ingest(
   const feed = { namespace: "FleetAuditor", dimensions: { service: "applications" }, statistic: "Sum" };
   alarm("ApplicationsQuarantining", {
     alarmDescription: "Application messages quarantined at more than one a second for 10 minutes",
+    runbook: "applicationsquarantining",
     ...feed,
     metricName: "Quarantined",
     period: 300,
@@ -156,6 +157,7 @@ function ingest(
   });
   alarm("ApplicationsFailed", {
     alarmDescription: "Application status writes that failed (retried, then the DLQ)",
+    runbook: "applicationsfailed",
     ...feed,
     metricName: "Failed",
     period: 300,

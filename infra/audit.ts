@@ -46,7 +46,7 @@ function landscapeOf(settings: StageSettings): string {
 /**
  * What every audit run's function is told: its table and topics, and how its messages read (the
  * landscape's name, the stage's unless stages.json names one; link templates; groupings), as the
- * function's variables (README, Configuration) name them.
+ * function's variables (docs/configuration.md) name them.
  */
 export function auditRunEnvironment(
   table: sst.aws.Dynamo,

@@ -1,7 +1,7 @@
 // PagerDuty (Events API v2) from the Critical topic: each critical incident's opening and end and
 // the health notices, as trigger and resolve under the incident's key; deployed only on a stage
 // whose `pagerDuty` in stages.json is true, its routing key created in Secrets Manager for the
-// operator to set (README, "Secrets").
+// operator to set (docs/deploy.md#secrets).
 
 import { type alarmTo, functionAlarms, watchedFunction } from "./alarms.ts";
 import type { Failures } from "./failures.ts";

@@ -25,6 +25,6 @@ export function refuseRetiredVariables(env: NodeJS.ProcessEnv): void {
   if (set.length === 0) return;
   const moved = set.map(([name, field]) => `  ${name}: now the stage's "${field}"`).join("\n");
   throw new Error(
-    `deploy-time variables are no longer read; per-stage settings live in stages.json (README, Deployment). Unset these and put what they said there:\n${moved}`,
+    `deploy-time variables are no longer read; per-stage settings live in stages.json (docs/deploy.md#stage-settings-stagesjson). Unset these and put what they said there:\n${moved}`,
   );
 }

@@ -15,7 +15,7 @@ export function auditScheduling(deps: {
   const { enabled, ...given } = deps.settings.schedules ?? { enabled: false };
   // Schedule deliveries the scheduler could not make land here: an Invoke call refused (the
   // function missing, its permission gone, the Invoke API's own request rate). A throttled run is
-  // not one: Lambda takes the event and retries it (README, ScheduleDlqNotEmpty).
+  // not one: Lambda takes the event and retries it (docs/operate.md#scheduledlqnotempty).
   const dlq = new sst.aws.Queue("ScheduleDlq", {
     transform: { queue: { messageRetentionSeconds: 14 * 86_400 } },
   });

@@ -2,8 +2,8 @@
 
 /**
  * A secret kept in AWS Secrets Manager, which ReadOnlyAccess does not let anyone read: the stack
- * creates it without a value and never writes one, so a value set or rotated there (README,
- * "Secrets") stays, and functions pick it up within 5 minutes, without a redeploy. Each function
+ * creates it without a value and never writes one, so a value set or rotated there
+ * (docs/deploy.md#secrets) stays, and functions pick it up within 5 minutes, without a redeploy. Each function
  * that reads it is granted GetSecretValue on it alone (`readSecret`), its ARN in `<VARIABLE>_ARN`.
  */
 export function managedSecret(

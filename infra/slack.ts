@@ -1,6 +1,6 @@
 // Slack without Chatbot: Block Kit to an incoming webhook, or through a bot that keeps each
 // incident in one thread; deployed only on a stage whose `slack` in stages.json says which, its
-// secret created in Secrets Manager for the operator to set (README, "Secrets").
+// secret created in Secrets Manager for the operator to set (docs/deploy.md#secrets).
 
 import { type alarmTo, functionAlarms, watchedFunction } from "./alarms.ts";
 import type { Failures } from "./failures.ts";

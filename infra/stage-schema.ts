@@ -80,7 +80,7 @@ export const StageSettingsSchema = z.strictObject({
       report: UrlTemplateSchema.optional().describe("REPORT_URL_TEMPLATE"),
     })
     .optional()
-    .describe("URL templates for links in messages (README, Configuration)."),
+    .describe("URL templates for links in messages (docs/configuration.md)."),
   groupBy: GroupBySchema.optional(),
   alertEmails: z
     .array(
@@ -89,7 +89,7 @@ export const StageSettingsSchema = z.strictObject({
         filter: z
           .record(z.string(), z.unknown())
           .optional()
-          .describe("An SNS filter policy (README, Routing: what rests on filter policies)."),
+          .describe("An SNS filter policy (docs/deploy.md#routing-what-rests-on-filter-policies)."),
       }),
     )
     .optional()

@@ -3,7 +3,7 @@ import type { IngestCounts } from "@fleet-auditor/runner";
 
 /**
  * EMF metrics of one SQS batch: what the alarms watch, `Failed` and `Quarantined`. Each is a
- * custom metric on the bill (README, "Cost"); the batch's other counts (records, applied, stale,
+ * custom metric on the bill (docs/capacity.md#cost); the batch's other counts (records, applied, stale,
  * duplicate, deferred at the deadline) are fields of its "batch processed" log line.
  */
 export function recordIngestMetrics(metrics: Metrics, counts: IngestCounts): void {

@@ -2,7 +2,7 @@ import { type Metrics, MetricUnit } from "@aws-lambda-powertools/metrics";
 import { type RunSummary, TRANSITION_KINDS } from "@fleet-auditor/audit";
 
 /**
- * EMF metrics of one audit run. Each is a custom metric on the bill (README, "Cost"), so only
+ * EMF metrics of one audit run. Each is a custom metric on the bill (docs/capacity.md#cost), so only
  * what the alarms watch and the one figure a dashboard shows: `Runs` (the missing-run alarm's
  * signal), `IncompleteScans`, `PublishFailures` and `Flagged`; the run's other figures are log
  * fields (`runLogFields`). A `duplicate` run (a retried schedule) or a `skipped` one did nothing

@@ -8,7 +8,7 @@ import type { Context } from "aws-lambda";
 /**
  * The middy stack every function uses: context in the logs and, for a function that records
  * metrics, EMF flushed per invocation. No `ColdStart` metric: each is a custom metric on the bill
- * per function (README, "Cost"), and the logger's `cold_start` field says the same.
+ * per function (docs/capacity.md#cost), and the logger's `cold_start` field says the same.
  */
 export function functionStack<TEvent, TResult>(logger: Logger, metrics?: Metrics) {
   const stack = middy<TEvent, TResult, Error, Context>().use(

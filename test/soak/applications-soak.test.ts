@@ -15,7 +15,7 @@ import { startChildDynamo } from "../bench/sim-child.ts";
 const LONG = process.env.FLEET_AUDITOR_SOAK === "1";
 const MESSAGES = LONG ? 100_000 : 600;
 
-// The order of KubeEdge's ApplicationStatus values as the README's message contract states it.
+// The order of KubeEdge's ApplicationStatus values as docs/kubeedge.md's message contract states it.
 const PROGRESS: Record<string, number> = {
   PreApplying: 1,
   InApplying: 2,

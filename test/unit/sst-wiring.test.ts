@@ -26,6 +26,7 @@ import {
   PAGER_MANAGED_SECRETS,
   SLACK_MANAGED_SECRETS,
 } from "../../functions/lib/secrets.ts";
+import { section } from "../helpers/markdown.ts";
 import { type Declared, type Recording, recordSstConfig, seconds } from "../helpers/sst-stand-ins.ts";
 
 // sst.config.ts's run() against recording stand-ins of SST's globals. What is checked:
@@ -253,12 +254,10 @@ function protectionProblems(r: Recording, shouldProtect: boolean): string[] {
   return problems;
 }
 
-const README = readFileSync(new URL("README.md", ROOT), "utf8");
-/** The README's runbook section: every alarm is named there, in bold. */
-const RUNBOOKS = README.slice(
-  README.indexOf("### Alarms and their runbooks"),
-  README.indexOf("\n## ", README.indexOf("### Alarms and their runbooks")),
-);
+/** The runbooks (infra/alarms.ts's RUNBOOK_PAGE): each alarm's description links to a heading there that names it in bold. */
+const RUNBOOK_PAGE = "docs/operate.md";
+const OPERATE = readFileSync(new URL(RUNBOOK_PAGE, ROOT), "utf8");
+const RUNBOOK_LINK = new RegExp(`\\(runbook: ${RUNBOOK_PAGE.replace(".", "\\.")}#([^)]+)\\)$`);
 
 /**
  * How long before its timeout each function stops by itself (packages/runner/src/deadline.ts, the
@@ -281,10 +280,15 @@ function alarmProblems(r: Recording): string[] {
     .filter((a) => JSON.stringify(a.args.alarmActions) !== JSON.stringify([opsArn]))
     .map((a) => `alarm ${a.name} does not go to the Ops topic`);
   for (const a of alarms) {
-    if (!String(a.args.alarmDescription).endsWith(`(README, Operations: ${a.name})`))
+    const anchor = RUNBOOK_LINK.exec(String(a.args.alarmDescription))?.[1];
+    if (anchor === undefined) {
       problems.push(`alarm ${a.name}: its description does not name its runbook`);
-    if (!new RegExp(`\\*\\*[^*]*\\b${a.name}\\b[^*]*\\*\\*`).test(RUNBOOKS))
-      problems.push(`alarm ${a.name} has no runbook entry in the README`);
+      continue;
+    }
+    const entry = section(OPERATE, anchor);
+    if (entry === undefined) problems.push(`alarm ${a.name}: ${RUNBOOK_PAGE} has no heading #${anchor}`);
+    else if (!new RegExp(`\\*\\*[^*]*\\b${a.name}\\b[^*]*\\*\\*`).test(entry))
+      problems.push(`alarm ${a.name} is not named in its runbook entry #${anchor}`);
   }
   const on = (f: Declared, metricName: string) =>
     alarms.find(
@@ -685,12 +689,20 @@ describe("sst.config.ts wiring", () => {
     const renamed = structuredClone(r.declared);
     const throttles = renamed.find((d) => d.name === "AuditThrottles") as Declared;
     throttles.name = "AuditThrottled";
-    throttles.args.alarmDescription = "fleet-auditor prod: throttled (README, Operations: AuditThrottled)";
+    throttles.args.alarmDescription = "fleet-auditor prod: throttled (runbook: docs/operate.md#throttles)";
     const unbooked: Recording = {
       ...r,
       declared: renamed,
       of: (kind) => renamed.filter((d) => d.kind === kind),
     };
-    expect(alarmProblems(unbooked)).toEqual(["alarm AuditThrottled has no runbook entry in the README"]);
+    expect(alarmProblems(unbooked)).toEqual([
+      "alarm AuditThrottled is not named in its runbook entry #throttles",
+    ]);
+    const anchorless = broken("AuditThrottles", (args) => {
+      args.alarmDescription = "fleet-auditor prod: throttled (runbook: docs/operate.md#throttled)";
+    });
+    expect(alarmProblems(anchorless)).toEqual([
+      "alarm AuditThrottles: docs/operate.md has no heading #throttled",
+    ]);
   });
 });

@@ -17,7 +17,7 @@ import {
 import { beforeAll, describe, expect, it } from "vitest";
 import { useDynamo } from "../../helpers/dynamo.ts";
 
-// Changing an index of the status table on a live stage (README, "Changing an index"): DynamoDB
+// Changing an index of the status table on a live stage (docs/kubeedge.md#changing-an-index): DynamoDB
 // cannot change an index's key or projection in place, so the new index is added beside the old
 // one, readers use it once it can be read, and the old one is then dropped. No read may fail or
 // answer differently on the way: a failed read makes the applications audit incomplete.
