@@ -1,0 +1,65 @@
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { dirname, join, normalize } from "node:path";
+import { describe, expect, it } from "vitest";
+import { headings } from "../helpers/markdown.ts";
+
+const ROOT = new URL("../../", import.meta.url).pathname;
+
+/** The pages a reader moves between: the front README, the changelog, docs/ and each package's README. */
+function pages(): string[] {
+  const docs = readdirSync(join(ROOT, "docs")).filter((f) => f.endsWith(".md"));
+  const packages = readdirSync(join(ROOT, "packages"))
+    .map((p) => `packages/${p}/README.md`)
+    .filter((p) => existsSync(join(ROOT, p)));
+  return ["README.md", "CHANGELOG.md", "functions/README.md", ...docs.map((f) => `docs/${f}`), ...packages];
+}
+
+/** Every relative link of a page (outside code fences and code spans), as written. */
+function relativeLinks(markdown: string): string[] {
+  const prose = markdown.replace(/```[\s\S]*?```/g, "").replace(/`[^`\n]*`/g, "");
+  return [...prose.matchAll(/\]\(([^)\s]+)\)/g)]
+    .map((m) => m[1] as string)
+    .filter((href) => !/^[a-z]+:/.test(href));
+}
+
+/** What is wrong with each relative link of `page`: a file that is not there, an anchor no heading has. */
+function brokenLinks(page: string, markdown: string, read: (path: string) => string | undefined): string[] {
+  const problems: string[] = [];
+  for (const href of relativeLinks(markdown)) {
+    const [path = "", anchor] = href.split("#");
+    const target = path === "" ? page : normalize(join(dirname(page), path));
+    const text = path === "" ? markdown : read(target);
+    if (text === undefined) problems.push(`${page}: ${href}: no such file`);
+    else if (
+      anchor !== undefined &&
+      target.endsWith(".md") &&
+      !headings(text).some((h) => h.anchor === anchor)
+    )
+      problems.push(`${page}: ${href}: no heading with that anchor`);
+  }
+  return problems;
+}
+
+const readPage = (path: string): string | undefined => {
+  const full = join(ROOT, path);
+  if (!existsSync(full)) return undefined;
+  return path.endsWith(".md") ? readFileSync(full, "utf8") : "";
+};
+
+describe("the documentation's links", () => {
+  it("lead to a file that exists and, with an anchor, to a heading it has", () => {
+    const problems = pages().flatMap((p) => brokenLinks(p, readFileSync(join(ROOT, p), "utf8"), readPage));
+    expect(problems).toEqual([]);
+  });
+
+  it("are found broken when a file or a heading is missing", () => {
+    const page = "docs/example.md";
+    const markdown =
+      "# Example\n\n## Kept\n\n[a](#kept) [b](#gone) [c](operate.md#nope) [d](missing.md) `[e](#code)`\n";
+    expect(brokenLinks(page, markdown, readPage)).toEqual([
+      "docs/example.md: #gone: no heading with that anchor",
+      "docs/example.md: operate.md#nope: no heading with that anchor",
+      "docs/example.md: missing.md: no such file",
+    ]);
+  });
+});
