@@ -1,12 +1,17 @@
-// `npm run typecheck`: the code (tsconfig.json) and sst.config.ts against SST's component types
-// (tsconfig.sst.json, after making `.sst/platform` current), both at once.
+// `npm run typecheck`: the code (tsconfig.json), sst.config.ts against SST's component types
+// (tsconfig.sst.json, after making `.sst/platform` current) and the documentation's ```ts blocks
+// (.snippets/, written by tools/snippets.ts and removed after), all at once.
+
 import { spawn } from "node:child_process";
+import { rmSync } from "node:fs";
+import { asPageLines, SNIPPETS_DIR, writeSnippets } from "./snippets.ts";
 import { ensureSstPlatform } from "./sst-platform.ts";
 
 const root = new URL("../", import.meta.url).pathname;
 const tsc = new URL("../node_modules/typescript/bin/tsc", import.meta.url).pathname;
 
 ensureSstPlatform();
+const snippets = writeSnippets(root);
 const run = (project: string): Promise<number> =>
   new Promise((resolve) => {
     const child = spawn(process.execPath, [tsc, "-p", project], {
@@ -21,9 +26,14 @@ const run = (project: string): Promise<number> =>
       out += d;
     });
     child.on("close", (code) => {
-      if (out) process.stdout.write(`${project}:\n${out}`);
+      if (out) process.stdout.write(`${project}:\n${asPageLines(out, snippets)}`);
       resolve(code ?? 1);
     });
   });
-const codes = await Promise.all([run("tsconfig.json"), run("tsconfig.sst.json")]);
+const codes = await Promise.all([
+  run("tsconfig.json"),
+  run("tsconfig.sst.json"),
+  run(`${SNIPPETS_DIR}/tsconfig.json`),
+]);
+rmSync(new URL(`../${SNIPPETS_DIR}`, import.meta.url), { recursive: true, force: true });
 process.exitCode = codes.some((c) => c !== 0) ? 1 : 0;
