@@ -40,7 +40,7 @@ async function printed(argv: string[]): Promise<string> {
 const fenced = (text: string): string => ["```", text.trimEnd(), "```"].join("\n");
 
 /** The generated part of the page: the intro, the top-level help, then each command's usage. */
-export async function generatedUsage(): Promise<string> {
+async function generatedUsage(): Promise<string> {
   const sections = [INTRO, "## Usage", fenced(await printed(["--help"]))];
   for (const c of COMMANDS)
     sections.push(

@@ -9,14 +9,14 @@ import { join } from "node:path";
 export const SNIPPETS_DIR = ".snippets";
 
 /** One ```ts block: the page it is in, the line its code starts on, and its code. */
-export interface Snippet {
+interface Snippet {
   page: string;
   line: number;
   code: string;
 }
 
 /** The pages whose ```ts blocks are compiled. */
-export function documentationPages(root: string): string[] {
+function documentationPages(root: string): string[] {
   const docs = readdirSync(join(root, "docs"))
     .filter((f) => f.endsWith(".md"))
     .map((f) => `docs/${f}`);
@@ -27,7 +27,7 @@ export function documentationPages(root: string): string[] {
 }
 
 /** The ```ts blocks of a page, leaving out ```ts nocheck ones and any other language. */
-export function snippetsOf(page: string, markdown: string): Snippet[] {
+function snippetsOf(page: string, markdown: string): Snippet[] {
   const found: Snippet[] = [];
   let open: { line: number; lines: string[]; check: boolean } | undefined;
   markdown.split("\n").forEach((text, i) => {

@@ -5,7 +5,7 @@
  * GitHub's anchor of a heading: lowercased, punctuation dropped (letters, digits, `-`, `_` and
  * spaces kept), each space a `-`. `Stage settings: \`stages.json\`` -> `stage-settings-stagesjson`.
  */
-export function githubAnchor(heading: string): string {
+function githubAnchor(heading: string): string {
   return heading
     .trim()
     .toLowerCase()
