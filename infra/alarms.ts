@@ -50,7 +50,7 @@ type AlarmArgs = Omit<aws.cloudwatch.MetricAlarmArgs, "alarmActions" | "okAction
 };
 
 /** Where the runbooks are, from the repository's root. */
-export const RUNBOOK_PAGE = "docs/operate.md";
+const RUNBOOK_PAGE = "docs/operate.md";
 
 // Alarms on a count: any in five minutes; no data is nothing happening.
 const anyInFiveMinutes = {

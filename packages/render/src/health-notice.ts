@@ -14,8 +14,8 @@ import { HEALTH_V1 } from "./structured/health-v1-name.ts";
 import type { HealthV1 } from "./structured/health-v1-schema.ts";
 import { asciiSubject } from "./subject.ts";
 
-/** Where a notice points when no runbook template gives a page: the README's runbooks. */
-export const HEALTH_RUNBOOK_DOC = "README.md#alarms-and-their-runbooks";
+/** Where a notice points when no runbook template gives a page: its runbook in the docs. */
+export const HEALTH_RUNBOOK_DOC = "docs/operate.md#a-degraded-notice";
 
 /**
  * The reason a notice fills `RUNBOOK_URL_TEMPLATE`'s `{reason}` with: one page for the auditor's

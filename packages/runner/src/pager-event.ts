@@ -89,7 +89,7 @@ export function healthEvent(notice: HealthV1): PagerEvent {
         runbook: cut(notice.runbook, 500),
       },
     },
-    // The runbook is a URL only with RUNBOOK_URL_TEMPLATE; otherwise a README pointer, in details.
+    // The runbook is a URL only with RUNBOOK_URL_TEMPLATE; otherwise a pointer to the docs, in details.
     links: links([["Runbook", notice.runbook]]),
     client: "fleet-auditor",
   };

@@ -1,5 +1,5 @@
 // Reading an index that replaces another: DynamoDB cannot change an index's key or projection in
-// place, so the new one is added beside the old (README, "Changing an index"). Until the new one
+// place, so the new one is added beside the old (docs/kubeedge.md, "Changing an index"). Until the new one
 // can be read on a stage, readers ask the old one, so that no read fails in between.
 
 /**

@@ -11,7 +11,7 @@ export const STATUS_INDEXES = {
 /**
  * The indexes `byNodeId` and `byQuarantineCode` replace. DynamoDB cannot change an index's key or
  * projection in place, so a stage keeps these beside the new ones until the new ones are ACTIVE
- * (README, "Changing an index"), and readers fall back to them only while the new ones cannot be
+ * (docs/kubeedge.md, "Changing an index"), and readers fall back to them only while the new ones cannot be
  * read (`index-fallback.ts`).
  */
 export const RETIRING_STATUS_INDEXES = { byNode: "byNode", quarantine: "byQuarantine" } as const;

@@ -5,7 +5,7 @@ import type { WatchSet } from "@fleet-auditor/metaserver";
 /**
  * Shards of each watched set. DynamoDB gives an index partition about 1,000 writes a second and
  * cannot split one whose sort key (`ts`) only grows; 32 shards hold about 16,000 watched writes a
- * second (see the README's capacity model). Readers query every shard, so writers and readers
+ * second (see docs/capacity.md). Readers query every shard, so writers and readers
  * must agree: changing it moves rows between keys (`fleet-auditor apps reindex` moves them).
  */
 export const WATCH_SHARDS = 32;

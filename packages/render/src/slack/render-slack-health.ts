@@ -4,7 +4,7 @@ import { SLACK_LIMITS, type SlackBlock, type SlackMessage } from "./render-slack
 
 /**
  * The Slack message of a structured health notice: what went wrong with the auditor itself, since
- * when, why, and where the runbook is (a button when it is a `safeLink`, else the README's
+ * when, why, and where the runbook is (a button when it is a `safeLink`, else the docs'
  * section as text). Every text a notice carries is escaped as a digest's.
  */
 export function healthSlackMessage(notice: HealthV1): SlackMessage {

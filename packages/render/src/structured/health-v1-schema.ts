@@ -22,7 +22,9 @@ export const HealthV1Schema = object({
   since: Time.describe("when the first of the episode's incomplete or failed runs ran"),
   badRuns: number().int().nonnegative().describe("incomplete or failed runs in a row, up to this notice"),
   reason: string().describe("why the latest bad run could not see the whole fleet (one line)"),
-  runbook: string().describe("what to do: an https: URL (RUNBOOK_URL_TEMPLATE) or the README's section"),
+  runbook: string().describe(
+    "what to do: an https: URL (RUNBOOK_URL_TEMPLATE) or its page in the docs (docs/operate.md#a-degraded-notice)",
+  ),
   text: string().describe("the notice in one line, as e-mail's first line"),
 });
 
