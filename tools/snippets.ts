@@ -60,11 +60,13 @@ export function writeSnippets(root: string): Map<string, Snippet> {
     writeFileSync(join(root, file), `${s.code}\nexport {};\n`);
     files.set(file, s);
   });
+  // The code's own program (tsconfig.json's files) with the snippets in it: one program loads the
+  // packages' types once, where a second one for the snippets alone would load them again.
+  const code = JSON.parse(readFileSync(join(root, "tsconfig.json"), "utf8")) as { include: string[] };
   const tsconfig = {
     extends: "../tsconfig.json",
     compilerOptions: { noUnusedLocals: false },
-    // The packages' own declarations of untyped modules (undici's internals) come along.
-    include: ["*.ts", "../packages/*/src/**/*.d.ts"],
+    include: ["*.ts", ...code.include.map((path) => `../${path}`)],
   };
   writeFileSync(join(dir, "tsconfig.json"), `${JSON.stringify(tsconfig, null, 2)}\n`);
   return files;

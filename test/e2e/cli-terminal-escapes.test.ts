@@ -4,14 +4,15 @@ import { join } from "node:path";
 import { kebPresenter, type ReportTransition, type RunReport, reportTransition } from "@fleet-auditor/audit";
 import { DynamoReportStore, startEmbeddedDynamo } from "@fleet-auditor/store";
 import { describe, expect, it } from "vitest";
-import { spawnCli } from "../helpers/cli.ts";
+import { cli, spawnCli } from "../helpers/cli.ts";
 import { runSummary } from "../helpers/summaries.ts";
 import { t } from "../helpers/transitions.ts";
 
 // Text from KEB and from the edge reaches the terminal through every table the CLI prints. A
 // terminal runs what it is sent: ESC sequences clear the screen, retitle the window or hide lines,
 // a line break starts a row of its own, a bidi override reorders what is read. Each must show as
-// visible text, through the real command in its own process.
+// visible text: the first case through the real command in its own process, the others through
+// the same code in this one (the process adds nothing to what is written, and costs a second).
 
 /** Characters a terminal acts on instead of showing (C0, DEL, C1, line/paragraph separators, bidi). */
 const ACTIVE = /[\p{Cc}\p{Zl}\p{Zp}\p{Bidi_Control}]/u;
@@ -70,7 +71,7 @@ describe("terminal control characters from outside data in CLI output", () => {
   it("escapes them in runs show CSV too, which keeps one record per line and its formula guard", async () => {
     const dir = mkdtempSync(join(tmpdir(), "fa-esc-"));
     await storeReport(dir);
-    const out = await spawnCli(["runs", "show", "run-esc", "--state-dir", dir, "--output", "csv"]);
+    const out = await cli(["runs", "show", "run-esc", "--state-dir", dir, "--output", "csv"]);
     expect(out.code).toBe(0);
     const records = out.stdout.trimEnd().split("\r\n");
     expect(records).toHaveLength(3);
@@ -83,7 +84,7 @@ describe("terminal control characters from outside data in CLI output", () => {
   it("writes them as JSON escapes in runs show JSON, which a program reads back unchanged", async () => {
     const dir = mkdtempSync(join(tmpdir(), "fa-esc-"));
     const report = await storeReport(dir);
-    const out = await spawnCli(["runs", "show", "run-esc", "--state-dir", dir, "--output", "json"]);
+    const out = await cli(["runs", "show", "run-esc", "--state-dir", dir, "--output", "json"]);
     expect(out.code).toBe(0);
     for (const line of out.stdout.split("\n")) expect(line).not.toMatch(ACTIVE);
     expect(JSON.parse(out.stdout).transitions).toEqual(report.transitions);
@@ -100,10 +101,10 @@ describe("terminal control characters from outside data in CLI output", () => {
     message.content.Error.ErrStatus.message = `not found${TITLE}\r\u009b2J\u202eevil`;
     const file = join(dir, "messages.jsonl");
     writeFileSync(file, `${JSON.stringify(message)}\n`);
-    const ingested = await spawnCli(["apps", "ingest", file, "--state-dir", dir, "--output", "json"]);
+    const ingested = await cli(["apps", "ingest", file, "--state-dir", dir, "--output", "json"]);
     expect(JSON.parse(ingested.stdout)).toMatchObject({ applied: 1 });
 
-    const out = await spawnCli(["apps", "status", "--since", "2020-01-01T00:00:00Z", "--state-dir", dir]);
+    const out = await cli(["apps", "status", "--since", "2020-01-01T00:00:00Z", "--state-dir", dir]);
     expect(out.code).toBe(0);
     const lines = out.stdout.trimEnd().split("\n");
     expect(lines).toHaveLength(2);
@@ -122,8 +123,8 @@ describe("terminal control characters from outside data in CLI output", () => {
     message.content.Nodename = "edge-1\u009b2J\u202e";
     const file = join(dir, "messages.jsonl");
     writeFileSync(file, `${JSON.stringify(message)}\n`);
-    await spawnCli(["apps", "ingest", file, "--state-dir", dir, "--output", "json"]);
-    const out = await spawnCli([
+    await cli(["apps", "ingest", file, "--state-dir", dir, "--output", "json"]);
+    const out = await cli([
       "apps",
       "status",
       "--since",

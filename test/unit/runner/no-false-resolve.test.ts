@@ -18,7 +18,7 @@ import { withDeps } from "../../helpers/run-deps.ts";
 // nothing. The ID lookup that confirms absences may fail, but is not made to lie: a KEB that hides
 // a row and lowers totalCount to match is indistinguishable from one without that row.
 
-const RUNS = Number(process.env.FLEET_AUDITOR_PROPERTY_RUNS ?? 120);
+const RUNS = Number(process.env.FLEET_AUDITOR_PROPERTY_RUNS ?? 80);
 const T0 = Date.UTC(2026, 10, 1);
 const at = (h: number): string => new Date(T0 + h * 3_600_000).toISOString();
 
@@ -147,6 +147,6 @@ describe("no false resolve (property)", () => {
         { numRuns: RUNS, seed: 20261130 },
       );
     },
-    Math.max(20_000, RUNS * 300),
+    Math.max(60_000, RUNS * 1_000), // a hang guard, not a bar: cases run slower beside other files
   );
 });
