@@ -1,8 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
-import { afterAll, beforeAll, beforeEach } from "vitest";
 import { answerFault, type HttpFault } from "./http-fault.ts";
+import { forTheFile, onLoopback } from "./loopback.ts";
 
 // A PagerDuty Events API v2 on loopback: `POST /v2/enqueue` refused as PagerDuty refuses an
 // invalid event (400 `{ status: "invalid event", message, errors }`), and alerts kept by dedup
@@ -113,10 +112,9 @@ async function startFakePagerDuty(): Promise<FakePagerDuty> {
   };
 
   const server = createServer((req, res) => void handle(req, res));
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
+  const { origin, close } = await onLoopback(server);
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: origin,
     faults,
     attempts,
     alerts,
@@ -126,25 +124,13 @@ async function startFakePagerDuty(): Promise<FakePagerDuty> {
       attempts.length = 0;
       alerts.length = 0;
     },
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
+    close,
   };
 }
 
 /** A PagerDuty stand-in for one test file, reset before each test. */
 export function useFakePagerDuty(): { pagerduty: FakePagerDuty } {
-  const holder = {} as { pagerduty: FakePagerDuty };
-  beforeAll(async () => {
-    holder.pagerduty = await startFakePagerDuty();
-  });
-  beforeEach(() => holder.pagerduty.reset());
-  afterAll(async () => {
-    await holder.pagerduty?.close();
-  });
-  return holder;
+  return forTheFile("pagerduty", startFakePagerDuty, (started) => started.reset());
 }
 
 const invalid = (errors: string[]) => ({

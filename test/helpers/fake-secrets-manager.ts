@@ -1,7 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
-import { afterAll, beforeAll } from "vitest";
+import { forTheFile, onLoopback } from "./loopback.ts";
 
 // AWS Secrets Manager on loopback, `GetSecretValue` only, in its JSON protocol (POST /,
 // `X-Amz-Target: secretsmanager.GetSecretValue`, `application/x-amz-json-1.1`): the current value
@@ -73,28 +72,16 @@ async function startFakeSecretsManager(): Promise<FakeSecretsManager> {
       CreatedDate: Date.now() / 1000,
     });
   };
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
+  const { origin, close } = await onLoopback(server);
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: origin,
     put: (secretId, value) => secrets.set(secretId, { value, version: randomUUID() }),
     requests,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
+    close,
   };
 }
 
 /** A stand-in for the test file's lifetime. */
 export function useFakeSecretsManager(): { sm: FakeSecretsManager } {
-  const holder = {} as { sm: FakeSecretsManager };
-  beforeAll(async () => {
-    holder.sm = await startFakeSecretsManager();
-  });
-  afterAll(async () => {
-    await holder.sm?.close();
-  });
-  return holder;
+  return forTheFile("sm", startFakeSecretsManager);
 }

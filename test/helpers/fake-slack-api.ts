@@ -1,8 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
-import { afterAll, beforeAll } from "vitest";
 import { refusal } from "./fake-slack.ts";
 import { answerFault, type HttpFault } from "./http-fault.ts";
+import { forTheFile, onLoopback } from "./loopback.ts";
 
 /** A fault of the stand-in; `afterPosting`: the message is kept first, then the fault answers. */
 interface SlackApiFault extends HttpFault {
@@ -131,10 +130,9 @@ async function startFakeSlackApi(): Promise<FakeSlackApi> {
     return { ok: true, channel: CHANNEL, ts, message: { type: "message", text: body.text, ts } };
   };
 
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
+  const { origin, close } = await onLoopback(server);
   return {
-    apiUrl: `http://127.0.0.1:${port}/api`,
+    apiUrl: `${origin}/api`,
     token: TOKEN,
     channel: CHANNEL,
     otherChannel: OTHER,
@@ -148,22 +146,11 @@ async function startFakeSlackApi(): Promise<FakeSlackApi> {
       attempts.length = 0;
       messages.length = 0;
     },
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
+    close,
   };
 }
 
 /** A Slack Web API stand-in for one test file. */
 export function useFakeSlackApi(): { api: FakeSlackApi } {
-  const holder = {} as { api: FakeSlackApi };
-  beforeAll(async () => {
-    holder.api = await startFakeSlackApi();
-  });
-  afterAll(async () => {
-    await holder.api?.close();
-  });
-  return holder;
+  return forTheFile("api", startFakeSlackApi);
 }

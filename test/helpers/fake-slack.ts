@@ -1,7 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
-import { afterAll, beforeAll } from "vitest";
 import { answerFault, type HttpFault } from "./http-fault.ts";
+import { forTheFile, onLoopback } from "./loopback.ts";
 
 /** One answer the stand-in gives instead of accepting, for the next matching post. */
 type SlackFault = HttpFault;
@@ -69,31 +68,19 @@ async function startFakeSlack(): Promise<FakeSlack> {
     attempts.push({ at, status: 200, payload });
     res.writeHead(200, { "content-type": "text/plain" }).end("ok");
   };
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
+  const { origin, close } = await onLoopback(server);
   return {
-    url: `http://127.0.0.1:${port}${SECRET_PATH}`,
+    url: `${origin}${SECRET_PATH}`,
     faults,
     attempts,
     accepted: () => attempts.filter((a) => a.status === 200).map((a) => a.payload),
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
+    close,
   };
 }
 
 /** A fake Slack for one test file. */
 export function useFakeSlack(): { slack: FakeSlack } {
-  const holder = {} as { slack: FakeSlack };
-  beforeAll(async () => {
-    holder.slack = await startFakeSlack();
-  });
-  afterAll(async () => {
-    await holder.slack?.close();
-  });
-  return holder;
+  return forTheFile("slack", startFakeSlack);
 }
 
 type Obj = Record<string, unknown>;
