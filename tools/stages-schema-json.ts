@@ -1,7 +1,5 @@
-import { z } from "zod";
 import { StagesFileSchema } from "../infra/stage-schema.ts";
-
-const BASE = "https://github.com/fleet-auditor/fleet-auditor/schemas";
+import { publishedSchema } from "./digest-schema-json.ts";
 
 /**
  * The JSON Schema (draft 2020-12) of `stages.json`, generated from its zod schema, for editors
@@ -9,11 +7,11 @@ const BASE = "https://github.com/fleet-auditor/fleet-auditor/schemas";
  * can give a link) the deploy checks with the zod schema itself.
  */
 export function stagesJsonSchema(): Record<string, unknown> {
-  return {
-    $id: `${BASE}/fleet-auditor.stages.schema.json`,
-    title: "fleet-auditor stages",
-    description:
-      "Per-stage deployment settings of fleet-auditor (stages.json): a default, and each stage's entry, whose fields replace the default's.",
-    ...z.toJSONSchema(StagesFileSchema, { target: "draft-2020-12", io: "input" }),
-  };
+  return publishedSchema(
+    "fleet-auditor.stages.schema.json",
+    "fleet-auditor stages",
+    "Per-stage deployment settings of fleet-auditor (stages.json): a default, and each stage's entry, whose fields replace the default's.",
+    StagesFileSchema,
+    "input",
+  );
 }
