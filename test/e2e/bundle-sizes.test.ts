@@ -6,7 +6,7 @@ import { FUNCTIONS, measureBundles } from "../bench/bundles.ts";
 // AWS SDK inside), measured as `npm run bench -- bundle` measures them, in one round.
 
 describe("the functions' bundles", () => {
-  it("weigh at most 1.5 MB for the functions with undici and the AWS SDK (the audits, Slack, the pager reading its key from Secrets Manager) and 1 MB for every other, and import as a ratio to the SDK client alone", async () => {
+  it("weigh at most 1.5 MB for the audit functions and 1 MB for every other, and import as a ratio to the SDK client alone", async () => {
     const deployed = readdirSync(new URL("../../functions/", import.meta.url))
       .filter((f) => f.endsWith(".ts"))
       .map((f) => f.replace(/\.ts$/, ""));
@@ -14,7 +14,7 @@ describe("the functions' bundles", () => {
     const { sdk, functions } = await measureBundles(1, inject("functionBundles"));
     expect(sdk.medianMs).toBeGreaterThan(0);
     for (const f of functions) {
-      const heavy = f.name.endsWith("audit") || f.name === "slack" || f.name === "pager";
+      const heavy = f.name.endsWith("audit");
       expect(f.bar, f.name).toBe(heavy ? 1_500_000 : 1_000_000);
       expect(f.bytes, `${f.name}: ${f.bytes} bytes`).toBeLessThanOrEqual(f.bar);
       // Each bundle loads (a failed import would throw) and its time is a ratio, with no bar.

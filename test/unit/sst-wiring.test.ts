@@ -549,7 +549,11 @@ describe("sst.config.ts wiring", () => {
     ).rejects.toThrow(/stages\.prod\.alertEmails: /);
     // Every function gets the shared settings from $transform.
     for (const f of r.of("sst.aws.Function")) {
-      expect(f.args).toMatchObject({ runtime: "nodejs22.x", architecture: "arm64" });
+      expect(f.args).toMatchObject({
+        runtime: "nodejs22.x",
+        architecture: "arm64",
+        nodejs: { plugins: "infra/bundle-plugins.mjs" },
+      });
     }
   });
 
