@@ -6,10 +6,10 @@ import { defineConfig } from "vitest/config";
 // Java; without it that half is left out, saying why.
 const STORE_SUITE = [
   "test/integration/store/**/*.test.ts",
-  "test/integration/runner/ingest.test.ts",
-  "test/integration/runner/applications-audit.test.ts",
-  "test/integration/runner/hostile-fields.test.ts",
-  "test/integration/runner/unjammable-property.test.ts",
+  "test/integration/use-cases/ingest.test.ts",
+  "test/integration/use-cases/applications-audit.test.ts",
+  "test/integration/use-cases/hostile-fields.test.ts",
+  "test/integration/use-cases/unjammable-property.test.ts",
 ];
 const java = spawnSync("java", ["-version"], { stdio: "ignore" }).status === 0;
 // The benchmarks' smoke runs use DynamoDB Local too: with Java, on the project's own instance

@@ -1,7 +1,7 @@
 import { Logger } from "@aws-lambda-powertools/logger";
 import type { QuarantineItem, StatusRow } from "@fleet-auditor/metaserver";
-import { ApplicationsEnvSchema, parseConfig, parseStatusQuery } from "@fleet-auditor/runner";
 import { DynamoStatusStore, documentClient } from "@fleet-auditor/store";
+import { ApplicationsEnvSchema, parseConfig, parseStatusQuery } from "@fleet-auditor/use-cases";
 import { functionStack } from "./lib/stack.ts";
 
 const env = parseConfig(ApplicationsEnvSchema, process.env);

@@ -1,6 +1,6 @@
 import { Logger } from "@aws-lambda-powertools/logger";
 import { Metrics } from "@aws-lambda-powertools/metrics";
-import { ApplicationsAuditEnvSchema, parseConfig } from "@fleet-auditor/runner";
+import { ApplicationsAuditEnvSchema, parseConfig } from "@fleet-auditor/use-cases";
 import { applicationsAuditDeps } from "./lib/audit-deps.ts";
 import { auditHandler } from "./lib/audit-handler.ts";
 

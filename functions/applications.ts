@@ -1,7 +1,7 @@
 import { Logger } from "@aws-lambda-powertools/logger";
 import { Metrics } from "@aws-lambda-powertools/metrics";
-import { ApplicationsEnvSchema, batchDeadline, ingestBatch, parseConfig } from "@fleet-auditor/runner";
 import { DynamoStatusStore, documentClient } from "@fleet-auditor/store";
+import { ApplicationsEnvSchema, batchDeadline, ingestBatch, parseConfig } from "@fleet-auditor/use-cases";
 import type { SQSBatchResponse, SQSEvent } from "aws-lambda";
 import { recordIngestMetrics } from "./lib/ingest-metrics.ts";
 import { batchItemFailures, queuedMessages } from "./lib/sqs-event.ts";

@@ -1,6 +1,7 @@
 import { Logger } from "@aws-lambda-powertools/logger";
 import { createHttpAgent } from "@fleet-auditor/keb";
 import { PagerDutyEvents } from "@fleet-auditor/notify";
+import { managedSecretReader } from "@fleet-auditor/store";
 import {
   deliverToPager,
   freshAfterFailure,
@@ -8,8 +9,7 @@ import {
   parseConfig,
   rotating,
   secretOf,
-} from "@fleet-auditor/runner";
-import { managedSecretReader } from "@fleet-auditor/store";
+} from "@fleet-auditor/use-cases";
 import { snsMessages } from "./lib/sns-event.ts";
 import { functionStack } from "./lib/stack.ts";
 
@@ -31,7 +31,7 @@ const withPager = freshAfterFailure(
  * a PagerDuty Events API v2 `trigger` or `resolve` under the incident's (or the episode's) key; a
  * `notify test` message as a trigger resolved at once. A message it cannot map, or an event
  * PagerDuty refuses or keeps failing, throws, so that Lambda retries and then sends the event to
- * the function's failure destination. The mapping is the runner's `deliverToPager`
+ * the function's failure destination. The mapping is the use cases' `deliverToPager`
  * (`pager-delivery.ts`), the sender notify's `PagerDutyEvents`.
  */
 export const handler = functionStack<unknown, { sent: number; triggered: number; resolved: number }>(

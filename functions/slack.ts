@@ -1,6 +1,6 @@
 import { Logger } from "@aws-lambda-powertools/logger";
-import { deliverToSlack, freshAfterFailure, parseConfig, SlackEnvSchema } from "@fleet-auditor/runner";
 import { managedSecretReader } from "@fleet-auditor/store";
+import { deliverToSlack, freshAfterFailure, parseConfig, SlackEnvSchema } from "@fleet-auditor/use-cases";
 import { slackDeps } from "./lib/slack-deps.ts";
 import { snsMessages } from "./lib/sns-event.ts";
 import { functionStack } from "./lib/stack.ts";
@@ -17,7 +17,7 @@ const withPoster = freshAfterFailure(deps.poster);
  * SNS subscriber: each message of the incidents topic as Block Kit, through an incoming webhook (a
  * post each) or a bot (each incident in one thread; a health or `notify test` notice alone). A post
  * Slack refuses or that keeps failing throws, so that Lambda retries and then sends the event to
- * the function's failure destination. The message is the runner's `deliverToSlack`
+ * the function's failure destination. The message is the use cases' `deliverToSlack`
  * (`slack-delivery.ts`, threads in `slack-thread.ts`), its Block Kit render's `slackMessage`
  * (`slack/render-slack.ts`), the posters notify's `SlackWebhook` and `SlackBot`; `fleet-auditor
  * slack preview` prints the same message.

@@ -26,7 +26,7 @@ export interface WatchedFunction {
 /**
  * A function to watch, from its declared arguments: its timeout (SST's default 20 seconds when
  * not given), its reserved concurrency, and how long before its timeout it stops by itself
- * (packages/runner/src/deadline.ts; the Slack and PagerDuty functions' 2 s margins).
+ * (packages/use-cases/src/deadline.ts; the Slack and PagerDuty functions' 2 s margins).
  */
 export function watchedFunction(
   name: string,

@@ -5,7 +5,7 @@ import {
   RunSummarySchema,
   ShowRunInputSchema,
   StatusQueryInputSchema,
-} from "@fleet-auditor/runner";
+} from "@fleet-auditor/use-cases";
 import { z } from "zod";
 
 const BASE = "https://github.com/fleet-auditor/fleet-auditor/schemas";

@@ -4,6 +4,13 @@ import type { MessageTopic } from "@fleet-auditor/audit";
 import { KebTransport } from "@fleet-auditor/keb";
 import { snsAlertPublisher } from "@fleet-auditor/notify";
 import {
+  DynamoAuditStore,
+  DynamoReportStore,
+  DynamoSilenceStore,
+  DynamoStatusStore,
+  documentClient,
+} from "@fleet-auditor/store";
+import {
   type ApplicationsAuditEnv,
   type AuditFunctionEnv,
   type AuditRunDeps,
@@ -14,14 +21,7 @@ import {
   type SecretReader,
   StatusTableSource,
   thresholdsFrom,
-} from "@fleet-auditor/runner";
-import {
-  DynamoAuditStore,
-  DynamoReportStore,
-  DynamoSilenceStore,
-  DynamoStatusStore,
-  documentClient,
-} from "@fleet-auditor/store";
+} from "@fleet-auditor/use-cases";
 
 type Common = Omit<
   ApplicationsAuditEnv,

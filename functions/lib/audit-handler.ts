@@ -13,7 +13,7 @@ import {
   runAudit,
   runDeadline,
   showRun,
-} from "@fleet-auditor/runner";
+} from "@fleet-auditor/use-cases";
 import type { AuditFunctionDeps } from "./audit-deps.ts";
 import { recordRunMetrics, runLogFields } from "./run-metrics.ts";
 import { functionStack } from "./stack.ts";

@@ -1,5 +1,5 @@
 import { type Metrics, MetricUnit } from "@aws-lambda-powertools/metrics";
-import type { IngestCounts } from "@fleet-auditor/runner";
+import type { IngestCounts } from "@fleet-auditor/use-cases";
 
 /**
  * EMF metrics of one SQS batch: what the alarms watch, `Failed` and `Quarantined`. Each is a

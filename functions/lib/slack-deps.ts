@@ -1,5 +1,6 @@
 import { createHttpAgent } from "@fleet-auditor/keb";
 import { SlackBot, SlackWebhook } from "@fleet-auditor/notify";
+import { DynamoSlackThreads, documentClient } from "@fleet-auditor/store";
 import {
   type RunLogger,
   rotating,
@@ -9,8 +10,7 @@ import {
   type SlackPoster,
   type SlackThreads,
   secretOf,
-} from "@fleet-auditor/runner";
-import { DynamoSlackThreads, documentClient } from "@fleet-auditor/store";
+} from "@fleet-auditor/use-cases";
 
 /**
  * What `deliverToSlack` takes: the poster (built from the webhook URL or the token as it is now,

@@ -1,7 +1,7 @@
-import { type DeliveredMessage, parseInput } from "@fleet-auditor/runner";
+import { type DeliveredMessage, parseInput } from "@fleet-auditor/use-cases";
 import { array, looseObject, string } from "zod";
 
-// The Lambda side of the SNS subscribers (the Slack and pager functions): the runner's
+// The Lambda side of the SNS subscribers (the Slack and pager functions): the use cases'
 // deliverToSlack and deliverToPager take the delivered messages and know nothing of SNS's event.
 
 /** What an SNS event must be: records, each with the message SNS delivered. */

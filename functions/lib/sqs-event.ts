@@ -1,8 +1,8 @@
 import { createHash } from "node:crypto";
-import { parseInput, type QueuedMessage } from "@fleet-auditor/runner";
+import { parseInput, type QueuedMessage } from "@fleet-auditor/use-cases";
 import { array, looseObject, optional, unknown } from "zod";
 
-// The Lambda side of the queue function: the runner's ingestBatch takes queued messages and
+// The Lambda side of the queue function: the use cases' ingestBatch takes queued messages and
 // knows nothing of SQS's event or of partial batch responses.
 
 /** What an SQS event must be at least: records, each read for its id, body and sent time. */

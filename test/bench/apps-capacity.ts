@@ -1,5 +1,5 @@
 import { type CreateTableCommandInput, DynamoDBClient } from "@aws-sdk/client-dynamodb";
-import { applicationTraffic } from "@fleet-auditor/keb-sim";
+import { applicationTraffic } from "@fleet-auditor/keb-kubeedge-sim";
 import {
   coalesce,
   comparePrecedence,
@@ -7,7 +7,6 @@ import {
   type Precedence,
   toUpdate,
 } from "@fleet-auditor/metaserver";
-import { ingestBatch } from "@fleet-auditor/runner";
 import {
   DynamoStatusStore,
   documentClient,
@@ -17,6 +16,7 @@ import {
   statusUpdateCommand,
   WATCH_SHARDS,
 } from "@fleet-auditor/store";
+import { ingestBatch } from "@fleet-auditor/use-cases";
 import { launchDynamoLocal } from "../helpers/dynamo-local.ts";
 import { type BenchOptions, javaPresent } from "./kit.ts";
 

@@ -1,7 +1,6 @@
 import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
-import { applicationTraffic } from "@fleet-auditor/keb-sim";
+import { applicationTraffic } from "@fleet-auditor/keb-kubeedge-sim";
 import { coalesce, decodeMessage, toUpdate } from "@fleet-auditor/metaserver";
-import { ingestBatch } from "@fleet-auditor/runner";
 import {
   DynamoStatusStore,
   documentClient,
@@ -9,6 +8,7 @@ import {
   statusTableDefinition,
   statusUpdateCommand,
 } from "@fleet-auditor/store";
+import { ingestBatch } from "@fleet-auditor/use-cases";
 import { countRequests, sumOf } from "../helpers/aws-requests.ts";
 import { benchAppsCapacity } from "./apps-capacity.ts";
 import { type BenchOptions, Report } from "./kit.ts";

@@ -8,8 +8,8 @@ import {
   scanAll,
 } from "@fleet-auditor/keb";
 import { SnsAlertPublisher } from "@fleet-auditor/notify";
-import { type AuditRunDeps, runAudit } from "@fleet-auditor/runner";
 import { DynamoAuditStore, DynamoReportStore } from "@fleet-auditor/store";
+import { type AuditRunDeps, runAudit } from "@fleet-auditor/use-cases";
 import { startFauxqs } from "fauxqs";
 import { countRequests, sumOf } from "../helpers/aws-requests.ts";
 import { type BenchDynamo, benchDynamos } from "./bench-dynamo.ts";

@@ -1,7 +1,7 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
-import { applicationTraffic } from "@fleet-auditor/keb-sim";
+import { applicationTraffic } from "@fleet-auditor/keb-kubeedge-sim";
 import { auditTableDefinition, ensureTable, statusTableDefinition } from "@fleet-auditor/store";
 import type { Context } from "aws-lambda";
 import { fakeContext, withEnv } from "../helpers/lambda.ts";

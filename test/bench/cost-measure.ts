@@ -2,16 +2,7 @@ import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import { SNSClient } from "@aws-sdk/client-sns";
 import { PutCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import type { RunSummary } from "@fleet-auditor/audit";
-import { applicationTraffic } from "@fleet-auditor/keb-sim";
-import {
-  ApplicationsAuditEnvSchema,
-  ApplicationsEnvSchema,
-  AuditFunctionEnvSchema,
-  ingestBatch,
-  parseConfig,
-  type RunLogger,
-  runAudit,
-} from "@fleet-auditor/runner";
+import { applicationTraffic } from "@fleet-auditor/keb-kubeedge-sim";
 import {
   auditTableDefinition,
   DynamoStatusStore,
@@ -20,6 +11,15 @@ import {
   STATUS_INDEXES,
   statusTableDefinition,
 } from "@fleet-auditor/store";
+import {
+  ApplicationsAuditEnvSchema,
+  ApplicationsEnvSchema,
+  AuditFunctionEnvSchema,
+  ingestBatch,
+  parseConfig,
+  type RunLogger,
+  runAudit,
+} from "@fleet-auditor/use-cases";
 import { type AuditClients, applicationsAuditDeps, auditDeps } from "../../functions/lib/audit-deps.ts";
 import { batchesOf, delayedResponses } from "./apps-capacity.ts";
 import { ConsumedCapacity, type Units } from "./consumed-capacity.ts";

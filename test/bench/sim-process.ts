@@ -1,7 +1,7 @@
 // Runs a KEB simulator in its own process, so a benchmark measures the client alone.
 // Prints one JSON line {"url": …} when it listens; stops when its parent closes stdin.
 import { parseArgs } from "node:util";
-import { startKebSimulator } from "@fleet-auditor/keb-sim";
+import { startKebSimulator } from "@fleet-auditor/keb-kubeedge-sim";
 
 const { values } = parseArgs({
   options: {

@@ -1,7 +1,7 @@
 import { PutCommand } from "@aws-sdk/lib-dynamodb";
 import type { StatusRow } from "@fleet-auditor/metaserver";
-import { runAudit, StatusTableSource } from "@fleet-auditor/runner";
 import { DynamoStatusStore, ensureTable, statusTableDefinition, watchKey } from "@fleet-auditor/store";
+import { runAudit, StatusTableSource } from "@fleet-auditor/use-cases";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { cli } from "../helpers/cli.ts";
 import { useDynamo } from "../helpers/dynamo.ts";

@@ -1,5 +1,5 @@
 import { pathToFileURL } from "node:url";
-import { applicationTraffic } from "@fleet-auditor/keb-sim";
+import { applicationTraffic } from "@fleet-auditor/keb-kubeedge-sim";
 import { ensureTable, statusTableDefinition } from "@fleet-auditor/store";
 import { beforeAll, describe, expect, inject, it } from "vitest";
 import { useDynamo } from "../helpers/dynamo.ts";

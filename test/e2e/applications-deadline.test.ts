@@ -1,4 +1,4 @@
-import { applicationTraffic } from "@fleet-auditor/keb-sim";
+import { applicationTraffic } from "@fleet-auditor/keb-kubeedge-sim";
 import { decodeMessage } from "@fleet-auditor/metaserver";
 import { DynamoStatusStore, ensureTable, statusTableDefinition } from "@fleet-auditor/store";
 import type { Context, SQSBatchResponse, SQSEvent } from "aws-lambda";

@@ -1,4 +1,4 @@
-import { applicationTraffic } from "@fleet-auditor/keb-sim";
+import { applicationTraffic } from "@fleet-auditor/keb-kubeedge-sim";
 import type { StatusRow } from "@fleet-auditor/metaserver";
 import { DynamoStatusStore, ensureTable, statusTableDefinition } from "@fleet-auditor/store";
 import type { SQSBatchResponse, SQSEvent } from "aws-lambda";

@@ -1,6 +1,5 @@
 import { DeleteCommand, PutCommand } from "@aws-sdk/lib-dynamodb";
 import type { RunSummary } from "@fleet-auditor/audit";
-import { runAudit } from "@fleet-auditor/runner";
 import {
   auditTableDefinition,
   DynamoAuditStore,
@@ -8,6 +7,7 @@ import {
   ensureTable,
   itemKey,
 } from "@fleet-auditor/store";
+import { runAudit } from "@fleet-auditor/use-cases";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { useDynamo } from "../helpers/dynamo.ts";
 import { type FaultRule, gate, useFaultProxy } from "../helpers/fault-proxy.ts";

@@ -1,5 +1,5 @@
 import type { RunSummary } from "@fleet-auditor/audit";
-import type { RunView } from "@fleet-auditor/runner";
+import type { RunView } from "@fleet-auditor/use-cases";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { useDynamo } from "../helpers/dynamo.ts";
 import { useKebSimulator } from "../helpers/keb.ts";

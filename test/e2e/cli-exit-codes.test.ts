@@ -3,7 +3,7 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { EXIT_CODES_HELP } from "@fleet-auditor/cli";
-import { applicationTraffic } from "@fleet-auditor/keb-sim";
+import { applicationTraffic } from "@fleet-auditor/keb-kubeedge-sim";
 import { beforeAll, describe, expect, it } from "vitest";
 import { cli, spawnCli } from "../helpers/cli.ts";
 import { useDynamo } from "../helpers/dynamo.ts";

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { OutboxLine } from "@fleet-auditor/notify";
 import { type SlackMessage, TestV1Schema } from "@fleet-auditor/render";
-import type { NotifyTestResult } from "@fleet-auditor/runner";
+import type { NotifyTestResult } from "@fleet-auditor/use-cases";
 import { describe, expect, it } from "vitest";
 import { cli, spawnCli } from "../helpers/cli.ts";
 import { useFaultProxy } from "../helpers/fault-proxy.ts";

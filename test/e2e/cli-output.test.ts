@@ -1,7 +1,7 @@
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { applicationTraffic } from "@fleet-auditor/keb-sim";
+import { applicationTraffic } from "@fleet-auditor/keb-kubeedge-sim";
 import { beforeAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { runArgs, cli as runCommandLine, spawnCli } from "../helpers/cli.ts";

@@ -1,7 +1,7 @@
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { applicationTraffic } from "@fleet-auditor/keb-sim";
+import { applicationTraffic } from "@fleet-auditor/keb-kubeedge-sim";
 import { describe, expect, it } from "vitest";
 import { spawnCli } from "../helpers/cli.ts";
 import { useKebSimulator } from "../helpers/keb.ts";
@@ -58,12 +58,12 @@ describe("the fleet-auditor process", () => {
 
   it("the standalone simulator refuses bad arguments in one line, without a stack trace", async () => {
     const { spawnSync } = await import("node:child_process");
-    const main = new URL("../../packages/keb-sim/src/main.ts", import.meta.url).pathname;
+    const main = new URL("../../packages/keb-kubeedge-sim/src/main.ts", import.meta.url).pathname;
     for (const args of [["--port", "99999"], ["--size=-5"]]) {
       const r = spawnSync(process.execPath, [main, ...args], { encoding: "utf8", timeout: 20_000 });
       expect(r.status, args.join(" ")).toBe(1);
       expect(r.stderr.trim().split("\n")).toHaveLength(1);
-      expect(r.stderr).toMatch(/^keb-sim: --(port|size) must be a whole number/);
+      expect(r.stderr).toMatch(/^keb-kubeedge-sim: --(port|size) must be a whole number/);
     }
   });
 });

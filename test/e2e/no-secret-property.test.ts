@@ -2,7 +2,7 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { RunSummary } from "@fleet-auditor/audit";
-import { type KebSimulator, type SimulatorOptions, startKebSimulator } from "@fleet-auditor/keb-sim";
+import { type KebSimulator, type SimulatorOptions, startKebSimulator } from "@fleet-auditor/keb-kubeedge-sim";
 import { auditTableDefinition, ensureTable } from "@fleet-auditor/store";
 import fc from "fast-check";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";

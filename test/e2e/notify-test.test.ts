@@ -1,6 +1,6 @@
 import type { RunSummary } from "@fleet-auditor/audit";
 import { TestV1Schema } from "@fleet-auditor/render";
-import type { NotifyTestResult } from "@fleet-auditor/runner";
+import type { NotifyTestResult } from "@fleet-auditor/use-cases";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { useDynamo } from "../helpers/dynamo.ts";
 import { everythingStored } from "../helpers/everything-stored.ts";

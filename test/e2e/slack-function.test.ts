@@ -1,5 +1,5 @@
 import type { DigestMessage, Transition } from "@fleet-auditor/audit";
-import { Fleet, generateFleet } from "@fleet-auditor/keb-sim";
+import { Fleet, generateFleet } from "@fleet-auditor/keb-kubeedge-sim";
 import {
   type DigestV1,
   DigestV1Schema,
@@ -7,7 +7,7 @@ import {
   type SlackMessage,
   testNotice,
 } from "@fleet-auditor/render";
-import { runAudit } from "@fleet-auditor/runner";
+import { runAudit } from "@fleet-auditor/use-cases";
 import type { Context } from "aws-lambda";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { useDynamo } from "../helpers/dynamo.ts";

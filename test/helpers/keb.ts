@@ -5,7 +5,7 @@ import {
   StaticTokenProvider,
   type TokenProvider,
 } from "@fleet-auditor/keb";
-import { type KebSimulator, type SimulatorOptions, startKebSimulator } from "@fleet-auditor/keb-sim";
+import { type KebSimulator, type SimulatorOptions, startKebSimulator } from "@fleet-auditor/keb-kubeedge-sim";
 import { afterAll, beforeAll } from "vitest";
 
 /** A simulator and a transport for one test file; the simulator is closed after it. */

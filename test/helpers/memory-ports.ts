@@ -23,7 +23,7 @@ import {
   type RuntimeSource,
   type RuntimesPage,
 } from "@fleet-auditor/keb";
-import { answerText, type Fleet, RuntimesHandler } from "@fleet-auditor/keb-sim";
+import { answerText, type Fleet, RuntimesHandler } from "@fleet-auditor/keb-kubeedge-sim";
 import { LeaseLostError } from "@fleet-auditor/store";
 
 /**

@@ -1,4 +1,4 @@
-import type { AuditRunDeps, AuditRunHooks, AuditRunPorts, AuditRunSettings } from "@fleet-auditor/runner";
+import type { AuditRunDeps, AuditRunHooks, AuditRunPorts, AuditRunSettings } from "@fleet-auditor/use-cases";
 
 /** What a test changes in a run's dependencies, part by part. */
 interface DepsChange {

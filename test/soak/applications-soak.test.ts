@@ -1,8 +1,8 @@
 import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
-import { applicationTraffic, Random } from "@fleet-auditor/keb-sim";
+import { applicationTraffic, Random } from "@fleet-auditor/keb-kubeedge-sim";
 import { decodeMessage } from "@fleet-auditor/metaserver";
-import { ingestBatch } from "@fleet-auditor/runner";
 import { DynamoStatusStore, documentClient } from "@fleet-auditor/store";
+import { ingestBatch } from "@fleet-auditor/use-cases";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startChildDynamo } from "../bench/sim-child.ts";
 

@@ -3,8 +3,8 @@ import { runInNewContext } from "node:vm";
 import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import type { AlertPublisher, DigestMessage } from "@fleet-auditor/audit";
 import { KebClient, KebTransport, StaticTokenProvider } from "@fleet-auditor/keb";
-import { runAudit } from "@fleet-auditor/runner";
 import { DynamoAuditStore, DynamoReportStore, documentClient } from "@fleet-auditor/store";
+import { runAudit } from "@fleet-auditor/use-cases";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ChildSim, startChildDynamo, startChildSim } from "../bench/sim-child.ts";
 

@@ -1,5 +1,5 @@
 import { readdirSync, readFileSync } from "node:fs";
-import { parseNotifyTest, parseRunInput, parseShowRun, parseStatusQuery } from "@fleet-auditor/runner";
+import { parseNotifyTest, parseRunInput, parseShowRun, parseStatusQuery } from "@fleet-auditor/use-cases";
 import { describe, expect, it } from "vitest";
 
 const dir = new URL("../../events/", import.meta.url);

@@ -1,5 +1,5 @@
 import { readdirSync, readFileSync } from "node:fs";
-import { parseRunInput, parseStatusQuery } from "@fleet-auditor/runner";
+import { parseRunInput, parseStatusQuery } from "@fleet-auditor/use-cases";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { describe, expect, it } from "vitest";
 import {

@@ -77,7 +77,7 @@ describe("the purity rule (biome.json)", () => {
     const pure = ["audit", "metaserver", "render"];
     const impure = pure.map((p) => `packages/${p}/src/purity-probe.ts`);
     const allowed = pure.map((p) => `packages/${p}/src/purity-probe-pure.ts`);
-    const elsewhere = "packages/runner/src/purity-probe.ts";
+    const elsewhere = "packages/use-cases/src/purity-probe.ts";
     const diagnostics = await lint({
       ...Object.fromEntries(impure.map((p) => [p, IMPURE])),
       ...Object.fromEntries(allowed.map((p) => [p, PURE])),

@@ -2,6 +2,12 @@ import { existsSync, readFileSync } from "node:fs";
 import type { CreateTableCommandInput } from "@aws-sdk/client-dynamodb";
 import { auditNamed } from "@fleet-auditor/audit";
 import {
+  auditTableDefinition,
+  retiringStatusIndexes,
+  statusTableDefinition,
+  WATCH_SHARDS,
+} from "@fleet-auditor/store";
+import {
   ApplicationsAuditEnvSchema,
   ApplicationsEnvSchema,
   AuditFunctionEnvSchema,
@@ -11,13 +17,7 @@ import {
   problemsOf,
   RUN_DEADLINE_MARGIN_MS,
   SlackEnvSchema,
-} from "@fleet-auditor/runner";
-import {
-  auditTableDefinition,
-  retiringStatusIndexes,
-  statusTableDefinition,
-  WATCH_SHARDS,
-} from "@fleet-auditor/store";
+} from "@fleet-auditor/use-cases";
 import { describe, expect, it } from "vitest";
 import type { ZodType } from "zod";
 import {
@@ -260,7 +260,7 @@ const OPERATE = readFileSync(new URL(RUNBOOK_PAGE, ROOT), "utf8");
 const RUNBOOK_LINK = new RegExp(`\\(runbook: ${RUNBOOK_PAGE.replace(".", "\\.")}#([^)]+)\\)$`);
 
 /**
- * How long before its timeout each function stops by itself (packages/runner/src/deadline.ts, the
+ * How long before its timeout each function stops by itself (packages/use-cases/src/deadline.ts, the
  * Slack and PagerDuty margins' defaults): a Duration alarm must fire before that.
  */
 const CUTS_SHORT_MS: Record<string, number> = {

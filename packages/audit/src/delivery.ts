@@ -8,7 +8,7 @@ import type { SnapshotChange, TransitionRef } from "./snapshot.ts";
  * `diffSnapshot` numbers a run's transitions (`TransitionRef`) and ties each snapshot write that
  * depends on a notification to one of them. `renderDigests` (`@fleet-auditor/render`) says which
  * transitions each message lists (`transitions`) and which it tells only as "+N more"
- * (`omitted`). After publishing, the runner knows which messages went out; `toldBy` turns that
+ * (`omitted`). After publishing, the use cases know which messages went out; `toldBy` turns that
  * into transitions, and `committable` into the snapshot writes that may be committed.
  *
  * The rules:

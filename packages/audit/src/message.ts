@@ -7,7 +7,7 @@ import type { TransitionKind, TransitionRef } from "./snapshot.ts";
 
 // The delivery contract of one SNS publish: what it says about the run (`DigestContext`) and its
 // parts (`DigestMessage`). The render package builds messages to it, the publishers send them and
-// the runner commits what they told; none of them imports another to get it. The envelope (keys,
+// the use cases commit what they told; none of them imports another to get it. The envelope (keys,
 // attributes and size as SNS counts them) is notify's `sns-envelope.ts`.
 
 /** The run a digest reports on, and how its messages point further. */

@@ -6,9 +6,9 @@ import type { SnapshotEntry } from "./snapshot.ts";
 // A snapshot item must be readable by the release before and after this one. Items written
 // before labels keep their finding in the flat form, under `instanceID`: they are read as they
 // are today, so an upgrade tells, changes and resolves nothing by itself
-// (`test/integration/runner/upgrade.test.ts`). Items written today carry that form too, beside
+// (`test/integration/use-cases/upgrade.test.ts`). Items written today carry that form too, beside
 // today's fields, so a rollback reads what this release wrote and tells nothing by itself either
-// (`test/integration/runner/rollback.test.ts`).
+// (`test/integration/use-cases/rollback.test.ts`).
 
 /** A snapshot entry as a store holds it: today's (`storableEntry`), or one written before labels. */
 export type StoredEntry = SnapshotEntry | (Omit<SnapshotEntry, "key" | "finding"> & StoredBeforeLabels);

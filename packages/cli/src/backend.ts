@@ -7,7 +7,6 @@ import {
   type CommandStore,
   runReportCommand,
 } from "@fleet-auditor/audit";
-import { ConfigError } from "@fleet-auditor/runner";
 import {
   DynamoAuditStore,
   DynamoReportStore,
@@ -16,6 +15,7 @@ import {
   documentClient,
   startEmbeddedDynamo,
 } from "@fleet-auditor/store";
+import { ConfigError } from "@fleet-auditor/use-cases";
 import type { CliEnv } from "./env.ts";
 import { checkMessageVariables, openPublisher } from "./message-backend.ts";
 

@@ -1,5 +1,5 @@
 import { redact } from "@fleet-auditor/keb";
-import { parseConfig } from "@fleet-auditor/runner";
+import { parseConfig } from "@fleet-auditor/use-cases";
 // Imported, not read from disk at run time, so that the bundled CLI (npm run build:cli) carries it.
 import cliPackage from "../package.json" with { type: "json" };
 import { explainAwsError } from "./aws-errors.ts";

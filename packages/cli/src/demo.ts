@@ -6,8 +6,7 @@ import {
   TRANSITION_KINDS,
 } from "@fleet-auditor/audit";
 import { ClientCredentialsTokenProvider, KebClient, KebTransport } from "@fleet-auditor/keb";
-import { startKebSimulator } from "@fleet-auditor/keb-sim";
-import { type AuditRunDeps, runAudit, StatusTableSource } from "@fleet-auditor/runner";
+import { startKebSimulator } from "@fleet-auditor/keb-kubeedge-sim";
 import {
   DynamoAuditStore,
   DynamoReportStore,
@@ -15,6 +14,7 @@ import {
   DynamoStatusStore,
   startEmbeddedDynamo,
 } from "@fleet-auditor/store";
+import { type AuditRunDeps, runAudit, StatusTableSource } from "@fleet-auditor/use-cases";
 import { runAppsDemo } from "./demo-apps.ts";
 
 const TABLE = "fleet-auditor-demo";

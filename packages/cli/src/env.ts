@@ -1,4 +1,4 @@
-import { AlertingEnvSchema, EdgeThresholdsEnvSchema, TopicArnSchema } from "@fleet-auditor/runner";
+import { AlertingEnvSchema, EdgeThresholdsEnvSchema, TopicArnSchema } from "@fleet-auditor/use-cases";
 import { object, optional, type output, preprocess, string, type ZodType } from "zod";
 
 // An empty variable (`AUDIT_TABLE= fleet-auditor …`) means unset, as shells make it easy to write.

@@ -1,4 +1,4 @@
-import { ConfigError, RunInputError } from "@fleet-auditor/runner";
+import { ConfigError, RunInputError } from "@fleet-auditor/use-cases";
 import { UsageError } from "./errors.ts";
 
 /** The exit codes every command follows; `--help` prints them as `EXIT_CODES_HELP`. */
@@ -40,7 +40,7 @@ const TRANSIENT_NAMES = new Set([
 /**
  * The exit code of a command that threw: 2 for what trying again may mend (an AWS call
  * throttled, a 5xx, the endpoint unreachable), 1 for everything else (usage, configuration, an
- * error nobody foresaw). The cause chain is searched: the runner and the SDK wrap errors.
+ * error nobody foresaw). The cause chain is searched: the use cases and the SDK wrap errors.
  */
 export function exitCodeOf(err: unknown): number {
   for (let e = err, depth = 0; e instanceof Error && depth < 5; e = e.cause, depth++) {

@@ -1,4 +1,4 @@
-import { ConfigError } from "@fleet-auditor/runner";
+import { ConfigError } from "@fleet-auditor/use-cases";
 
 // `npx sst shell --stage prod -- npx fleet-auditor …` runs the CLI with every linkable resource
 // of the stage as an environment variable `SST_RESOURCE_<Name>` holding its link properties as

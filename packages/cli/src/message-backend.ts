@@ -2,7 +2,7 @@ import { join } from "node:path";
 import { SNSClient } from "@aws-sdk/client-sns";
 import type { AlertPublisher, MessageTopic } from "@fleet-auditor/audit";
 import { OutboxPublisher, snsAlertPublisher } from "@fleet-auditor/notify";
-import { ConfigError } from "@fleet-auditor/runner";
+import { ConfigError } from "@fleet-auditor/use-cases";
 import type { CliEnv } from "./env.ts";
 
 // Where a command's messages go, in one place: `run` publishes its digests here and `notify test`

@@ -10,7 +10,7 @@ type PagerDutyAction = "trigger" | "acknowledge" | "resolve";
 
 /**
  * An Events API v2 event without its `routing_key`, which only this client holds. Typed by
- * shape: the runner's `pager-delivery.ts` builds the whole event (payload, links) and fits it
+ * shape: the use cases' `pager-delivery.ts` builds the whole event (payload, links) and fits it
  * here, and this client only needs to know what it sends and under which key.
  */
 export interface PagerDutyEvent {
@@ -46,7 +46,7 @@ const RefusalSchema = looseObject({ message: string().optional(), errors: array(
  * 202) is accepted; a 429, a 5xx or a dropped connection is retried with exponential backoff as
  * long as the wait ends before the deadline (`deadline-retry.ts`); any other 4xx (400: an invalid
  * event) is refused for good and not retried. Errors (`PagerDutyError`) carry PagerDuty's message
- * and the dedup key, never the routing key. It is the runner's `PagerPort` (`deliverToPager`),
+ * and the dedup key, never the routing key. It is the use cases' `PagerPort` (`deliverToPager`),
  * built once per cold start in `functions/pager.ts`.
  */
 export class PagerDutyEvents {

@@ -35,7 +35,7 @@ const BROKEN_OFF = Symbol("broken off");
 /**
  * A Slack app's bot, posting through the Web API's `chat.postMessage` with `SlackSender`'s pacing
  * and retries (Slack allows about one message a second per channel). Unlike an incoming webhook
- * it learns each message's `ts`, so it can reply in a thread (`threads` is true): the runner's
+ * it learns each message's `ts`, so it can reply in a thread (`threads` is true): the use cases'
  * `deliverToSlack` keeps each incident's first post as the parent of its thread.
  *
  * The Web API refuses with HTTP 200 and `{ ok: false, error }`: that is a refusal for good, not

@@ -25,7 +25,7 @@ export interface SlackWebhookOptions extends SlackSenderOptions {
  * A Slack incoming webhook, posted to through undici with `SlackSender`'s pacing and retries: a
  * 429 after its `Retry-After`, a 5xx or a dropped connection with backoff before the deadline; a
  * 4xx is refused for good (`invalid_blocks`, `no_service`) and not retried. Errors carry Slack's
- * answer, never the URL. It is the runner's `SlackPoster` port (`deliverToSlack` in the runner's
+ * answer, never the URL. It is the use cases' `SlackPoster` port (`deliverToSlack` in the use cases'
  * `slack-delivery.ts`), built once per cold start in `functions/slack.ts`.
  *
  * It cannot thread: an incoming webhook answers `ok` and no `ts`, so there is no parent to reply

@@ -14,7 +14,7 @@ export interface DynamoSlackThreadsOptions {
 
 /**
  * Where each incident's Slack thread starts, in the audit table (`itemKey.slackThread`): the
- * parent message's `ts` by `incidentKey` and channel, the runner's `SlackThreads` port. A parent
+ * parent message's `ts` by `incidentKey` and channel, the use cases' `SlackThreads` port. A parent
  * is kept `retainDays` from its post (TTL): an incident still open after that starts a new
  * thread. Reads filter by time too, since TTL deletion lags by up to two days, and a parent in
  * another channel is another thread (a changed `SLACK_CHANNEL` starts new ones).

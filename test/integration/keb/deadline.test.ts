@@ -6,7 +6,7 @@ import {
   type ScanResult,
   scanAll,
 } from "@fleet-auditor/keb";
-import { Fleet, generateFleet } from "@fleet-auditor/keb-sim";
+import { Fleet, generateFleet } from "@fleet-auditor/keb-kubeedge-sim";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { useKebSimulator } from "../../helpers/keb.ts";
 

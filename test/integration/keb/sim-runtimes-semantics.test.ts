@@ -1,5 +1,5 @@
 import { compareTimes } from "@fleet-auditor/keb";
-import { filterOperation, type SimInstance } from "@fleet-auditor/keb-sim";
+import { filterOperation, type SimInstance } from "@fleet-auditor/keb-kubeedge-sim";
 import { beforeAll, describe, expect, it } from "vitest";
 import { ids, useKebSimulator } from "../../helpers/keb.ts";
 

@@ -1,6 +1,6 @@
 import { SecretsManagerClient } from "@aws-sdk/client-secrets-manager";
-import { ConfigError, SecretUnreadableError, secretOf, secretRef } from "@fleet-auditor/runner";
 import { managedSecretReader } from "@fleet-auditor/store";
+import { ConfigError, SecretUnreadableError, secretOf, secretRef } from "@fleet-auditor/use-cases";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { string } from "zod";
 import { useFakeSecretsManager } from "../../helpers/fake-secrets-manager.ts";

@@ -1,4 +1,4 @@
-import { RunInputError } from "@fleet-auditor/runner";
+import { RunInputError } from "@fleet-auditor/use-cases";
 import { describe, expect, it } from "vitest";
 import { snsMessages } from "../../../functions/lib/sns-event.ts";
 import { snsEvent } from "../../helpers/sns-event.ts";

@@ -1,5 +1,5 @@
 import { type ListParameters, type RuntimeSource, type RuntimesPage, scanRuntimes } from "@fleet-auditor/keb";
-import { Fleet, generateFleet } from "@fleet-auditor/keb-sim";
+import { Fleet, generateFleet } from "@fleet-auditor/keb-kubeedge-sim";
 import { describe, expect, it } from "vitest";
 import { FleetSource } from "../../helpers/memory-ports.ts";
 

@@ -5,7 +5,7 @@ import {
   scanAll,
   scanRuntimes,
 } from "@fleet-auditor/keb";
-import { Fleet, generateFleet } from "@fleet-auditor/keb-sim";
+import { Fleet, generateFleet } from "@fleet-auditor/keb-kubeedge-sim";
 import { describe, expect, it } from "vitest";
 import { FleetSource } from "../../helpers/memory-ports.ts";
 

@@ -9,7 +9,7 @@ import {
   renderDigests,
   slackMessage,
 } from "@fleet-auditor/render";
-import { slackMessageFor } from "@fleet-auditor/runner";
+import { slackMessageFor } from "@fleet-auditor/use-cases";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { describe, expect, it } from "vitest";
 import { healthV1JsonSchema } from "../../../tools/digest-schema-json.ts";

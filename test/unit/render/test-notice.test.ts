@@ -9,7 +9,7 @@ import {
   TestV1Schema,
   testNotice,
 } from "@fleet-auditor/render";
-import { pagerEventFor, slackMessageFor } from "@fleet-auditor/runner";
+import { pagerEventFor, slackMessageFor } from "@fleet-auditor/use-cases";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { describe, expect, it } from "vitest";
 import { testV1JsonSchema } from "../../../tools/digest-schema-json.ts";

@@ -1,6 +1,6 @@
 import { readFile } from "node:fs/promises";
 import type { QuarantineItem, StatusRow } from "@fleet-auditor/metaserver";
-import { type IngestCounts, ingestBatch, lineMessageId } from "@fleet-auditor/runner";
+import { type IngestCounts, ingestBatch, lineMessageId } from "@fleet-auditor/use-cases";
 import { parseLimit, parseSince, stateDirOption, subcommand } from "../args.ts";
 import { openStatusBackend } from "../backend.ts";
 import type { Command, Io } from "../command.ts";

@@ -1,5 +1,5 @@
 import { type AlertPublisher, MESSAGE_TOPICS, type MessageTopic } from "@fleet-auditor/audit";
-import { messagingFrom, type NotifyTestResult, notifyTest, type TopicTest } from "@fleet-auditor/runner";
+import { messagingFrom, type NotifyTestResult, notifyTest, type TopicTest } from "@fleet-auditor/use-cases";
 import { oneOf, stateDirOption, subcommand } from "../args.ts";
 import { explainAwsError } from "../aws-errors.ts";
 import type { Command, CommandContext } from "../command.ts";

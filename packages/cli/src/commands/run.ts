@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { AUDITS, type RunSummary } from "@fleet-auditor/audit";
 import { KebTransport } from "@fleet-auditor/keb";
 import { MAX_NEW_INCIDENT_MESSAGES } from "@fleet-auditor/render";
+import { managedSecretReader } from "@fleet-auditor/store";
 import {
   type AuditRunInput,
   KebEnvSchema,
@@ -13,8 +14,7 @@ import {
   runDeadline,
   StatusTableSource,
   thresholdsFrom,
-} from "@fleet-auditor/runner";
-import { managedSecretReader } from "@fleet-auditor/store";
+} from "@fleet-auditor/use-cases";
 import { oneOf, parseDuration, parseKeyValues, stateDirOption } from "../args.ts";
 import { openBackend } from "../backend.ts";
 import type { Command } from "../command.ts";

@@ -5,7 +5,7 @@ import {
   type RunSummary,
   type TransitionSummary,
 } from "@fleet-auditor/audit";
-import { type RunView, showRun } from "@fleet-auditor/runner";
+import { type RunView, showRun } from "@fleet-auditor/use-cases";
 import { oneOf, parseLimit, stateDirOption, subcommand } from "../args.ts";
 import { openRuns } from "../backend.ts";
 import type { Command } from "../command.ts";

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { auditNamed } from "@fleet-auditor/audit";
 import type { OutboxLine } from "@fleet-auditor/notify";
 import { reportDigests } from "@fleet-auditor/render";
-import { messagingFrom, slackMessageFor } from "@fleet-auditor/runner";
+import { messagingFrom, slackMessageFor } from "@fleet-auditor/use-cases";
 import { stateDirOption, subcommand } from "../args.ts";
 import { commandStoreOf, openRuns, reportCommandIn } from "../backend.ts";
 import type { Command } from "../command.ts";
@@ -27,7 +27,7 @@ exit codes: 0 printed; 1 bad input, or no such run or message; 2 DynamoDB thrott
 
 /**
  * `fleet-auditor slack preview …`: what the Slack function would post for a run, through the same
- * `slackMessageFor` (the runner's `slack-delivery.ts`) that renders Block Kit with render's
+ * `slackMessageFor` (the use cases' `slack-delivery.ts`) that renders Block Kit with render's
  * `slackMessage`; notify's `SlackWebhook` posts it, wired in `functions/slack.ts`.
  */
 export const slackCommand: Command = {

@@ -84,7 +84,7 @@ const PLANS = 4;
  * `safeLink`, so that a digest from another publisher (the Slack function takes any that its
  * schema accepts) cannot mention, link or format either.
  *
- * Where the rest of Slack lives: the runner's `slack-delivery.ts` picks this message for what SNS
+ * Where the rest of Slack lives: the use cases' `slack-delivery.ts` picks this message for what SNS
  * delivered, notify's `SlackWebhook` posts it, `functions/slack.ts` wires the two to the alert
  * topic, and `fleet-auditor slack preview` (the CLI's `commands/slack.ts`) prints it.
  */

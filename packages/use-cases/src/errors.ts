@@ -1,0 +1,105 @@
+import type { ZodError, ZodType } from "zod";
+
+/** Stable codes of the use cases' errors. */
+type RunnerErrorCode = "CONFIG" | "RUN_INPUT" | "RUN_DEADLINE" | "SECRET_UNREADABLE";
+
+/** Base of the use cases' errors: configuration and inputs that cannot work. */
+class RunnerError extends Error {
+  readonly code: RunnerErrorCode;
+  constructor(code: RunnerErrorCode, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = "RunnerError";
+    this.code = code;
+  }
+}
+
+/** One thing wrong with a configuration or an input: where, and what. */
+export interface Problem {
+  /** A variable name, or a dotted field path (`filters.plans`), or `(input)` for the whole. */
+  path: string;
+  message: string;
+}
+
+/** Configuration that cannot work; the message names each variable and what is wrong with it. */
+export class ConfigError extends RunnerError {
+  readonly variables: string[];
+  constructor(problems: readonly Problem[]) {
+    super("CONFIG", `invalid configuration: ${describe(problems)}`);
+    this.name = "ConfigError";
+    this.variables = problems.map((p) => p.path);
+  }
+}
+
+/** An event or query that does not validate; `problems` names each bad field. */
+export class RunInputError extends RunnerError {
+  readonly problems: string[];
+  constructor(problems: readonly Problem[]) {
+    super("RUN_INPUT", `invalid input: ${describe(problems)}`);
+    this.name = "RunInputError";
+    this.problems = problems.map((p) => `${p.path}: ${p.message}`);
+  }
+}
+
+/** A run's deadline passed while it waited on a stage; the run ends incomplete. */
+export class RunDeadlineError extends RunnerError {
+  readonly stage: string;
+  constructor(stage: string) {
+    super("RUN_DEADLINE", `the run's deadline passed while ${stage}`);
+    this.name = "RunDeadlineError";
+    this.stage = stage;
+  }
+}
+
+/**
+ * A secret could not be read from Secrets Manager (missing, no value set yet, access denied,
+ * unreachable): names the variable and the secret's ID, keeps the SDK's error as `cause`.
+ */
+export class SecretUnreadableError extends RunnerError {
+  readonly variable: string;
+  readonly secretId: string;
+  constructor(variable: string, secretId: string, options?: { cause?: unknown }) {
+    const reason = options?.cause instanceof Error ? `: ${options.cause.message}` : "";
+    super("SECRET_UNREADABLE", `${variable}: could not read secret ${secretId}${reason}`, options);
+    this.name = "SecretUnreadableError";
+    this.variable = variable;
+    this.secretId = secretId;
+  }
+}
+
+const describe = (problems: readonly Problem[]): string =>
+  problems.map((p) => `${p.path}: ${p.message}`).join("; ");
+
+/**
+ * The one formatter of zod issues: each issue's path and message, never the value it refused
+ * (a refused value may be a secret). A field absent from `input` "is required"; zod does not keep
+ * the input in its issues, so absence is read from `input` itself.
+ */
+export function problemsOf(error: ZodError, input: unknown): Problem[] {
+  return error.issues.map((i) => ({
+    path: i.path.length ? i.path.map(String).join(".") : "(input)",
+    message: i.code === "invalid_type" && valueAt(input, i.path) === undefined ? "is required" : i.message,
+  }));
+}
+
+function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
+  let value = input;
+  for (const key of path) {
+    if (value === null || typeof value !== "object" || !Object.hasOwn(value, key)) return undefined;
+    value = (value as Record<PropertyKey, unknown>)[key];
+  }
+  return value;
+}
+
+/** Parses environment-style config with a zod schema, or throws `ConfigError` naming the variables. */
+export function parseConfig<T>(schema: ZodType<T>, env: Record<string, string | undefined>): T {
+  const parsed = schema.safeParse(env);
+  if (parsed.success) return parsed.data;
+  throw new ConfigError(problemsOf(parsed.error, env));
+}
+
+/** Parses an event or query with a zod schema, or throws `RunInputError` naming every bad field. */
+export function parseInput<T>(schema: ZodType<T>, input: unknown): T {
+  const parsed = schema.safeParse(input);
+  if (parsed.success) return parsed.data;
+  throw new RunInputError(problemsOf(parsed.error, input));
+}

@@ -1,0 +1,133 @@
+import {
+  type AlertPolicy,
+  type AlertPublisher,
+  AUDITS,
+  type AuditDefinition,
+  type AuditStateStore,
+  type CommandStore,
+  DEFAULT_POLICY,
+  type LinkTemplates,
+  type RunReportStore,
+  type SilenceSource,
+} from "@fleet-auditor/audit";
+import type { RuntimeSource } from "@fleet-auditor/keb";
+import type { AuditSource, RunLogger } from "./ports.ts";
+
+/** The adapters a run talks to; the composition root (function, CLI) builds them once. */
+export interface AuditRunPorts {
+  /** KEB, for the KEB audits (`failing`, `expired`). */
+  source?: RuntimeSource;
+  /**
+   * The `applications` audit's source: `new StatusTableSource({ statusStore, thresholds, log })`
+   * over the Application status table, built where the audit runs.
+   */
+  statusSource?: AuditSource;
+  /** Sources of audits that bring their own (`source: "own"`), by audit name. */
+  ownSources?: ReadonlyMap<string, AuditSource>;
+  store: AuditStateStore;
+  publisher: AlertPublisher;
+  silences?: SilenceSource;
+  /** Where every transition of a run is kept; without it, messages can only tell what they name. */
+  reports?: RunReportStore;
+}
+
+/** How a run behaves: plain values, from the parsed environment or the command line. */
+export interface AuditRunSettings {
+  /** Default `DEFAULT_POLICY`. */
+  policy?: AlertPolicy;
+  /** The audits a run may be asked for by name. Default `AUDITS`. */
+  audits?: readonly AuditDefinition[];
+  /** KEB requests in flight. Default 4 (`KebSource`). */
+  concurrency?: number;
+  /** How long the audit's lease lasts; longer than a run can take. Default 15 min. */
+  leaseMs?: number;
+  /** Ledger items and run reports are kept this long. Default 30 days. */
+  ledgerRetentionDays?: number;
+  /**
+   * Where the commands messages suggest (report, silence, inspect) act: this run's store, so that
+   * each does what it says when pasted. Default the CLI's default store.
+   */
+  commandStore?: CommandStore;
+  /** The landscape's name, in every subject and title. */
+  landscape?: string;
+  links?: LinkTemplates;
+  /** Groups larger than this are one line in messages. Default 20 (the renderers'). */
+  collapseAt?: number;
+  /**
+   * Besides the digest, one message per incident with news, routed to the
+   * incidents topic; at most `maxNew` new incidents get one each, the rest one roll-up. Off
+   * without an incidents topic (`INCIDENT_TOPIC_ARN`).
+   */
+  incidentMessages?: { maxNew: number };
+  /**
+   * Messages for the critical topic (the pager): one per incident that became critical or stopped
+   * being critical in the run, never capped. Off without a critical topic (`CRITICAL_TOPIC_ARN`).
+   */
+  pagerMessages?: boolean;
+  /** Consecutive incomplete or failed runs before one `degraded` notice. Default 3 (`nextHealth`). */
+  degradedAfterRuns?: number;
+  /** `now` and `scheduledTime` of a run that writes must be this close to the clock. Default 48 h. */
+  maxClockSkewMs?: number;
+}
+
+/** Where a run takes time and IDs from, and what it tells as it goes. */
+export interface AuditRunHooks {
+  /** Default the system clock. */
+  clock?: () => Date;
+  /** The run's ID. Default a random UUID. */
+  newId?: () => string;
+  log?: RunLogger;
+  /** KEB pages read so far, of those known. */
+  onProgress?: (done: number, total: number) => void;
+}
+
+/**
+ * Everything a run needs, by kind: the adapters it talks to, the values it behaves by, and the
+ * hooks tests and terminals replace. Only `ports` is required.
+ *
+ * @example
+ * runAudit({ ports: { source, store, publisher }, settings: { landscape: "prod-eu" } }, { audit: "failing" });
+ */
+export interface AuditRunDeps {
+  ports: AuditRunPorts;
+  settings?: AuditRunSettings;
+  hooks?: AuditRunHooks;
+}
+
+const DEFAULT_LEASE_MS = 15 * 60_000;
+// EventBridge Scheduler retries a delivery for up to 24 h: a late scheduled time is normal.
+const DEFAULT_MAX_SKEW_MS = 48 * 3_600_000;
+const DEFAULT_LEDGER_RETENTION_DAYS = 30;
+
+type Defaulted = "policy" | "audits" | "leaseMs" | "ledgerRetentionDays" | "maxClockSkewMs";
+
+/**
+ * A run's dependencies with the defaults the use cases own filled in. The defaults another module
+ * owns (`concurrency`, `edgeThresholds`, `collapseAt`, `degradedAfterRuns`) stay unset here, so
+ * that each number has one home.
+ */
+export interface ResolvedDeps {
+  ports: AuditRunPorts;
+  settings: AuditRunSettings & Required<Pick<AuditRunSettings, Defaulted>>;
+  hooks: AuditRunHooks & Required<Pick<AuditRunHooks, "clock" | "newId">>;
+}
+
+/** Fills in the use cases' defaults, once per run. */
+export function withDefaults({ ports, settings = {}, hooks = {} }: AuditRunDeps): ResolvedDeps {
+  return {
+    ports,
+    settings: {
+      ...settings,
+      policy: settings.policy ?? DEFAULT_POLICY,
+      audits: settings.audits ?? AUDITS,
+      leaseMs: settings.leaseMs ?? DEFAULT_LEASE_MS,
+      ledgerRetentionDays: settings.ledgerRetentionDays ?? DEFAULT_LEDGER_RETENTION_DAYS,
+      maxClockSkewMs: settings.maxClockSkewMs ?? DEFAULT_MAX_SKEW_MS,
+    },
+    hooks: {
+      ...hooks,
+      clock: hooks.clock ?? (() => new Date()),
+      newId: hooks.newId ?? (() => crypto.randomUUID()),
+    },
+  };
+}
