@@ -334,6 +334,8 @@ describe("audit function under injected faults", () => {
     await expectConverged(table, before, [...first, ...(await drain())], { atLeastOnce: true });
   });
 
+  // Each kill test starts two bundled functions in their own processes: seconds on a quiet
+  // machine, ten times that on a loaded one. The timeouts are hang guards, not bars.
   it("killed mid-scan and retried: nothing was told, the retry tells everything once", async () => {
     const { table, env } = await scenario();
     const handler = await coldStart(env);
@@ -349,7 +351,7 @@ describe("audit function under injected faults", () => {
     const retry = await invokeInProcess("audit", scheduled(1), env);
     expect(retry.result).toMatchObject({ status: "completed", complete: true });
     await expectConverged(table, before, await drain());
-  }, 30_000);
+  }, 90_000);
 
   it("killed between publish and commit and retried: the digest is sent again, nothing is lost", async () => {
     const { table, env } = await scenario();
@@ -370,7 +372,7 @@ describe("audit function under injected faults", () => {
     const again = await drain();
     expect(runsOf(again)).toEqual([{ runId: (retry.result as RunSummary).runId, repeats: killedRun }]);
     await expectConverged(table, before, [...first, ...again], { atLeastOnce: true });
-  }, 30_000);
+  }, 90_000);
 });
 
 /** The lease of a killed run, as it is once its 15 minutes have passed. */
