@@ -19,7 +19,9 @@ import type { SnapshotChange, TransitionRef } from "./snapshot.ts";
  * - A message SNS refused as too long, whose `short` form was accepted instead (`shortened`),
  *   tells what the short form tells (`toldBy(digest.short, …)`): it names none, so its
  *   transitions are told only with a stored report.
- * - A silenced transition is never published and counts as done.
+ * - A silenced transition is published in no digest and counts as done, unless a message that
+ *   carries it anyway was refused: a pager's resolve carries a silenced incident's end (the alert
+ *   it closes opened before the silence), and the next run must send it again.
  * - A write tied to a transition that was not told is not committed, so the next run sees the
  *   same transition again and sends it again.
  */
@@ -30,6 +32,8 @@ export interface Delivery {
   messages: number;
   /** Transitions whose message was refused: they are sent again next run. */
   failed: number;
+  /** Those transitions (silenced ones included), when any. */
+  refused?: ReadonlySet<TransitionRef>;
   /** A baseline: `told` holds what is remembered as told, though nobody was. */
   quiet?: true;
   /** Why the first refused message was refused. */
@@ -51,12 +55,18 @@ export function toldQuietly(diff: DiffResult): Delivery {
   return { told: new Set(diff.transitions.keys()), messages: 0, failed: 0, quiet: true };
 }
 
-/** The snapshot writes to commit given what was told. Silenced transitions count as done. */
-export function committable(diff: DiffResult, told: ReadonlySet<TransitionRef>): SnapshotChange[] {
+/**
+ * The snapshot writes to commit given what was told. Silenced transitions count as done, but for
+ * one a refused message carried.
+ */
+export function committable(
+  diff: DiffResult,
+  delivery: Pick<Delivery, "told" | "refused">,
+): SnapshotChange[] {
   return diff.changes.filter(
     (c) =>
       c.transition === undefined ||
-      told.has(c.transition) ||
-      diff.transitions[c.transition]?.silencedBy !== undefined,
+      delivery.told.has(c.transition) ||
+      (diff.transitions[c.transition]?.silencedBy !== undefined && !delivery.refused?.has(c.transition)),
   );
 }

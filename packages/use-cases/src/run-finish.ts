@@ -34,7 +34,7 @@ export function commit(
   delivery: Delivery,
 ): Promise<CommitResult> {
   // Stored with the flat form beside today's fields: a rollback reads what this release wrote.
-  const changes = committable(diff, delivery.told).map((c) =>
+  const changes = committable(diff, delivery).map((c) =>
     c.op === "put" ? { ...c, entry: storableEntry(c.entry, run.audit.presenter) } : c,
   );
   return deps.ports.store.commit(run.audit.name, changes, fence(run));

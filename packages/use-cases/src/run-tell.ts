@@ -169,5 +169,12 @@ export async function publish(
   }
   for (const ref of refused) told.delete(ref);
   const failed = refused.size;
-  return { told, messages, failed, ...(error ? { error } : {}), ...(shortened ? { shortened } : {}) };
+  return {
+    told,
+    messages,
+    failed,
+    ...(failed ? { refused } : {}),
+    ...(error ? { error } : {}),
+    ...(shortened ? { shortened } : {}),
+  };
 }

@@ -484,6 +484,51 @@ describe("runAudit: publish, commit and record", () => {
     expect(store.snapshots.get("failing")?.size).toBe(s.transitions.length);
   });
 
+  it("sends a critical incident's end to the pager while it is silenced, and again after the pager's topic refused it", async () => {
+    const paging = withDeps(deps, { settings: { pagerMessages: true } });
+    const run = (h: number) =>
+      runAudit(withDeps(paging, { hooks: { clock: () => new Date(hour(h)) } }), {
+        audit: "failing",
+        scheduledTime: hour(h),
+      });
+    const opened = await run(0);
+    expect(opened.notified.failed).toBe(0);
+    const firing = [...(store.snapshots.get("failing")?.values() ?? [])].filter(
+      (e) => e.finding.severity === "critical" && e.incident,
+    );
+    const key = firing[0]?.incident?.key as string;
+    expect(key, "the fleet has a critical incident").toBeDefined();
+    const members = firing.filter((e) => e.incident?.key === key).map((e) => e.key);
+    // Silenced from here on, then its runtimes recover: the pager opened the alert before the
+    // silence, so it must hear the end; the first time, its topic refuses the message.
+    silences.silences.push({
+      id: "s-all",
+      match: [{ name: "state", op: "=~", value: ".*" }],
+      matchers: {},
+      startsAt: hour(1),
+      endsAt: hour(10),
+      createdBy: "ops",
+      comment: "maintenance",
+    });
+    for (const id of members) source.fleet.recover(id);
+    // The pager reads the structured form: its incident's key and status.
+    const pagerMessages = () =>
+      publisher.published
+        .filter((m) => m.topics?.includes("critical"))
+        .map((m) => JSON.parse(JSON.parse(m.message).default).incident as { key: string; status: string })
+        .filter((incident) => incident.key === key);
+    publisher.refuse = (m) => m.topics?.includes("critical") ?? false;
+    const refused = await run(1);
+    expect(refused.notified.failed).toBeGreaterThan(0);
+    expect(pagerMessages().map((i) => i.status)).toEqual(["firing"]);
+    publisher.refuse = () => false;
+    await run(2);
+    expect(pagerMessages().map((i) => i.status)).toEqual(["firing", "resolved"]);
+    // Told once: the next run is quiet.
+    await run(3);
+    expect(pagerMessages()).toHaveLength(2);
+  });
+
   it("collapses every group when GROUP_COLLAPSE_AT is 0", async () => {
     await runAudit(withDeps(deps, { settings: { collapseAt: 0 } }), {
       audit: "failing",
