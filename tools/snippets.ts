@@ -21,7 +21,9 @@ function documentationPages(root: string): string[] {
     .filter((f) => f.endsWith(".md"))
     .map((f) => `docs/${f}`);
   const readmes = ["README.md", "functions/README.md"].concat(
-    readdirSync(join(root, "packages")).map((p) => `packages/${p}/README.md`),
+    ["packages", "examples"].flatMap((folder) =>
+      readdirSync(join(root, folder)).map((p) => `${folder}/${p}/README.md`),
+    ),
   );
   return [...docs, ...readmes].filter((p) => existsSync(join(root, p)));
 }

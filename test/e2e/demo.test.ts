@@ -1,5 +1,5 @@
 import { PassThrough } from "node:stream";
-import { runDemo } from "@fleet-auditor/cli";
+import { runDemo } from "@fleet-auditor/demo";
 import { describe, expect, it } from "vitest";
 
 describe("npm start (the demo)", () => {

@@ -5,11 +5,14 @@ import { headings } from "../helpers/markdown.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
 
-/** The pages a reader moves between: the front README, the changelog, docs/ and each package's README. */
+/**
+ * The pages a reader moves between: the front README, the changelog, docs/ and each package's
+ * README (packages/ and examples/).
+ */
 function pages(): string[] {
   const docs = readdirSync(join(ROOT, "docs")).filter((f) => f.endsWith(".md"));
-  const packages = readdirSync(join(ROOT, "packages"))
-    .map((p) => `packages/${p}/README.md`)
+  const packages = ["packages", "examples"]
+    .flatMap((folder) => readdirSync(join(ROOT, folder)).map((p) => `${folder}/${p}/README.md`))
     .filter((p) => existsSync(join(ROOT, p)));
   return ["README.md", "CHANGELOG.md", "functions/README.md", ...docs.map((f) => `docs/${f}`), ...packages];
 }

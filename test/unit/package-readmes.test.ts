@@ -5,11 +5,18 @@ import { describe, expect, it } from "vitest";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
 
-/** Each package's entry files, as its package.json names them: every target of "exports", else "main". */
+/**
+ * Each workspace package's entry files, as its package.json names them: every target of
+ * "exports", else "main". `pkg` is the package's folder from the root (`packages/keb`,
+ * `examples/demo`).
+ */
 function entries(): { pkg: string; subpath: string; file: string }[] {
   const found: { pkg: string; subpath: string; file: string }[] = [];
-  for (const pkg of readdirSync(join(ROOT, "packages"))) {
-    const manifest = join(ROOT, "packages", pkg, "package.json");
+  const pkgs = ["packages", "examples"].flatMap((folder) =>
+    readdirSync(join(ROOT, folder)).map((name) => `${folder}/${name}`),
+  );
+  for (const pkg of pkgs) {
+    const manifest = join(ROOT, pkg, "package.json");
     if (!existsSync(manifest)) continue;
     const json = JSON.parse(readFileSync(manifest, "utf8")) as { exports?: unknown; main?: string };
     const targets: [string, string][] = [];
@@ -18,8 +25,7 @@ function entries(): { pkg: string; subpath: string; file: string }[] {
       for (const [subpath, target] of Object.entries(json.exports as Record<string, unknown>))
         if (typeof target === "string") targets.push([subpath, target]);
     if (targets.length === 0 && json.main !== undefined) targets.push([".", json.main]);
-    for (const [subpath, target] of targets)
-      found.push({ pkg, subpath, file: join(ROOT, "packages", pkg, target) });
+    for (const [subpath, target] of targets) found.push({ pkg, subpath, file: join(ROOT, pkg, target) });
   }
   return found;
 }
@@ -54,14 +60,14 @@ function exportedNames(files: string[]): Map<string, string[]> {
   return names;
 }
 
-describe("each package's README", () => {
+describe("each workspace package's README", () => {
   it("names, in backticks, every export of every entry its package.json lists", () => {
     const all = entries();
     const names = exportedNames(all.map((e) => e.file));
     const missing: string[] = [];
     const empty: string[] = [];
     for (const { pkg, subpath, file } of all) {
-      const readme = join(ROOT, "packages", pkg, "README.md");
+      const readme = join(ROOT, pkg, "README.md");
       const text = existsSync(readme) ? readFileSync(readme, "utf8") : "";
       const exported = names.get(file) ?? [];
       if (exported.length === 0) empty.push(`${pkg} ${subpath}`);

@@ -100,3 +100,30 @@ describe("the purity rule (biome.json)", () => {
     expect(at(elsewhere)).toEqual([]);
   });
 });
+
+// The demo (examples/demo) is an example of the product: biome.json refuses it to every file the
+// product ships. The pure packages' override repeats the rule, since an override's paths replace
+// an earlier one's; the probe in packages/audit shows that it does.
+const IMPORTS_DEMO = `import { runDemo } from "@fleet-auditor/demo";
+export const run = runDemo;
+`;
+
+describe("the demo's boundary (biome.json)", () => {
+  it("fails a product file that imports the demo, and passes the demo's own files and the tests", async () => {
+    const product = [
+      "packages/cli/src/demo-probe.ts",
+      "packages/audit/src/demo-probe.ts",
+      "functions/demo-probe.ts",
+      "infra/demo-probe.ts",
+    ];
+    const allowed = ["examples/demo/src/demo-probe.ts", "test/e2e/demo-probe.ts"];
+    const diagnostics = await lint(
+      Object.fromEntries([...product, ...allowed].map((p) => [p, IMPORTS_DEMO])),
+    );
+    const at = (path: string): string[] =>
+      diagnostics.filter((d) => d.location.path === path).map((d) => d.message);
+
+    for (const path of product) expect(at(path)).toEqual([expect.stringMatching(/example of the product/)]);
+    for (const path of allowed) expect(at(path)).toEqual([]);
+  });
+});

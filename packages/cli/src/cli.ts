@@ -5,7 +5,6 @@ import cliPackage from "../package.json" with { type: "json" };
 import { explainAwsError } from "./aws-errors.ts";
 import type { Command, Io } from "./command.ts";
 import { appsCommand } from "./commands/apps.ts";
-import { demoCommand } from "./commands/demo.ts";
 import { leaseCommand } from "./commands/lease.ts";
 import { notifyCommand } from "./commands/notify.ts";
 import { runCommand } from "./commands/run.ts";
@@ -28,7 +27,6 @@ export const COMMANDS: readonly Command[] = [
   leaseCommand,
   slackCommand,
   notifyCommand,
-  demoCommand,
 ];
 
 const HELP = new Set(["--help", "-h", "help"]);

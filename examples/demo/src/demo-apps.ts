@@ -1,9 +1,9 @@
 import type { RunSummary } from "@fleet-auditor/audit";
+import { renderTable } from "@fleet-auditor/cli";
 import { applicationTraffic } from "@fleet-auditor/keb-kubeedge-sim";
 import type { StatusRow } from "@fleet-auditor/metaserver";
 import type { DynamoStatusStore } from "@fleet-auditor/store";
 import { type AuditRunDeps, ingestBatch, runAudit } from "@fleet-auditor/use-cases";
-import { renderTable } from "./table.ts";
 
 /** A watch sync as an edge sends it when a watch stops: a map of ID to watch Application. */
 function watchSync(node: string, at: number): string {

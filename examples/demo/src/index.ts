@@ -1,0 +1,1 @@
+export { runDemo } from "./demo.ts";
