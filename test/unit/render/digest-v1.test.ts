@@ -93,7 +93,7 @@ describe("the structured variant (fleet-auditor.digest/v1)", () => {
     expect(validate({ ...(lambda as object), counts: { firing: -1 } })).toBe(false);
   });
 
-  it("renders docs/notifications.md's examples (snapshots: the structured digest and its Slack message)", async () => {
+  it("renders the examples of docs/contracts.md and docs/notifications.md (snapshots: the structured digest and its Slack message)", async () => {
     const [m] = renderDigests(ctx, [t(1)]);
     const digest = DigestV1Schema.parse(variants(m).lambda);
     await expect(`${JSON.stringify(digest, null, 2)}\n`).toMatchFileSnapshot(
