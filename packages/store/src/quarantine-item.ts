@@ -1,11 +1,11 @@
-// A quarantined message body as the status table keeps it (the sparse `byQuarantine` index).
+// A quarantined message body as the status table keeps it (the sparse `byQuarantineCode` index).
 
 import type { QuarantineItem } from "@fleet-auditor/metaserver";
 import { QUARANTINE_PREFIX, STATUS_ATTRIBUTES } from "./status-item.ts";
 
 const A = STATUS_ATTRIBUTES;
 
-/** A quarantined body as its item: keyed by the SQS message id, in the sparse `byQuarantine` index. */
+/** A quarantined body as its item: keyed by the SQS message id, in the sparse `byQuarantineCode` index. */
 export function quarantineToItem(item: QuarantineItem, ttlDays: number): Record<string, unknown> {
   return {
     [A.id]: `${QUARANTINE_PREFIX}${item.sqsMessageId}`,

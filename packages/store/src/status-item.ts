@@ -30,7 +30,7 @@ export const STATUS_ATTRIBUTES = {
   /** `open#<n>` or `refused#<n>`, or absent: the `byWatch` key (see `watch-key.ts`). */
   watch: "wk",
   reason: "reason",
-  /** The winning message's header time, ms: the sort key of `byNode` and `byWatch`. */
+  /** The winning message's header time, ms: the sort key of `byWatch` (and of the retiring `byNode`). */
   timestamp: "ts",
   rank: "rank",
   msgId: "msgId",
@@ -115,7 +115,7 @@ export function statusUpdateCommand(
   // Items written before msg_ids were bounded shed their set.
   const removes: string[] = [name(A.msgIds)];
   // An empty string cannot be an index key (DynamoDB refuses the write; dynalite takes it): an
-  // empty node is left out, and the row is then not in byNode. A row no audit watches (done, or
+  // empty node is left out, and the row is then not in byNodeId. A row no audit watches (done, or
   // no status) has no watch key, so it costs byWatch nothing.
   const optional: Array<[string, unknown]> = [
     [A.node, u.node || undefined],

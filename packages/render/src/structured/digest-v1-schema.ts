@@ -115,8 +115,8 @@ const DigestV1GroupSchema = object({
 });
 
 /**
- * `fleet-auditor.digest/v1`: one run's digest for programs, in the `lambda` and `sqs` keys of
- * each publish. `transitions` lists what fits the publish's size budget; `omitted` counts the
+ * `fleet-auditor.digest/v1`: one run's digest (or one incident's news) for programs, in the
+ * `default` key of each publish, which Lambda, SQS and other programs receive. `transitions` lists what fits the publish's size budget; `omitted` counts the
  * rest, which the run report (`report`) holds.
  */
 export const DigestV1Schema = object({
