@@ -1,14 +1,14 @@
 import type { ZodError, ZodType } from "zod";
 
 /** Stable codes of the use cases' errors. */
-type RunnerErrorCode = "CONFIG" | "RUN_INPUT" | "RUN_DEADLINE" | "SECRET_UNREADABLE";
+type UseCaseErrorCode = "CONFIG" | "RUN_INPUT" | "RUN_DEADLINE" | "SECRET_UNREADABLE";
 
 /** Base of the use cases' errors: configuration and inputs that cannot work. */
-class RunnerError extends Error {
-  readonly code: RunnerErrorCode;
-  constructor(code: RunnerErrorCode, message: string, options?: { cause?: unknown }) {
+class UseCaseError extends Error {
+  readonly code: UseCaseErrorCode;
+  constructor(code: UseCaseErrorCode, message: string, options?: { cause?: unknown }) {
     super(message, options);
-    this.name = "RunnerError";
+    this.name = "UseCaseError";
     this.code = code;
   }
 }
@@ -21,7 +21,7 @@ export interface Problem {
 }
 
 /** Configuration that cannot work; the message names each variable and what is wrong with it. */
-export class ConfigError extends RunnerError {
+export class ConfigError extends UseCaseError {
   readonly variables: string[];
   constructor(problems: readonly Problem[]) {
     super("CONFIG", `invalid configuration: ${describe(problems)}`);
@@ -31,7 +31,7 @@ export class ConfigError extends RunnerError {
 }
 
 /** An event or query that does not validate; `problems` names each bad field. */
-export class RunInputError extends RunnerError {
+export class RunInputError extends UseCaseError {
   readonly problems: string[];
   constructor(problems: readonly Problem[]) {
     super("RUN_INPUT", `invalid input: ${describe(problems)}`);
@@ -41,7 +41,7 @@ export class RunInputError extends RunnerError {
 }
 
 /** A run's deadline passed while it waited on a stage; the run ends incomplete. */
-export class RunDeadlineError extends RunnerError {
+export class RunDeadlineError extends UseCaseError {
   readonly stage: string;
   constructor(stage: string) {
     super("RUN_DEADLINE", `the run's deadline passed while ${stage}`);
@@ -54,7 +54,7 @@ export class RunDeadlineError extends RunnerError {
  * A secret could not be read from Secrets Manager (missing, no value set yet, access denied,
  * unreachable): names the variable and the secret's ID, keeps the SDK's error as `cause`.
  */
-export class SecretUnreadableError extends RunnerError {
+export class SecretUnreadableError extends UseCaseError {
   readonly variable: string;
   readonly secretId: string;
   constructor(variable: string, secretId: string, options?: { cause?: unknown }) {
