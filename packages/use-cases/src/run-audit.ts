@@ -7,7 +7,7 @@ import { type AuditRunDeps, withDefaults } from "./run-deps.ts";
 import { commit, fence, NO_WRITES, NOTHING_TOLD, record, summarize, updateHealth } from "./run-finish.ts";
 import type { AuditRunInput } from "./run-input.ts";
 import { leaveOut, loadState, planTransitions, rememberLeftOut, withEndings } from "./run-scan.ts";
-import { outOfTime, recordedRun, skipped, sourceDeps, startRun, takeLease } from "./run-start.ts";
+import { beginRun, outOfTime, sourceDeps, startRun } from "./run-start.ts";
 import type { AuditRunResult, RunOptions } from "./run-state.ts";
 import { digestContext, keepReport, publish, render } from "./run-tell.ts";
 
@@ -16,7 +16,7 @@ import { digestContext, keepReport, publish, render } from "./run-tell.ts";
  * overlapping another of the same audit returns `skipped`; both publish nothing.
  *
  * 1. Recorded run? A scheduled time already in the ledger returns its summary.
- * 2. Lease: take the audit's lease, or stand back.
+ * 2. Lease: take the audit's lease, or stand back (asked together with the ledger).
  * 3. Read: the audit's source reads its findings (`AuditSource.read`), while the snapshot,
  *    silences and the audit's health load.
  * 4. Confirm: a source that can look keys up again does so for those the snapshot has and the
@@ -47,11 +47,8 @@ export async function runAudit(
       { path: "filters", message: `narrow KEB audits only; ${run.audit.name} reads the status table` },
     ]);
   }
-  if (run.scheduled) {
-    const recorded = await recordedRun(deps, run);
-    if (recorded) return recorded;
-  }
-  if (!run.dryRun && !(await takeLease(deps, run))) return skipped(run);
+  const ended = await beginRun(deps, run);
+  if (ended) return ended;
   let health: AuditHealth | undefined;
   try {
     const [listed, state] = await Promise.all([

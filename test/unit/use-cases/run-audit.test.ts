@@ -86,6 +86,34 @@ describe("runAudit: recorded run", () => {
     expect(store.leases.get("failing")?.owner).toBe("someone-else");
   });
 
+  it("asks the ledger and for the lease at once, and a duplicate gives back the lease it took", async () => {
+    await failing(0);
+    const asked: string[] = [];
+    const findRun = store.findRun.bind(store);
+    const acquireLease = store.acquireLease.bind(store);
+    // The ledger answers only once the lease was asked for: one round trip, not two in a row.
+    let leaseAsked: () => void = () => undefined;
+    const leaseWasAsked = new Promise<void>((resolve) => {
+      leaseAsked = resolve;
+    });
+    store.findRun = async (...args) => {
+      asked.push("ledger");
+      await leaseWasAsked;
+      return findRun(...args);
+    };
+    store.acquireLease = async (...args) => {
+      asked.push("lease");
+      leaseAsked();
+      return acquireLease(...args);
+    };
+    const again = await failing(0);
+    expect(again.status).toBe("duplicate");
+    expect(asked.sort()).toEqual(["lease", "ledger"]);
+    expect(store.leases.get("failing")).toBeUndefined();
+    const next = await failing(1);
+    expect(next.status).toBe("completed");
+  });
+
   it("does not look the ledger up for an ad-hoc run or a dry run", async () => {
     await failing(0);
     const dry = await failing(0, { dryRun: true });
