@@ -30,11 +30,13 @@ export function renderPagerMessages(
       ...ctx,
       incident: { key, status: about.pager === "trigger" ? "firing" : "resolved", startsAt: about.startsAt },
     };
-    // A resolve must reach the pager even when every transition of it is silenced now: the
-    // alert it closes was opened before the silence.
-    const shown = refs.some((r) => transitions[r]?.silencedBy === undefined)
-      ? transitions
-      : transitions.map((t, r) => (refs.includes(r) ? unsilenced(t) : t));
+    // A resolve names every end of the incident, silenced ones too: the alert it closes was
+    // opened before the silence, and a refused resolve must hold back every end it carries, or
+    // the next run would no longer see a critical incident ending. A trigger whose transitions
+    // are all silenced is sent as they are (the diff already counts it told to the pager).
+    const unsilence =
+      about.pager === "resolve" || refs.every((r) => transitions[r]?.silencedBy !== undefined);
+    const shown = unsilence ? transitions.map((t, r) => (refs.includes(r) ? unsilenced(t) : t)) : transitions;
     for (const m of subset(own, shown, refs, sequenceFrom + out.length)) out.push(toCritical(m));
   }
   return out;

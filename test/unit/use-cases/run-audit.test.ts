@@ -59,6 +59,13 @@ const failing = (h: number, extra: Record<string, unknown> = {}) =>
     ...extra,
   });
 
+/** What the pager heard of one incident, in order: each message's status (it reads the structured form). */
+const pagerHeard = (key: string): { key: string; status: string }[] =>
+  publisher.published
+    .filter((m) => m.topics?.includes("critical"))
+    .map((m) => JSON.parse(JSON.parse(m.message).default).incident as { key: string; status: string })
+    .filter((incident) => incident.key === key);
+
 /** How many transitions the `i`th published digest named or counted. */
 const publisherTransitions = (i: number): number => {
   const m = publisher.published[i];
@@ -539,12 +546,7 @@ describe("runAudit: publish, commit and record", () => {
       comment: "maintenance",
     });
     for (const id of members) source.fleet.recover(id);
-    // The pager reads the structured form: its incident's key and status.
-    const pagerMessages = () =>
-      publisher.published
-        .filter((m) => m.topics?.includes("critical"))
-        .map((m) => JSON.parse(JSON.parse(m.message).default).incident as { key: string; status: string })
-        .filter((incident) => incident.key === key);
+    const pagerMessages = () => pagerHeard(key);
     publisher.refuse = (m) => m.topics?.includes("critical") ?? false;
     const refused = await run(1);
     expect(refused.notified.failed).toBeGreaterThan(0);
@@ -555,6 +557,48 @@ describe("runAudit: publish, commit and record", () => {
     // Told once: the next run is quiet.
     await run(3);
     expect(pagerMessages()).toHaveLength(2);
+  });
+
+  it("sends a critical incident's end to the pager again after a refusal when only its critical member's end is silenced", async () => {
+    const paging = withDeps(deps, { settings: { pagerMessages: true } });
+    const run = (h: number) =>
+      runAudit(withDeps(paging, { hooks: { clock: () => new Date(hour(h)) } }), {
+        audit: "failing",
+        scheduledTime: hour(h),
+      });
+    await run(0);
+    const byIncident = new Map<string, string[]>();
+    for (const e of store.snapshots.get("failing")?.values() ?? [])
+      if (e.finding.severity === "critical" && e.incident)
+        byIncident.set(e.incident.key, [...(byIncident.get(e.incident.key) ?? []), e.key]);
+    const [key, members] = [...byIncident].find(([, m]) => m.length >= 2) ?? [];
+    expect(key, "the fleet has a critical incident of two or more").toBeDefined();
+    const [a, b, ...others] = members as string[];
+    // b turns a warning (its update fails), the others recover: a alone keeps it critical.
+    source.fleet.fail(b as string, "update");
+    for (const id of others) source.fleet.recover(id);
+    await run(1);
+    expect(pagerHeard(key as string).map((i) => i.status)).toEqual(["firing"]);
+    // a alone is silenced; a and b are fixed in one run, whose message the pager's topic refuses.
+    silences.silences.push({
+      id: "s-a",
+      match: [{ name: "instance", op: "=", value: a as string }],
+      matchers: {},
+      startsAt: hour(1),
+      endsAt: hour(10),
+      createdBy: "ops",
+      comment: "maintenance on a",
+    });
+    source.fleet.recover(a as string);
+    source.fleet.recover(b as string);
+    publisher.refuse = (m) => m.topics?.includes("critical") ?? false;
+    expect((await run(2)).notified.failed).toBeGreaterThan(0);
+    // Neither end is committed: the next run sees the critical incident end again.
+    expect(store.snapshots.get("failing")?.has(a as string)).toBe(true);
+    publisher.refuse = () => false;
+    await run(3);
+    await run(4);
+    expect(pagerHeard(key as string).map((i) => i.status)).toEqual(["firing", "resolved"]);
   });
 
   it("collapses every group when GROUP_COLLAPSE_AT is 0", async () => {
