@@ -7,7 +7,7 @@ import { type AuditRunDeps, withDefaults } from "./run-deps.ts";
 import { commit, fence, NO_WRITES, NOTHING_TOLD, record, summarize, updateHealth } from "./run-finish.ts";
 import type { AuditRunInput } from "./run-input.ts";
 import { leaveOut, loadState, planTransitions, rememberLeftOut, withEndings } from "./run-scan.ts";
-import { beginRun, outOfTime, sourceDeps, startRun } from "./run-start.ts";
+import { beginRun, outOfTime, recordedRun, sourceDeps, startRun } from "./run-start.ts";
 import type { AuditRunResult, RunOptions } from "./run-state.ts";
 import { digestContext, keepReport, publish, render } from "./run-tell.ts";
 
@@ -16,9 +16,10 @@ import { digestContext, keepReport, publish, render } from "./run-tell.ts";
  * overlapping another of the same audit returns `skipped`; both publish nothing.
  *
  * 1. Recorded run? A scheduled time already in the ledger returns its summary.
- * 2. Lease: take the audit's lease, or stand back (asked together with the ledger).
+ * 2. Lease: take the audit's lease, or stand back.
  * 3. Read: the audit's source reads its findings (`AuditSource.read`), while the snapshot,
- *    silences and the audit's health load.
+ *    silences and the audit's health load and the ledger is asked again (a run that finished
+ *    meanwhile makes this one a duplicate).
  * 4. Confirm: a source that can look keys up again does so for those the snapshot has and the
  *    read did not find (`confirmAbsent`); one still flagged stays, the others say how they ended.
  *    Findings that cannot be kept are left out, told once.
@@ -51,10 +52,12 @@ export async function runAudit(
   if (ended) return ended;
   let health: AuditHealth | undefined;
   try {
-    const [listed, state] = await Promise.all([
+    const [listed, state, recorded] = await Promise.all([
       source.read(run),
       beforeDeadline(loadState(deps, run), run.signal, "loading the audit's snapshot"),
+      beforeDeadline(recordedRun(deps, run), run.signal, "checking the run ledger"),
     ]);
+    if (recorded) return recorded;
     health = state.health;
     const confirmed =
       listed.complete && source.confirmAbsent

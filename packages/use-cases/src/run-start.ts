@@ -69,33 +69,36 @@ function refuseSkew(input: AuditRunInput, clock: Date, maxSkewMs: number): void 
 /**
  * Stages 1 and 2: the run's result when it ends here (its scheduled time already recorded:
  * `duplicate`; another run holds the lease: `skipped`), or undefined when it goes on, holding
- * the lease (a dry run takes none). A scheduled run asks the ledger and for the lease at once,
- * one round trip fewer on every run: the ledger's answer wins, and a duplicate gives back the
- * lease it took meanwhile.
+ * the lease (a dry run takes none). The ledger first: a duplicate never touches the lease, so a
+ * late second delivery of one hour cannot make the next hour's run stand back.
  */
 export async function beginRun(deps: ResolvedDeps, run: Run): Promise<AuditRunResult | undefined> {
   if (run.dryRun) return undefined;
-  const until = new Date(run.startedAt.getTime() + run.leaseMs);
-  const leasing = deps.ports.store.acquireLease(run.audit.name, run.id, run.startedAt, until);
-  const [recorded, leased] = await Promise.allSettled([
-    run.scheduled ? deps.ports.store.findRun(run.audit.name, run.runKey) : undefined,
-    leasing,
-  ]);
-  const held = leased.status === "fulfilled" && leased.value;
-  if (recorded.status === "rejected" || recorded.value) {
-    if (held) await deps.ports.store.releaseLease(run.audit.name, run.id);
-    if (recorded.status === "rejected") throw recorded.reason;
-    const done = recorded.value as NonNullable<typeof recorded.value>;
-    deps.hooks.log?.info("scheduled time already audited; nothing to do", {
-      runKey: run.runKey,
-      previousRunId: done.summary.runId,
-    });
-    return { ...done.summary, status: "duplicate" };
+  if (run.scheduled) {
+    const recorded = await recordedRun(deps, run);
+    if (recorded) return recorded;
   }
-  if (leased.status === "rejected") throw leased.reason;
-  if (held) return undefined;
+  const until = new Date(run.startedAt.getTime() + run.leaseMs);
+  if (await deps.ports.store.acquireLease(run.audit.name, run.id, run.startedAt, until)) return undefined;
   deps.hooks.log?.warn("another run of this audit holds the lease; standing back", { audit: run.audit.name });
   return skipped(run);
+}
+
+/**
+ * The summary of this scheduled time's recorded run, marked `duplicate`, if it has one. Asked
+ * before the lease, and again while the run reads (`runAudit`): a second delivery that read the
+ * ledger just before the first run recorded, and took the lease just after it was released,
+ * learns there that it repeats a finished run, before it tells anything.
+ */
+export async function recordedRun(deps: ResolvedDeps, run: Run): Promise<AuditRunResult | undefined> {
+  if (!run.scheduled) return undefined;
+  const done = await deps.ports.store.findRun(run.audit.name, run.runKey);
+  if (!done) return undefined;
+  deps.hooks.log?.info("scheduled time already audited; nothing to do", {
+    runKey: run.runKey,
+    previousRunId: done.summary.runId,
+  });
+  return { ...done.summary, status: "duplicate" };
 }
 
 /**
