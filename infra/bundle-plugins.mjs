@@ -9,7 +9,8 @@ const MILO_BUILD = /^\.\.\/milo\/(no-)?simd\.js$/;
 
 /**
  * undici's Milo HTTP parser (two WebAssembly builds, about 150 KB of each bundle) runs only when
- * `UNDICI_USE_MILO` is set; otherwise undici parses with llhttp. Its two modules resolve to a
+ * `UNDICI_USE_MILO` is set or a dispatcher is made with `useMilo` (this product makes none);
+ * otherwise undici parses with llhttp. Its two modules resolve to a
  * stand-in that says so: that is what keeps Slack and the pager under their 1 MB bar.
  * @type {import("esbuild").Plugin}
  */
