@@ -90,7 +90,11 @@ export async function runAppsDemo(
   const rejected = rows.filter((r) => r.status === "Rejected");
   out.write(`${indent(table(rejected.slice(0, 8)))}\n`);
   out.write(
-    `\n  quarantined: ${(await store.quarantined()).map((q) => `${q.code} (${q.reason.slice(0, 60)})`).join("; ")}\n`,
+    // Sorted: the three arrive in one batch, so their order in the table is a tie.
+    `\n  quarantined: ${(await store.quarantined())
+      .map((q) => `${q.code} (${q.reason.length > 60 ? `${q.reason.slice(0, 59)}…` : q.reason})`)
+      .sort()
+      .join("; ")}\n`,
   );
   await edgeAudits(store, out, audit, start + 3_600_000);
 }
