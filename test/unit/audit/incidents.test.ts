@@ -8,8 +8,10 @@ import {
   type Silence,
   type SnapshotEntry,
 } from "@fleet-auditor/audit";
+import { renderPagerMessages } from "@fleet-auditor/render";
 import { describe, expect, it } from "vitest";
 import { edited, finding } from "../../helpers/findings.ts";
+import { ctx } from "../../helpers/transitions.ts";
 
 // An incident is opened by the first finding that fires with a set of the audit's groupBy values
 // while none with those values is open; later findings with those values join it; a finding
@@ -199,6 +201,31 @@ describe("incidents", () => {
       expect(pagerOf(still)).toEqual({});
       const loud = run(still.next, [inRegion("a", "eu-1")], 20, "prod", [silence]);
       expect(loud.result.transitions[0]).toMatchObject({ kind: "firing", incident: { pager: "trigger" } });
+    });
+
+    // docs/notifications.md, "The pager": a silence that began after a member's news was told
+    // does not hold back the pager's start when it turns critical.
+    it("is told at once of a member told as a warning before its silence that turns critical while silenced", () => {
+      const opened = run(new Map(), [{ ...finding("a"), severity: "warning" }], 0);
+      const silence: Silence = {
+        id: "s-a",
+        match: [{ name: "instance", op: "=", value: "a" }],
+        matchers: {},
+        startsAt: at(1).toISOString(),
+        endsAt: at(100).toISOString(),
+        createdBy: "ops",
+        comment: "maintenance on a",
+      };
+      const worse = edited(finding("a"), (_, op) => ({ operation: { ...op, operationID: "op-2" } }));
+      const r = run(opened.next, [worse], 10, "prod", [silence]);
+      expect(r.result.transitions).toMatchObject([
+        { kind: "changed", silencedBy: "s-a", incident: { pager: "trigger" } },
+      ]);
+      const paged = renderPagerMessages(ctx, r.result.transitions).map(
+        (m) =>
+          (JSON.parse(JSON.parse(m.message).default) as { incident?: { status: string } }).incident?.status,
+      );
+      expect(paged).toEqual(["firing"]);
     });
   });
 });
