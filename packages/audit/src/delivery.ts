@@ -30,10 +30,8 @@ export interface Delivery {
   told: ReadonlySet<TransitionRef>;
   /** Messages accepted. */
   messages: number;
-  /** Transitions whose message was refused: they are sent again next run. */
-  failed: number;
-  /** Those transitions (silenced ones included), when any. */
-  refused?: ReadonlySet<TransitionRef>;
+  /** Transitions a refused message carried (silenced ones included): sent again next run. */
+  refused: ReadonlySet<TransitionRef>;
   /** A baseline: `told` holds what is remembered as told, though nobody was. */
   quiet?: true;
   /** Why the first refused message was refused. */
@@ -52,7 +50,7 @@ export function toldBy(
 
 /** A baseline run tells nobody and remembers every transition as told. */
 export function toldQuietly(diff: DiffResult): Delivery {
-  return { told: new Set(diff.transitions.keys()), messages: 0, failed: 0, quiet: true };
+  return { told: new Set(diff.transitions.keys()), messages: 0, refused: new Set(), quiet: true };
 }
 
 /**
@@ -67,6 +65,6 @@ export function committable(
     (c) =>
       c.transition === undefined ||
       delivery.told.has(c.transition) ||
-      (diff.transitions[c.transition]?.silencedBy !== undefined && !delivery.refused?.has(c.transition)),
+      (diff.transitions[c.transition]?.silencedBy !== undefined && !delivery.refused.has(c.transition)),
   );
 }

@@ -90,10 +90,11 @@ export async function runAudit(
       input.notify === false ? toldQuietly(plan.diff) : await publish(deps, digests, report.stored);
     const writes = await commit(deps, run, plan.diff, delivery);
     if (publishing || state.repeats) await deps.ports.store.endPublishing(run.audit.name);
-    const ok = scan.complete && delivery.failed === 0;
-    const reason = scan.incompleteReason ?? (delivery.failed ? "publishing the digest failed" : null);
+    const failed = delivery.refused.size;
+    const ok = scan.complete && failed === 0;
+    const reason = scan.incompleteReason ?? (failed ? "publishing the digest failed" : null);
     // Left-out findings are remembered as told once this run's messages went out.
-    const told = delivery.failed === 0 ? rememberLeftOut(health, leftOut.remember) : undefined;
+    const told = failed === 0 ? rememberLeftOut(health, leftOut.remember) : undefined;
     const healthAfter = await updateHealth(deps, run, told ?? health, { ok, reason }, told !== undefined);
     const summary = {
       ...summarize(run, scan, plan, delivery, writes),
@@ -101,7 +102,7 @@ export async function runAudit(
       ...(state.repeats && digests.length ? { repeats: state.repeats } : {}),
       health: healthAfter,
     };
-    if (delivery.failed === 0) await record(deps, run, summary);
+    if (failed === 0) await record(deps, run, summary);
     return summary;
   } catch (err) {
     if (err instanceof RunDeadlineError && !run.dryRun) return await outOfTime(deps, run, health, err);

@@ -123,7 +123,7 @@ export function summarize(
     notified: {
       messages: delivery.messages,
       transitions: delivery.quiet ? 0 : delivery.told.size,
-      failed: delivery.failed,
+      failed: delivery.refused.size,
       suppressed: transitions.filter((t) => t.silencedBy).length,
       ...(delivery.error ? { error: delivery.error } : {}),
       ...(delivery.shortened ? { shortened: delivery.shortened } : {}),
@@ -188,6 +188,6 @@ function forLedger(summary: RunSummary): RunSummary {
 }
 
 /** A run that told nothing (a dry run, the report's own summary). */
-export const NOTHING_TOLD: Delivery = { told: new Set(), messages: 0, failed: 0 };
+export const NOTHING_TOLD: Delivery = { told: new Set(), messages: 0, refused: new Set() };
 /** A run that wrote nothing. */
 export const NO_WRITES: CommitResult = { written: 0, deleted: 0 };

@@ -74,10 +74,8 @@ function refuseSkew(input: AuditRunInput, clock: Date, maxSkewMs: number): void 
  */
 export async function beginRun(deps: ResolvedDeps, run: Run): Promise<AuditRunResult | undefined> {
   if (run.dryRun) return undefined;
-  if (run.scheduled) {
-    const recorded = await recordedRun(deps, run);
-    if (recorded) return recorded;
-  }
+  const recorded = await recordedRun(deps, run);
+  if (recorded) return recorded;
   const until = new Date(run.startedAt.getTime() + run.leaseMs);
   if (await deps.ports.store.acquireLease(run.audit.name, run.id, run.startedAt, until)) return undefined;
   deps.hooks.log?.warn("another run of this audit holds the lease; standing back", { audit: run.audit.name });

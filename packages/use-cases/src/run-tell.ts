@@ -168,12 +168,10 @@ export async function publish(
     }
   }
   for (const ref of refused) told.delete(ref);
-  const failed = refused.size;
   return {
     told,
     messages,
-    failed,
-    ...(failed ? { refused } : {}),
+    refused,
     ...(error ? { error } : {}),
     ...(shortened ? { shortened } : {}),
   };

@@ -45,7 +45,7 @@ function run(
     policy: DEFAULT_POLICY,
     ...opts,
   });
-  return { result, next: apply(snapshot, committable(result, { told: all(result) })) };
+  return { result, next: apply(snapshot, committable(result, { told: all(result), refused: new Set() })) };
 }
 
 describe("diffSnapshot", () => {
@@ -115,7 +115,7 @@ describe("diffSnapshot", () => {
       now: T0,
       policy: DEFAULT_POLICY,
     });
-    const nothingPublished = apply(new Map(), committable(first, { told: new Set() }));
+    const nothingPublished = apply(new Map(), committable(first, { told: new Set(), refused: new Set() }));
     expect(nothingPublished.size).toBe(0);
     const retry = run(nothingPublished, [finding("a")], hours(1));
     expect(retry.result.transitions).toMatchObject([{ kind: "firing", key: "a" }]);
@@ -132,7 +132,7 @@ describe("diffSnapshot", () => {
       now: hours(1),
       policy: DEFAULT_POLICY,
     });
-    const kept = apply(next, committable(resolve, { told: new Set() }));
+    const kept = apply(next, committable(resolve, { told: new Set(), refused: new Set() }));
     expect(kept.has("a")).toBe(true);
     expect(run(kept, [], hours(2)).result.transitions).toMatchObject([{ kind: "resolved", key: "a" }]);
   });
