@@ -66,6 +66,13 @@ const pagerHeard = (key: string): { key: string; status: string }[] =>
     .map((m) => JSON.parse(JSON.parse(m.message).default).incident as { key: string; status: string })
     .filter((incident) => incident.key === key);
 
+/** `failing`, with the pager's messages on (as with a critical topic). */
+const failingPaged = (h: number) =>
+  runAudit(withDeps(deps, { settings: { pagerMessages: true }, hooks: { clock: () => new Date(hour(h)) } }), {
+    audit: "failing",
+    scheduledTime: hour(h),
+  });
+
 /** How many transitions the `i`th published digest named or counted. */
 const publisherTransitions = (i: number): number => {
   const m = publisher.published[i];
@@ -513,13 +520,7 @@ describe("runAudit: publish, commit and record", () => {
   });
 
   it("sends a critical incident's end to the pager while it is silenced, and again after the pager's topic refused it", async () => {
-    const paging = withDeps(deps, { settings: { pagerMessages: true } });
-    const run = (h: number) =>
-      runAudit(withDeps(paging, { hooks: { clock: () => new Date(hour(h)) } }), {
-        audit: "failing",
-        scheduledTime: hour(h),
-      });
-    const opened = await run(0);
+    const opened = await failingPaged(0);
     expect(opened.notified.failed).toBe(0);
     const firing = [...(store.snapshots.get("failing")?.values() ?? [])].filter(
       (e) => e.finding.severity === "critical" && e.incident,
@@ -541,25 +542,19 @@ describe("runAudit: publish, commit and record", () => {
     for (const id of members) source.fleet.recover(id);
     const pagerMessages = () => pagerHeard(key);
     publisher.refuse = (m) => m.topics?.includes("critical") ?? false;
-    const refused = await run(1);
+    const refused = await failingPaged(1);
     expect(refused.notified.failed).toBeGreaterThan(0);
     expect(pagerMessages().map((i) => i.status)).toEqual(["firing"]);
     publisher.refuse = () => false;
-    await run(2);
+    await failingPaged(2);
     expect(pagerMessages().map((i) => i.status)).toEqual(["firing", "resolved"]);
     // Told once: the next run is quiet.
-    await run(3);
+    await failingPaged(3);
     expect(pagerMessages()).toHaveLength(2);
   });
 
   it("sends a critical incident's end to the pager again after a refusal when only its critical member's end is silenced", async () => {
-    const paging = withDeps(deps, { settings: { pagerMessages: true } });
-    const run = (h: number) =>
-      runAudit(withDeps(paging, { hooks: { clock: () => new Date(hour(h)) } }), {
-        audit: "failing",
-        scheduledTime: hour(h),
-      });
-    await run(0);
+    await failingPaged(0);
     const byIncident = new Map<string, string[]>();
     for (const e of store.snapshots.get("failing")?.values() ?? [])
       if (e.finding.severity === "critical" && e.incident)
@@ -570,7 +565,7 @@ describe("runAudit: publish, commit and record", () => {
     // b turns a warning (its update fails), the others recover: a alone keeps it critical.
     source.fleet.fail(b as string, "update");
     for (const id of others) source.fleet.recover(id);
-    await run(1);
+    await failingPaged(1);
     expect(pagerHeard(key as string).map((i) => i.status)).toEqual(["firing"]);
     // a alone is silenced; a and b are fixed in one run, whose message the pager's topic refuses.
     silences.silences.push({
@@ -585,12 +580,12 @@ describe("runAudit: publish, commit and record", () => {
     source.fleet.recover(a as string);
     source.fleet.recover(b as string);
     publisher.refuse = (m) => m.topics?.includes("critical") ?? false;
-    expect((await run(2)).notified.failed).toBeGreaterThan(0);
+    expect((await failingPaged(2)).notified.failed).toBeGreaterThan(0);
     // Neither end is committed: the next run sees the critical incident end again.
     expect(store.snapshots.get("failing")?.has(a as string)).toBe(true);
     publisher.refuse = () => false;
-    await run(3);
-    await run(4);
+    await failingPaged(3);
+    await failingPaged(4);
     expect(pagerHeard(key as string).map((i) => i.status)).toEqual(["firing", "resolved"]);
   });
 
