@@ -13,7 +13,7 @@ import { MemoryPublisher } from "../../helpers/memory-ports.ts";
 
 const env = useDynamo([]);
 
-const RECORDED = ["before-label-model"];
+const RECORDED = ["before-label-model", "flat-form-beside-labels"];
 
 describe("an upgrade over state an earlier release wrote", () => {
   for (const name of RECORDED) {
