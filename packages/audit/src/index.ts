@@ -1,3 +1,4 @@
+export { type AlertLink, type AlertRow, type GroupWords, linkOf } from "./alert-row.ts";
 export {
   type AuditDefinition,
   type AuditKind,
@@ -12,14 +13,14 @@ export {
   runReportCommand,
   silenceCommand,
 } from "./commands.ts";
-export { AUDITS, auditNamed, digestPresenter, readRow } from "./definitions.ts";
+export { AUDITS, auditNamed } from "./definitions.ts";
 export { committable, type Delivery, toldBy, toldQuietly } from "./delivery.ts";
 export { type DiffResult, diffSnapshot } from "./diff.ts";
 export { applicationsAudit, EDGE_GROUP_BY } from "./edge/edge-audit.ts";
 export { EDGE_LABELS, quarantinedFinding, refusedFinding, stuckFinding } from "./edge/edge-finding.ts";
 export { edgePresenter } from "./edge/edge-presenter.ts";
 export * from "./errors.ts";
-export { type Finding, SEVERITY_RANK, type Severity, stateOf } from "./finding.ts";
+export { type Finding, labelOf, reasonOf, SEVERITY_RANK, type Severity, stateOf } from "./finding.ts";
 export { keyPart } from "./finding-key.ts";
 export { placeText, type TransitionGroup } from "./groups.ts";
 export { type AuditHealth, HEALTHY, nextHealth } from "./health.ts";
@@ -64,18 +65,11 @@ export type {
   RunReportStore,
   SilenceSource,
 } from "./ports.ts";
-export type { FlatFinding, Presenter } from "./presenter.ts";
+export type { AlertDetail, DigestV1Fields, DigestV1Row, Presenter } from "./presenter.ts";
 export { definePresenter } from "./presenter-defaults.ts";
-export { type ReportTransition, type RunReport, reportTransition } from "./report.ts";
+export type { RunReport } from "./report.ts";
 export { listedBeside, type RollUpGroup, rollUpGroup, rollUps, rollUpText } from "./roll-up.ts";
-export {
-  incidentMatchers,
-  matchersOf,
-  type Silence,
-  silenceState,
-  silencing,
-  storedFields,
-} from "./silence.ts";
+export { incidentMatchers, type Silence, silenceState, silencing } from "./silence.ts";
 export {
   type SnapshotChange,
   type SnapshotEntry,
@@ -84,7 +78,6 @@ export {
   type TransitionKind,
   type TransitionRef,
 } from "./snapshot.ts";
-export { type StoredEntry, storableEntry, storedEntry } from "./stored-entry.ts";
 export { type RunSummary, summarizeTransition, type TransitionSummary } from "./summary.ts";
 export {
   countOf,

@@ -53,6 +53,13 @@ export interface DigestContext {
    * structured digest says which incident and whether it is over.
    */
   incident?: { key: string; status: "firing" | "resolved"; startsAt: string };
+  /**
+   * The message goes to channels that render it out of process (the incidents and critical topics:
+   * the Slack and pager functions): its structured digest carries each named row as every
+   * channel renders it (`alert`) and each group's words, so that they need no audit's code. The
+   * run's digest (e-mail, programs) does not: its size budget goes to naming transitions.
+   */
+  forChannels?: true;
 }
 
 /**

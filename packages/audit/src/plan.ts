@@ -1,7 +1,9 @@
+import { type AlertRow, alertRow, type GroupWords, groupWords } from "./alert-row.ts";
 import { silenceCommand } from "./commands.ts";
 import { reasonOf, stateOf } from "./finding.ts";
 import { type Grouping, groupTransitions, type TransitionGroup } from "./groups.ts";
 import { fillTemplate, linkValues } from "./links.ts";
+import type { DigestV1Row } from "./presenter.ts";
 import type { DigestContext } from "./message.ts";
 import type { Transition, TransitionRef } from "./snapshot.ts";
 import { formatCount } from "./text.ts";
@@ -15,6 +17,13 @@ import { formatCount } from "./text.ts";
 export interface PlannedMember {
   ref: TransitionRef;
   transition: Transition;
+  /** How it reads in every channel: its presenter asked once (`alert-row.ts`). */
+  row: AlertRow;
+  /**
+   * Its fields in the structured digest v1, which programs read, and its failing operation before
+   * a change (`previousOperation`): the presenter's `digestV1`.
+   */
+  digestV1: { row: DigestV1Row; previousOperation?: unknown };
   /** The finding's console page and runbook, from the link templates (absent: no link). */
   links: { runtime?: string; runbook?: string };
   /** The command that shows what the finding is about (its presenter's), if one can be pasted. */
@@ -25,6 +34,10 @@ export interface PlannedMember {
 export interface PlannedGroup extends TransitionGroup {
   /** The members in `members` order, as told. */
   told: PlannedMember[];
+  /** The words it is told with ("runtimes", "plans", "in"). */
+  words: GroupWords;
+  /** What its structured digest v1 group carries besides its counts (`edge: true`). */
+  digestV1: { readonly edge?: true };
   /** `fleet-auditor silences add …` for the group (none for resolutions, or when it cannot be pasted). */
   silence?: string;
   /**
@@ -47,7 +60,7 @@ export interface NotificationPlan {
 
 /** Plans what the run's messages tell of `refs` (silenced transitions are left out before). */
 export function planNotification(
-  ctx: Pick<DigestContext, "audit" | "groupBy" | "presenter" | "links" | "store">,
+  ctx: Pick<DigestContext, "audit" | "groupBy" | "presenter" | "links" | "store" | "at">,
   transitions: readonly Transition[],
   refs: readonly TransitionRef[],
 ): NotificationPlan {
@@ -61,6 +74,8 @@ export function planNotification(
     return {
       ...g,
       told: g.members.map((ref) => member(ctx, transitions, ref)),
+      words: groupWords(ctx.presenter, g.state),
+      digestV1: ctx.presenter.digestV1.group,
       ...(silence ? { silence } : {}),
       ...(from ? { from } : {}),
     };
@@ -93,7 +108,7 @@ function previously(
 }
 
 function member(
-  ctx: Pick<DigestContext, "presenter" | "links" | "store">,
+  ctx: Pick<DigestContext, "presenter" | "links" | "store" | "at">,
   transitions: readonly Transition[],
   ref: TransitionRef,
 ): PlannedMember {
@@ -102,9 +117,21 @@ function member(
   const runtime = fillTemplate(ctx.links?.runtime, values);
   const runbook = fillTemplate(ctx.links?.runbook, values);
   const inspect = ctx.presenter.inspect(transition.finding, ctx.store ?? {});
+  const links = [
+    ...(runtime ? [{ name: "console", url: runtime }] : []),
+    ...(runbook ? [{ name: "runbook", url: runbook }] : []),
+  ];
+  const previousOperation = transition.previous
+    ? ctx.presenter.digestV1.row(transition.previous).operation
+    : undefined;
   return {
     ref,
     transition,
+    digestV1: {
+      row: ctx.presenter.digestV1.row(transition.finding),
+      ...(previousOperation !== undefined ? { previousOperation } : {}),
+    },
+    row: alertRow(transition, ctx.presenter, ctx.at, { links, ...(inspect ? { inspect } : {}) }),
     links: { ...(runtime ? { runtime } : {}), ...(runbook ? { runbook } : {}) },
     ...(inspect ? { inspect } : {}),
   };

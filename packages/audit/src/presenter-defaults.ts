@@ -1,11 +1,11 @@
 import { type Finding, stateOf } from "./finding.ts";
-import type { FlatFinding, Presenter } from "./presenter.ts";
+import type { DigestV1Row, Presenter } from "./presenter.ts";
 import type { Transition } from "./snapshot.ts";
 import { humanDuration, oneLine, shortTime } from "./text.ts";
 
 // What a presenter says when its audit has nothing of its own to say: an audit brings its own
 // words only where they matter (`definePresenter`). Findings here are told by their summary and
-// labels, and keep their labels in the flat form of reports and the structured digest.
+// labels.
 
 function lines(t: Transition, at: string, brief: boolean): string[] {
   const f = t.finding;
@@ -22,10 +22,10 @@ function lines(t: Transition, at: string, brief: boolean): string[] {
 }
 
 /**
- * A finding in the flat form: its key and summary where the form names a finding, its state,
- * severity and labels, the runtime fields blank. Presenters fill in what they have.
+ * Digest v1's fields of a finding of an audit that brings none: its key and summary where v1 names
+ * a runtime, the rest blank (its labels are beside them in the row).
  */
-export function flatFinding(f: Finding): FlatFinding {
+function v1Row(f: Finding): DigestV1Row {
   return {
     instanceID: f.key,
     runtimeID: "",
@@ -35,15 +35,7 @@ export function flatFinding(f: Finding): FlatFinding {
     plan: "",
     region: "",
     provider: "",
-    state: stateOf(f),
-    severity: f.severity,
-    labels: f.labels,
   };
-}
-
-function fromFlat(row: FlatFinding): Finding | undefined {
-  if (!row.labels) return undefined;
-  return { key: row.instanceID, labels: { ...row.labels }, severity: row.severity, summary: row.shootName };
 }
 
 const DEFAULTS: Presenter = {
@@ -60,13 +52,12 @@ const DEFAULTS: Presenter = {
   problemKey: (f) =>
     JSON.stringify(Object.entries(f.labels).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))),
   linkValues: () => ({}),
-  flat: flatFinding,
-  fromFlat,
-  flatPlace: "region",
-  v1GroupMark: {},
+  details: () => [],
+  digestV1: { row: v1Row, group: {} },
 };
 
 /** A presenter of an audit's own words, the rest told from its findings' summaries and labels. */
 export function definePresenter(own: Partial<Presenter>): Presenter {
   return { ...DEFAULTS, ...own };
 }
+

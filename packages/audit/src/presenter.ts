@@ -6,23 +6,10 @@ import type { Transition } from "./snapshot.ts";
 // keys, labels and summaries; everything a source adds (a KEB runtime's failing operation, an
 // edge Application's status) reaches a message through its presenter, and nowhere else.
 
-/** What a finding was, in the flat form of the structured digest v1 and of records before labels. */
-export interface FlatFinding {
-  instanceID: string;
-  runtimeID: string;
-  shootName: string;
-  globalAccountID: string;
-  subAccountID: string;
-  plan: string;
-  region: string;
-  provider: string;
-  state: string;
-  severity: Finding["severity"];
-  expiredAt?: string;
-  operation?: unknown;
-  edge?: unknown;
-  /** Written since labels: the finding's labels (a reader of the flat form may ignore them). */
-  labels?: Readonly<Record<string, string>>;
+/** A structured detail of a finding, as channels list it: "description: quota exceeded". */
+export interface AlertDetail {
+  readonly name: string;
+  readonly value: string;
 }
 
 /** Turns an audit's findings into the words of its messages. */
@@ -52,12 +39,41 @@ export interface Presenter {
   problemKey(f: Finding): string;
   /** Link template values beyond the labels (names templates used before labels). */
   linkValues(f: Finding): Readonly<Record<string, string | undefined>>;
-  /** The finding as the structured digest v1 and stored records before labels spelled it. */
-  flat(f: Finding): FlatFinding;
-  /** A finding back from that form; undefined when it is not one of this presenter's. */
-  fromFlat(flat: FlatFinding): Finding | undefined;
-  /** The label the flat form's `region` holds (silences of a digest v1 group match it). */
-  readonly flatPlace: string;
-  /** What a digest v1 group of these findings carries besides its counts (`edge: true`). */
-  readonly v1GroupMark: { readonly edge?: true };
+  /** Name/value pairs a pager's details and a chat's fields list (KEB: description, shoot, region, instance). */
+  details(f: Finding): AlertDetail[];
+  /**
+   * What the structured digest v1 says of the finding beside its labels, and of a group of them:
+   * the fields v1 was published with, for the programs that read them. Written into the digest
+   * only; nothing of this product reads them back (channels read the row, `alert-row.ts`).
+   */
+  readonly digestV1: DigestV1Fields;
+}
+
+/**
+ * The source's fields of the structured digest v1 (`fleet-auditor.digest/v1`), which programs
+ * read: a KEB runtime's `instanceID`, `shootName`, `operation`, …; an edge finding's `edge`.
+ *
+ * @deprecated for anything but writing digest v1: the runtime-shaped form of the model before
+ * labels. It goes with digest v1.
+ */
+export interface DigestV1Fields {
+  /** A transition row's source fields, in v1's order (`instanceID` … `provider`, then the rest). */
+  row(f: Finding): DigestV1Row;
+  /** What a group of these findings carries besides its counts (`edge: true`). */
+  readonly group: { readonly edge?: true };
+}
+
+/** A finding's fields in a digest v1 transition row. */
+export interface DigestV1Row {
+  instanceID: string;
+  runtimeID: string;
+  shootName: string;
+  globalAccountID: string;
+  subAccountID: string;
+  plan: string;
+  region: string;
+  provider: string;
+  expiredAt?: string;
+  operation?: unknown;
+  edge?: unknown;
 }

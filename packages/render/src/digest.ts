@@ -36,7 +36,7 @@ export function renderDigests(
   // Findings left out are a warning: something is flagged that the audit cannot follow.
   const severity = ctx.leftOut && refs.length === 0 ? "warning" : messageSeverity(transitions, refs);
   const email = renderText(ctx, groups);
-  const subject = subjectLine(ctx, transitions, groups, severity);
+  const subject = subjectLine(ctx, groups, severity);
   const chatbot = chatbotNotification(
     ctx,
     groups,
@@ -77,7 +77,7 @@ export function renderDigests(
     transitions,
     groups,
     refs,
-    subject: subjectLine(ctx, transitions, groups, severity, "", { countsOnly: true }),
+    subject: subjectLine(ctx, groups, severity, "", { countsOnly: true }),
     severity,
     attributes,
     sequence,

@@ -47,13 +47,16 @@ export function renderIncidentMessages(
     const about = first.incident as NonNullable<Transition["incident"]>;
     const own: DigestContext = {
       ...ctx,
+      forChannels: true,
       incident: { key: incident.key, status: about.ended ? "resolved" : "firing", startsAt: about.startsAt },
     };
     out.push(...subset(own, transitions, incident.refs, sequenceFrom + out.length));
   }
   if (rolled.length) {
     const refs = rolled.flatMap((i) => i.refs).sort((a, b) => a - b);
-    const rollUp = subset(ctx, transitions, refs, sequenceFrom + out.length).map((m) => asIncidentFormat(m));
+    const rollUp = subset({ ...ctx, forChannels: true }, transitions, refs, sequenceFrom + out.length).map((m) =>
+      asIncidentFormat(m),
+    );
     out.push(...rollUp);
   }
   return out;

@@ -4,7 +4,7 @@ export { EMAIL_BUDGET } from "./email/render-text.ts";
 export { HEALTH_RUNBOOK_DOC, healthNotice } from "./health-notice.ts";
 export { MAX_NEW_INCIDENT_MESSAGES, renderIncidentMessages } from "./incident-messages.ts";
 export { renderPagerMessages } from "./pager-messages.ts";
-export { reportDigests, transitionFromReport } from "./report-digests.ts";
+export { reportDigests } from "./report-digests.ts";
 export { type SlackMessage, slackMessage } from "./slack/render-slack.ts";
 export { healthSlackMessage } from "./slack/render-slack-health.ts";
 export { testSlackMessage } from "./slack/render-slack-test.ts";

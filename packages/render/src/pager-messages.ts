@@ -28,6 +28,7 @@ export function renderPagerMessages(
     const about = first.incident as NonNullable<Transition["incident"]>;
     const own: DigestContext = {
       ...ctx,
+      forChannels: true,
       incident: { key, status: about.pager === "trigger" ? "firing" : "resolved", startsAt: about.startsAt },
     };
     // A resolve names every end of the incident, silenced ones too: the alert it closes was

@@ -1,12 +1,11 @@
 import {
   type DigestContext,
   formatCount,
+  type PlannedGroup,
+  type PlannedMember,
   type Severity,
-  stateOf,
   TRANSITION_KINDS,
-  type Transition,
   type TransitionGroup,
-  type TransitionRef,
 } from "@fleet-auditor/audit";
 
 // The e-mail subject, also every Chatbot and Slack title: printable ASCII within 99 characters.
@@ -29,9 +28,8 @@ function counts(groups: readonly TransitionGroup[]): string {
  * (e.g. "(part 2 of 3)") is never cut.
  */
 export function subjectLine(
-  ctx: Pick<DigestContext, "audit" | "landscape" | "complete" | "leftOut" | "presenter">,
-  transitions: readonly Transition[],
-  groups: readonly TransitionGroup[],
+  ctx: Pick<DigestContext, "audit" | "landscape" | "complete" | "leftOut">,
+  groups: readonly PlannedGroup[],
   severity: Severity,
   suffix = "",
   /** Counts even for one transition: the subject of a digest that names none. */
@@ -44,11 +42,7 @@ export function subjectLine(
     !options.countsOnly && groups.length === 1 && groups[0]?.members.length === 1 ? groups[0] : undefined;
   let what: string;
   if (single) {
-    const t = transitions[single.members[0] as TransitionRef] as Transition;
-    const f = t.finding;
-    const now = stateOf(f);
-    const state = t.kind === "resolved" ? `no longer ${now}` : t.kind === "reminder" ? `still ${now}` : now;
-    what = ctx.presenter.subject(t, state, single.reason);
+    what = (single.told[0] as PlannedMember).row.subject;
   } else {
     what = counts(groups);
   }

@@ -1,9 +1,10 @@
 import { gunzipSync, gzipSync } from "node:zlib";
 import { type DynamoDBDocumentClient, PutCommand, paginateQuery } from "@aws-sdk/lib-dynamodb";
-import type { ReportTransition, RunReport, RunReportStore } from "@fleet-auditor/audit";
+import type { RunReport, RunReportStore, Transition } from "@fleet-auditor/audit";
 import { itemKey } from "./audit-table.ts";
 import { batchWrite } from "./batch-write.ts";
 import { ReportIncompleteError } from "./errors.ts";
+import { transitionOf } from "./legacy/report-row.ts";
 
 // Items are capped at 400 KB: parts are gzipped JSON of at most this many bytes.
 const PART_LIMIT = 350_000;
@@ -53,7 +54,7 @@ export class DynamoReportStore implements RunReportStore {
     let head: (Omit<RunReport, "transitions"> & { parts?: number; count?: number }) | undefined;
     let parts = 0;
     let count = 0;
-    const transitions: ReportTransition[] = [];
+    const transitions: Transition[] = [];
     const pages = paginateQuery(
       { client: this.#client },
       {
@@ -71,8 +72,8 @@ export class DynamoReportStore implements RunReportStore {
           count = Number(item.count);
           continue;
         }
-        const rows = JSON.parse(gunzipSync(item.data as Uint8Array).toString("utf8")) as ReportTransition[];
-        for (const row of rows) transitions.push(row);
+        const rows = JSON.parse(gunzipSync(item.data as Uint8Array).toString("utf8")) as Transition[];
+        for (const row of rows) transitions.push(transitionOf(row));
       }
     }
     if (!head) return undefined;
@@ -83,9 +84,9 @@ export class DynamoReportStore implements RunReportStore {
 }
 
 /** Gzipped JSON arrays of transitions, each under `PART_LIMIT` bytes; at least one part. */
-export function packParts(transitions: readonly ReportTransition[]): Uint8Array[] {
+export function packParts(transitions: readonly Transition[]): Uint8Array[] {
   const out: Uint8Array[] = [];
-  const pack = (rows: readonly ReportTransition[]): void => {
+  const pack = (rows: readonly Transition[]): void => {
     const data = gzipSync(JSON.stringify(rows));
     if (data.length <= PART_LIMIT || rows.length <= 1) {
       out.push(new Uint8Array(data));

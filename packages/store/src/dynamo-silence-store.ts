@@ -1,6 +1,7 @@
 import { type DynamoDBDocumentClient, PutCommand, paginateQuery, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import type { Silence, SilenceSource } from "@fleet-auditor/audit";
 import { itemKey } from "./audit-table.ts";
+import { silenceOf } from "./legacy/silence-item.ts";
 
 // Expired silences stay readable this long (for "who silenced what"), then TTL removes them.
 const RETAIN_S = 30 * 86_400;
@@ -32,7 +33,7 @@ export class DynamoSilenceStore implements SilenceSource {
         ExpressionAttributeValues: { ":pk": "SILENCE" },
       },
     );
-    for await (const page of pages) for (const item of page.Items ?? []) out.push(item.silence as Silence);
+    for await (const page of pages) for (const item of page.Items ?? []) out.push(silenceOf(item.silence as Silence));
     return out;
   }
 

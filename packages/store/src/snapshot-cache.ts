@@ -1,4 +1,4 @@
-import { type SnapshotChange, type SnapshotEntry, storedEntry } from "@fleet-auditor/audit";
+import type { SnapshotChange, SnapshotEntry } from "@fleet-auditor/audit";
 
 /**
  * The version an audit's snapshot has while a commit writes it: no one may keep what they read
@@ -66,7 +66,7 @@ export class SnapshotCache {
       return;
     }
     for (const c of changes) {
-      if (c.op === "put") kept.entries.set(c.entry.key, deepFreeze(storedEntry(structuredClone(c.entry))));
+      if (c.op === "put") kept.entries.set(c.entry.key, deepFreeze(structuredClone(c.entry)));
       else kept.entries.delete(c.key);
     }
     kept.version = to;

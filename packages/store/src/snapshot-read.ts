@@ -1,5 +1,6 @@
 import { type DynamoDBDocumentClient, paginateQuery } from "@aws-sdk/lib-dynamodb";
-import { type SnapshotEntry, type StoredEntry, storedEntry } from "@fleet-auditor/audit";
+import type { SnapshotEntry } from "@fleet-auditor/audit";
+import { snapshotEntryOf } from "./legacy/snapshot-entry.ts";
 
 /** The sort-key prefix of a snapshot item: `RT#` + the finding's key (see `itemKey`). */
 const PREFIX = "RT#";
@@ -49,8 +50,8 @@ export async function readSnapshot(
   for (const item of ranges.flat()) {
     // The last range ends at `RT$` itself, which no snapshot item can be.
     if (!String(item.sk).startsWith(PREFIX)) continue;
-    // An item written before labels reads as today's (`storedEntry`); its key is unchanged.
-    const entry = storedEntry(item.entry as StoredEntry);
+    // An item a release before this one wrote reads as today's; its key is unchanged.
+    const entry = snapshotEntryOf(item.entry as SnapshotEntry);
     entries.set(entry.key, entry);
   }
   return entries;

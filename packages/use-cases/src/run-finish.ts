@@ -10,7 +10,6 @@ import {
   LEFT_OUT_LISTED,
   nextHealth,
   type RunSummary,
-  storableEntry,
   summarizeTransition,
 } from "@fleet-auditor/audit";
 import { healthNotice } from "@fleet-auditor/render";
@@ -33,11 +32,7 @@ export function commit(
   diff: DiffResult,
   delivery: Delivery,
 ): Promise<CommitResult> {
-  // Stored with the flat form beside today's fields: a rollback reads what this release wrote.
-  const changes = committable(diff, delivery).map((c) =>
-    c.op === "put" ? { ...c, entry: storableEntry(c.entry, run.audit.presenter) } : c,
-  );
-  return deps.ports.store.commit(run.audit.name, changes, fence(run));
+  return deps.ports.store.commit(run.audit.name, committable(diff, delivery), fence(run));
 }
 
 /** The lease this run must still hold for a write that depends on it, extended from now. */

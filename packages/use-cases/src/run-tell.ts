@@ -6,7 +6,6 @@ import {
   type Delivery,
   type DigestContext,
   type DigestMessage,
-  reportTransition,
   runReportCommand,
   type Transition,
   type TransitionRef,
@@ -46,7 +45,7 @@ export async function keepReport(
         startedAt: run.startedAt.toISOString(),
         ...(deps.settings.landscape ? { landscape: deps.settings.landscape } : {}),
         summary,
-        transitions: transitions.map((t) => reportTransition(t, run.audit.presenter)),
+        transitions: [...transitions],
       },
       expiresAt(deps, run),
     );

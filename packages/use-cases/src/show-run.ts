@@ -2,9 +2,9 @@ import {
   AUDITS,
   type AuditDefinition,
   type AuditStateStore,
-  type ReportTransition,
   type RunReportStore,
   type RunSummary,
+  type Transition,
   type TransitionSummary,
 } from "@fleet-auditor/audit";
 import { strictObject, string } from "zod";
@@ -36,7 +36,7 @@ export interface RunView {
   /** `report` when every transition is here; `ledger` for a run without a report (at most 500). */
   source: "report" | "ledger";
   transitionsOmitted?: number;
-  transitions: Array<ReportTransition | TransitionSummary>;
+  transitions: Array<Transition | TransitionSummary>;
 }
 
 /**

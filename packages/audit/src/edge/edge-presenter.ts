@@ -1,12 +1,11 @@
 import { inStore } from "../commands.ts";
 import { type Finding, stateOf } from "../finding.ts";
-import type { FlatFinding, Presenter } from "../presenter.ts";
-import { flatFinding } from "../presenter-defaults.ts";
+import type { AlertDetail, Presenter } from "../presenter.ts";
 import { pastable, shellOption } from "../shell.ts";
 import type { Transition } from "../snapshot.ts";
 import { humanDuration, lastedFor, oneLine, shortTime } from "../text.ts";
 import type { EdgeDetail } from "./edge-detail.ts";
-import { edgeDetail, edgeFinding } from "./edge-finding.ts";
+import { edgeDetail } from "./edge-finding.ts";
 
 // An edge finding in messages: placed by its node, told by what it is (a stuck Application, a
 // node's refusals, quarantined messages).
@@ -84,16 +83,32 @@ export const edgePresenter: Presenter = {
     const e = edgeDetail(f);
     return { region: e.node, key: e.key };
   },
-  // As an edge finding was stored before labels: its verb as the plan, its node as the region.
-  flat(f) {
-    const { labels: _labels, ...flat } = flatFinding(f);
+  details(f) {
     const e = edgeDetail(f);
-    return { ...flat, plan: e.verb, region: e.node, provider: "kubeedge", edge: e };
+    const out: AlertDetail[] = [
+      { name: "node", value: e.node },
+      { name: "status", value: e.status ?? "" },
+      { name: "requests", value: (e.requests ?? []).join(", ") },
+      { name: "key", value: e.key },
+    ];
+    return out.filter((d) => d.value);
   },
-  flatPlace: "node",
-  v1GroupMark: { edge: true },
-  fromFlat(flat: FlatFinding) {
-    if (flat.edge === undefined || flat.edge === null) return undefined;
-    return edgeFinding(flat.instanceID, flat.shootName, flat.edge as EdgeDetail);
+  // As v1 was written: the verb as the plan, the node as the region, the detail as `edge`.
+  digestV1: {
+    row: (f) => {
+      const e = edgeDetail(f);
+      return {
+        instanceID: f.key,
+        runtimeID: "",
+        shootName: f.summary,
+        globalAccountID: "",
+        subAccountID: "",
+        plan: e.verb,
+        region: e.node,
+        provider: "kubeedge",
+        edge: e,
+      };
+    },
+    group: { edge: true },
   },
 };

@@ -1,6 +1,5 @@
 import { isZeroTime, lastOperation, type OperationKind, type Runtime } from "@fleet-auditor/keb/model";
 import { bounded, type Finding, type Severity } from "../finding.ts";
-import type { FlatFinding } from "../presenter.ts";
 
 /** The labels of a KEB finding. */
 export const KEB_LABELS = [
@@ -51,11 +50,21 @@ function kebReason(op: FailingOperation | undefined): string {
 /** A KEB finding's detail, as its presenter reads it. */
 export const kebDetail = (f: Finding): KebDetail => (f.detail ?? {}) as KebDetail;
 
-/** The runtime-shaped fields a KEB finding is made of (a runtime, or a record before labels). */
-export type RuntimeFields = Omit<FlatFinding, "severity" | "expiredAt" | "operation" | "edge" | "labels">;
+/** The runtime's fields a KEB finding is made of, each already bounded. */
+interface RuntimeFields {
+  instanceID: string;
+  runtimeID: string;
+  shootName: string;
+  globalAccountID: string;
+  subAccountID: string;
+  plan: string;
+  region: string;
+  provider: string;
+  state: string;
+}
 
 /** A KEB finding of already bounded fields: its labels, summary (the shoot) and detail. */
-export function kebFinding(fields: RuntimeFields, severity: Severity, detail: KebDetail): Finding {
+function kebFinding(fields: RuntimeFields, severity: Severity, detail: KebDetail): Finding {
   return {
     key: fields.instanceID,
     labels: {

@@ -1,9 +1,9 @@
 import { type Finding, labelOf, stateOf } from "../finding.ts";
-import type { FlatFinding, Presenter } from "../presenter.ts";
+import type { AlertDetail, DigestV1Row, Presenter } from "../presenter.ts";
 import { pastable, shellOption } from "../shell.ts";
 import type { Transition } from "../snapshot.ts";
 import { humanDuration, lastedFor, oneLine, shortTime } from "../text.ts";
-import { type FailingOperation, type KebDetail, kebDetail, kebFinding } from "./keb-finding.ts";
+import { kebDetail } from "./keb-finding.ts";
 
 // A KEB runtime in messages: placed by plan, region and shoot, told by its failing operation.
 
@@ -68,13 +68,36 @@ function lines(t: Transition, at: string, brief: boolean): string[] {
   return out;
 }
 
-/** Reads a record written before labels (or a structured digest v1 row) as a KEB finding. */
-function fromFlat(flat: FlatFinding): Finding | undefined {
-  if (flat.edge !== undefined) return undefined;
-  const detail: KebDetail = {};
-  if (flat.expiredAt !== undefined) detail.expiredAt = flat.expiredAt;
-  if (flat.operation !== undefined) detail.operation = flat.operation as FailingOperation;
-  return kebFinding(flat, flat.severity, detail);
+/** Digest v1's fields of a KEB finding: the runtime, its expiry and failing operation. */
+function v1Row(f: Finding): DigestV1Row {
+  const { expiredAt, operation } = kebDetail(f);
+  return {
+    instanceID: f.key,
+    runtimeID: label(f, "runtime"),
+    shootName: label(f, "shoot"),
+    globalAccountID: label(f, "account"),
+    subAccountID: label(f, "subaccount"),
+    plan: label(f, "plan"),
+    region: label(f, "region"),
+    provider: label(f, "provider"),
+    ...(expiredAt !== undefined ? { expiredAt } : {}),
+    ...(operation ? { operation } : {}),
+  };
+}
+
+/** What a pager and a chat list of a runtime: KEB's description first, then where it is. */
+function details(f: Finding): AlertDetail[] {
+  const { expiredAt, operation } = kebDetail(f);
+  const out: AlertDetail[] = [];
+  if (operation?.description) out.push({ name: "description", value: operation.description });
+  if (operation) out.push({ name: "operation", value: `${operation.kind} ${operation.state}` });
+  if (expiredAt) out.push({ name: "expired at", value: expiredAt });
+  out.push(
+    { name: "shoot", value: label(f, "shoot") },
+    { name: "region", value: label(f, "region") },
+    { name: "instance", value: f.key },
+  );
+  return out.filter((d) => d.value);
 }
 
 /** The presenter of the KEB audits (`failing`, `expired`). */
@@ -107,24 +130,6 @@ export const kebPresenter: Presenter = {
     globalAccountID: label(f, "account"),
     subAccountID: label(f, "subaccount"),
   }),
-  flat(f) {
-    const { expiredAt, operation } = kebDetail(f);
-    return {
-      instanceID: f.key,
-      runtimeID: label(f, "runtime"),
-      shootName: label(f, "shoot"),
-      globalAccountID: label(f, "account"),
-      subAccountID: label(f, "subaccount"),
-      plan: label(f, "plan"),
-      region: label(f, "region"),
-      provider: label(f, "provider"),
-      state: stateOf(f),
-      severity: f.severity,
-      ...(expiredAt !== undefined ? { expiredAt } : {}),
-      ...(operation ? { operation } : {}),
-    };
-  },
-  fromFlat,
-  flatPlace: "region",
-  v1GroupMark: {},
+  details,
+  digestV1: { row: v1Row, group: {} },
 };

@@ -1,8 +1,10 @@
 import {
   AUDITS,
-  KEB_LABELS,
-  type ReportTransition,
+  type AuditDefinition,
+  labelOf,
+  reasonOf,
   type RunSummary,
+  type Transition,
   type TransitionSummary,
 } from "@fleet-auditor/audit";
 import { type RunView, showRun } from "@fleet-auditor/use-cases";
@@ -67,7 +69,8 @@ export const runsCommand: Command = {
         );
         return EXIT.failed;
       }
-      printData(io, output, view, () => (output === "csv" ? csv(view) : showTable(view)));
+      const audit = AUDITS.find((a) => a.name === view.audit);
+      printData(io, output, view, () => (output === "csv" ? csv(view, audit) : showTable(view, audit)));
       return EXIT.done;
     } finally {
       await backend.close();
@@ -97,14 +100,28 @@ function runTable(runs: RunSummary[]): string {
   );
 }
 
-const isReport = (t: ReportTransition | TransitionSummary): t is ReportTransition => "since" in t;
+const isReport = (t: Transition | TransitionSummary): t is Transition => "finding" in t;
 
-function showTable(v: RunView): string {
+/**
+ * The labels a run's table shows beside the summary: where its findings are (the audit's
+ * `groupBy` label besides state and reason: a region, a node) and what its groups tally (a plan,
+ * a verb). None for an audit this CLI does not know.
+ */
+function columnLabels(audit: AuditDefinition | undefined): { place?: string; tally?: string } {
+  if (!audit) return {};
+  const place = audit.groupBy.find((l) => l !== "state" && l !== "reason");
+  return { ...(place ? { place } : {}), tally: audit.presenter.tally.label };
+}
+
+function showTable(v: RunView, audit: AuditDefinition | undefined): string {
   // The incomplete reason may quote KEB; the rest is the store's, which a shared table makes outside data too.
   const head = escapeControl(
     `run ${v.runId}: ${v.audit}, ${v.status}, ${v.complete ? "complete scan" : `INCOMPLETE scan (${v.incompleteReason})`}, started ${v.startedAt}, ${v.transitions.length} transition(s)${v.transitionsOmitted ? ` (+${v.transitionsOmitted} not kept: no report)` : ""}`,
   );
   if (v.transitions.length === 0) return `${head}\n\nno transitions`;
+  const { place, tally } = columnLabels(audit);
+  const label = (t: Transition, name: string | undefined): string =>
+    (name ? labelOf(t.finding.labels, name) : "") || "-";
   const rows = v.transitions.map((t) =>
     isReport(t)
       ? [
@@ -112,11 +129,11 @@ function showTable(v: RunView): string {
           t.severity,
           t.state,
           t.previousState ?? "-",
-          t.shootName || "-",
-          t.region || "-",
-          t.plan || "-",
-          t.reason || "-",
-          t.instanceID,
+          t.finding.summary || "-",
+          label(t, place),
+          label(t, tally),
+          reasonOf(t.finding) || "-",
+          t.key,
           t.since,
         ]
       : [t.kind, t.severity, t.state, t.previousState ?? "-", "-", "-", "-", "-", t.instanceID, "-"],
@@ -129,82 +146,53 @@ const CSV_COLUMNS = [
   "severity",
   "state",
   "previousState",
-  "instanceID",
-  "runtimeID",
-  "shootName",
-  "globalAccountID",
-  "subAccountID",
-  "plan",
-  "region",
-  "provider",
+  "key",
+  "summary",
   "reason",
   "since",
   "ending",
   "silencedBy",
-  "expiredAt",
-  "operationKind",
-  "operationID",
-  "operationState",
-  "operationDescription",
 ] as const;
-
-// The flat form's operation, as KEB findings carry it (other findings have none).
-interface Operation {
-  kind?: string;
-  operationID?: string;
-  state?: string;
-  description?: string;
-}
-
-// Labels the columns above already hold; the others become columns of their own, after them.
-const IN_COLUMNS: ReadonlySet<string> = new Set(KEB_LABELS);
 
 /**
  * RFC 4180 CSV with a header, one record per line; cells as `csvCell` makes them (escaped,
- * formula-guarded). Today's columns in their order, then every label no column holds (e.g. an
- * edge finding's `node`), in the order the rows first have them.
+ * formula-guarded). The columns every transition has, then each label (the audit's, in its order,
+ * then any other in the order the rows first have them), then each of its presenter's details
+ * (`details`: a KEB runtime's description, operation, expiry), named as the details name them.
  */
-function csv(v: RunView): string {
-  const extra = [
-    ...new Set(
-      v.transitions.flatMap((t) =>
-        Object.keys((t as Partial<ReportTransition>).labels ?? {}).filter((l) => !IN_COLUMNS.has(l)),
-      ),
-    ),
+function csv(v: RunView, audit: AuditDefinition | undefined): string {
+  const rows = v.transitions.map((t) => (isReport(t) ? t : undefined));
+  const labels = [
+    ...new Set([
+      ...(audit?.labels ?? []),
+      ...rows.flatMap((t) => (t ? Object.keys(t.finding.labels) : [])),
+    ]),
   ];
-  const rows = v.transitions.map((t) => {
-    const r = t as Partial<ReportTransition>;
-    const op = r.operation as Operation | undefined;
+  const details = (t: Transition | undefined): ReadonlyMap<string, string> =>
+    new Map(t && audit ? audit.presenter.details(t.finding).map((d) => [d.name, d.value]) : []);
+  const detailed = rows.map(details);
+  const detailNames = [...new Set(detailed.flatMap((d) => [...d.keys()]))];
+  const records = v.transitions.map((t, i) => {
+    const r = rows[i];
     const values: Record<(typeof CSV_COLUMNS)[number], string | null | undefined> = {
       kind: t.kind,
       severity: t.severity,
       state: t.state,
       previousState: t.previousState,
-      instanceID: t.instanceID,
-      runtimeID: r.runtimeID,
-      shootName: r.shootName,
-      globalAccountID: r.globalAccountID,
-      subAccountID: r.subAccountID,
-      plan: r.plan,
-      region: r.region,
-      provider: r.provider,
-      reason: r.reason,
-      since: r.since,
-      ending: r.ending,
+      key: r ? r.key : (t as TransitionSummary).instanceID,
+      summary: r?.finding.summary,
+      reason: r ? reasonOf(r.finding) : undefined,
+      since: r?.since,
+      ending: r?.ending,
       silencedBy: t.silencedBy,
-      expiredAt: r.expiredAt,
-      operationKind: op?.kind,
-      operationID: op?.operationID,
-      operationState: op?.state,
-      operationDescription: op?.description,
     };
-    const labels = r.labels ?? {};
     return [
       ...CSV_COLUMNS.map((c) => values[c] ?? ""),
-      ...extra.map((l) => (Object.hasOwn(labels, l) ? labels[l] : "")),
+      ...labels.map((l) => (r ? labelOf(r.finding.labels, l) : "")),
+      ...detailNames.map((d) => detailed[i]?.get(d) ?? ""),
     ]
       .map((cell) => csvCell(cell ?? ""))
       .join(",");
   });
-  return [[...CSV_COLUMNS, ...extra.map(csvCell)].join(","), ...rows].join("\r\n");
+  return [[...CSV_COLUMNS, ...labels, ...detailNames].map(csvCell).join(","), ...records].join("\r\n");
 }

@@ -6,13 +6,11 @@ import {
   incidentMatchers,
   KEB_LABELS,
   type LabelMatcher,
-  matchersOf,
   parseMatcher,
   type Silence,
   SilenceMatcherError,
   type SnapshotEntry,
   silenceState,
-  storedFields,
 } from "@fleet-auditor/audit";
 import { oneOf, parseDuration, parseIsoTime, stateDirOption, subcommand } from "../args.ts";
 import { openSilences } from "../backend.ts";
@@ -260,8 +258,6 @@ function newSilence(
   const silence: Silence = {
     id: randomUUID(),
     match,
-    // For a release before label matchers (a rollback): the same matchers, or none it can match.
-    matchers: storedFields(match),
     startsAt: from.toISOString(),
     endsAt: endsAt.toISOString(),
     createdBy: v.by,
@@ -279,7 +275,7 @@ function silenceTable(items: Array<Silence & { state: string }>): string {
       s.id,
       s.state,
       s.audit ?? "all",
-      matchersOf(s).map(formatMatcher).join(" "),
+      s.match.map(formatMatcher).join(" "),
       s.startsAt,
       s.endsAt,
       s.createdBy,

@@ -103,7 +103,9 @@ async function fromReport(
     if (!report) return { missing: `no report of run ${runId} in the ${backend.description}` };
     const { landscape, links, collapseAt, audits } = messagingFrom(env);
     const { groupBy, presenter } = auditNamed(report.audit, audits);
+    // As the Slack function gets it: an incident message's digest, which carries its rows.
     const [digest] = reportDigests(report, {
+      forChannels: true,
       groupBy,
       presenter,
       ...(landscape ? { landscape } : {}),

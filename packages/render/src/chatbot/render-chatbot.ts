@@ -22,6 +22,7 @@ import {
   type TransitionGroup,
   type TransitionKind,
 } from "@fleet-auditor/audit";
+import { rollUpNoun } from "../roll-up-noun.ts";
 
 /** The emoji a Slack message (Chatbot's or the webhook's) shows for a severity. */
 export const SEVERITY_EMOJI: Readonly<Record<Severity, string>> = {
@@ -89,7 +90,7 @@ export function chatbotNotification(
   if (ctx.leftOut) lines.push(`:no_entry_sign: ${slackText(leftOutLine(ctx.leftOut), 600)}`);
   for (const r of rollUps(groups.map(rollUpGroup)))
     lines.push(
-      `:bar_chart: *${VERB[r.kind]}:* ${rollUpText(r, slackText(ctx.presenter.noun(r.state), 40), (v) => slackCode(v, 80))}`,
+      `:bar_chart: *${VERB[r.kind]}:* ${rollUpText(r, slackText(rollUpNoun(groups, r), 40), (v) => slackCode(v, 80))}`,
     );
   const report = reportLine(ctx);
   // Room kept for the report line and a "+N more" line.

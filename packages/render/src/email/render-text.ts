@@ -19,6 +19,7 @@ import {
   type TransitionKind,
   type TransitionRef,
 } from "@fleet-auditor/audit";
+import { rollUpNoun } from "../roll-up-noun.ts";
 
 const HEADINGS: Record<TransitionKind, string> = {
   firing: "NEW",
@@ -66,7 +67,7 @@ export function renderText(ctx: DigestContext, groups: readonly PlannedGroup[]):
     number
   >;
   // The head, roll-ups and summary do not depend on what collapses: made once for every try.
-  const rolled = rollUpLines(ctx, groups);
+  const rolled = rollUpLines(groups);
   const top = [...head(ctx), ...(rolled.length ? ["", ...rolled] : []), "", ...summary(ctx, groups), ""];
   let rendered = renderWith(ctx, top, groups, thresholds);
   for (const kind of COLLAPSE_ORDER) {
@@ -165,7 +166,7 @@ function summary(ctx: DigestContext, groups: readonly PlannedGroup[]): string[] 
   for (const g of rows.slice(0, SUMMARY_ROWS)) {
     const parts = [
       `${oneLine(g.state, 40)}${g.reason ? ` (${oneLine(g.reason, 80)})` : ""}${where(g)}`,
-      tally(ctx, g),
+      tally(g),
       `since ${shortTime(g.since)}`,
     ].filter(Boolean);
     lines.push(
@@ -181,9 +182,9 @@ function summary(ctx: DigestContext, groups: readonly PlannedGroup[]): string[] 
 }
 
 /** The roll-up lines of an event that spans many groups ("20,000 runtimes failed in 10 regions: …"). */
-function rollUpLines(ctx: DigestContext, groups: readonly PlannedGroup[]): string[] {
+function rollUpLines(groups: readonly PlannedGroup[]): string[] {
   return rollUps(groups.map(rollUpGroup)).map(
-    (r) => `${HEADINGS[r.kind]}: ${oneLine(rollUpText(r, ctx.presenter.noun(r.state)), 600)}`,
+    (r) => `${HEADINGS[r.kind]}: ${oneLine(rollUpText(r, rollUpNoun(groups, r)), 600)}`,
   );
 }
 
@@ -193,12 +194,12 @@ function where(g: PlannedGroup): string {
   return place ? ` in ${place}` : "";
 }
 
-/** "plans aws 20, trial 5": the group's members by the presenter's tally label; "" when none has one. */
-function tally(ctx: DigestContext, g: PlannedGroup): string {
+/** "plans aws 20, trial 5": the group's members by its tally label; "" when none has one. */
+function tally(g: PlannedGroup): string {
   const named = g.tally.filter(([p]) => oneLine(p, 30));
   if (named.length === 0) return "";
   const shown = named.slice(0, 4).map(([p, n]) => `${oneLine(p, 30)} ${formatCount(n)}`);
-  return `${ctx.presenter.tally.word} ${shown.join(", ")}${named.length > 4 ? ", …" : ""}`;
+  return `${g.words.tally} ${shown.join(", ")}${named.length > 4 ? ", …" : ""}`;
 }
 
 /**
@@ -211,21 +212,21 @@ function groupLines(ctx: DigestContext, g: PlannedGroup, collapsed: boolean): st
   const state = oneLine(g.state, 40);
   const verb = g.kind === "resolved" ? `no longer ${state}` : g.kind === "changed" ? `now ${state}` : state;
   const head = [
-    `${countOf(g.members.length, ctx.presenter.noun(g.state))} ${verb}${g.reason ? ` (${oneLine(g.reason, 80)})` : ""}${where(g)}`,
-    tally(ctx, g),
+    `${countOf(g.members.length, g.words.noun)} ${verb}${g.reason ? ` (${oneLine(g.reason, 80)})` : ""}${where(g)}`,
+    tally(g),
     `since ${shortTime(g.since)}`,
   ].filter(Boolean);
   const lines = [`* ${head.join(", ")}${g.kind === "resolved" ? "" : ` [${g.severity}]`}`];
   if (collapsed && g.from?.length) lines.push(`    ${fromText(g.from, (was) => oneLine(was, 80))}`);
   if (collapsed) {
-    const examples = g.told.slice(0, EXAMPLES).map((m) => ctx.presenter.example(m.transition.finding));
+    const examples = g.told.slice(0, EXAMPLES).map((m) => m.row.example);
     lines.push(`    e.g. ${examples.join(", ")}`);
   }
   let note: string | undefined;
   let runbook: string | undefined;
   if (g.kind !== "resolved") {
     // Collapsed, the first member speaks for the group; listed, only what every member shares.
-    const notes = (collapsed ? [first] : g.told).map((m) => ctx.presenter.groupNote(m.transition.finding));
+    const notes = (collapsed ? [first] : g.told).map((m) => m.row.groupNote);
     const runbooks = (collapsed ? [first] : g.told).map((m) => m.links.runbook);
     note = notes.every((n) => n === notes[0]) ? notes[0] : undefined;
     runbook = runbooks.every((r) => r === runbooks[0]) ? runbooks[0] : undefined;
@@ -236,7 +237,7 @@ function groupLines(ctx: DigestContext, g: PlannedGroup, collapsed: boolean): st
   if (collapsed) return lines;
   const shared = new Set(note ? [`    ${note}`] : []);
   for (const m of g.told) {
-    const own = transitionLines(ctx, m, g.kind === "reminder", runbook !== undefined);
+    const own = transitionLines(m, g.kind === "reminder", runbook !== undefined);
     lines.push(...own.filter((l) => !shared.has(l)).map((l) => `  ${l}`));
   }
   return lines;
@@ -248,12 +249,11 @@ function groupLines(ctx: DigestContext, g: PlannedGroup, collapsed: boolean): st
  * not give it).
  */
 function transitionLines(
-  ctx: DigestContext,
   m: PlannedMember,
   brief: boolean,
   runbookShown: boolean,
 ): string[] {
-  const lines = ctx.presenter.lines(m.transition, ctx.at, brief);
+  const lines = [...m.row.lines];
   if (brief || m.transition.kind === "resolved") return lines;
   if (m.links.runtime) lines.push(`    console: ${m.links.runtime}`);
   if (m.links.runbook && !runbookShown) lines.push(`    runbook: ${m.links.runbook}`);

@@ -1,18 +1,13 @@
 import {
-  AUDITS,
-  type AuditKind,
   countOf,
-  digestPresenter,
   formatCount,
   fromText,
   humanDuration,
   leftOutLine,
   listedBeside,
   oneLine,
-  type Presenter,
   pastableCommand,
   type RollUpGroup,
-  readRow,
   rollUps,
   rollUpText,
   safeLink,
@@ -88,7 +83,7 @@ const PLANS = 4;
  * delivered, notify's `SlackWebhook` posts it, `functions/slack.ts` wires the two to the alert
  * topic, and `fleet-auditor slack preview` (the CLI's `commands/slack.ts`) prints it.
  */
-export function slackMessage(digest: DigestV1, audits: readonly AuditKind[] = AUDITS): SlackMessage {
+export function slackMessage(digest: DigestV1): SlackMessage {
   const title = digest.subject.replace(/^\[fleet-auditor\] /, "");
   const blocks: SlackBlock[] = [
     { type: "header", text: plain(`${SEVERITY_EMOJI[digest.severity]} ${title}`, SLACK_LIMITS.headerText) },
@@ -109,7 +104,7 @@ export function slackMessage(digest: DigestV1, audits: readonly AuditKind[] = AU
   ];
   if (notes.length) blocks.push({ type: "context", elements: notes.map((n) => mrkdwn(n)) });
   const rollUp = rollUpGroups(digest);
-  const rolled = rollUpLines(digest, rollUp, audits);
+  const rolled = rollUpLines(digest, rollUp);
   if (rolled.length) blocks.push({ type: "section", text: mrkdwn(rolled.join("\n")) });
   blocks.push({ type: "divider" });
 
@@ -120,7 +115,7 @@ export function slackMessage(digest: DigestV1, audits: readonly AuditKind[] = AU
   const listed = listedBeside(rollUp);
   const candidates = digest.groups.filter((_, i) => listed[i]);
   const shown = candidates.length <= room + 1 ? candidates : candidates.slice(0, room);
-  for (const [i, g] of shown.entries()) blocks.push(groupSection(digest, g, i, audits));
+  for (const [i, g] of shown.entries()) blocks.push(groupSection(digest, g, i));
   const sections = new Set(shown);
   const hidden = digest.groups.filter((g) => !sections.has(g));
   if (hidden.length) {
@@ -149,14 +144,9 @@ function rollUpGroups(d: DigestV1): RollUpGroup[] {
 }
 
 /** The roll-up of an event that spans many groups, as Chatbot and the e-mail word it. */
-function rollUpLines(d: DigestV1, groups: readonly RollUpGroup[], audits: readonly AuditKind[]): string[] {
+function rollUpLines(d: DigestV1, groups: readonly RollUpGroup[]): string[] {
   return rollUps(groups).map((r) => {
-    const noun = digestPresenter(
-      d.audit,
-      audits,
-      d.groups.find((g) => g.kind === r.kind && g.state === r.state) as Group,
-      [],
-    ).noun(r.state);
+    const noun = wordsOf(d.groups.find((g) => g.kind === r.kind && g.state === r.state)).noun;
     return `:bar_chart: *${TITLE[r.kind].toLowerCase()}:* ${rollUpText(r, slackText(noun, 40), (v) => slackCode(v, 80))}`;
   });
 }
@@ -183,12 +173,7 @@ function summaryFields(d: DigestV1): SlackText[] {
   return fields.slice(0, SLACK_LIMITS.fields);
 }
 
-function groupSection(
-  d: DigestV1,
-  g: DigestV1["groups"][number],
-  index: number,
-  audits: readonly AuditKind[],
-): SlackBlock {
+function groupSection(d: DigestV1, g: DigestV1["groups"][number], index: number): SlackBlock {
   const emoji = g.kind === "resolved" ? ":white_check_mark:" : SEVERITY_EMOJI[g.severity];
   const reason = g.reason ? ` ${slackCode(g.reason, 80)}` : "";
   const age =
@@ -196,16 +181,15 @@ function groupSection(
       ? ""
       : `, since ${shortTime(g.since)} (${humanDuration(Date.parse(d.at) - Date.parse(g.since))})`;
   const members = d.transitions.filter((t) => t.kind === g.kind && inGroup(g, t));
-  const presenter = digestPresenter(d.audit, audits, g, members);
-  const read = members.map((t) => readRow(t, presenter));
+  const words = wordsOf(g);
   const named = g.plans.filter((p) => slackText(p.plan, 30));
   const plans = named.length
-    ? `; ${presenter.tally.word} ${named
+    ? `; ${words.tally ? `${words.tally} ` : ""}${named
         .slice(0, PLANS)
         .map((p) => `${slackText(p.plan, 30)} ${formatCount(p.count)}`)
         .join(", ")}${named.length > PLANS ? ", …" : ""}`
     : "";
-  const where = g.region ? ` ${presenter.placeWord} ${slackCode(g.region, 40)}` : "";
+  const where = g.region ? ` ${words.place} ${slackCode(g.region, 40)}` : "";
   const was = g.from?.length
     ? `\n${fromText(
         g.from.map((f) => [f.was, f.count] as const),
@@ -215,16 +199,16 @@ function groupSection(
   let text = `${emoji} *${TITLE[g.kind]} (${formatCount(g.count)})* ${slackCode(g.state, 40)}${reason}${where}${age}${plans}${was}`;
   const more = `\n+${formatCount(g.count)} more: ${reportText(d)}`;
   // How to look and how to silence, as the e-mail and Chatbot say it: whole, or not at all.
-  let commands = g.kind === "resolved" ? "" : groupCommands(d, g, read[0], presenter);
+  let commands = g.kind === "resolved" ? "" : groupCommands(d, g, members[0]);
   if (text.length + commands.length + more.length > SLACK_LIMITS.sectionText) commands = "";
   const budget = SLACK_LIMITS.sectionText - commands.length - more.length;
   let listed = 0;
-  for (const [i, t] of members.entries()) {
-    const { finding: f, presenter: own } = read[i] as ReturnType<typeof readRow>;
-    const name = slackText(f.summary || f.key, 60);
+  for (const t of members) {
+    const row = rowOf(t);
+    const name = slackText(row.summary || row.key, 60);
     const runtime = t.links.runtime;
     const link = runtime && safeLink(runtime) ? `<${runtime}|${name}>` : name;
-    const note = t.kind === "resolved" ? undefined : own.chatNote(f, t.since);
+    const note = t.kind === "resolved" ? undefined : row.note;
     const detail =
       t.kind === "resolved"
         ? t.ending
@@ -233,7 +217,7 @@ function groupSection(
         : note
           ? `: ${slackText(note, 160)}`
           : "";
-    const line = `\n• ${link} ${slackCode(f.key, 60)}${detail}`;
+    const line = `\n• ${link} ${slackCode(row.key, 60)}${detail}`;
     if (text.length + line.length > budget) break;
     text += line;
     listed++;
@@ -251,15 +235,10 @@ function groupSection(
 }
 
 /** `inspect:` (the group's first named member) and `silence:` lines, each command whole. */
-function groupCommands(
-  d: DigestV1,
-  g: DigestV1["groups"][number],
-  first: ReturnType<typeof readRow> | undefined,
-  presenter: Presenter,
-): string {
+function groupCommands(d: DigestV1, g: DigestV1["groups"][number], first: Row | undefined): string {
   const store = d.store ?? {};
-  const inspect = first ? first.presenter.inspect(first.finding, store) : undefined;
-  const silence = silenceCommand({ audit: d.audit, labels: matchedLabels(g, presenter) }, store);
+  const inspect = first ? rowOf(first).inspect : undefined;
+  const silence = g.labels ? silenceCommand({ audit: d.audit, labels: Object.entries(g.labels) }, store) : undefined;
   const line = (label: string, command: string | undefined): string => {
     const shown = command ? shownCommand(command) : "";
     return shown ? `\n${label}: ${shown}` : "";
@@ -282,14 +261,18 @@ function inGroup(g: Group, t: Row): boolean {
   return t.state === g.state && t.reason === g.reason && t.region === g.region;
 }
 
-/** The labels a group's silence matches: its own (since labels), else what v1 groups were made of. */
-function matchedLabels(g: Group, presenter: Presenter): Array<[string, string]> {
-  if (g.labels) return Object.entries(g.labels);
-  return [
-    ["state", g.state],
-    ["reason", g.reason],
-    [presenter.flatPlace, g.region],
-  ];
+// A digest that carries no row or words for channels (a run's digest, or one from another
+// publisher) is told by its own fields: its key, and no note, command or words of an audit's.
+const NO_WORDS = { noun: "findings", tally: "", place: "in" } as const;
+
+/** The words a group is told with, as its digest carries them. */
+function wordsOf(g: Group | undefined): { noun: string; tally: string; place: string } {
+  return g?.words ?? NO_WORDS;
+}
+
+/** A row as channels render it: its `alert`, else its key alone. */
+function rowOf(t: Row): { key: string; summary: string; note?: string; inspect?: string } {
+  return t.alert ?? { key: t.instanceID, summary: "" };
 }
 
 /** A command as inline code, or "" when it is too long to show whole. */

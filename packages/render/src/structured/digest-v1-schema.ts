@@ -89,6 +89,20 @@ const DigestV1TransitionSchema = object({
   })
     .optional()
     .describe("the incident the transition belongs to (added in place)"),
+  alert: object({
+    key: string().describe("the finding's key"),
+    summary: string().describe("one line that names it"),
+    note: string().optional().describe("what a chat list says after its name"),
+    inspect: string().optional().describe("the command that shows what it is about"),
+    details: array(object({ name: string(), value: string() })).describe(
+      "name/value pairs, most telling first (KEB: description, operation, shoot, region, instance)",
+    ),
+    links: array(object({ name: string(), url: Link })).describe("console, runbook"),
+  })
+    .optional()
+    .describe(
+      "the transition as channels render it, whatever its audit (in incident and pager messages; added in place)",
+    ),
 });
 
 /** A group of transitions sharing kind, state, reason and region: one incident. */
@@ -112,6 +126,13 @@ const DigestV1GroupSchema = object({
   from: array(object({ was: string(), count: number().int().positive() }))
     .optional()
     .describe("a changed group: what its members were before, 'state (reason)', most first (added in place)"),
+  words: object({
+    noun: string().describe("what its members are: 'runtimes'"),
+    tally: string().describe("what `plans` counts: 'plans', 'verbs'"),
+    place: string().describe("the words before its place: 'in', 'on node'"),
+  })
+    .optional()
+    .describe("the words channels tell it with (in incident and pager messages; added in place)"),
 });
 
 /**

@@ -2,11 +2,11 @@ import {
   type DigestContext,
   fillTemplate,
   oneLine,
+  type PlannedGroup,
   type PlannedMember,
   placeText,
-  reportTransition,
+  reasonOf,
   type Transition,
-  type TransitionGroup,
   type TransitionRef,
 } from "@fleet-auditor/audit";
 import { regexes } from "zod";
@@ -37,7 +37,7 @@ function digestTime(value: string): string | undefined {
 export function structuredDigest(
   ctx: DigestContext,
   transitions: readonly Transition[],
-  groups: ReadonlyArray<TransitionGroup & { from?: Array<[string, number]> }>,
+  groups: readonly PlannedGroup[],
   order: readonly TransitionRef[],
   named: readonly DigestV1Transition[],
   head: { subject: string; severity: DigestV1["severity"] },
@@ -72,8 +72,9 @@ export function structuredDigest(
       plans: g.tally.map(([plan, count]) => ({ plan, count })),
       examples: g.members.slice(0, 3).map((r) => (transitions[r] as Transition).key),
       labels: { ...g.labels },
-      ...ctx.presenter.v1GroupMark,
+      ...g.digestV1,
       ...(g.from ? { from: g.from.map(([was, count]) => ({ was, count })) } : {}),
+      ...(ctx.forChannels ? { words: { ...g.words } } : {}),
     })),
     transitions: [...named],
     omitted: order.length - Math.min(named.length, order.length),
@@ -116,40 +117,51 @@ export function structuredTransitions(
 
 function structuredTransition(ctx: DigestContext, m: PlannedMember): DigestV1Transition {
   const t = m.transition;
-  const {
-    silencedBy: _s,
-    expiredAt,
-    operation,
-    previousOperation,
-    edge,
-    labels,
-    firstSeenAt,
-    incident,
-    ...row
-  } = reportTransition(t, ctx.presenter);
+  const { expiredAt, operation, edge, ...fields } = m.digestV1.row;
+  const { previousOperation } = m.digestV1;
   const { runtime, runbook } = m.links;
   const expired = expiredAt === undefined ? undefined : digestTime(expiredAt);
-  const firstSeen = firstSeenAt === undefined ? undefined : digestTime(firstSeenAt);
+  const firstSeen = t.firstSeenAt === undefined ? undefined : digestTime(t.firstSeenAt);
   return {
-    ...row,
-    since: digestTime(row.since) ?? ctx.at,
+    kind: t.kind,
+    ...fields,
+    state: t.state,
+    previousState: t.previousState,
+    severity: t.severity,
+    since: digestTime(t.since) ?? ctx.at,
+    reason: reasonOf(t.finding),
+    ...(t.ending !== undefined ? { ending: t.ending } : {}),
     ...(expired ? { expiredAt: expired } : {}),
-    ...(operation ? { operation: withTimes(operation, "updatedAt") } : {}),
-    ...(previousOperation ? { previousOperation: withTimes(previousOperation, "updatedAt") } : {}),
-    ...(edge ? { edge: withTimes(edge, "since") } : {}),
+    ...(operation !== undefined ? { operation: withTimes(operation, "updatedAt") } : {}),
+    ...(previousOperation !== undefined ? { previousOperation: withTimes(previousOperation, "updatedAt") } : {}),
+    ...(edge !== undefined ? { edge: withTimes(edge, "since") } : {}),
     links: { ...(runtime ? { runtime } : {}), ...(runbook ? { runbook } : {}) },
-    ...(labels ? { labels: { ...labels } } : {}),
+    labels: { ...t.finding.labels },
     ...(firstSeen ? { firstSeenAt: firstSeen } : {}),
-    ...(incident
+    ...(t.incident
       ? {
           incident: {
-            key: incident.key,
-            startsAt: digestTime(incident.startsAt) ?? ctx.at,
-            ...(incident.ended ? { ended: true as const } : {}),
+            key: t.incident.key,
+            startsAt: digestTime(t.incident.startsAt) ?? ctx.at,
+            ...(t.incident.ended ? { ended: true as const } : {}),
           },
         }
       : {}),
+    ...(ctx.forChannels ? { alert: alertOf(m) } : {}),
   } as DigestV1Transition;
+}
+
+/** The row as a channel out of process renders it: what the plan's presenter said, no more. */
+function alertOf(m: PlannedMember): NonNullable<DigestV1Transition["alert"]> {
+  const r = m.row;
+  return {
+    key: r.key,
+    summary: r.summary,
+    ...(r.note !== undefined ? { note: r.note } : {}),
+    ...(r.inspect !== undefined ? { inspect: r.inspect } : {}),
+    details: r.details.map((d) => ({ ...d })),
+    links: r.links.map((l) => ({ ...l })),
+  };
 }
 
 /** A detail whose time field is one the schema takes, or has none (the flat form's, as it was). */
