@@ -123,7 +123,7 @@ async function toldBy(delivered: Delivered[], table: string): Promise<Told[]> {
     const runId = chatbot.metadata.additionalContext.runId;
     const report = await reports.loadReport(runId);
     expect(report, `the report of delivered run ${runId}`).toBeDefined();
-    for (const t of report?.transitions ?? []) told.push({ kind: t.kind, instanceID: t.instanceID, runId });
+    for (const t of report?.transitions ?? []) told.push({ kind: t.kind, instanceID: t.key, runId });
   }
   return told;
 }

@@ -1,8 +1,25 @@
-import { type Finding, type FlatFinding, kebPresenter, type Severity } from "@fleet-auditor/audit";
+import {
+  type FailingOperation,
+  type Finding,
+  type KebDetail,
+  kebFinding,
+  type RuntimeFields,
+  type Severity,
+} from "@fleet-auditor/audit";
+
+/** A KEB runtime as tests spell it: its fields, severity, expiry and failing operation. */
+export type TestRuntime = RuntimeFields & {
+  severity: Severity;
+  expiredAt?: string;
+  operation?: FailingOperation;
+};
+
+/** What a test changes of a runtime: any field, an operation as loosely as the test needs. */
+export type RuntimeChange = Partial<Omit<TestRuntime, "operation">> & { operation?: object };
 
 /** A finding for tests; `op` changes the failing operation. */
 export function finding(id: string, state = "failed", severity: Severity = "critical", op = "op-1"): Finding {
-  return fromFlat({
+  return fromRuntime({
     instanceID: id,
     runtimeID: `rt-${id}`,
     shootName: `c-${id}`,
@@ -26,14 +43,36 @@ export function finding(id: string, state = "failed", severity: Severity = "crit
 /** A KEB finding with some of its runtime fields changed (labels follow: a finding is built, not edited). */
 export function edited(
   f: Finding,
-  change: (flat: FlatFinding, op?: Record<string, unknown>) => Partial<FlatFinding>,
+  change: (runtime: TestRuntime, op?: FailingOperation) => RuntimeChange,
 ): Finding {
-  const flat = kebPresenter.flat(f);
-  return fromFlat({ ...flat, ...change(flat, flat.operation as Record<string, unknown> | undefined) });
+  const runtime = runtimeOf(f);
+  return fromRuntime({ ...runtime, ...change(runtime, runtime.operation) } as TestRuntime);
 }
 
-function fromFlat(flat: FlatFinding): Finding {
-  const f = kebPresenter.fromFlat(flat);
-  if (!f) throw new Error("not a KEB finding");
-  return f;
+function fromRuntime(r: TestRuntime): Finding {
+  const { severity, expiredAt, operation, ...fields } = r;
+  const detail: KebDetail = {};
+  if (expiredAt !== undefined) detail.expiredAt = expiredAt;
+  if (operation !== undefined) detail.operation = operation;
+  return kebFinding(fields, severity, detail);
+}
+
+/** A KEB finding's runtime fields back from its labels and detail. */
+function runtimeOf(f: Finding): TestRuntime {
+  const l = (name: string): string => f.labels[name] ?? "";
+  const { expiredAt, operation } = (f.detail ?? {}) as KebDetail;
+  return {
+    instanceID: f.key,
+    runtimeID: l("runtime"),
+    shootName: l("shoot"),
+    globalAccountID: l("account"),
+    subAccountID: l("subaccount"),
+    plan: l("plan"),
+    region: l("region"),
+    provider: l("provider"),
+    state: l("state"),
+    severity: f.severity,
+    ...(expiredAt !== undefined ? { expiredAt } : {}),
+    ...(operation !== undefined ? { operation } : {}),
+  };
 }

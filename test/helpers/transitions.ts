@@ -1,12 +1,11 @@
 import {
   type DigestContext,
   type FailingOperation,
-  type FlatFinding,
   KEB_GROUP_BY,
   kebPresenter,
   type Transition,
 } from "@fleet-auditor/audit";
-import { edited, finding } from "./findings.ts";
+import { edited, finding, type RuntimeChange, type TestRuntime } from "./findings.ts";
 
 // A digest context and transitions that vary by index: the fixtures of the renderers' tests.
 
@@ -62,7 +61,7 @@ export function t(
 /** A transition whose KEB finding has some runtime fields changed (its operation too: `op`). */
 export function editedT(
   tr: Transition,
-  change: (flat: FlatFinding, op: FailingOperation) => Partial<FlatFinding>,
+  change: (runtime: TestRuntime, op: FailingOperation) => RuntimeChange,
 ): Transition {
   return { ...tr, finding: edited(tr.finding, (flat) => change(flat, flat.operation as FailingOperation)) };
 }

@@ -107,8 +107,8 @@ describe("soak", () => {
           const report = await reports.loadReport(summary.runId);
           const told = new Map<string, string>();
           for (const t of report?.transitions ?? []) {
-            expect(told.has(t.instanceID), `${t.instanceID} told twice in run ${run}`).toBe(false);
-            told.set(t.instanceID, t.kind);
+            expect(told.has(t.key), `${t.key} told twice in run ${run}`).toBe(false);
+            told.set(t.key, t.kind);
           }
           // What changed since the last run, by the simulator; a runtime flagged before and after
           // may also be told `changed` (failing anew for another reason), once.

@@ -32,7 +32,13 @@ export {
   KEB_GROUP_BY,
   narrowedQueries,
 } from "./keb/keb-audits.ts";
-export { type FailingOperation, KEB_LABELS } from "./keb/keb-finding.ts";
+export {
+  type FailingOperation,
+  KEB_LABELS,
+  type KebDetail,
+  kebFinding,
+  type RuntimeFields,
+} from "./keb/keb-finding.ts";
 export { kebPresenter } from "./keb/keb-presenter.ts";
 export { keepable, LEFT_OUT_LISTED, type LeftOut, leftOutLine, leftOutNews } from "./left-out.ts";
 export {

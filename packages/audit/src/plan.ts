@@ -3,8 +3,8 @@ import { silenceCommand } from "./commands.ts";
 import { reasonOf, stateOf } from "./finding.ts";
 import { type Grouping, groupTransitions, type TransitionGroup } from "./groups.ts";
 import { fillTemplate, linkValues } from "./links.ts";
-import type { DigestV1Row } from "./presenter.ts";
 import type { DigestContext } from "./message.ts";
+import type { DigestV1Row } from "./presenter.ts";
 import type { Transition, TransitionRef } from "./snapshot.ts";
 import { formatCount } from "./text.ts";
 

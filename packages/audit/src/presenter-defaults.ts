@@ -60,4 +60,3 @@ const DEFAULTS: Presenter = {
 export function definePresenter(own: Partial<Presenter>): Presenter {
   return { ...DEFAULTS, ...own };
 }
-

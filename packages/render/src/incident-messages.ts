@@ -54,8 +54,8 @@ export function renderIncidentMessages(
   }
   if (rolled.length) {
     const refs = rolled.flatMap((i) => i.refs).sort((a, b) => a - b);
-    const rollUp = subset({ ...ctx, forChannels: true }, transitions, refs, sequenceFrom + out.length).map((m) =>
-      asIncidentFormat(m),
+    const rollUp = subset({ ...ctx, forChannels: true }, transitions, refs, sequenceFrom + out.length).map(
+      (m) => asIncidentFormat(m),
     );
     out.push(...rollUp);
   }

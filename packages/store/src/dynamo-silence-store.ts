@@ -33,7 +33,8 @@ export class DynamoSilenceStore implements SilenceSource {
         ExpressionAttributeValues: { ":pk": "SILENCE" },
       },
     );
-    for await (const page of pages) for (const item of page.Items ?? []) out.push(silenceOf(item.silence as Silence));
+    for await (const page of pages)
+      for (const item of page.Items ?? []) out.push(silenceOf(item.silence as Silence));
     return out;
   }
 

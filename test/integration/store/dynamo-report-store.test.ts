@@ -1,28 +1,21 @@
 import { DeleteCommand } from "@aws-sdk/lib-dynamodb";
-import type { ReportTransition, RunReport } from "@fleet-auditor/audit";
+import type { RunReport, Transition } from "@fleet-auditor/audit";
 import { DynamoReportStore, packParts, ReportIncompleteError } from "@fleet-auditor/store";
 import { describe, expect, it } from "vitest";
 import { useDynamo } from "../../helpers/dynamo.ts";
+import { edited, finding } from "../../helpers/findings.ts";
 
 const env = useDynamo(["reports"]);
 const store = () => new DynamoReportStore({ client: env.db.client, tableName: "reports" });
 
-function row(i: number): ReportTransition {
-  return {
-    kind: i % 10 === 0 ? "resolved" : "firing",
-    instanceID: `${i.toString(16).padStart(8, "0")}-4b1c-4a7e-9d2f-${i.toString(16).padStart(12, "0")}`,
+function row(i: number): Transition {
+  const id = `${i.toString(16).padStart(8, "0")}-4b1c-4a7e-9d2f-${i.toString(16).padStart(12, "0")}`;
+  const f = edited(finding(id), () => ({
     runtimeID: `rt-${i}`,
     shootName: `c-${i.toString(16).padStart(7, "0")}`,
     globalAccountID: `ga-${i % 400}`,
-    subAccountID: `sa-${i}`,
     plan: i % 5 === 0 ? "trial" : "aws",
     region: ["eu-central-1", "westeurope", "us-east-1"][i % 3] as string,
-    provider: "AWS",
-    state: "failed",
-    previousState: null,
-    severity: "critical",
-    since: "2026-11-30T05:00:00.000Z",
-    reason: "err_provisioning",
     operation: {
       kind: "provision",
       operationID: `op-${i}`,
@@ -30,6 +23,15 @@ function row(i: number): ReportTransition {
       description: `Operation failed: step create_runtime_resource: quota exceeded for runtime ${i}`,
       errorReason: "err_provisioning",
     },
+  }));
+  return {
+    kind: i % 10 === 0 ? "resolved" : "firing",
+    key: id,
+    state: "failed",
+    previousState: null,
+    severity: "critical",
+    finding: f,
+    since: "2026-11-30T05:00:00.000Z",
   };
 }
 
@@ -70,7 +72,7 @@ describe("DynamoReportStore on a real DynamoDB API (dynalite, or DynamoDB Local 
     const back = await store().loadReport("run-100k");
     expect(back?.transitions).toHaveLength(100_000);
     expect(back?.transitions[99_999]).toEqual(big.transitions[99_999]);
-    expect(back?.transitions.map((t) => t.instanceID)).toEqual(big.transitions.map((t) => t.instanceID));
+    expect(back?.transitions.map((t) => t.key)).toEqual(big.transitions.map((t) => t.key));
     expect(back?.summary).toEqual(big.summary);
   });
 

@@ -227,7 +227,10 @@ describe("the applications audit (status table, dynalite or DynamoDB Local, faux
     await silences.add({
       id: "maint-edge-5",
       audit: "applications",
-      matchers: { node: "edge-5", verb: "list" },
+      match: [
+        { name: "node", op: "=", value: "edge-5" },
+        { name: "verb", op: "=", value: "list" },
+      ],
       startsAt: at(0).toISOString(),
       endsAt: at(120).toISOString(),
       createdBy: "sre",

@@ -331,7 +331,7 @@ describe("runAudit end to end (KEB simulator, dynalite, fauxqs)", () => {
       big.runId,
     );
     expect(view?.source).toBe("report");
-    expect(view?.transitions.map((t) => t.instanceID).sort()).toEqual(
+    expect(view?.transitions.map((t) => ("finding" in t ? t.key : t.instanceID)).sort()).toEqual(
       big.transitions.map((t) => t.instanceID).sort(),
     );
     const next = await runAudit(deps, { audit: "failing", scheduledTime: hour(1) });

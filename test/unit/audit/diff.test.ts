@@ -168,7 +168,7 @@ describe("diffSnapshot", () => {
   it("keeps silenced runtimes quiet and fires them when the silence has ended", () => {
     const silence = {
       id: "s1",
-      matchers: { globalAccountID: "ga-1" },
+      match: [{ name: "account", op: "=" as const, value: "ga-1" }],
       startsAt: T0.toISOString(),
       endsAt: hours(5).toISOString(),
       createdBy: "sre",

@@ -188,7 +188,6 @@ describe("incidents", () => {
       const silence: Silence = {
         id: "s-1",
         match: [{ name: "region", op: "=", value: "eu-1" }],
-        matchers: {},
         startsAt: at(-1).toISOString(),
         endsAt: at(15).toISOString(),
         createdBy: "ops",
@@ -210,7 +209,6 @@ describe("incidents", () => {
       const silence: Silence = {
         id: "s-a",
         match: [{ name: "instance", op: "=", value: "a" }],
-        matchers: {},
         startsAt: at(1).toISOString(),
         endsAt: at(100).toISOString(),
         createdBy: "ops",

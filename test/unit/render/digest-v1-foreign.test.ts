@@ -54,11 +54,9 @@ describe("the structured digest's times and links", () => {
       expiredAt: "2026-11-30T06:00:00.123456789+02:00",
       operation: { ...op, updatedAt: "2026-02-30T06:00:00Z" },
     }));
-    odd.previous = edited(odd.finding, (_, op = {}) => ({ operation: { ...op, updatedAt: "garbage" } }));
-    const edge = edgePresenter.fromFlat({
-      ...edgePresenter.flat(stuckFinding(STUCK)),
-      edge: { ...STUCK_DETAIL, since: "9000000000000000" },
-    }) as Finding;
+    odd.previous = edited(odd.finding, (_, op) => ({ operation: { ...op, updatedAt: "garbage" } }));
+    const stuck = stuckFinding(STUCK);
+    const edge: Finding = { ...stuck, detail: { ...STUCK_DETAIL, since: "9000000000000000" } };
     const stale = { ...t(3), since: "not a time" };
     const digest = DigestV1Schema.parse(structured(renderDigests(ctx, [odd, stale])[0]));
     const edgeDigest = DigestV1Schema.parse(

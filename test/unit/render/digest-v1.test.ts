@@ -99,7 +99,10 @@ describe("the structured variant (fleet-auditor.digest/v1)", () => {
     await expect(`${JSON.stringify(digest, null, 2)}\n`).toMatchFileSnapshot(
       "__snapshots__/digest-v1-1-transition.json",
     );
-    await expect(`${JSON.stringify(slackMessage(digest), null, 2)}\n`).toMatchFileSnapshot(
+    // Slack renders what the incidents topic carries: the digest with its rows for channels.
+    const [forSlack] = renderDigests({ ...ctx, forChannels: true }, [t(1)]);
+    const slack = slackMessage(DigestV1Schema.parse(variants(forSlack).lambda));
+    await expect(`${JSON.stringify(slack, null, 2)}\n`).toMatchFileSnapshot(
       "__snapshots__/slack-1-transition.json",
     );
   });

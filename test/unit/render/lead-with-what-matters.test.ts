@@ -25,7 +25,9 @@ function channels(transitions: Transition[]) {
   const v = variants(m);
   const digest = JSON.parse(v.default) as DigestV1;
   const chatbot = JSON.parse(v.https) as { content: { description: string; nextSteps: string[] } };
-  const slack = JSON.stringify(slackMessage(digest));
+  // Slack renders what the incidents topic carries: the digest with its rows for channels.
+  const [forSlack] = renderDigests({ ...ctx, forChannels: true }, transitions);
+  const slack = JSON.stringify(slackMessage(JSON.parse(variants(forSlack).default) as DigestV1));
   return { subject: m?.subject ?? "", email: v.email, chatbot, digest, slack };
 }
 

@@ -31,7 +31,10 @@ function channelsOf(transitions: Transition[], context: DigestContext) {
   const doc = JSON.parse(m?.message ?? "{}") as { default: string; email: string; https: string };
   const digest = DigestV1Schema.parse(JSON.parse(doc.default));
   const chatbot = JSON.parse(doc.https) as ChatbotNotification;
-  const slack = slackMessage(digest);
+  // Slack renders what the incidents topic carries: the digest with its rows for channels.
+  const [forSlack] = renderDigests({ ...context, forChannels: true }, transitions);
+  const forSlackDoc = JSON.parse(forSlack?.message ?? "{}") as { default: string };
+  const slack = slackMessage(DigestV1Schema.parse(JSON.parse(forSlackDoc.default)));
   return { subject: m?.subject ?? "", email: doc.email, chatbot, digest, slack };
 }
 type Channels = ReturnType<typeof channels>;

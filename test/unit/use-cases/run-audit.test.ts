@@ -477,13 +477,13 @@ describe("runAudit: publish, commit and record", () => {
     const s = await failing(0);
     const report = reports.reports.get(s.runId);
     expect(report?.transitions).toHaveLength(s.transitions.length);
-    expect(report?.transitions.map((t) => t.instanceID).sort()).toEqual(
+    expect(report?.transitions.map((t) => t.key).sort()).toEqual(
       s.transitions.map((t) => t.instanceID).sort(),
     );
     // Since its onset (KEB's failing operation), first seen by this run.
     expect(report?.transitions[0]).toMatchObject({ kind: "firing", firstSeenAt: hour(0) });
     expect(report?.transitions[0]?.since.localeCompare(hour(0))).toBeLessThanOrEqual(0);
-    expect(report?.transitions[0]?.shootName).toBeTruthy();
+    expect(report?.transitions[0]?.finding.labels.shoot).toBeTruthy();
     expect(report?.summary).toMatchObject({ runId: s.runId, audit: "failing", complete: true });
   });
 
@@ -504,7 +504,7 @@ describe("runAudit: publish, commit and record", () => {
   it("keeps silenced transitions out of the digests, counts them suppressed and commits them", async () => {
     silences.silences.push({
       id: "s-1",
-      matchers: { state: "error" },
+      match: [{ name: "state", op: "=", value: "error" }],
       startsAt: hour(0),
       endsAt: hour(10),
       createdBy: "ops",
@@ -533,7 +533,6 @@ describe("runAudit: publish, commit and record", () => {
     silences.silences.push({
       id: "s-all",
       match: [{ name: "state", op: "=~", value: ".*" }],
-      matchers: {},
       startsAt: hour(1),
       endsAt: hour(10),
       createdBy: "ops",
@@ -571,7 +570,6 @@ describe("runAudit: publish, commit and record", () => {
     silences.silences.push({
       id: "s-a",
       match: [{ name: "instance", op: "=", value: a as string }],
-      matchers: {},
       startsAt: hour(1),
       endsAt: hour(10),
       createdBy: "ops",
@@ -621,7 +619,7 @@ describe("runAudit: resolutions and the auditor's health", () => {
     source.fleet.delete(deleted as string);
     const s = await failing(1);
     const ending = (id: string) =>
-      reports.reports.get(s.runId)?.transitions.find((t) => t.instanceID === id)?.ending;
+      reports.reports.get(s.runId)?.transitions.find((t) => t.key === id)?.ending;
     expect(ending(recovered as string)).toBe("succeeded");
     expect(ending(deleted as string)).toBe("no longer listed");
     const email = JSON.parse(publisher.published.at(-1)?.message ?? "{}").email as string;

@@ -51,7 +51,7 @@ function kebReason(op: FailingOperation | undefined): string {
 export const kebDetail = (f: Finding): KebDetail => (f.detail ?? {}) as KebDetail;
 
 /** The runtime's fields a KEB finding is made of, each already bounded. */
-interface RuntimeFields {
+export interface RuntimeFields {
   instanceID: string;
   runtimeID: string;
   shootName: string;
@@ -64,7 +64,7 @@ interface RuntimeFields {
 }
 
 /** A KEB finding of already bounded fields: its labels, summary (the shoot) and detail. */
-function kebFinding(fields: RuntimeFields, severity: Severity, detail: KebDetail): Finding {
+export function kebFinding(fields: RuntimeFields, severity: Severity, detail: KebDetail): Finding {
   return {
     key: fields.instanceID,
     labels: {

@@ -1,9 +1,11 @@
 import {
   AUDITS,
   type AuditDefinition,
-  labelOf,
-  reasonOf,
+  type DigestV1Row,
+  definePresenter,
+  KEB_LABELS,
   type RunSummary,
+  reasonOf,
   type Transition,
   type TransitionSummary,
 } from "@fleet-auditor/audit";
@@ -103,14 +105,13 @@ function runTable(runs: RunSummary[]): string {
 const isReport = (t: Transition | TransitionSummary): t is Transition => "finding" in t;
 
 /**
- * The labels a run's table shows beside the summary: where its findings are (the audit's
- * `groupBy` label besides state and reason: a region, a node) and what its groups tally (a plan,
- * a verb). None for an audit this CLI does not know.
+ * A transition's fields in the columns runs have always had (`instanceID`, `shootName`, `region`,
+ * `operation`, …): the structured digest v1's, as the run's audit spells them (an audit this CLI
+ * does not know gives its key and summary). Scripts read these columns by position.
  */
-function columnLabels(audit: AuditDefinition | undefined): { place?: string; tally?: string } {
-  if (!audit) return {};
-  const place = audit.groupBy.find((l) => l !== "state" && l !== "reason");
-  return { ...(place ? { place } : {}), tally: audit.presenter.tally.label };
+function v1Fields(audit: AuditDefinition | undefined): (t: Transition) => DigestV1Row {
+  const presenter = audit?.presenter ?? definePresenter({});
+  return (t) => presenter.digestV1.row(t.finding);
 }
 
 function showTable(v: RunView, audit: AuditDefinition | undefined): string {
@@ -119,25 +120,24 @@ function showTable(v: RunView, audit: AuditDefinition | undefined): string {
     `run ${v.runId}: ${v.audit}, ${v.status}, ${v.complete ? "complete scan" : `INCOMPLETE scan (${v.incompleteReason})`}, started ${v.startedAt}, ${v.transitions.length} transition(s)${v.transitionsOmitted ? ` (+${v.transitionsOmitted} not kept: no report)` : ""}`,
   );
   if (v.transitions.length === 0) return `${head}\n\nno transitions`;
-  const { place, tally } = columnLabels(audit);
-  const label = (t: Transition, name: string | undefined): string =>
-    (name ? labelOf(t.finding.labels, name) : "") || "-";
-  const rows = v.transitions.map((t) =>
-    isReport(t)
-      ? [
-          t.kind,
-          t.severity,
-          t.state,
-          t.previousState ?? "-",
-          t.finding.summary || "-",
-          label(t, place),
-          label(t, tally),
-          reasonOf(t.finding) || "-",
-          t.key,
-          t.since,
-        ]
-      : [t.kind, t.severity, t.state, t.previousState ?? "-", "-", "-", "-", "-", t.instanceID, "-"],
-  );
+  const fields = v1Fields(audit);
+  const rows = v.transitions.map((t) => {
+    if (!isReport(t))
+      return [t.kind, t.severity, t.state, t.previousState ?? "-", "-", "-", "-", "-", t.instanceID, "-"];
+    const f = fields(t);
+    return [
+      t.kind,
+      t.severity,
+      t.state,
+      t.previousState ?? "-",
+      f.shootName || "-",
+      f.region || "-",
+      f.plan || "-",
+      reasonOf(t.finding) || "-",
+      t.key,
+      t.since,
+    ];
+  });
   return `${head}\n\n${renderTable(["KIND", "SEVERITY", "STATE", "PREVIOUS", "SHOOT", "REGION", "PLAN", "REASON", "INSTANCE ID", "SINCE"], rows)}`;
 }
 
@@ -146,53 +146,83 @@ const CSV_COLUMNS = [
   "severity",
   "state",
   "previousState",
-  "key",
-  "summary",
+  "instanceID",
+  "runtimeID",
+  "shootName",
+  "globalAccountID",
+  "subAccountID",
+  "plan",
+  "region",
+  "provider",
   "reason",
   "since",
   "ending",
   "silencedBy",
+  "expiredAt",
+  "operationKind",
+  "operationID",
+  "operationState",
+  "operationDescription",
 ] as const;
+
+// v1's operation, as KEB findings carry it (other findings have none).
+interface Operation {
+  kind?: string;
+  operationID?: string;
+  state?: string;
+  description?: string;
+}
+
+// Labels the columns above already hold; the others become columns of their own, after them.
+const IN_COLUMNS: ReadonlySet<string> = new Set(KEB_LABELS);
 
 /**
  * RFC 4180 CSV with a header, one record per line; cells as `csvCell` makes them (escaped,
- * formula-guarded). The columns every transition has, then each label (the audit's, in its order,
- * then any other in the order the rows first have them), then each of its presenter's details
- * (`details`: a KEB runtime's description, operation, expiry), named as the details name them.
+ * formula-guarded). The columns runs have always had, in their order, then every label no column
+ * holds (e.g. an edge finding's `node`), in the order the rows first have them.
  */
 function csv(v: RunView, audit: AuditDefinition | undefined): string {
   const rows = v.transitions.map((t) => (isReport(t) ? t : undefined));
-  const labels = [
-    ...new Set([
-      ...(audit?.labels ?? []),
-      ...rows.flatMap((t) => (t ? Object.keys(t.finding.labels) : [])),
-    ]),
+  const extra = [
+    ...new Set(
+      rows.flatMap((t) => (t ? Object.keys(t.finding.labels).filter((l) => !IN_COLUMNS.has(l)) : [])),
+    ),
   ];
-  const details = (t: Transition | undefined): ReadonlyMap<string, string> =>
-    new Map(t && audit ? audit.presenter.details(t.finding).map((d) => [d.name, d.value]) : []);
-  const detailed = rows.map(details);
-  const detailNames = [...new Set(detailed.flatMap((d) => [...d.keys()]))];
+  const fields = v1Fields(audit);
   const records = v.transitions.map((t, i) => {
     const r = rows[i];
+    const f = r ? fields(r) : undefined;
+    const op = f?.operation as Operation | undefined;
     const values: Record<(typeof CSV_COLUMNS)[number], string | null | undefined> = {
       kind: t.kind,
       severity: t.severity,
       state: t.state,
       previousState: t.previousState,
-      key: r ? r.key : (t as TransitionSummary).instanceID,
-      summary: r?.finding.summary,
+      instanceID: r ? r.key : (t as TransitionSummary).instanceID,
+      runtimeID: f?.runtimeID,
+      shootName: f?.shootName,
+      globalAccountID: f?.globalAccountID,
+      subAccountID: f?.subAccountID,
+      plan: f?.plan,
+      region: f?.region,
+      provider: f?.provider,
       reason: r ? reasonOf(r.finding) : undefined,
       since: r?.since,
       ending: r?.ending,
       silencedBy: t.silencedBy,
+      expiredAt: f?.expiredAt,
+      operationKind: op?.kind,
+      operationID: op?.operationID,
+      operationState: op?.state,
+      operationDescription: op?.description,
     };
+    const labels = r?.finding.labels ?? {};
     return [
       ...CSV_COLUMNS.map((c) => values[c] ?? ""),
-      ...labels.map((l) => (r ? labelOf(r.finding.labels, l) : "")),
-      ...detailNames.map((d) => detailed[i]?.get(d) ?? ""),
+      ...extra.map((l) => (Object.hasOwn(labels, l) ? labels[l] : "")),
     ]
       .map((cell) => csvCell(cell ?? ""))
       .join(",");
   });
-  return [[...CSV_COLUMNS, ...labels, ...detailNames].map(csvCell).join(","), ...records].join("\r\n");
+  return [[...CSV_COLUMNS, ...extra.map(csvCell)].join(","), ...records].join("\r\n");
 }

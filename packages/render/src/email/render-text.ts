@@ -68,7 +68,7 @@ export function renderText(ctx: DigestContext, groups: readonly PlannedGroup[]):
   >;
   // The head, roll-ups and summary do not depend on what collapses: made once for every try.
   const rolled = rollUpLines(groups);
-  const top = [...head(ctx), ...(rolled.length ? ["", ...rolled] : []), "", ...summary(ctx, groups), ""];
+  const top = [...head(ctx), ...(rolled.length ? ["", ...rolled] : []), "", ...summary(groups), ""];
   let rendered = renderWith(ctx, top, groups, thresholds);
   for (const kind of COLLAPSE_ORDER) {
     if (rendered.hiddenGroups === 0 && bytes(rendered.text) <= EMAIL_BUDGET) break;
@@ -101,7 +101,7 @@ function renderWith(
     for (const g of section) {
       const collapsed = g.members.length > collapseAt[kind];
       const shown = collapsed ? g.told.slice(0, EXAMPLES) : g.told;
-      const lines = groupLines(ctx, g, collapsed);
+      const lines = groupLines(g, collapsed);
       if (out.add(lines)) for (const m of shown) named.add(m.ref);
       else {
         hidden++;
@@ -154,7 +154,7 @@ export function reportPointer(ctx: DigestContext): string[] {
 }
 
 /** Counts by kind, then one row per group in the order they are told (kind, count, state, reason, place, tally, since). */
-function summary(ctx: DigestContext, groups: readonly PlannedGroup[]): string[] {
+function summary(groups: readonly PlannedGroup[]): string[] {
   const byKind = TRANSITION_KINDS.map((k) => [k, groups.filter((g) => g.kind === k)] as const)
     .map(([k, gs]) => [k, gs.reduce((n, g) => n + g.members.length, 0)] as const)
     .filter(([, n]) => n > 0)
@@ -207,7 +207,7 @@ function tally(g: PlannedGroup): string {
  * group what its members were; what its members share said once (the presenter's note, a
  * runbook); how to silence it; then its members, or, collapsed, a few examples.
  */
-function groupLines(ctx: DigestContext, g: PlannedGroup, collapsed: boolean): string[] {
+function groupLines(g: PlannedGroup, collapsed: boolean): string[] {
   const first = g.told[0] as PlannedMember;
   const state = oneLine(g.state, 40);
   const verb = g.kind === "resolved" ? `no longer ${state}` : g.kind === "changed" ? `now ${state}` : state;
@@ -248,11 +248,7 @@ function groupLines(ctx: DigestContext, g: PlannedGroup, collapsed: boolean): st
  * resolution), then its links and how to inspect it (its runbook only when the group's head did
  * not give it).
  */
-function transitionLines(
-  m: PlannedMember,
-  brief: boolean,
-  runbookShown: boolean,
-): string[] {
+function transitionLines(m: PlannedMember, brief: boolean, runbookShown: boolean): string[] {
   const lines = [...m.row.lines];
   if (brief || m.transition.kind === "resolved") return lines;
   if (m.links.runtime) lines.push(`    console: ${m.links.runtime}`);

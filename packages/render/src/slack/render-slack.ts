@@ -238,7 +238,9 @@ function groupSection(d: DigestV1, g: DigestV1["groups"][number], index: number)
 function groupCommands(d: DigestV1, g: DigestV1["groups"][number], first: Row | undefined): string {
   const store = d.store ?? {};
   const inspect = first ? rowOf(first).inspect : undefined;
-  const silence = g.labels ? silenceCommand({ audit: d.audit, labels: Object.entries(g.labels) }, store) : undefined;
+  const silence = g.labels
+    ? silenceCommand({ audit: d.audit, labels: Object.entries(g.labels) }, store)
+    : undefined;
   const line = (label: string, command: string | undefined): string => {
     const shown = command ? shownCommand(command) : "";
     return shown ? `\n${label}: ${shown}` : "";

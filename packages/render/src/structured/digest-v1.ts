@@ -133,7 +133,9 @@ function structuredTransition(ctx: DigestContext, m: PlannedMember): DigestV1Tra
     ...(t.ending !== undefined ? { ending: t.ending } : {}),
     ...(expired ? { expiredAt: expired } : {}),
     ...(operation !== undefined ? { operation: withTimes(operation, "updatedAt") } : {}),
-    ...(previousOperation !== undefined ? { previousOperation: withTimes(previousOperation, "updatedAt") } : {}),
+    ...(previousOperation !== undefined
+      ? { previousOperation: withTimes(previousOperation, "updatedAt") }
+      : {}),
     ...(edge !== undefined ? { edge: withTimes(edge, "since") } : {}),
     links: { ...(runtime ? { runtime } : {}), ...(runbook ? { runbook } : {}) },
     labels: { ...t.finding.labels },

@@ -6,7 +6,10 @@ import { type FlatFinding, findingFromFlat } from "./flat-finding.ts";
 // before 2026-12 kept each transition of a report in the flat form; it reads as today's.
 
 type FlatRow = FlatFinding &
-  Pick<Transition, "kind" | "previousState" | "since" | "firstSeenAt" | "ending" | "silencedBy" | "incident"> & {
+  Pick<
+    Transition,
+    "kind" | "previousState" | "since" | "firstSeenAt" | "ending" | "silencedBy" | "incident"
+  > & {
     previousOperation?: FlatFinding["operation"];
   };
 
@@ -19,7 +22,11 @@ export function transitionOf(row: Transition | FlatRow): Transition {
   const previous =
     row.previousOperation === undefined
       ? undefined
-      : findingFromFlat({ ...before, state: row.previousState ?? row.state, operation: row.previousOperation });
+      : findingFromFlat({
+          ...before,
+          state: row.previousState ?? row.state,
+          operation: row.previousOperation,
+        });
   return {
     kind: row.kind,
     key: finding.key,

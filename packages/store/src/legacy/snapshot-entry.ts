@@ -6,7 +6,10 @@ import { type FlatFinding, findingFromFlat } from "./flat-finding.ts";
 // alone, under `instanceID`; since labels beside the model's fields. Either reads as today's
 // entry, so an upgrade tells, changes and resolves nothing by itself.
 
-type StoredBeforeLabels = Omit<SnapshotEntry, "key" | "finding"> & { instanceID: string; finding: FlatFinding };
+type StoredBeforeLabels = Omit<SnapshotEntry, "key" | "finding"> & {
+  instanceID: string;
+  finding: FlatFinding;
+};
 
 /** A stored snapshot entry, of this release or one before, as the engine reads it. */
 export function snapshotEntryOf(stored: SnapshotEntry | StoredBeforeLabels): SnapshotEntry {
