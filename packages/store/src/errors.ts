@@ -1,3 +1,5 @@
+import { FleetAuditorError } from "@fleet-auditor/errors";
+
 /** Stable codes of the store's errors. */
 type StoreErrorCode =
   | "STORE_UNPROCESSED"
@@ -8,12 +10,10 @@ type StoreErrorCode =
   | "STORE_TABLE_MISSING";
 
 /** Base of the store's errors. */
-class StoreError extends Error {
-  readonly code: StoreErrorCode;
+class StoreError extends FleetAuditorError<StoreErrorCode> {
   constructor(code: StoreErrorCode, message: string, options?: { cause?: unknown }) {
-    super(message, options);
+    super(code, message, options);
     this.name = "StoreError";
-    this.code = code;
   }
 }
 
@@ -97,3 +97,4 @@ export class TableMissingError extends StoreError {
     this.tableName = tableName;
   }
 }
+
