@@ -1,7 +1,7 @@
 import { FleetAuditorError } from "@fleet-auditor/errors";
 
 /** Stable codes of the notify package's errors. */
-export type NotifyErrorCode = "NOTIFY_PUBLISH" | "NOTIFY_SLACK" | "NOTIFY_PAGERDUTY";
+type NotifyErrorCode = "NOTIFY_PUBLISH" | "NOTIFY_SLACK" | "NOTIFY_PAGERDUTY";
 
 /** Base of the notify package's errors. */
 class NotifyError extends FleetAuditorError<NotifyErrorCode> {
