@@ -22,7 +22,7 @@ export interface Silence {
   id: string;
   /** Audit it applies to; absent for every audit. */
   audit?: string;
-  /** Label matchers, all of which must hold (`labels.ts`, `matcher.ts`). */
+  /** Label matchers, all of which must hold, over the finding's `labels` (`finding.ts`; `matcher.ts`). */
   match?: LabelMatcher[];
   /**
    * Named fields, as silences were stored before label matchers; read as `=` matchers on the
