@@ -1,13 +1,13 @@
+import { FleetAuditorError } from "@fleet-auditor/errors";
+
 /** Stable codes of the audit engine's errors. */
 type AuditErrorCode = "AUDIT_UNKNOWN" | "SILENCE_MATCHER";
 
 /** Base of the audit engine's errors. */
-class AuditError extends Error {
-  readonly code: AuditErrorCode;
+class AuditError extends FleetAuditorError<AuditErrorCode> {
   constructor(code: AuditErrorCode, message: string, options?: { cause?: unknown }) {
-    super(message, options);
+    super(code, message, options);
     this.name = "AuditError";
-    this.code = code;
   }
 }
 

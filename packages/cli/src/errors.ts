@@ -1,13 +1,13 @@
+import { FleetAuditorError } from "@fleet-auditor/errors";
+
 /** Stable codes of the CLI's own errors. */
 type CliErrorCode = "CLI_USAGE";
 
 /** Base of the CLI's errors. */
-class CliError extends Error {
-  readonly code: CliErrorCode;
+class CliError extends FleetAuditorError<CliErrorCode> {
   constructor(code: CliErrorCode, message: string, options?: { cause?: unknown }) {
-    super(message, options);
+    super(code, message, options);
     this.name = "CliError";
-    this.code = code;
   }
 }
 

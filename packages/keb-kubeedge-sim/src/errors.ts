@@ -1,13 +1,13 @@
+import { FleetAuditorError } from "@fleet-auditor/errors";
+
 /** Stable codes of the simulator's errors. */
 type SimErrorCode = "SIM_BAD_QUERY";
 
 /** Base of the simulator's errors. */
-class SimError extends Error {
-  readonly code: SimErrorCode;
+class SimError extends FleetAuditorError<SimErrorCode> {
   constructor(code: SimErrorCode, message: string) {
-    super(message);
+    super(code, message);
     this.name = "SimError";
-    this.code = code;
   }
 }
 

@@ -1,3 +1,5 @@
+import { FleetAuditorError } from "@fleet-auditor/errors";
+
 /** Stable codes callers can branch on; they never change meaning. */
 export type KebErrorCode =
   | "KEB_HTTP"
@@ -9,12 +11,10 @@ export type KebErrorCode =
   | "KEB_CONFIG";
 
 /** Base of every error the KEB client throws. `code` is stable; `message` is for humans. */
-export class KebError extends Error {
-  readonly code: KebErrorCode;
+export class KebError extends FleetAuditorError<KebErrorCode> {
   constructor(code: KebErrorCode, message: string, options?: { cause?: unknown }) {
-    super(message, options);
+    super(code, message, options);
     this.name = "KebError";
-    this.code = code;
   }
 }
 

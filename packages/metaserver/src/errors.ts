@@ -1,3 +1,5 @@
+import { FleetAuditorError } from "@fleet-auditor/errors";
+
 /** Why a message body could not be understood; stable, and kept with a quarantined body. */
 export type MetaserverErrorCode =
   | "MS_NOT_JSON"
@@ -11,11 +13,9 @@ export type MetaserverErrorCode =
   | "MS_RECORD";
 
 /** A body that can never be processed. The message is the quarantine reason. */
-export class MetaserverParseError extends Error {
-  readonly code: MetaserverErrorCode;
+export class MetaserverParseError extends FleetAuditorError<MetaserverErrorCode> {
   constructor(code: MetaserverErrorCode, message: string, options?: { cause?: unknown }) {
-    super(message, options);
+    super(code, message, options);
     this.name = "MetaserverParseError";
-    this.code = code;
   }
 }

@@ -1,3 +1,4 @@
+import type { FleetAuditorError } from "@fleet-auditor/errors";
 import type { ApplicationIdentity, StatusUpdate } from "./status-update.ts";
 
 /** What a conditional write of one update did. */
@@ -59,8 +60,18 @@ export interface WriteOptions {
 
 /** The Application status table. */
 export interface ApplicationStatusStore {
-  /** Writes the update unless the row already holds a newer message or this msg_id. */
+  /**
+   * Writes the update unless the row already holds a newer message or this msg_id. Throws when
+   * the write fails: `isFinal` tells a refusal no retry can cure from a failure worth retrying.
+   */
   apply(update: StatusUpdate, now: Date, options?: WriteOptions): Promise<ApplyOutcome>;
+  /**
+   * Whether an error `apply` threw is final: the database refused the write for good (an item or
+   * a key over its limits), so retrying the records cannot help. Its `code` and `message` are
+   * what a quarantine keeps of them. Throttling, timeouts and outages are not final. The store
+   * decides: which of its database's errors are final is its knowledge, not its caller's.
+   */
+  isFinal(error: unknown): error is FleetAuditorError;
   quarantine(item: QuarantineItem, options?: WriteOptions): Promise<void>;
   /** Rows matching the query, newest message first; rows whose TTL passed before `now` are left out. */
   query(query: StatusQuery, now: Date): Promise<StatusRow[]>;

@@ -1,11 +1,20 @@
+import { FleetAuditorError } from "@fleet-auditor/errors";
+
 /** Stable codes of the notify package's errors. */
-export type NotifyErrorCode = "NOTIFY_PUBLISH" | "NOTIFY_SLACK" | "NOTIFY_PAGERDUTY";
+type NotifyErrorCode = "NOTIFY_PUBLISH" | "NOTIFY_SLACK" | "NOTIFY_PAGERDUTY";
+
+/** Base of the notify package's errors. */
+class NotifyError extends FleetAuditorError<NotifyErrorCode> {
+  constructor(code: NotifyErrorCode, message: string, options?: { cause?: unknown }) {
+    super(code, message, options);
+    this.name = "NotifyError";
+  }
+}
 
 /** A message was not accepted by its destination. */
-export class PublishError extends Error {
-  readonly code: NotifyErrorCode = "NOTIFY_PUBLISH";
+export class PublishError extends NotifyError {
   constructor(message: string, options?: { cause?: unknown }) {
-    super(message, options);
+    super("NOTIFY_PUBLISH", message, options);
     this.name = "PublishError";
   }
 }
@@ -14,14 +23,13 @@ export class PublishError extends Error {
  * Slack did not take a message: refused (a webhook's 4xx with Slack's error text; the Web API's
  * `ok: false` with its `error`) or kept failing (429, 5xx, no answer until the deadline).
  */
-export class SlackPostError extends Error {
-  readonly code: NotifyErrorCode = "NOTIFY_SLACK";
+export class SlackPostError extends NotifyError {
   /** The last HTTP status (200 for a Web API refusal); 0 when no answer came. */
   readonly status: number;
   /** Slack's answer, e.g. `invalid_blocks`, `channel_not_found` (at most 300 characters). */
   readonly body: string;
   constructor(message: string, answer: { status: number; body: string }) {
-    super(message);
+    super("NOTIFY_SLACK", message);
     this.name = "SlackPostError";
     this.status = answer.status;
     this.body = answer.body;
@@ -32,8 +40,7 @@ export class SlackPostError extends Error {
  * PagerDuty did not take an event: refused (a 4xx: 400 with PagerDuty's `message` and `errors`)
  * or kept failing (429, 5xx, no answer) until the deadline. Never carries the routing key.
  */
-export class PagerDutyError extends Error {
-  readonly code: NotifyErrorCode = "NOTIFY_PAGERDUTY";
+export class PagerDutyError extends NotifyError {
   /** The last HTTP status; 0 when no answer came. */
   readonly status: number;
   /** `trigger`, `acknowledge` or `resolve`. */
@@ -46,7 +53,7 @@ export class PagerDutyError extends Error {
     message: string,
     context: { status: number; action: string; dedupKey: string; errors: readonly string[] },
   ) {
-    super(message);
+    super("NOTIFY_PAGERDUTY", message);
     this.name = "PagerDutyError";
     this.status = context.status;
     this.action = context.action;

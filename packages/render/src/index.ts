@@ -3,6 +3,16 @@ export { renderDigests } from "./digest.ts";
 export { EMAIL_BUDGET } from "./email/render-text.ts";
 export { HEALTH_RUNBOOK_DOC, healthNotice } from "./health-notice.ts";
 export { MAX_NEW_INCIDENT_MESSAGES, renderIncidentMessages } from "./incident-messages.ts";
+export {
+  healthPagerEvent,
+  incidentPagerEvent,
+  PAGER_LIMITS,
+  type PagerEvent,
+  type PagerResolve,
+  type PagerTrigger,
+  runDigestPagerEvent,
+  testPagerEvents,
+} from "./pager/pagerduty-event.ts";
 export { renderPagerMessages } from "./pager-messages.ts";
 export { reportDigests } from "./report-digests.ts";
 export { type SlackMessage, slackMessage } from "./slack/render-slack.ts";

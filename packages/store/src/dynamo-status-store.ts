@@ -21,6 +21,8 @@ import type {
   WriteOptions,
 } from "@fleet-auditor/metaserver";
 import { batchGet } from "./batch-get.ts";
+import { WriteRefusedError } from "./errors.ts";
+import { isFinalWriteError } from "./final-write-errors.ts";
 import { fromIndex } from "./index-fallback.ts";
 import { quarantineToItem, toQuarantineItem } from "./quarantine-item.ts";
 import { STATUS_ATTRIBUTES, statusUpdateCommand, toRow } from "./status-item.ts";
@@ -48,7 +50,9 @@ export interface DynamoStatusStoreOptions {
 /**
  * The status table on DynamoDB. Each update is one conditional UpdateItem that wins only over an
  * older message (header timestamp, then status rank, then msg_id): never a read-then-write. What
- * it sends is built by the pure `status-item.ts`.
+ * it sends is built by the pure `status-item.ts`. A write DynamoDB refuses for good throws
+ * `WriteRefusedError` (which errors are final: `final-write-errors.ts`); any other error is thrown
+ * as the SDK threw it, to be retried.
  */
 export class DynamoStatusStore implements ApplicationStatusStore {
   readonly #o: Required<DynamoStatusStoreOptions>;
@@ -65,9 +69,15 @@ export class DynamoStatusStore implements ApplicationStatusStore {
       );
       return "applied";
     } catch (err) {
-      if (!(err instanceof ConditionalCheckFailedException)) throw err;
-      return this.#refused(u, err, send);
+      if (err instanceof ConditionalCheckFailedException) return this.#refused(u, err, send);
+      if (isFinalWriteError(err)) throw new WriteRefusedError(u.id, err);
+      throw err;
     }
+  }
+
+  /** Whether `apply` refused the write for good (`WriteRefusedError`): its records are kept, not retried. */
+  isFinal(error: unknown): error is WriteRefusedError {
+    return error instanceof WriteRefusedError;
   }
 
   /**

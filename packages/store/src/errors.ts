@@ -1,3 +1,5 @@
+import { FleetAuditorError } from "@fleet-auditor/errors";
+
 /** Stable codes of the store's errors. */
 type StoreErrorCode =
   | "STORE_UNPROCESSED"
@@ -5,15 +7,14 @@ type StoreErrorCode =
   | "STORE_REPORT_INCOMPLETE"
   | "STORE_STATE_DIR_IN_USE"
   | "STORE_STATE_DIR_DAMAGED"
-  | "STORE_TABLE_MISSING";
+  | "STORE_TABLE_MISSING"
+  | "STORE_REFUSED";
 
 /** Base of the store's errors. */
-class StoreError extends Error {
-  readonly code: StoreErrorCode;
+class StoreError extends FleetAuditorError<StoreErrorCode> {
   constructor(code: StoreErrorCode, message: string, options?: { cause?: unknown }) {
-    super(message, options);
+    super(code, message, options);
     this.name = "StoreError";
-    this.code = code;
   }
 }
 
@@ -95,5 +96,23 @@ export class TableMissingError extends StoreError {
     );
     this.name = "TableMissingError";
     this.tableName = tableName;
+  }
+}
+
+/**
+ * DynamoDB refused a status write for good (the item or a key over its limits, a request it cannot
+ * read): no retry can cure it. `code` and `message` are what a quarantine keeps of its records;
+ * `cause` is DynamoDB's error.
+ */
+export class WriteRefusedError extends StoreError {
+  readonly applicationId: string;
+  constructor(applicationId: string, cause: unknown) {
+    const id = applicationId.length > 80 ? `${applicationId.slice(0, 80)}…` : applicationId;
+    const { name, message } = cause as Error;
+    super("STORE_REFUSED", `DynamoDB refused the write of Application ${id} for good: ${name}: ${message}`, {
+      cause,
+    });
+    this.name = "WriteRefusedError";
+    this.applicationId = applicationId;
   }
 }

@@ -1,15 +1,14 @@
+import { FleetAuditorError } from "@fleet-auditor/errors";
 import type { ZodError, ZodType } from "zod";
 
 /** Stable codes of the use cases' errors. */
 type UseCaseErrorCode = "CONFIG" | "RUN_INPUT" | "RUN_DEADLINE" | "SECRET_UNREADABLE";
 
 /** Base of the use cases' errors: configuration and inputs that cannot work. */
-class UseCaseError extends Error {
-  readonly code: UseCaseErrorCode;
+class UseCaseError extends FleetAuditorError<UseCaseErrorCode> {
   constructor(code: UseCaseErrorCode, message: string, options?: { cause?: unknown }) {
-    super(message, options);
+    super(code, message, options);
     this.name = "UseCaseError";
-    this.code = code;
   }
 }
 

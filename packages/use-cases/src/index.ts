@@ -29,7 +29,6 @@ export {
 } from "./notify-test.ts";
 export { PagerEnvSchema } from "./pager-config.ts";
 export { deliverToPager, pagerEventFor } from "./pager-delivery.ts";
-export type { PagerTrigger } from "./pager-event.ts";
 export type { AuditSource, RunLogger, SlackPoster, SlackThreads } from "./ports.ts";
 export { runAudit } from "./run-audit.ts";
 export type { AuditRunDeps, AuditRunHooks, AuditRunPorts, AuditRunSettings } from "./run-deps.ts";

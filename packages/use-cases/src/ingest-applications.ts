@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { FleetAuditorError } from "@fleet-auditor/errors";
 import {
   type ApplicationStatusStore,
   coalesce,
@@ -69,6 +70,8 @@ export interface IngestDeps {
  *    `MAX_FUTURE_SKEW_MS` after SQS received the message (it would win every later merge).
  * 2. Fold the batch to one update per Application ID, and write each with one conditional
  *    UpdateItem, `writeConcurrency` at a time.
+ *    A write the store calls final (`store.isFinal`: refused for good, as an ID over DynamoDB's
+ *    key limit) quarantines its records with the store's code and reason.
  * 3. Hand back the records whose write or quarantine failed for a transient reason, and, once
  *    `deadline` is aborted, every record not yet seen written.
  */
@@ -149,10 +152,9 @@ export async function ingestBatch(
       try {
         counts[await deps.store.apply(update, now, { signal })]++;
       } catch (err) {
-        if (refusedForGood(err)) {
-          // Retrying cannot help (an item or key over DynamoDB's limits): keep the records with the reason.
-          const reason = `DynamoDB refused the write of Application ${update.id.slice(0, 80)}${update.id.length > 80 ? "…" : ""} for good: ${(err as Error).name}: ${(err as Error).message}`;
-          for (const id of ids) await keep(byId.get(id) as QueuedMessage, { code: "STORE_REFUSED", reason });
+        if (deps.store.isFinal(err)) {
+          // The store says retrying cannot help (an item or key over its limits): keep the records with its reason.
+          for (const id of ids) await keep(byId.get(id) as QueuedMessage, err);
           continue;
         }
         if (retry(ids) === "deferred") continue;
@@ -188,29 +190,14 @@ function receivedAt(record: QueuedMessage, now: Date): number {
   return Math.min(record.sentAt ?? now.getTime(), now.getTime());
 }
 
-/**
- * DynamoDB errors no retry can cure: the item or a key is over its limits, or the request is
- * malformed. Throttling and timeouts are not among them: those records are retried.
- */
-function refusedForGood(err: unknown): boolean {
-  const name = (err as { name?: unknown }).name;
-  return (
-    name === "ValidationException" ||
-    name === "ItemCollectionSizeLimitExceededException" ||
-    name === "SerializationException"
-  );
-}
-
 async function quarantine(deps: IngestDeps, record: QueuedMessage, why: unknown, now: Date): Promise<void> {
   const signal = deps.deadline;
   const { excerpt, bytes, truncated } = quarantineExcerpt(record.body, deps.bodyCapBytes);
-  // A parse error, a refusal we named, or an unexpected exception (a bug of ours; the body is still kept).
+  // A parse error, the store's refusal for good, or an unexpected exception (a bug of ours; the body is still kept).
   const { code, reason } =
-    why instanceof MetaserverParseError
-      ? { code: why.code as string, reason: why.message }
-      : isNamed(why)
-        ? why
-        : { code: "MS_UNEXPECTED", reason: `unexpected decoding error: ${String(why)}` };
+    why instanceof FleetAuditorError
+      ? { code: why.code, reason: why.message }
+      : { code: "MS_UNEXPECTED", reason: `unexpected decoding error: ${String(why)}` };
   await deps.store.quarantine(
     {
       sqsMessageId: record.messageId,
@@ -224,12 +211,6 @@ async function quarantine(deps: IngestDeps, record: QueuedMessage, why: unknown,
     { signal },
   );
   deps.log?.warn("message quarantined", { messageId: record.messageId, reason: code });
-}
-
-function isNamed(why: unknown): why is { code: string; reason: string } {
-  return (
-    typeof why === "object" && why !== null && "code" in why && "reason" in why && !(why instanceof Error)
-  );
 }
 
 /** A stable message id for a line of a file (the CLI's stand-in for SQS message ids). */

@@ -118,7 +118,7 @@ function deadlineOf(run: Run): { signal?: AbortSignal; deadlineAt?: number } {
 const LOOKUP_IDS = 100;
 
 /**
- * Stage 5: before anything may resolve, the runtimes the snapshot has and the scan did not list
+ * Stage 4: before anything may resolve, the runtimes the snapshot has and the scan did not list
  * are looked up by ID (`instance_id=…&state=all`, 100 a query). One still flagged was missed by
  * the paging (an OFFSET scan cannot see a deletion balanced by an insertion between two page
  * reads): it counts as found, not resolved. The others say how they ended: their displayed state,

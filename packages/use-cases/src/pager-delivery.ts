@@ -1,21 +1,23 @@
-import { DIGEST_V1, HEALTH_V1, TEST_V1 } from "@fleet-auditor/render";
-import { RunInputError } from "./errors.ts";
 import {
-  healthEvent,
-  incidentEvent,
+  DIGEST_V1,
+  HEALTH_V1,
+  healthPagerEvent,
+  incidentPagerEvent,
   PAGER_LIMITS,
   type PagerEvent,
   type PagerResolve,
-  runDigestEvent,
-  testEvents,
-} from "./pager-event.ts";
+  runDigestPagerEvent,
+  TEST_V1,
+  testPagerEvents,
+} from "@fleet-auditor/render";
+import { RunInputError } from "./errors.ts";
 import type { PagerPort, RunLogger } from "./ports.ts";
 import type { DeliveredMessage } from "./slack-delivery.ts";
 import { structuredMessage } from "./structured-message.ts";
 
-// Where the rest of the pager lives: the events in `pager-event.ts`, notify's `PagerDutyEvents`
-// (the `PagerPort` that sends them with the routing key), and `functions/pager.ts`, which
-// subscribes it to the Critical topic.
+// Where the rest of the pager lives: the events in render's `pager/pagerduty-event.ts`, notify's
+// `PagerDutyEvents` (the `PagerPort` that sends them with the routing key), and
+// `functions/pager.ts`, which subscribes it to the Critical topic.
 
 /** The event for one delivered message, what it is about, and the run or test that sent it (for logs). */
 export interface PagerEventFor {
@@ -44,17 +46,17 @@ export function pagerEventFor(delivered: string): PagerEventFor {
   const message = structuredMessage(delivered);
   if (message.kind === "digest") {
     const { digest } = message;
-    if (!digest.incident) return { event: runDigestEvent(digest), about: "run", runId: digest.runId };
+    if (!digest.incident) return { event: runDigestPagerEvent(digest), about: "run", runId: digest.runId };
     checkKey("Message.incident.key", digest.incident.key);
-    return { event: incidentEvent(digest, digest.incident), about: "incident", runId: digest.runId };
+    return { event: incidentPagerEvent(digest, digest.incident), about: "incident", runId: digest.runId };
   }
   if (message.kind === "health") {
     checkKey("Message.key", message.notice.key);
-    return { event: healthEvent(message.notice), about: "health", runId: message.notice.runId };
+    return { event: healthPagerEvent(message.notice), about: "health", runId: message.notice.runId };
   }
   if (message.kind === "test") {
     checkKey("Message.key", message.notice.key);
-    const [trigger, resolve] = testEvents(message.notice);
+    const [trigger, resolve] = testPagerEvents(message.notice);
     return { event: trigger, followedBy: resolve, about: "test", testId: message.notice.testId };
   }
   throw new RunInputError([

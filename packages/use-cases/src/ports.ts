@@ -1,6 +1,5 @@
 import type { Finding } from "@fleet-auditor/audit";
-import type { SlackMessage } from "@fleet-auditor/render";
-import type { PagerEvent } from "./pager-event.ts";
+import type { PagerEvent, SlackMessage } from "@fleet-auditor/render";
 import type { Run, Scan, State } from "./run-state.ts";
 
 /** The minimal logger the use cases write to (Powertools Logger fits). */
@@ -54,7 +53,7 @@ export interface Confirmed {
 /**
  * What an audit reads, as a port. `read` is stage 3 of a run: findings, whether the read was
  * complete and what was read; it ends incomplete rather than throw for what it could not read. A
- * source that can look absent keys up again says so with `confirmAbsent` (stage 5): a key the
+ * source that can look absent keys up again says so with `confirmAbsent` (stage 4): a key the
  * snapshot has and the scan did not list resolves only on its answer. The run never asks which
  * kind of source it has.
  */

@@ -66,9 +66,9 @@ export async function runAudit(
     const { endings } = confirmed;
     const scan = leaveOut(deps, confirmed.scan);
     const leftOut = leftOutNews(scan.leftOut, state.health.leftOutTold ?? []);
-    const diff = planTransitions(deps, run, scan, state, source);
-    const transitions = withEndings(diff.transitions, endings);
-    const plan = { diff: { ...diff, transitions } };
+    const planned = planTransitions(deps, run, scan, state, source);
+    const diff = { ...planned, transitions: withEndings(planned.transitions, endings) };
+    const { transitions } = diff;
     const report = run.dryRun ? { stored: true } : await keepReport(deps, run, scan, transitions);
     const digests = render(
       deps,
@@ -82,13 +82,12 @@ export async function runAudit(
     );
     if (run.dryRun) {
       const preview = digests.map(({ subject, message, attributes }) => ({ subject, message, attributes }));
-      return { ...summarize(run, scan, plan, NOTHING_TOLD, NO_WRITES), preview };
+      return { ...summarize(run, scan, diff, NOTHING_TOLD, NO_WRITES), preview };
     }
     const publishing = input.notify !== false && digests.length > 0;
     if (publishing) await deps.ports.store.beginPublishing(run.audit.name, fence(run));
-    const delivery =
-      input.notify === false ? toldQuietly(plan.diff) : await publish(deps, digests, report.stored);
-    const writes = await commit(deps, run, plan.diff, delivery);
+    const delivery = input.notify === false ? toldQuietly(diff) : await publish(deps, digests, report.stored);
+    const writes = await commit(deps, run, diff, delivery);
     if (publishing || state.repeats) await deps.ports.store.endPublishing(run.audit.name);
     const failed = delivery.refused.size;
     const ok = scan.complete && failed === 0;
@@ -97,7 +96,7 @@ export async function runAudit(
     const told = failed === 0 ? rememberLeftOut(health, leftOut.remember) : undefined;
     const healthAfter = await updateHealth(deps, run, told ?? health, { ok, reason }, told !== undefined);
     const summary = {
-      ...summarize(run, scan, plan, delivery, writes),
+      ...summarize(run, scan, diff, delivery, writes),
       ...(transitions.length ? { report } : {}),
       ...(state.repeats && digests.length ? { repeats: state.repeats } : {}),
       health: healthAfter,

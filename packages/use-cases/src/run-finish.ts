@@ -20,11 +20,6 @@ import type { AuditRunResult, Run, Scan } from "./run-state.ts";
 export const LEDGER_TRANSITIONS = 500;
 const LEDGER_TRANSITION_BYTES = 200_000;
 
-/** The transitions and snapshot writes of a run. */
-export interface Plan {
-  diff: DiffResult;
-}
-
 /** Stage 9: the writes whose transitions were told; throws `LeaseLostError` if the lease was lost. */
 export function commit(
   deps: ResolvedDeps,
@@ -93,11 +88,11 @@ export async function updateHealth(
 export function summarize(
   run: Run,
   scan: Scan,
-  plan: Plan,
+  diff: DiffResult,
   delivery: Delivery,
   writes: CommitResult,
 ): AuditRunResult {
-  const transitions = plan.diff.transitions;
+  const { transitions } = diff;
   return {
     ...emptySummary(run),
     complete: scan.complete,

@@ -1,5 +1,6 @@
-// What a run knows before it tells anything: the audit's state, the findings it can keep, and
-// the transitions its findings make against the snapshot. Stages 3 to 5 of `runAudit`.
+// What a run knows before it tells anything: the audit's state (read in stage 3, beside the
+// source's read), the findings it can keep (stage 4) and the transitions its findings make
+// against the snapshot (stage 5). Stages 3 to 5 of `runAudit`.
 
 import {
   type AuditHealth,
@@ -13,7 +14,7 @@ import type { AuditSource } from "./ports.ts";
 import type { ResolvedDeps } from "./run-deps.ts";
 import type { Run, Scan, State } from "./run-state.ts";
 
-/** Read alongside the scan: the audit's snapshot, the silences in force and its health. */
+/** Stage 3, alongside the source's read: the audit's snapshot, the silences in force and its health. */
 export async function loadState(deps: ResolvedDeps, run: Run): Promise<State> {
   const [previous, silences, health, unfinished] = await Promise.all([
     deps.ports.store.loadSnapshot(run.audit.name),
@@ -30,9 +31,9 @@ export async function loadState(deps: ResolvedDeps, run: Run): Promise<State> {
 }
 
 /**
- * Stage 4, first: what the run cannot keep (`keepable`: a finding that cannot be stored, a second
- * finding under one key) is left out before the diff, so nothing is published that the commit
- * would then refuse; it is counted in the summary and told once.
+ * Stage 4, last: what the run cannot keep (`keepable`: a finding that cannot be stored, a second
+ * finding under one key) is left out before the diff (stage 5), so nothing is published that the
+ * commit would then refuse; it is counted in the summary and told once.
  */
 export function leaveOut(deps: ResolvedDeps, scan: Scan): Scan {
   const { findings, leftOut } = keepable(scan.findings);
@@ -52,7 +53,7 @@ export function rememberLeftOut(health: AuditHealth, remember: readonly string[]
   return remember.length ? { ...rest, leftOutTold: [...remember] } : rest;
 }
 
-/** Stage 4 (pure): the transitions and snapshot writes. */
+/** Stage 5 (pure): the transitions and snapshot writes. */
 export function planTransitions(
   deps: ResolvedDeps,
   run: Run,

@@ -1,5 +1,6 @@
 // A run begins: its identity and clock (`startRun`), whether its scheduled time was already
-// recorded, the audit's lease, and how a run out of time ends. Stages 1 and 2 of `runAudit`.
+// recorded, the audit's lease, and how a run out of time ends. Stages 1 and 2 of `runAudit` (and
+// the ledger's second look, in stage 3).
 
 import { type AuditHealth, auditNamed } from "@fleet-auditor/audit";
 import type { SourceDeps } from "./audit-source.ts";
@@ -84,7 +85,7 @@ export async function beginRun(deps: ResolvedDeps, run: Run): Promise<AuditRunRe
 
 /**
  * The summary of this scheduled time's recorded run, marked `duplicate`, if it has one. Asked
- * before the lease, and again while the run reads (`runAudit`): a second delivery that read the
+ * in stage 1, before the lease, and again in stage 3, while the run reads: a second delivery that read the
  * ledger just before the first run recorded, and took the lease just after it was released,
  * learns there that it repeats a finished run, before it tells anything.
  */

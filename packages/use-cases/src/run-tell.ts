@@ -31,7 +31,7 @@ export async function keepReport(
   const { transitions: _t, ...summary } = summarize(
     run,
     scan,
-    { diff: { transitions: [], changes: [] } },
+    { transitions: [], changes: [] },
     NOTHING_TOLD,
     NO_WRITES,
   );

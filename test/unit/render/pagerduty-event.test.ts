@@ -1,28 +1,36 @@
-import { HEALTH_RUNBOOK_DOC } from "@fleet-auditor/render";
-import { type PagerTrigger, pagerEventFor, RunInputError } from "@fleet-auditor/use-cases";
+import {
+  type DigestV1,
+  DigestV1Schema,
+  HEALTH_RUNBOOK_DOC,
+  type HealthV1,
+  HealthV1Schema,
+  healthPagerEvent,
+  incidentPagerEvent,
+  PAGER_LIMITS,
+  type PagerEvent,
+  type PagerTrigger,
+  runDigestPagerEvent,
+} from "@fleet-auditor/render";
 import { describe, expect, it } from "vitest";
 import { healthText, incidentText, runDigestText } from "../../helpers/pager-messages.ts";
 import { t } from "../../helpers/transitions.ts";
 
-// The pager's mapping from what the Critical topic delivers to a PagerDuty Events API v2 event:
-// pure, every bound checked on the event itself.
+// The pager's channel: a structured message as a PagerDuty Events API v2 event, pure, every bound
+// checked on the event itself. (Which event a delivered text gets, and what is refused, is
+// use-cases' `pagerEventFor`: test/unit/use-cases/pager-event-for.test.ts.)
 
 const KEY = "inc-AbCdEfGhIjKlMnOpQrStUvWx";
-const trigger = (text: string): PagerTrigger => {
-  const { event } = pagerEventFor(text);
+const digestOf = (text: string): DigestV1 => DigestV1Schema.parse(JSON.parse(text));
+const noticeOf = (text: string): HealthV1 => HealthV1Schema.parse(JSON.parse(text));
+const asTrigger = (event: PagerEvent): PagerTrigger => {
   if (event.event_action !== "trigger") throw new Error(`expected a trigger, got ${event.event_action}`);
   return event;
 };
-const refusal = (text: string): RunInputError => {
-  try {
-    pagerEventFor(text);
-  } catch (err) {
-    if (err instanceof RunInputError) return err;
-    throw err;
-  }
-  throw new Error("expected a refusal");
-};
-/** A delivered incident message with some of its digest's fields replaced. */
+/** The event of an incident message's digest. */
+const incidentEvent = (digest: DigestV1): PagerEvent =>
+  incidentPagerEvent(digest, digest.incident as NonNullable<DigestV1["incident"]>);
+const trigger = (text: string): PagerTrigger => asTrigger(incidentEvent(digestOf(text)));
+/** An incident message's digest with some of its fields replaced. */
 const editedIncident = (edit: (d: Record<string, unknown>) => void): string => {
   const d = JSON.parse(incidentText("firing", KEY)) as Record<string, unknown>;
   edit(d);
@@ -65,10 +73,9 @@ describe("the pager's event for an incident message", () => {
   });
 
   it("resolves a resolved incident under the same key, with nothing but the key", () => {
-    expect(pagerEventFor(incidentText("resolved", KEY))).toEqual({
-      event: { event_action: "resolve", dedup_key: KEY },
-      about: "incident",
-      runId: "run-1",
+    expect(incidentEvent(digestOf(incidentText("resolved", KEY)))).toEqual({
+      event_action: "resolve",
+      dedup_key: KEY,
     });
   });
 
@@ -83,7 +90,7 @@ describe("the pager's event for an incident message", () => {
       d.subject = `line one\nline two ${"🔥".repeat(2_000)}`;
     });
     const { summary } = trigger(text).payload;
-    expect(Array.from(summary)).toHaveLength(1_024);
+    expect(Array.from(summary)).toHaveLength(PAGER_LIMITS.summary);
     expect(summary).toMatch(/^line one line two (🔥)+…$/u);
     // No half of a surrogate pair at the cut.
     expect(summary).not.toMatch(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])/);
@@ -122,19 +129,11 @@ describe("the pager's event for an incident message", () => {
     });
     expect(trigger(noLinks).links).toEqual([]);
   });
-
-  it("refuses a key longer than PagerDuty's 255 characters by its field, never its value", () => {
-    const err = refusal(incidentText("firing", `inc-${"k".repeat(252)}`));
-    expect(err.message).toContain("Message.incident.key: is longer than PagerDuty's 255 characters");
-    expect(err.message).not.toContain("kkkk");
-    expect(pagerEventFor(incidentText("firing", `inc-${"k".repeat(251)}`)).event.dedup_key).toHaveLength(255);
-    expect(refusal(incidentText("firing", "")).message).toContain("Message.incident.key: is empty");
-  });
 });
 
 describe("the pager's event for a health notice", () => {
   it("triggers degraded as a warning under the episode's key and resolves recovered under the same key", () => {
-    const degraded = trigger(healthText("degraded"));
+    const degraded = asTrigger(healthPagerEvent(noticeOf(healthText("degraded"))));
     expect(degraded).toMatchObject({
       event_action: "trigger",
       dedup_key: expect.stringMatching(/^hlt-/),
@@ -150,47 +149,29 @@ describe("the pager's event for a health notice", () => {
     expect(degraded.payload.summary).toMatch(/failing audit is DEGRADED/);
     // A README pointer is no URL: it stays in the details, and no link is made of it.
     expect(degraded.links).toEqual([]);
-    expect(pagerEventFor(healthText("recovered")).event).toEqual({
+    expect(healthPagerEvent(noticeOf(healthText("recovered")))).toEqual({
       event_action: "resolve",
       dedup_key: degraded.dedup_key,
     });
-    const next = trigger(healthText("degraded", "2026-12-01T00:00:00.000Z"));
+    const next = asTrigger(healthPagerEvent(noticeOf(healthText("degraded", "2026-12-01T00:00:00.000Z"))));
     expect(next.dedup_key).not.toBe(degraded.dedup_key);
   });
 
   it("links the runbook when it is an https: URL", () => {
-    const e = trigger(healthText("degraded", undefined, "https://wiki.example/runbooks/{reason}"));
-    expect(e.links).toEqual([
+    const notice = noticeOf(healthText("degraded", undefined, "https://wiki.example/runbooks/{reason}"));
+    expect(asTrigger(healthPagerEvent(notice)).links).toEqual([
       { href: "https://wiki.example/runbooks/fleet-auditor-degraded", text: "Runbook" },
     ]);
   });
 });
 
-describe("the pager's event for anything else", () => {
-  it("pages a digest without an incident under its run's key, the same key every time", () => {
-    const text = runDigestText();
-    const first = pagerEventFor(text);
-    expect(first).toMatchObject({ about: "run", event: { event_action: "trigger" } });
-    expect(first.event.dedup_key).toMatch(/^run-[\w-]{24}$/);
-    expect(pagerEventFor(text).event.dedup_key).toBe(first.event.dedup_key);
-  });
-
-  it("refuses text, another publisher's JSON and a document its schema refuses, naming the field", () => {
-    expect(refusal("fleet-auditor [prod-eu] DEGRADED: <KEB>").message).toMatch(
-      /^invalid input: Message: expected a fleet-auditor.digest\/v1, a fleet-auditor.health\/v1 or a fleet-auditor.test\/v1/,
-    );
-    expect(refusal(JSON.stringify({ schema: "other/v9", secret: "hunter2" })).message).toMatch(
-      /Message.schema: expected/,
-    );
-    const foreign = refusal(
-      editedIncident((d) => {
-        d.at = "hunter2";
-        d.incident = { key: KEY, status: "open", startsAt: "yesterday" };
-      }),
-    );
-    for (const field of ["Message.at", "Message.incident.status", "Message.incident.startsAt"])
-      expect(foreign.message).toContain(field);
-    expect(foreign.message).not.toContain("hunter2");
-    expect(foreign.message).not.toContain("yesterday");
+describe("the pager's event for a digest without an incident", () => {
+  it("triggers under its run's key, the same key every time, and another run's key for another run", () => {
+    const digest = digestOf(runDigestText());
+    const first = runDigestPagerEvent(digest);
+    expect(first).toMatchObject({ event_action: "trigger", payload: { component: "failing" } });
+    expect(first.dedup_key).toMatch(/^run-[\w-]{24}$/);
+    expect(runDigestPagerEvent(digestOf(runDigestText())).dedup_key).toBe(first.dedup_key);
+    expect(runDigestPagerEvent({ ...digest, runId: "run-2" }).dedup_key).not.toBe(first.dedup_key);
   });
 });

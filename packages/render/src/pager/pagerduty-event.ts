@@ -1,8 +1,11 @@
 import { createHash } from "node:crypto";
 import { oneLine, safeLink } from "@fleet-auditor/audit";
-import type { DigestV1, HealthV1, TestV1 } from "@fleet-auditor/render";
+import type { DigestV1 } from "../structured/digest-v1-schema.ts";
+import type { HealthV1 } from "../structured/health-v1-schema.ts";
+import type { TestV1 } from "../structured/test-v1-schema.ts";
 
-// PagerDuty Events API v2 events built from this product's structured messages: pure, no I/O.
+// PagerDuty Events API v2 events built from this product's structured messages: the pager's
+// channel, beside the e-mail, Chatbot and Slack renderings; pure, no I/O. use-cases'
 // `pager-delivery.ts` chooses which one a delivered message is; notify's `PagerDutyEvents` adds
 // the routing key and sends it.
 
@@ -53,7 +56,10 @@ export interface PagerResolve {
 export type PagerEvent = PagerTrigger | PagerResolve;
 
 /** An incident message's event: `firing` triggers, `resolved` resolves, under `incident.key`. */
-export function incidentEvent(digest: DigestV1, incident: NonNullable<DigestV1["incident"]>): PagerEvent {
+export function incidentPagerEvent(
+  digest: DigestV1,
+  incident: NonNullable<DigestV1["incident"]>,
+): PagerEvent {
   if (incident.status === "resolved") return { event_action: "resolve", dedup_key: incident.key };
   return digestTrigger(digest, incident.key, incident.startsAt);
 }
@@ -63,14 +69,14 @@ export function incidentEvent(digest: DigestV1, incident: NonNullable<DigestV1["
  * its landscape, audit and run: a retried invocation adds to the alert it opened instead of
  * opening another. Nothing says when that alert ends: it is resolved in PagerDuty.
  */
-export function runDigestEvent(digest: DigestV1): PagerTrigger {
+export function runDigestPagerEvent(digest: DigestV1): PagerTrigger {
   const identity = JSON.stringify([digest.landscape ?? "", digest.audit, "run", digest.runId]);
   const key = `run-${createHash("sha256").update(identity).digest("base64url").slice(0, 24)}`;
   return digestTrigger(digest, key, digest.at);
 }
 
 /** A health notice's event under its episode's `key`: `degraded` triggers (warning), `recovered` resolves. */
-export function healthEvent(notice: HealthV1): PagerEvent {
+export function healthPagerEvent(notice: HealthV1): PagerEvent {
   if (notice.status === "recovered") return { event_action: "resolve", dedup_key: notice.key };
   return {
     event_action: "trigger",
@@ -100,7 +106,7 @@ export function healthEvent(notice: HealthV1): PagerEvent {
  * whose summary starts `[TEST]`, then at once a `resolve` under the same key, unique to the test:
  * the route to PagerDuty is proven and nobody stays paged.
  */
-export function testEvents(notice: TestV1): [PagerTrigger, PagerResolve] {
+export function testPagerEvents(notice: TestV1): [PagerTrigger, PagerResolve] {
   const where = notice.landscape ? `[${notice.landscape}] ` : "";
   const trigger: PagerTrigger = {
     event_action: "trigger",

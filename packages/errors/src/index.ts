@@ -1,0 +1,1 @@
+export { FleetAuditorError } from "./fleet-auditor-error.ts";
