@@ -159,7 +159,7 @@ function digestTrigger(digest: DigestV1, key: string, startsAt: string): PagerTr
           stored: digest.report.stored,
         },
         transitions: shown.map((t) => ({
-          key: cut(t.instanceID),
+          key: cut(t.alert?.key ?? t.instanceID),
           kind: t.kind,
           state: cut(t.state, 100),
           reason: cut(t.reason),
