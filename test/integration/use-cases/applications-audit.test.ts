@@ -1,5 +1,6 @@
+import { applicationsAudit, type RunReport } from "@fleet-auditor/audit";
 import { SnsAlertPublisher } from "@fleet-auditor/notify";
-import { type DigestV1, slackMessage } from "@fleet-auditor/render";
+import { type DigestV1, reportDigests, slackMessage } from "@fleet-auditor/render";
 import {
   auditTableDefinition,
   DynamoAuditStore,
@@ -154,8 +155,18 @@ describe("the applications audit (status table, dynalite or DynamoDB Local, faux
       count: 6,
       requests: ["list services"],
     });
-    // Slack (the webhook function renders the structured digest) names nodes and verbs.
-    const slack = JSON.stringify(slackMessage(told?.digest as DigestV1));
+    // Slack (the function renders the incidents topic's digest, which carries its rows) names
+    // nodes and verbs: the run rendered again as that topic gets it.
+    const report = await deps.ports.reports?.loadReport(first.runId);
+    const [forSlack] = reportDigests(report as RunReport, {
+      forChannels: true,
+      groupBy: applicationsAudit.groupBy,
+      presenter: applicationsAudit.presenter,
+      reportCommand: `fleet-auditor runs show ${first.runId}`,
+    });
+    const slack = JSON.stringify(
+      slackMessage(JSON.parse(JSON.parse(forSlack?.message ?? "{}").default) as DigestV1),
+    );
     expect(slack).toContain("on node `edge-17`");
     expect(slack).toContain("verbs list");
     expect(slack).toContain("InApplying since");
