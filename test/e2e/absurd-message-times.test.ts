@@ -63,6 +63,7 @@ const store = () => new DynamoStatusStore({ client: dynamo.db.client, tableName:
 
 /** Every message time a reader shows parses as a time, and one past the year 9999 shows as its last instant. */
 function expectReadable(rows: ReadonlyArray<{ id: string; messageTime: string }>): void {
+  expect(rows.length, "rows to read").toBeGreaterThan(0);
   for (const r of rows) expect(Number.isNaN(Date.parse(r.messageTime)), r.id).toBe(false);
   const far = rows.find((r) => r.id === "far-open" || r.id === "far-refused");
   if (far) expect(far.messageTime).toBe("9999-12-31T23:59:59.999Z");
@@ -98,9 +99,10 @@ describe("a status row stored with an absurd header time", () => {
     const open = await store().watched({ set: "open", before: new Date(NOW.getTime() - 10 * MINUTE) }, NOW);
     expectReadable(open);
     expect(open.map((r) => r.id).sort()).toEqual(["ancient-open", "sane-open"]);
-    expectReadable(
+    // A refusal at a time no clock wrote is in no refusal window: the window's read leaves it out.
+    expect(
       await store().watched({ set: "refused", since: new Date(NOW.getTime() - 15 * MINUTE) }, NOW),
-    );
+    ).toEqual([]);
     const summary = await runAudit(
       {
         ports: {

@@ -84,6 +84,7 @@ describe("the queue function at its deadline", () => {
     expect(handedBack).toEqual(event.Records.map((r) => r.messageId));
     answers.release();
     const unsent = REQUESTS.slice(sent).map(idOf);
+    expect(unsent.length).toBeGreaterThan(0);
     const written = await rowIds(table);
     for (const id of unsent) expect(written).not.toContain(id);
 

@@ -25,7 +25,9 @@ async function smoke(bench: (options: BenchOptions) => Promise<boolean>): Promis
   });
   expect(typeof verdict).toBe("boolean");
   // Every bar line says how it went; no figure is printed as NaN or Infinity.
-  for (const line of lines.filter((l) => l.includes("(bar "))) expect(line).toMatch(/\) (PASS|FAIL)/);
+  const bars = lines.filter((l) => l.includes("(bar "));
+  expect(bars.length, "lines with a bar").toBeGreaterThan(0);
+  for (const line of bars) expect(line).toMatch(/\) (PASS|FAIL)/);
   expect(lines.filter((l) => /NaN|Infinity|undefined/.test(l))).toEqual([]);
   return lines;
 }

@@ -327,6 +327,10 @@ describe("functions/slack.ts and a digest from another publisher", () => {
     expect(await handler(snsEvent([JSON.stringify(digest)]), withTime(30_000))).toEqual({ posted: 1 });
     const [payload] = slack.accepted() as SlackMessage[];
     expect(refusal(payload)).toBeUndefined();
+    const links = markup(payload as SlackMessage).flatMap((text) => [
+      ...text.matchAll(/<([^>|]*)\|?([^>]*)>/g),
+    ]);
+    expect(links.length, "links to check").toBeGreaterThan(0);
     for (const text of markup(payload as SlackMessage)) {
       expect(text).not.toContain("<!");
       expect(text).not.toContain("<@");

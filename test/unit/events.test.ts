@@ -7,6 +7,11 @@ const files = readdirSync(dir).filter((f) => f.endsWith(".json"));
 
 describe("console test events in events/", () => {
   const audits = files.filter((f) => !/^(apps|runs|notify)-/.test(f));
+  // Each kind's tests below are made from its files: a kind without one would check nothing.
+  it("holds an event of each kind: audit, status query, run report, topic test", () => {
+    const kinds = [audits, ...["apps-", "runs-", "notify-"].map((p) => files.filter((f) => f.startsWith(p)))];
+    expect(kinds.map((k) => k.length > 0)).toEqual([true, true, true, true]);
+  });
   it.each(audits)("%s is a valid audit input", (file) => {
     expect(() => parseRunInput(JSON.parse(readFileSync(new URL(file, dir), "utf8")))).not.toThrow();
   });

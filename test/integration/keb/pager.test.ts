@@ -57,6 +57,7 @@ describe("scanRuntimes", () => {
     });
     expect(kit.sim.stats.maxInFlight).toBe(4);
     expect(a?.complete && b?.complete).toBe(true);
+    expect(b?.runtimes.length).toBeGreaterThan(0);
     expect(b?.runtimes.every((r) => r.servicePlanName === "trial")).toBe(true);
   });
 

@@ -63,6 +63,8 @@ describe("the simulator's GET /runtimes, as KEB answers it", () => {
   it("classifies failed vs error by operation type, as KEB's SQL does", async () => {
     const failed = await all("state=failed");
     const error = await all("state=error");
+    expect(failed.length).toBeGreaterThan(0);
+    expect(error.length).toBeGreaterThan(0);
     expect(failed.every((r) => r.status.state === "failed")).toBe(true);
     expect(error.every((r) => r.status.state === "error")).toBe(true);
   });

@@ -122,5 +122,7 @@ describe("toYaml: the JSON data as YAML", () => {
       }),
       { numRuns: Number(process.env.FLEET_AUDITOR_PROPERTY_RUNS ?? 300) },
     );
-  });
+    // A hang guard, not a bar: about 5 s alone, it passed 20 s beside the other unit files on a
+    // loaded 2-core machine.
+  }, 60_000);
 });

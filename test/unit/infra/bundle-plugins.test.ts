@@ -1,5 +1,6 @@
 import { spawn } from "node:child_process";
 import { once } from "node:events";
+import { existsSync } from "node:fs";
 import { createRequire } from "node:module";
 import { createInterface } from "node:readline";
 import { build } from "esbuild";
@@ -9,6 +10,9 @@ import plugins from "../../../infra/bundle-plugins.mjs";
 const ROOT = new URL("../../../", import.meta.url).pathname;
 const PARSER_H1 = `${ROOT}node_modules/undici/lib/dispatcher/parser-h1.js`;
 const STAND_IN = `${ROOT}infra/undici-milo-omitted.cjs`;
+// SST's own bridge script, made by `sst install` (`tools/sst-platform.ts`, which CI runs before
+// `npm test`, as the type check needs SST's platform too).
+const BRIDGE = `${ROOT}.sst/platform/functions/nodejs-runtime/plugin.mjs`;
 
 describe("the functions' bundle plugins", () => {
   it("leave undici's Milo parser out under esbuild, and keep its llhttp parser", async () => {
@@ -29,17 +33,28 @@ describe("the functions' bundle plugins", () => {
   }, 30_000);
 
   it("resolve the same through SST's bridge, which runs them in a node process and filters on no path", async () => {
-    // SST's own bridge script, made by `sst install` (the type check runs it before the tests).
-    const bridge = spawn(process.execPath, [
-      `${ROOT}.sst/platform/functions/nodejs-runtime/plugin.mjs`,
-      `${ROOT}infra/bundle-plugins.mjs`,
-    ]);
+    // Fails rather than skips: CI always has the bridge, so its absence there means SST moved it.
+    expect(
+      existsSync(BRIDGE),
+      `${BRIDGE} is missing: run \`node_modules/.bin/node tools/sst-platform.ts\` first`,
+    ).toBe(true);
+    const bridge = spawn(process.execPath, [BRIDGE, `${ROOT}infra/bundle-plugins.mjs`]);
+    let stderr = "";
+    bridge.stderr.on("data", (chunk) => {
+      stderr += chunk;
+    });
+    // A bridge that exits fails the question at once, with what it said, instead of the timeout.
+    const exited = once(bridge, "exit").then(([code]) => {
+      throw new Error(`SST's bundle-plugin bridge exited (${code}) without answering: ${stderr.trim()}`);
+    });
+    exited.catch(() => undefined); // the kill below ends it too: not an error then
     const replies = createInterface({ input: bridge.stdout });
     const ask = async (id: number, path: string, importer: string) => {
       const line = once(replies, "line");
       const value = { path, importer, namespace: "file", resolveDir: "", kind: "require-call" };
       bridge.stdin.write(`${JSON.stringify({ id, command: "resolve", value })}\n`);
-      return (JSON.parse(String((await line)[0])) as { value: { path?: string } }).value;
+      const [reply] = await Promise.race([line, exited]);
+      return (JSON.parse(String(reply)) as { value: { path?: string } }).value;
     };
     try {
       expect(await ask(0, "../milo/simd.js", PARSER_H1)).toEqual({ path: STAND_IN });

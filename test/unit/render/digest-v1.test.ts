@@ -74,6 +74,7 @@ describe("the structured variant (fleet-auditor.digest/v1)", () => {
     expect(digest.transitions.length + digest.omitted).toBe(3_000);
     expect(digest.omitted).toBeGreaterThan(0);
     const named = new Set(digest.transitions.map((x) => x.instanceID));
+    expect(m?.transitions.length).toBeGreaterThan(0);
     for (const ref of m?.transitions ?? []) expect(named.has(many[ref]?.key as string)).toBe(true);
     expect((m?.transitions.length ?? 0) + (m?.omitted.length ?? 0)).toBe(3_000);
   });

@@ -135,9 +135,14 @@ describe("commands in messages", () => {
     expect(startsWithAny(lines(c), ["RESOLVED (1)", "x $(curl", "inspect: curl", "curl"])).toEqual([]);
     // The command cannot hold it safely (flattened, it would name another runtime): it is left out.
     const cmds = commands(c);
+    // The group's silence is still found in each channel: the commands are read, and none is inspect.
+    expect([cmds.email.silence, cmds.chatbot.silence, cmds.slack.silence].map((s) => s.length)).toEqual([
+      1, 1, 1,
+    ]);
     expect(cmds.email.inspect).toEqual([]);
     expect(cmds.chatbot.inspect).toEqual([]);
     expect(cmds.slack.inspect).toEqual([]);
+    expect(Object.values(lines(c)).flat().length).toBeGreaterThan(0);
     for (const ls of Object.values(lines(c))) for (const l of ls) expect(l).not.toMatch(/kcp rt -i/);
   });
 

@@ -77,6 +77,7 @@ describe("a test notice", () => {
     });
     expect(chatbot.content.description).toContain("topic: nothing is wrong.");
     expect(chatbot.content.description.length).toBeLessThanOrEqual(CHATBOT_DESCRIPTION_LIMIT);
+    expect(Object.keys(chatbot.metadata.additionalContext).length).toBeGreaterThan(0);
     expect(Object.values(chatbot.metadata.additionalContext).every((v) => typeof v === "string")).toBe(true);
   });
 

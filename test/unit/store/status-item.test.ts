@@ -100,6 +100,7 @@ describe("statusUpdateCommand", () => {
     const keys = (statusTableDefinition("status").GlobalSecondaryIndexes ?? []).flatMap((i) =>
       (i.KeySchema ?? []).map((k) => k.AttributeName as string),
     );
+    expect(keys.length).toBeGreaterThan(0);
     for (const [status, node] of [
       ["", ""],
       ["", "edge-1"],

@@ -26,13 +26,19 @@ let reports: MemoryReportStore;
 let ids: string[];
 let deps: AuditRunDeps;
 
-// Generated once (a third of a test's time otherwise); each test gets its own copy to change.
-const FLEET_600 = generateFleet({ size: 600, seed: 7, flagged: 300 });
-const FLEET_2000 = generateFleet({ size: 2000, seed: 7, flagged: 1000 });
+// Generated once; each test gets its own copy to change. A fleet of tens for most tests: 24
+// flagged of 40, with trial and other plans, error and failed states, and a critical incident of
+// several runtimes.
+const FLEET = generateFleet({ size: 40, seed: 7, flagged: 24 });
+// The paging tests need the failing audit's first query to span two pages, and runAudit asks
+// for KEB's largest page (100): 132 flagged of 145, none expired, give it 105 rows.
+const PAGED = generateFleet({ size: 145, seed: 7, flagged: 132, expiredShare: 0 });
+// A run larger than the ledger keeps (LEDGER_TRANSITIONS, 500) and than a digest names: 540
+// transitions.
+const LARGE = generateFleet({ size: 560, seed: 7, flagged: 540, expiredShare: 0 });
 
 beforeEach(() => {
-  // 300 flagged of 600: the failing audit's first query spans two pages of 100 (159 rows).
-  source = new FleetSource(new Fleet(structuredClone(FLEET_600)));
+  source = new FleetSource(new Fleet(structuredClone(FLEET)));
   store = new MemoryAuditStore();
   publisher = new MemoryPublisher();
   silences = new MemorySilences();
@@ -232,6 +238,8 @@ describe("runAudit: lease", () => {
 });
 
 describe("runAudit: scan", () => {
+  beforeEach(() => source.fleet.reset(structuredClone(PAGED)));
+
   it("lists every page of both queries once when nothing moves", async () => {
     const s = await failing(0);
     expect(s.complete).toBe(true);
@@ -260,7 +268,7 @@ describe("runAudit: scan", () => {
 
   it("rescans only once: an inventory still moving leaves the run incomplete, resolving nothing", async () => {
     await failing(0);
-    const recovered = publisher.published.length ? firstFiring() : "";
+    const recovered = firstFiring();
     source.fleet.recover(recovered);
     let moving = healthyId();
     source.beforePage = (params) => {
@@ -318,6 +326,8 @@ describe("runAudit: times far from the clock", () => {
 });
 
 describe("runAudit: no false resolve", () => {
+  beforeEach(() => source.fleet.reset(structuredClone(PAGED)));
+
   it("does not resolve a runtime the paging skipped when a deletion and an insertion balance between page reads", async () => {
     await failing(0);
     const flaggedNow = async (): Promise<Set<string>> => {
@@ -453,8 +463,8 @@ describe("runAudit: publish, commit and record", () => {
   });
 
   it("counts as told only what the digest names when the report cannot be stored", async () => {
-    // 630 transitions: the digest names some and counts the rest, which only the report lists.
-    source.fleet.reset(structuredClone(FLEET_2000));
+    // 540 transitions: the digest names some and counts the rest, which only the report lists.
+    source.fleet.reset(structuredClone(LARGE));
     reports.refuse = true;
     const s = await failing(0);
     const [digest] = publisher.published;
@@ -473,7 +483,7 @@ describe("runAudit: publish, commit and record", () => {
   });
 
   it("keeps every transition in the run report, found by run ID", async () => {
-    source.fleet.reset(structuredClone(FLEET_2000));
+    source.fleet.reset(structuredClone(LARGE));
     const s = await failing(0);
     const report = reports.reports.get(s.runId);
     expect(report?.transitions).toHaveLength(s.transitions.length);
@@ -488,7 +498,7 @@ describe("runAudit: publish, commit and record", () => {
   });
 
   it("counts a large incident's counted transitions as told once the report is stored, so the next run is quiet", async () => {
-    source.fleet.reset(structuredClone(FLEET_2000));
+    source.fleet.reset(structuredClone(LARGE));
     const big = await failing(0);
     expect(big.transitions.length).toBeGreaterThan(LEDGER_TRANSITIONS);
     expect(publisher.published).toHaveLength(1);
