@@ -5,6 +5,7 @@
 
 import { AUDITS, templateCanLink } from "@fleet-auditor/audit";
 import { z } from "zod";
+import { AWS_REGIONS, CHATBOT_REGIONS } from "./aws-regions.ts";
 
 /** An SST-style duration: "90 seconds", "15 minutes", "2 hours", "1 day". */
 const DurationSchema = z
@@ -14,11 +15,13 @@ const DurationSchema = z
 // A rate's period is its gap; a cron has no single period (`0 8,12 * * ? *`), and a daily cron in
 // a timezone with summer time has a 25-hour gap once a year: it states its longest gap, which its
 // not-running alarm waits for (twice).
+// EventBridge Scheduler takes a rate's unit singular for 1 and plural otherwise, in whole minutes,
+// hours or days; anything else fails the deploy at CreateSchedule, after half the stack is made.
 const AuditScheduleSchema = z.union([
   z
     .string()
     .regex(
-      /^rate\(.+\)$/,
+      /^rate\((1 (minute|hour|day)|([2-9]|[1-9]\d+) (minutes|hours|days))\)$/,
       'expected "rate(15 minutes)", or { "schedule": "cron(...)", "maxGap": "2 hours" }: a cron states the longest gap between two of its runs',
     ),
   z.strictObject({
@@ -30,7 +33,11 @@ const AuditScheduleSchema = z.union([
 const SchedulesSchema = z
   .strictObject({
     enabled: z.boolean().describe("Whether the audits run on schedule (and their missing-run alarms exist)."),
-    timezone: z.string().min(1).optional().describe("The schedules' IANA timezone; UTC when not given."),
+    timezone: z
+      .string()
+      .refine(knownTimeZone, "expected an IANA time zone such as Europe/Berlin")
+      .optional()
+      .describe("The schedules' IANA timezone; UTC when not given."),
     failing: AuditScheduleSchema.optional().describe('Default "rate(15 minutes)".'),
     expired: AuditScheduleSchema.optional().describe('Default hourly: cron(0 * * * ? *), maxGap "1 hour".'),
     applications: AuditScheduleSchema.optional().describe('Default "rate(5 minutes)".'),
@@ -59,11 +66,29 @@ const GroupBySchema = z
 
 const EmailSchema = z.email("expected an e-mail address");
 
+/** Whether the runtime's time-zone database (IANA, as the scheduler's) knows `zone`. */
+function knownTimeZone(zone: string): boolean {
+  try {
+    new Intl.DateTimeFormat("en", { timeZone: zone });
+    return zone.length > 0;
+  } catch {
+    return false;
+  }
+}
+
+// SNS refuses a filter policy whose attribute is given a bare value: each takes an array of
+// values or matchers, or (payload filtering, `$or`) an object.
+const FilterPolicySchema = z.record(
+  z.string(),
+  z.union([z.array(z.unknown()), z.record(z.string(), z.unknown())], {
+    error: 'expected an array of values such as ["critical"], or an object',
+  }),
+);
+
 /** One stage's settings; every field optional, a stage's entry given onto the default's. */
 export const StageSettingsSchema = z.strictObject({
   region: z
-    .string()
-    .regex(/^[a-z]{2}(-[a-z]+)+-\d$/, "expected an AWS region such as eu-central-1")
+    .enum(AWS_REGIONS, { error: "expected an AWS region such as eu-central-1" })
     .optional()
     .describe("The AWS region the stage is deployed in; eu-central-1 when not given."),
   landscape: z
@@ -86,9 +111,7 @@ export const StageSettingsSchema = z.strictObject({
     .array(
       z.strictObject({
         address: EmailSchema,
-        filter: z
-          .record(z.string(), z.unknown())
-          .optional()
+        filter: FilterPolicySchema.optional()
           .describe("An SNS filter policy (docs/deploy.md#routing-what-rests-on-filter-policies)."),
       }),
     )
