@@ -111,8 +111,9 @@ export const StageSettingsSchema = z.strictObject({
     .array(
       z.strictObject({
         address: EmailSchema,
-        filter: FilterPolicySchema.optional()
-          .describe("An SNS filter policy (docs/deploy.md#routing-what-rests-on-filter-policies)."),
+        filter: FilterPolicySchema.optional().describe(
+          "An SNS filter policy (docs/deploy.md#routing-what-rests-on-filter-policies).",
+        ),
       }),
     )
     .optional()

@@ -15,7 +15,13 @@ describe("stages.json refuses what AWS refuses", () => {
   it("takes a rate's unit singular for 1 and plural otherwise, as EventBridge Scheduler does", () => {
     for (const rate of ["rate(1 minute)", "rate(1 hour)", "rate(1 day)", "rate(15 minutes)", "rate(2 hours)"])
       expect(problems({ schedules: { enabled: true, failing: rate } }), rate).toEqual([]);
-    for (const rate of ["rate(1 hours)", "rate(15 minute)", "rate(0 minutes)", "rate(30 seconds)", "rate(1.5 hours)"])
+    for (const rate of [
+      "rate(1 hours)",
+      "rate(15 minute)",
+      "rate(0 minutes)",
+      "rate(30 seconds)",
+      "rate(1.5 hours)",
+    ])
       expect(problems({ schedules: { enabled: true, failing: rate } }).join("\n"), rate).toMatch(
         /^stages\.prod\.schedules\.failing: /,
       );
@@ -44,6 +50,8 @@ describe("stages.json refuses what AWS refuses", () => {
     expect(problems({ region: "eu-west-1" })).toEqual([]);
     expect(problems({ region: "ap-southeast-7" })).toEqual([]);
     for (const region of ["eu-centrall-1", "us-east-9", "mars-north-1"])
-      expect(problems({ region }).join("\n"), region).toMatch(/^stages\.prod\.region: expected an AWS region/);
+      expect(problems({ region }).join("\n"), region).toMatch(
+        /^stages\.prod\.region: expected an AWS region/,
+      );
   });
 });
