@@ -5,7 +5,7 @@
 
 import { AUDITS, templateCanLink } from "@fleet-auditor/audit";
 import { z } from "zod";
-import { AWS_REGIONS, CHATBOT_REGIONS } from "./aws-regions.ts";
+import { AWS_REGIONS, CHATBOT_REGIONS, DEFAULT_CHATBOT_REGION } from "./aws-regions.ts";
 
 /** An SST-style duration: "90 seconds", "15 minutes", "2 hours", "1 day". */
 const DurationSchema = z
@@ -124,6 +124,14 @@ export const StageSettingsSchema = z.strictObject({
     .strictObject({
       teamId: z.string().regex(/^T[A-Z0-9]+$/, "expected a Slack workspace ID such as T0123ABCD"),
       channelId: z.string().regex(/^[CG][A-Z0-9]+$/, "expected a Slack channel ID such as C0123ABCD"),
+      region: z
+        .enum(CHATBOT_REGIONS, {
+          error: `expected one of the regions AWS Chatbot runs in: ${CHATBOT_REGIONS.join(", ")}`,
+        })
+        .optional()
+        .describe(
+          `Where the Chatbot configuration is made (AWS Chatbot's API exists in ${CHATBOT_REGIONS.join(", ")} only); ${DEFAULT_CHATBOT_REGION} when not given. The topics stay in the stage's region.`,
+        ),
     })
     .optional()
     .describe("An AWS Chatbot Slack channel on the Incidents and Ops topics."),

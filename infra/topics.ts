@@ -1,6 +1,7 @@
 // The stage's SNS topics and who hears each: the e-mail subscriptions and the AWS Chatbot channel
 // that stages.json names for the stage.
 
+import { DEFAULT_CHATBOT_REGION } from "./aws-regions.ts";
 import type { StageSettings } from "./stage-schema.ts";
 
 /** The topics a run publishes to, and the alarms' own. */
@@ -45,7 +46,10 @@ export function topics(settings: StageSettings): Topics {
 
 /**
  * AWS Chatbot in a Slack channel (the workspace must be authorized in the Chatbot console once).
- * Chatbot only relays notifications: its role may do nothing, and the guardrail says so.
+ * Chatbot only relays notifications: its role may do nothing, and the guardrail says so. Its API
+ * exists in four regions only (`CHATBOT_REGIONS`), not in the stage's (eu-central-1 by default),
+ * so the configuration is made through a provider of its own region; it follows the topics where
+ * they are, and the role is global.
  */
 function chatbot(ids: NonNullable<StageSettings["chatbot"]>, follows: sst.aws.SnsTopic[]): void {
   const role = new aws.iam.Role("ChatbotRole", {
@@ -56,13 +60,23 @@ function chatbot(ids: NonNullable<StageSettings["chatbot"]>, follows: sst.aws.Sn
       ],
     }),
   });
-  new aws.chatbot.SlackChannelConfiguration("Chatbot", {
-    configurationName: `fleet-auditor-${$app.stage}`,
-    iamRoleArn: role.arn,
-    slackTeamId: ids.teamId,
-    slackChannelId: ids.channelId,
-    snsTopicArns: follows.map((t) => t.arn),
-    guardrailPolicyArns: ["arn:aws:iam::aws:policy/ReadOnlyAccess"],
-    loggingLevel: "ERROR",
-  });
+  new aws.chatbot.SlackChannelConfiguration(
+    "Chatbot",
+    {
+      configurationName: `fleet-auditor-${$app.stage}`,
+      iamRoleArn: role.arn,
+      slackTeamId: ids.teamId,
+      slackChannelId: ids.channelId,
+      snsTopicArns: follows.map((t) => t.arn),
+      guardrailPolicyArns: ["arn:aws:iam::aws:policy/ReadOnlyAccess"],
+      loggingLevel: "ERROR",
+    },
+    {
+      provider: new aws.Provider("ChatbotRegion", {
+        region: ids.region ?? DEFAULT_CHATBOT_REGION,
+        // A provider of its own does not inherit the app's default tags.
+        defaultTags: { tags: { app: "fleet-auditor", stage: $app.stage } },
+      }),
+    },
+  );
 }

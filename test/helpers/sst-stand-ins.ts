@@ -14,6 +14,8 @@ export interface Declared {
   kind: string;
   name: string;
   args: Record<string, unknown>;
+  /** The resource options (Pulumi's third argument): its `provider`, when not the stage's. */
+  opts?: Record<string, unknown>;
   /** For a function declared through `subscribe`: what it subscribes to, and how. */
   subscribedTo?: { kind: string; name: string; options?: Record<string, unknown> };
 }
@@ -71,12 +73,15 @@ export async function recordSstConfig(stage: string, options: RecordOptions = {}
     };
   };
   const $app = () => `fleet-auditor-${stage}`;
-  const resource = (kind: string, outputs: (name: string) => Record<string, unknown>) =>
+  const resource = (
+    kind: string,
+    outputs: (name: string, args: Record<string, unknown>) => Record<string, unknown>,
+  ) =>
     class {
       [key: string]: unknown;
-      constructor(name: string, args: Record<string, unknown> = {}) {
-        declared.push({ kind, name, args });
-        Object.assign(this, outputs(name));
+      constructor(name: string, args: Record<string, unknown> = {}, opts?: Record<string, unknown>) {
+        declared.push({ kind, name, args, ...(opts ? { opts } : {}) });
+        Object.assign(this, outputs(name, args));
       }
     };
   const queueOutputs = (name: string) => ({
@@ -130,6 +135,8 @@ export async function recordSstConfig(stage: string, options: RecordOptions = {}
     },
   };
   g.aws = {
+    // A provider of its own (another region): its arguments are what a resource's `provider` shows.
+    Provider: resource("aws.Provider", (_name, args) => ({ ...args })),
     sns: { TopicSubscription: resource("aws.sns.TopicSubscription", () => ({})) },
     cloudwatch: { MetricAlarm: resource("aws.cloudwatch.MetricAlarm", () => ({})) },
     iam: {

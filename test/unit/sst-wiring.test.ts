@@ -40,6 +40,9 @@ import { type Declared, type Recording, recordSstConfig, seconds } from "../help
 
 const ROOT = new URL("../../", import.meta.url);
 
+/** Where AWS Chatbot's API exists (its endpoints list these four). */
+const CHATBOT_API_REGIONS = ["us-east-2", "us-west-2", "ap-southeast-1", "eu-west-1"];
+
 /**
  * What each handler reads: its schema, the secrets it takes from links, and those it reads from
  * Secrets Manager (`managed`, by `<variable>_ARN`); `anyOf`: the managed secrets are alternatives
@@ -544,6 +547,31 @@ describe("sst.config.ts wiring", () => {
         "arn:aws:sns:eu-central-1:123456789012:fleet-auditor-prod-Ops",
       ],
     });
+    // AWS Chatbot's API exists in four regions only: the configuration is made in one of them,
+    // whatever the stage's own region; the topics it follows stay where they are.
+    const chatbotRegion = (d: Declared) => String((d.opts?.provider as { region?: string })?.region);
+    expect(CHATBOT_API_REGIONS).toContain(
+      chatbotRegion(r.named("aws.chatbot.SlackChannelConfiguration", "Chatbot")),
+    );
+    expect(chatbotRegion(r.named("aws.chatbot.SlackChannelConfiguration", "Chatbot"))).toBe("eu-west-1");
+    const us = await recordSstConfig("prod", {
+      stages: {
+        stages: {
+          prod: {
+            region: "us-east-1",
+            chatbot: { teamId: "T0123", channelId: "C0456", region: "us-west-2" },
+          },
+        },
+      },
+    });
+    expect(chatbotRegion(us.named("aws.chatbot.SlackChannelConfiguration", "Chatbot"))).toBe("us-west-2");
+    await expect(
+      recordSstConfig("prod", {
+        stages: {
+          stages: { prod: { chatbot: { teamId: "T0123", channelId: "C0456", region: "eu-central-1" } } },
+        },
+      }),
+    ).rejects.toThrow(/stages\.prod\.chatbot\.region: expected one of the regions AWS Chatbot runs in/);
     await expect(
       recordSstConfig("prod", { stages: { stages: { prod: { alertEmails: "team@example.com" } } } }),
     ).rejects.toThrow(/stages\.prod\.alertEmails: /);
