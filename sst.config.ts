@@ -8,14 +8,12 @@
 // SST refuses a config with top-level imports (its loader runs `app()` before anything is
 // installed), so the infra modules are loaded inside `app()` and `run()`.
 
-/** Stages whose data outlives a mistaken `sst remove`: retained, protected, deletion-protected. */
-const PROTECTED_STAGES = ["prod", "production"];
-
 export default $config({
   async app(input) {
-    const { stageRegion } = await import("./infra/stage-config.ts");
+    const { stageProtected, stageRegion } = await import("./infra/stage-config.ts");
     const stage = input?.stage ?? "";
-    const protectedStage = PROTECTED_STAGES.includes(stage);
+    // A stage whose data outlives a mistaken `sst remove`: its `protected` in stages.json.
+    const protectedStage = stageProtected(stage);
     return {
       name: "fleet-auditor",
       removal: protectedStage ? "retain" : "remove",
@@ -35,7 +33,8 @@ export default $config({
     refuseRetiredVariables(process.env);
     const { stageSettings } = await import("./infra/stage-config.ts");
     const settings = stageSettings($app.stage);
-    const protectedStage = PROTECTED_STAGES.includes($app.stage);
+    // Retained, protected, deletion-protected, point-in-time recovery, secrets kept 30 days.
+    const protectedStage = settings.protected === true;
 
     const { alarmTo } = await import("./infra/alarms.ts");
     const { applications } = await import("./infra/applications.ts");

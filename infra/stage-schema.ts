@@ -91,6 +91,12 @@ export const StageSettingsSchema = z.strictObject({
     .enum(AWS_REGIONS, { error: "expected an AWS region such as eu-central-1" })
     .optional()
     .describe("The AWS region the stage is deployed in; eu-central-1 when not given."),
+  protected: z
+    .boolean()
+    .optional()
+    .describe(
+      "Whether the stage's data outlives a mistaken sst remove: the app retained and protected, the tables deletion-protected, the audit table with point-in-time recovery, the secrets with a 30-day recovery window. A protected stage must name who hears it.",
+    ),
   landscape: z
     .string()
     .regex(/^[\w.-]{1,40}$/, "expected a short name such as prod-eu")

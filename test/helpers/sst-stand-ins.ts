@@ -35,17 +35,30 @@ export interface Recording {
 /** How to run the config: the deployer's variables, and stage settings instead of stages.json. */
 export interface RecordOptions {
   env?: Record<string, string | undefined>;
-  /** A stages file's content (written to a temporary file); the committed stages.json if not given. */
+  /**
+   * A stages file's content (written to a temporary file); `"committed"`: the committed
+   * stages.json; not given: `LANDSCAPE_STAGES`, the committed stages as a landscape's operators
+   * fill them in (subscribers named, `prod`, `production` and `staging` scheduled).
+   */
   stages?: unknown;
 }
 
+/** The subscribers a scheduled or protected stage must name (stages.json refuses one without). */
+export const TELLS = { opsEmail: "ops@example.com", alertEmails: [{ address: "team@example.com" }] };
+
+/** A landscape's stages.json as its operators fill it in (test/fixtures/stages/landscape.json). */
+export const LANDSCAPE_STAGES_FILE = new URL("../fixtures/stages/landscape.json", import.meta.url).pathname;
+
 /**
  * Runs sst.config.ts's `app()` and `run()` for a stage, recording every declaration, with the
- * committed stages.json or the `stages` given.
+ * landscape's stages (`LANDSCAPE_STAGES_FILE`), the committed stages.json or the `stages` given.
  */
 export async function recordSstConfig(stage: string, options: RecordOptions = {}): Promise<Recording> {
-  const dir = options.stages === undefined ? undefined : mkdtempSync(join(tmpdir(), "fleet-auditor-stages-"));
+  const given = options.stages !== undefined && options.stages !== "committed";
+  const dir = given ? mkdtempSync(join(tmpdir(), "fleet-auditor-stages-")) : undefined;
   const env = { ...options.env };
+  if (options.stages === undefined) env.FLEET_AUDITOR_STAGES_FILE = LANDSCAPE_STAGES_FILE;
+  if (options.stages === "committed") env.FLEET_AUDITOR_STAGES_FILE = undefined;
   if (dir) {
     env.FLEET_AUDITOR_STAGES_FILE = join(dir, "stages.json");
     writeFileSync(env.FLEET_AUDITOR_STAGES_FILE, JSON.stringify(options.stages));

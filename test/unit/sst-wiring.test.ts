@@ -27,7 +27,7 @@ import {
   SLACK_MANAGED_SECRETS,
 } from "../../functions/lib/secrets.ts";
 import { section } from "../helpers/markdown.ts";
-import { type Declared, type Recording, recordSstConfig, seconds } from "../helpers/sst-stand-ins.ts";
+import { type Declared, type Recording, recordSstConfig, seconds, TELLS } from "../helpers/sst-stand-ins.ts";
 
 // sst.config.ts's run() against recording stand-ins of SST's globals. What is checked:
 // each handler exists and exports `handler`; each function gets every variable its config schema
@@ -254,6 +254,19 @@ function protectionProblems(r: Recording, shouldProtect: boolean): string[] {
     if ((t.args.deletionProtection === true) !== shouldProtect)
       problems.push(`stage ${r.stage}: table ${t.name} deletionProtection is ${t.args.deletionProtection}`);
   }
+  const pitr = (
+    r.named("sst.aws.Dynamo", "AuditTable").args.transform as {
+      table?: { pointInTimeRecovery?: { enabled?: boolean } };
+    }
+  )?.table?.pointInTimeRecovery?.enabled;
+  if ((pitr === true) !== shouldProtect)
+    problems.push(`stage ${r.stage}: table AuditTable pointInTimeRecovery is ${pitr}`);
+  // A protected stage's secrets wait 30 days before deletion; others go at once, to redeploy.
+  for (const secret of r.of("aws.secretsmanager.Secret")) {
+    const days = secret.args.recoveryWindowInDays;
+    if ((days === 30) !== shouldProtect || (!shouldProtect && days !== 0))
+      problems.push(`stage ${r.stage}: secret ${secret.name} recoveryWindowInDays is ${days}`);
+  }
   return problems;
 }
 
@@ -347,7 +360,15 @@ describe("sst.config.ts wiring", () => {
     expect(functions(dev).map((f) => f.name)).not.toContain("Pager");
     const prod = await recordSstConfig("prod", {
       stages: {
-        stages: { prod: { slack: { way: "webhook" }, pagerDuty: true, pagerEmail: "pager@example.com" } },
+        stages: {
+          prod: {
+            protected: true,
+            opsEmail: "ops@example.com",
+            slack: { way: "webhook" },
+            pagerDuty: true,
+            pagerEmail: "pager@example.com",
+          },
+        },
       },
     });
     expect(all(prod, true)).toEqual([]);
@@ -375,13 +396,49 @@ describe("sst.config.ts wiring", () => {
     expect(prod.named("sst.aws.Function", "Pager").subscribedTo?.options).toBeUndefined();
     expect(prod.of("aws.sns.TopicSubscription").map((s) => s.args.topic)).toEqual([
       "arn:aws:sns:eu-central-1:123456789012:fleet-auditor-prod-Critical",
+      "arn:aws:sns:eu-central-1:123456789012:fleet-auditor-prod-Ops",
     ]);
-    expect((await recordSstConfig("production")).app).toMatchObject({ protect: true, removal: "retain" });
+  });
+
+  it("protects a stage that says it is protected, whatever its name, and no other", async () => {
+    // prod and production as the landscape fills them in: protected: true.
+    for (const stage of ["prod", "production"]) {
+      const r = await recordSstConfig(stage, {
+        stages: {
+          stages: {
+            [stage]: {
+              protected: true,
+              opsEmail: "ops@example.com",
+              pagerDuty: true,
+              slack: { way: "webhook" },
+            },
+          },
+        },
+      });
+      expect(protectionProblems(r, true), stage).toEqual([]);
+      expect(r.of("aws.secretsmanager.Secret").map((d) => d.name)).toEqual([
+        "KebClientSecret",
+        "SlackWebhookUrl",
+        "PagerDutyRoutingKey",
+      ]);
+    }
+    expect(protectionProblems(await recordSstConfig("prod"), true)).toEqual([]);
+    // A second landscape's prod is protected by its setting, not by its name; prod without it is not.
+    const us = { opsEmail: "ops@example.com", pagerEmail: "pager@example.com" };
+    const prodUs = await recordSstConfig("prod-us", {
+      stages: { stages: { "prod-us": { protected: true, ...us } } },
+    });
+    expect(protectionProblems(prodUs, true)).toEqual([]);
+    expect(protectionProblems(await recordSstConfig("prod", { stages: {} }), false)).toEqual([]);
   });
 
   it("deploys the Slack function with a bot token: its channel, the audit table's thread items only, one delivery at a time", async () => {
     const bot = await recordSstConfig("prod", {
-      stages: { stages: { prod: { slack: { way: "bot", channel: "C0123ABCD" } } } },
+      stages: {
+        stages: {
+          prod: { protected: true, opsEmail: "ops@example.com", slack: { way: "bot", channel: "C0123ABCD" } },
+        },
+      },
     });
     expect(all(bot, true)).toEqual([]);
     const slack = bot.named("sst.aws.Function", "Slack");
@@ -489,7 +546,7 @@ describe("sst.config.ts wiring", () => {
       ["AuditExpired", false, "cron(0 * * * ? *)"],
       ["AuditApplications", false, "rate(5 minutes)"],
     ]);
-    expect(await enabled("dev", { stages: { dev: { schedules: { enabled: true } } } })).toEqual([
+    expect(await enabled("dev", { stages: { dev: { schedules: { enabled: true }, ...TELLS } } })).toEqual([
       ["AuditFailing", true, "rate(15 minutes)"],
       ["AuditExpired", true, "cron(0 * * * ? *)"],
       ["AuditApplications", true, "rate(5 minutes)"],
@@ -595,7 +652,9 @@ describe("sst.config.ts wiring", () => {
       },
       groupBy: { failing: ["state", "reason"], applications: ["node"] },
     };
-    const r = await recordSstConfig("prod", { stages: { default: messages } });
+    const r = await recordSstConfig("prod", {
+      stages: { default: { ...messages, ...TELLS, protected: true } },
+    });
     expect(all(r, true)).toEqual([]);
     for (const name of ["Audit", "ApplicationsAudit"]) {
       expect(r.named("sst.aws.Function", name).args.environment).toMatchObject({
