@@ -30,16 +30,17 @@ export function applications(deps: {
 }): Applications {
   const { protectedStage, alarm } = deps;
   // KubeEdge Application status: one row per Application, declared from the definition the store
-  // creates tables from (packages/store/src/status-table.ts: its indexes and why), plus the
-  // retiring indexes that today's replace, kept until a stage's new ones are ACTIVE; then drop
-  // them here (docs/kubeedge.md#changing-an-index). Capacity model: docs/capacity.md#capacity.
+  // creates tables from (packages/store/src/status-table.ts: its indexes and why), plus, only on a
+  // stage whose `retiringIndexes` says it had them, the retiring indexes today's replace, kept
+  // until its new ones are ACTIVE (docs/kubeedge.md#changing-an-index): each writes 1.5 units more
+  // per message, so a fresh stage never gets them. Capacity model: docs/capacity.md#capacity.
   const statusDefinition = statusTableDefinition("ApplicationStatus");
   const statusTable = new sst.aws.Dynamo("ApplicationStatus", {
     fields: fieldsOf(statusDefinition),
     primaryIndex: { hashKey: "id" },
     globalIndexes: {
       ...globalIndexesOf(statusDefinition.GlobalSecondaryIndexes ?? []),
-      ...globalIndexesOf(retiringStatusIndexes()),
+      ...(deps.settings.retiringIndexes ? globalIndexesOf(retiringStatusIndexes()) : {}),
     },
     ttl: "ttl",
     deletionProtection: protectedStage,

@@ -97,6 +97,12 @@ export const StageSettingsSchema = z.strictObject({
     .describe(
       "Whether the stage's data outlives a mistaken sst remove: the app retained and protected, the tables deletion-protected, the audit table with point-in-time recovery, the secrets with a 30-day recovery window. A protected stage must name who hears it.",
     ),
+  retiringIndexes: z
+    .boolean()
+    .optional()
+    .describe(
+      "Keep the status table's retiring byNode and byQuarantine indexes (1.5 write units more per Application message): only on a stage deployed before byNodeId and byQuarantineCode, until those are ACTIVE (docs/kubeedge.md#changing-an-index). A fresh stage never gets them.",
+    ),
   landscape: z
     .string()
     .regex(/^[\w.-]{1,40}$/, "expected a short name such as prod-eu")

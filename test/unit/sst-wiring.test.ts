@@ -26,6 +26,8 @@ import {
   PAGER_MANAGED_SECRETS,
   SLACK_MANAGED_SECRETS,
 } from "../../functions/lib/secrets.ts";
+import { fieldsOf, globalIndexesOf } from "../../infra/dynamo-indexes.ts";
+import { tableAsDeclared } from "../bench/deployed-table.ts";
 import { section } from "../helpers/markdown.ts";
 import { type Declared, type Recording, recordSstConfig, seconds, TELLS } from "../helpers/sst-stand-ins.ts";
 
@@ -70,6 +72,13 @@ const FUNCTIONS: Record<
 };
 
 const functions = (r: Recording): Declared[] => r.of("sst.aws.Function");
+
+/** A CreateTable definition in SST's Dynamo arguments, as infra/applications.ts declares one. */
+const sstArgsOf = (d: CreateTableCommandInput) => ({
+  fields: fieldsOf(d),
+  primaryIndex: { hashKey: "id" },
+  globalIndexes: globalIndexesOf(d.GlobalSecondaryIndexes ?? []),
+});
 
 /** A placeholder value a linked secret would have, valid for its variable's schema. */
 const secretValue = (variable: string): string =>
@@ -217,11 +226,11 @@ function withRetiring(definition: CreateTableCommandInput): CreateTableCommandIn
   return { ...definition, GlobalSecondaryIndexes: indexes };
 }
 
-function tableProblems(r: Recording): string[] {
+function tableProblems(r: Recording, retiring = false): string[] {
   const expected = {
     AuditTable: auditTableDefinition("t"),
-    // Today's indexes, and the retiring ones until the stages have dropped them.
-    ApplicationStatus: withRetiring(statusTableDefinition("t")),
+    // Today's indexes, and the retiring ones only on a stage that keeps them (retiringIndexes).
+    ApplicationStatus: retiring ? withRetiring(statusTableDefinition("t")) : statusTableDefinition("t"),
   };
   return Object.entries(expected).flatMap(([name, def]) => {
     const got = declaredKeys(r.named("sst.aws.Dynamo", name));
@@ -398,6 +407,27 @@ describe("sst.config.ts wiring", () => {
       "arn:aws:sns:eu-central-1:123456789012:fleet-auditor-prod-Critical",
       "arn:aws:sns:eu-central-1:123456789012:fleet-auditor-prod-Ops",
     ]);
+  });
+
+  it("declares the retiring status indexes only on a stage that keeps them, and the cost bench prices what is declared", async () => {
+    const fresh = await recordSstConfig("prod");
+    expect(tableProblems(fresh)).toEqual([]);
+    const kept = await recordSstConfig("prod", {
+      stages: { stages: { prod: { protected: true, ...TELLS, retiringIndexes: true } } },
+    });
+    expect(tableProblems(kept, true)).toEqual([]);
+    expect(tableProblems(kept)).not.toEqual([]);
+    // The bench creates the status table it measures from the declaration, indexes as deployed.
+    for (const r of [fresh, kept]) {
+      const priced = tableAsDeclared(r.named("sst.aws.Dynamo", "ApplicationStatus"), "t");
+      const names = (priced.GlobalSecondaryIndexes ?? []).map((i) => i.IndexName);
+      expect(names).toEqual(
+        Object.keys(r.named("sst.aws.Dynamo", "ApplicationStatus").args.globalIndexes as object),
+      );
+      expect(declaredKeys({ ...r.named("sst.aws.Dynamo", "ApplicationStatus") })).toEqual(
+        declaredKeys({ kind: "sst.aws.Dynamo", name: "t", args: sstArgsOf(priced) }),
+      );
+    }
   });
 
   it("protects a stage that says it is protected, whatever its name, and no other", async () => {
