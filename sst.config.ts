@@ -38,6 +38,7 @@ export default $config({
 
     const { alarmTo } = await import("./infra/alarms.ts");
     const { applications } = await import("./infra/applications.ts");
+    const { operationsDashboard } = await import("./infra/dashboard.ts");
     const { auditFunction, auditTable } = await import("./infra/audit.ts");
     const { failuresQueue } = await import("./infra/failures.ts");
     const { pagerFunction } = await import("./infra/pager.ts");
@@ -65,7 +66,7 @@ export default $config({
     const table = auditTable(protectedStage);
     const t = topics(settings);
     // Alarms to Ops, each linking to its runbook entry (docs/operate.md#alarms-and-their-runbooks).
-    const alarm = alarmTo(t.ops.arn);
+    const alarm = alarmTo(t.ops.arn, settings.docsUrl);
     const failures = failuresQueue(alarm);
     const audit = auditFunction({ table, topics: t, keb, failures, settings, alarm });
     const app = applications({ protectedStage, auditTable: table, topics: t, failures, settings, alarm });
@@ -83,6 +84,12 @@ export default $config({
       settings,
       functions: { audit, applicationsAudit: app.audit },
       alarm,
+    });
+
+    operationsDashboard({
+      region: settings.region ?? "eu-central-1",
+      audits: schedules.schedules,
+      applicationsQueue: app.queue.nodes.queue.name,
     });
 
     return {

@@ -5,7 +5,7 @@ import { type alarmTo, functionAlarms, watchedFunction } from "./alarms.ts";
 import type { Failures } from "./failures.ts";
 import { type KebSecrets, readSecret } from "./secrets.ts";
 import type { StageSettings } from "./stage-schema.ts";
-import type { Topics } from "./topics.ts";
+import { type Topics, topicKeyAccess } from "./topics.ts";
 
 /**
  * Snapshots (one item per flagged runtime per audit), the run ledger and reports, leases, health
@@ -35,6 +35,7 @@ export function auditRunAccess(table: sst.aws.Dynamo, t: Topics) {
       resources: [table.arn],
     },
     { actions: ["sns:Publish"], resources: [t.alerts.arn, t.critical.arn, t.incidents.arn] },
+    ...topicKeyAccess(t),
   ];
 }
 

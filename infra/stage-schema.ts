@@ -119,6 +119,22 @@ export const StageSettingsSchema = z.strictObject({
     .optional()
     .describe("URL templates for links in messages (docs/configuration.md)."),
   groupBy: GroupBySchema.optional(),
+  docsUrl: z
+    .url({ protocol: /^https$/, error: "expected an https: URL where docs/ is served" })
+    .refine(
+      (u) => !/[\s()]/.test(u),
+      "expected an https: URL where docs/ is served, without spaces or parentheses",
+    )
+    .optional()
+    .describe(
+      "Where the repository's docs/ directory is served (https://github.com/ORG/REPO/blob/main/docs): each alarm's description links to its runbook there. Not given: the link is the repository-relative docs/operate.md#anchor.",
+    ),
+  encryptTopics: z
+    .boolean()
+    .optional()
+    .describe(
+      "Encrypt the four SNS topics with a customer-managed KMS key of the stage's own (1 USD a month), which CloudWatch alarms and the audit functions may use: the AWS-managed alias/aws/sns cannot be used by CloudWatch.",
+    ),
   alertEmails: z
     .array(
       z.strictObject({

@@ -66,7 +66,7 @@ export async function recordSstConfig(stage: string, options: RecordOptions = {}
   const declared: Declared[] = [];
   const g = globalThis as Record<string, unknown>;
   const saved = Object.fromEntries(
-    ["$config", "$app", "sst", "aws", "$interpolate", "$transform"].map((k) => [k, g[k]]),
+    ["$config", "$app", "sst", "aws", "$interpolate", "$jsonStringify", "$transform"].map((k) => [k, g[k]]),
   );
   // `$transform(sst.aws.Function, fn)`: applied to every function, subscribers included.
   const functionTransforms: Array<(args: Record<string, unknown>) => void> = [];
@@ -126,6 +126,7 @@ export async function recordSstConfig(stage: string, options: RecordOptions = {}
     if (target === (g.sst as { aws: { Function: unknown } }).aws.Function) functionTransforms.push(transform);
   };
   g.$app = { name: "fleet-auditor", stage };
+  g.$jsonStringify = (value: unknown) => JSON.stringify(value);
   g.$interpolate = (strings: TemplateStringsArray, ...values: unknown[]) =>
     strings.reduce((out, s, i) => out + s + (i < values.length ? String(values[i]) : ""), "");
   g.sst = {
@@ -151,7 +152,18 @@ export async function recordSstConfig(stage: string, options: RecordOptions = {}
     // A provider of its own (another region): its arguments are what a resource's `provider` shows.
     Provider: resource("aws.Provider", (_name, args) => ({ ...args })),
     sns: { TopicSubscription: resource("aws.sns.TopicSubscription", () => ({})) },
-    cloudwatch: { MetricAlarm: resource("aws.cloudwatch.MetricAlarm", () => ({})) },
+    cloudwatch: {
+      MetricAlarm: resource("aws.cloudwatch.MetricAlarm", () => ({})),
+      Dashboard: resource("aws.cloudwatch.Dashboard", () => ({})),
+    },
+    kms: {
+      Key: resource("aws.kms.Key", (name) => ({
+        arn: `arn:aws:kms:${REGION}:${ACCOUNT}:key/${name}`,
+        keyId: name,
+      })),
+    },
+    getCallerIdentityOutput: () => ({ accountId: ACCOUNT }),
+    getPartitionOutput: () => ({ partition: "aws" }),
     iam: {
       Role: resource("aws.iam.Role", (name) => ({ arn: `arn:aws:iam::${ACCOUNT}:role/${$app()}-${name}` })),
     },

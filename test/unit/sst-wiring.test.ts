@@ -282,7 +282,8 @@ function protectionProblems(r: Recording, shouldProtect: boolean): string[] {
 /** The runbooks (infra/alarms.ts's RUNBOOK_PAGE): each alarm's description links to a heading there that names it in bold. */
 const RUNBOOK_PAGE = "docs/operate.md";
 const OPERATE = readFileSync(new URL(RUNBOOK_PAGE, ROOT), "utf8");
-const RUNBOOK_LINK = new RegExp(`\\(runbook: ${RUNBOOK_PAGE.replace(".", "\\.")}#([^)]+)\\)$`);
+/** The link: to the page in the repository, or to where the stage's `docsUrl` serves docs/. */
+const RUNBOOK_LINK = /\(runbook: (?:docs\/|https:\/\/[^ )]+\/)operate\.md#([^)]+)\)$/;
 
 /**
  * How long before its timeout each function stops by itself (packages/use-cases/src/deadline.ts, the
@@ -430,6 +431,99 @@ describe("sst.config.ts wiring", () => {
     }
   });
 
+  it("links each alarm to its runbook where the stage's docs are served, the repository's page otherwise", async () => {
+    const docsUrl = "https://github.com/example/fleet-auditor/blob/main/docs";
+    const served = await recordSstConfig("prod", {
+      stages: { stages: { prod: { protected: true, ...TELLS, schedules: { enabled: true }, docsUrl } } },
+    });
+    expect(alarmProblems(served)).toEqual([]);
+    for (const a of served.of("aws.cloudwatch.MetricAlarm"))
+      expect(String(a.args.alarmDescription), a.name).toMatch(
+        /\(runbook: https:\/\/github\.com\/example\/fleet-auditor\/blob\/main\/docs\/operate\.md#[a-z-]+\)$/,
+      );
+    const plain = await recordSstConfig("prod");
+    for (const a of plain.of("aws.cloudwatch.MetricAlarm"))
+      expect(String(a.args.alarmDescription), a.name).toMatch(/\(runbook: docs\/operate\.md#[a-z-]+\)$/);
+    await expect(
+      recordSstConfig("prod", { stages: { default: { docsUrl: "http://docs.example" } } }),
+    ).rejects.toThrow(/default\.docsUrl: /);
+  });
+
+  it("raises no NotRunning alarm on a fresh deploy, and still tells Ops when runs stop", async () => {
+    const r = await recordSstConfig("prod");
+    const ops = "arn:aws:sns:eu-central-1:123456789012:fleet-auditor-prod-Ops";
+    for (const name of ["FailingNotRunning", "ExpiredNotRunning", "ApplicationsNotRunning"]) {
+      const a = r.named("aws.cloudwatch.MetricAlarm", name).args;
+      // A new alarm over a metric nothing printed yet would breach at once; missing data is
+      // INSUFFICIENT_DATA instead, which a new alarm starts in (no transition, no message) and
+      // one whose runs stopped enters, telling Ops.
+      expect(a.treatMissingData, name).toBe("missing");
+      expect(a.insufficientDataActions, name).toEqual([ops]);
+      expect(a).toMatchObject({ comparisonOperator: "LessThanThreshold", threshold: 1 });
+    }
+    // No other alarm tells Ops of missing data: theirs is nothing happening.
+    const others = r.of("aws.cloudwatch.MetricAlarm").filter((a) => !a.name.endsWith("NotRunning"));
+    expect(others.filter((a) => a.args.insufficientDataActions !== undefined)).toEqual([]);
+  });
+
+  it("shows each audit's runs, flagged, incomplete scans, publish failures and the queue's age on a dashboard", async () => {
+    const r = await recordSstConfig("prod");
+    const body = JSON.parse(String(r.named("aws.cloudwatch.Dashboard", "Dashboard").args.dashboardBody)) as {
+      widgets: Array<{ properties: { title: string; region: string; metrics: unknown[][] } }>;
+    };
+    const shown = body.widgets.flatMap((w) =>
+      // A metric's options (its statistic, its axis) are its last element, an object.
+      w.properties.metrics.map(
+        (m) => `${w.properties.title}: ${m.filter((x) => typeof x === "string").join(" ")}`,
+      ),
+    );
+    for (const [audit, service] of [
+      ["failing", "audit"],
+      ["expired", "audit"],
+      ["applications", "applications-audit"],
+    ])
+      for (const metric of ["Runs", "Flagged", "IncompleteScans", "PublishFailures"])
+        expect(shown, `${audit} ${metric}`).toContainEqual(
+          expect.stringContaining(`FleetAuditor ${metric} service ${service} audit ${audit}`),
+        );
+    expect(shown).toContainEqual(
+      expect.stringMatching(
+        /AWS\/SQS ApproximateAgeOfOldestMessage QueueName fleet-auditor-prod-Applications$/,
+      ),
+    );
+    expect(new Set(body.widgets.map((w) => w.properties.region))).toEqual(new Set(["eu-central-1"]));
+  });
+
+  it("encrypts the topics with a key of the stage's own that CloudWatch and the publishing functions may use, when asked", async () => {
+    const plain = await recordSstConfig("prod");
+    expect(plain.of("aws.kms.Key")).toEqual([]);
+    const r = await recordSstConfig("prod", {
+      stages: { stages: { prod: { protected: true, ...TELLS, encryptTopics: true } } },
+    });
+    const [key] = r.of("aws.kms.Key");
+    expect(key?.args.enableKeyRotation).toBe(true);
+    const keyArn = "arn:aws:kms:eu-central-1:123456789012:key/TopicKey";
+    for (const t of r.of("sst.aws.SnsTopic"))
+      expect(
+        (t.args.transform as { topic?: { kmsMasterKeyId?: string } })?.topic?.kmsMasterKeyId,
+        t.name,
+      ).toBe(keyArn);
+    // The AWS-managed alias/aws/sns cannot be used by CloudWatch: the alarms' publisher is let in.
+    const policy = JSON.parse(String(key?.args.policy)) as {
+      Statement: Array<{ Principal: { Service?: string; AWS?: string }; Action: string[] }>;
+    };
+    const cloudwatch = policy.Statement.find((st) => st.Principal.Service === "cloudwatch.amazonaws.com");
+    expect(cloudwatch?.Action).toEqual(["kms:Decrypt", "kms:GenerateDataKey*"]);
+    expect(
+      policy.Statement.find((st) => st.Principal.AWS === "arn:aws:iam::123456789012:root"),
+    ).toBeDefined();
+    for (const name of ["Audit", "ApplicationsAudit"])
+      expect(r.named("sst.aws.Function", name).args.permissions, name).toContainEqual({
+        actions: ["kms:Decrypt", "kms:GenerateDataKey*"],
+        resources: [keyArn],
+      });
+  });
+
   it("protects a stage that says it is protected, whatever its name, and no other", async () => {
     // prod and production as the landscape fills them in: protected: true.
     for (const stage of ["prod", "production"]) {
@@ -560,7 +654,7 @@ describe("sst.config.ts wiring", () => {
     );
     const notRunning = r.named("aws.cloudwatch.MetricAlarm", "FailingNotRunning");
     expect(notRunning.args).toMatchObject({
-      treatMissingData: "breaching",
+      treatMissingData: "missing",
       evaluationPeriods: 2,
       period: 900,
     });
