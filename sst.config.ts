@@ -77,6 +77,7 @@ export default $config({
         auditTable: table,
         failures,
         protectedStage,
+        reserveConcurrency: settings.reservedConcurrency !== false,
         alarm,
       });
     if (settings.pagerDuty) pagerFunction({ critical: t.critical, failures, protectedStage, alarm });

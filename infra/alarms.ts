@@ -7,6 +7,15 @@
 import { durationSeconds } from "./duration.ts";
 import type { DeployedSchedule } from "./schedules.ts";
 
+/**
+ * A function's reserved concurrency, unless the stage's `reservedConcurrency` is false: an account
+ * whose Lambda concurrency quota is too small (AWS keeps 100 unreserved; a new account may have
+ * 10 in all) refuses any reservation, and the deploy fails there.
+ */
+export function reservedConcurrency(reserve: boolean, n: number): { concurrency?: { reserved: number } } {
+  return reserve ? { concurrency: { reserved: n } } : {};
+}
+
 /** A function to watch, as infra/*.ts declared it. */
 export interface WatchedFunction {
   /** Prefix of its alarms' names: `Audit` gives AuditErrors, AuditDuration, AuditThrottles. */

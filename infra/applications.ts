@@ -3,7 +3,14 @@
 // the table's watched index (never a scan) instead of KEB, so it holds no KEB credential.
 
 import { retiringStatusIndexes, statusTableDefinition } from "../packages/store/src/status-table.ts";
-import { type alarmTo, functionAlarms, queueNotEmpty, queueStalled, watchedFunction } from "./alarms.ts";
+import {
+  type alarmTo,
+  functionAlarms,
+  queueNotEmpty,
+  queueStalled,
+  reservedConcurrency,
+  watchedFunction,
+} from "./alarms.ts";
 import { auditRunAccess, auditRunEnvironment } from "./audit.ts";
 import { fieldsOf, globalIndexesOf } from "./dynamo-indexes.ts";
 import type { Failures } from "./failures.ts";
@@ -69,7 +76,7 @@ export function applications(deps: {
     memory: "512 MB",
     retries: 0,
     transform: deps.failures.destination,
-    concurrency: { reserved: 2 },
+    ...reservedConcurrency(deps.settings.reservedConcurrency !== false, 2),
     permissions: [
       ...auditRunAccess(deps.auditTable, deps.topics),
       { actions: ["dynamodb:Query"], resources: [$interpolate`${statusTable.arn}/index/*`] },

@@ -1,7 +1,7 @@
 // The runtime audits: the audit table every audit run keeps its state in, what a run may send,
 // how its messages read (from stages.json), and the Audit function that runs the KEB audits.
 
-import { type alarmTo, functionAlarms, watchedFunction } from "./alarms.ts";
+import { type alarmTo, functionAlarms, reservedConcurrency, watchedFunction } from "./alarms.ts";
 import type { Failures } from "./failures.ts";
 import { type KebSecrets, readSecret } from "./secrets.ts";
 import type { StageSettings } from "./stage-schema.ts";
@@ -90,7 +90,7 @@ export function auditFunction(deps: {
     retries: 0,
     transform: failures.destination,
     // One run per audit at a time is the lease's job; this caps what a burst of console runs costs.
-    concurrency: { reserved: 4 },
+    ...reservedConcurrency(deps.settings.reservedConcurrency !== false, 4),
     link: keb.link,
     // Exactly what the function sends (test/e2e/iam-contract.test.ts records it).
     permissions: [...auditRunAccess(table, t), readSecret(keb.clientSecret), failures.send],

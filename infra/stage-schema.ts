@@ -129,6 +129,12 @@ export const StageSettingsSchema = z.strictObject({
     .describe(
       "Where the repository's docs/ directory is served (https://github.com/ORG/REPO/blob/main/docs): each alarm's description links to its runbook there. Not given: the link is the repository-relative docs/operate.md#anchor.",
     ),
+  reservedConcurrency: z
+    .boolean()
+    .optional()
+    .describe(
+      "false: no function reserves concurrency (Audit 4, ApplicationsAudit 2, Slack 1), and none has a Throttles alarm: for an account whose Lambda concurrency quota is too small to reserve any (a new or sandbox account's 10). Default true.",
+    ),
   encryptTopics: z
     .boolean()
     .optional()

@@ -524,6 +524,22 @@ describe("sst.config.ts wiring", () => {
       });
   });
 
+  it("reserves concurrency unless the stage says not to (a sandbox account's quota has none to spare)", async () => {
+    const reserved = (r: Recording) =>
+      Object.fromEntries(
+        functions(r).map((f) => [f.name, (f.args.concurrency as { reserved?: number })?.reserved]),
+      );
+    const slack = { slack: { way: "webhook" } };
+    const normal = await recordSstConfig("dev", { stages: { default: slack } });
+    expect(reserved(normal)).toMatchObject({ Audit: 4, ApplicationsAudit: 2, Slack: 1 });
+    const sandbox = await recordSstConfig("dev", {
+      stages: { default: { ...slack, reservedConcurrency: false } },
+    });
+    expect(Object.values(reserved(sandbox)).filter((n) => n !== undefined)).toEqual([]);
+    expect(alarmProblems(sandbox)).toEqual([]);
+    expect(sandbox.of("aws.cloudwatch.MetricAlarm").map((a) => a.name)).not.toContain("AuditThrottles");
+  });
+
   it("protects a stage that says it is protected, whatever its name, and no other", async () => {
     // prod and production as the landscape fills them in: protected: true.
     for (const stage of ["prod", "production"]) {
