@@ -20,7 +20,7 @@ function widget(title: string, region: string, period: number, metrics: Metric[]
 }
 
 /** The dashboard's body (CloudWatch's JSON), pure: the audits as deployed, the queue's name. */
-export function dashboardBody(deps: {
+function dashboardBody(deps: {
   region: string;
   audits: Record<string, DeployedSchedule>;
   applicationsQueue: string;

@@ -47,7 +47,7 @@ export interface RecordOptions {
 export const TELLS = { opsEmail: "ops@example.com", alertEmails: [{ address: "team@example.com" }] };
 
 /** A landscape's stages.json as its operators fill it in (test/fixtures/stages/landscape.json). */
-export const LANDSCAPE_STAGES_FILE = new URL("../fixtures/stages/landscape.json", import.meta.url).pathname;
+const LANDSCAPE_STAGES_FILE = new URL("../fixtures/stages/landscape.json", import.meta.url).pathname;
 
 /**
  * Runs sst.config.ts's `app()` and `run()` for a stage, recording every declaration, with the
