@@ -8,14 +8,12 @@
 // SST refuses a config with top-level imports (its loader runs `app()` before anything is
 // installed), so the infra modules are loaded inside `app()` and `run()`.
 
-/** Stages whose data outlives a mistaken `sst remove`: retained, protected, deletion-protected. */
-const PROTECTED_STAGES = ["prod", "production"];
-
 export default $config({
   async app(input) {
-    const { stageRegion } = await import("./infra/stage-config.ts");
+    const { stageProtected, stageRegion } = await import("./infra/stage-config.ts");
     const stage = input?.stage ?? "";
-    const protectedStage = PROTECTED_STAGES.includes(stage);
+    // A stage whose data outlives a mistaken `sst remove`: its `protected` in stages.json.
+    const protectedStage = stageProtected(stage);
     return {
       name: "fleet-auditor",
       removal: protectedStage ? "retain" : "remove",
@@ -35,10 +33,12 @@ export default $config({
     refuseRetiredVariables(process.env);
     const { stageSettings } = await import("./infra/stage-config.ts");
     const settings = stageSettings($app.stage);
-    const protectedStage = PROTECTED_STAGES.includes($app.stage);
+    // Retained, protected, deletion-protected, point-in-time recovery, secrets kept 30 days.
+    const protectedStage = settings.protected === true;
 
     const { alarmTo } = await import("./infra/alarms.ts");
     const { applications } = await import("./infra/applications.ts");
+    const { operationsDashboard } = await import("./infra/dashboard.ts");
     const { auditFunction, auditTable } = await import("./infra/audit.ts");
     const { failuresQueue } = await import("./infra/failures.ts");
     const { pagerFunction } = await import("./infra/pager.ts");
@@ -66,7 +66,7 @@ export default $config({
     const table = auditTable(protectedStage);
     const t = topics(settings);
     // Alarms to Ops, each linking to its runbook entry (docs/operate.md#alarms-and-their-runbooks).
-    const alarm = alarmTo(t.ops.arn);
+    const alarm = alarmTo(t.ops.arn, settings.docsUrl);
     const failures = failuresQueue(alarm);
     const audit = auditFunction({ table, topics: t, keb, failures, settings, alarm });
     const app = applications({ protectedStage, auditTable: table, topics: t, failures, settings, alarm });
@@ -77,6 +77,7 @@ export default $config({
         auditTable: table,
         failures,
         protectedStage,
+        reserveConcurrency: settings.reservedConcurrency !== false,
         alarm,
       });
     if (settings.pagerDuty) pagerFunction({ critical: t.critical, failures, protectedStage, alarm });
@@ -84,6 +85,12 @@ export default $config({
       settings,
       functions: { audit, applicationsAudit: app.audit },
       alarm,
+    });
+
+    operationsDashboard({
+      region: settings.region ?? "eu-central-1",
+      audits: schedules.schedules,
+      applicationsQueue: app.queue.nodes.queue.name,
     });
 
     return {

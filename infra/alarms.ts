@@ -7,6 +7,15 @@
 import { durationSeconds } from "./duration.ts";
 import type { DeployedSchedule } from "./schedules.ts";
 
+/**
+ * A function's reserved concurrency, unless the stage's `reservedConcurrency` is false: an account
+ * whose Lambda concurrency quota is too small (AWS keeps 100 unreserved; a new account may have
+ * 10 in all) refuses any reservation, and the deploy fails there.
+ */
+export function reservedConcurrency(reserve: boolean, n: number): { concurrency?: { reserved: number } } {
+  return reserve ? { concurrency: { reserved: n } } : {};
+}
+
 /** A function to watch, as infra/*.ts declared it. */
 export interface WatchedFunction {
   /** Prefix of its alarms' names: `Audit` gives AuditErrors, AuditDuration, AuditThrottles. */
@@ -44,13 +53,23 @@ export function watchedFunction(
   };
 }
 
-type AlarmArgs = Omit<aws.cloudwatch.MetricAlarmArgs, "alarmActions" | "okActions"> & {
+type AlarmArgs = Omit<
+  aws.cloudwatch.MetricAlarmArgs,
+  "alarmActions" | "okActions" | "insufficientDataActions"
+> & {
   /** The anchor of the alarm's runbook entry in docs/operate.md (GitHub's anchor of its heading). */
   runbook: string;
+  /**
+   * Tell Ops when the alarm has no data at all (INSUFFICIENT_DATA): for a metric whose absence is
+   * the trouble (no run), and which a new alarm starts without, with no message.
+   */
+  noDataTellsOps?: boolean;
 };
 
-/** Where the runbooks are, from the repository's root. */
-const RUNBOOK_PAGE = "docs/operate.md";
+/** Where the runbooks are, from the repository's root; `docsUrl` is where docs/ is served. */
+function runbookPage(docsUrl: string | undefined): string {
+  return docsUrl ? `${docsUrl.replace(/\/+$/, "")}/operate.md` : "docs/operate.md";
+}
 
 // Alarms on a count: any in five minutes; no data is nothing happening.
 const anyInFiveMinutes = {
@@ -61,14 +80,20 @@ const anyInFiveMinutes = {
   treatMissingData: "notBreaching",
 } as const;
 
-/** An alarm to `ops`, alarming and clearing, its description naming the stage and its runbook. */
-export function alarmTo(ops: $util.Input<string>) {
-  return (name: string, { runbook, ...args }: AlarmArgs): aws.cloudwatch.MetricAlarm =>
+/**
+ * An alarm to `ops`, alarming and clearing, its description naming the stage and linking to its
+ * runbook: where the stage's `docsUrl` serves docs/, else the repository-relative page (the
+ * repository names no URL of its own to default to).
+ */
+export function alarmTo(ops: $util.Input<string>, docsUrl?: string) {
+  const page = runbookPage(docsUrl);
+  return (name: string, { runbook, noDataTellsOps, ...args }: AlarmArgs): aws.cloudwatch.MetricAlarm =>
     new aws.cloudwatch.MetricAlarm(name, {
       ...args,
-      alarmDescription: `fleet-auditor ${$app.stage}: ${args.alarmDescription} (runbook: ${RUNBOOK_PAGE}#${runbook})`,
+      alarmDescription: `fleet-auditor ${$app.stage}: ${args.alarmDescription} (runbook: ${page}#${runbook})`,
       alarmActions: [ops],
       okActions: [ops],
+      ...(noDataTellsOps ? { insufficientDataActions: [ops] } : {}),
     });
 }
 
@@ -156,8 +181,11 @@ export function queueStalled(
 }
 
 /**
- * An audit's alarms: NotRunning (no completed run in two of its longest gaps; missing data
- * breaches), IncompleteScans and PublishFailures (two such gaps in a row).
+ * An audit's alarms: NotRunning (runs printed, none completed, in two of its longest gaps: ALARM;
+ * no run printed at all: INSUFFICIENT_DATA, which tells Ops too), IncompleteScans and
+ * PublishFailures (two such gaps in a row). NotRunning does not treat missing data as breaching:
+ * a fresh deploy's alarm has no data yet and would fire before the first run; it starts in
+ * INSUFFICIENT_DATA, which is no transition and sends nothing, and leaves it at the first run.
  */
 export function auditAlarms(alarm: ReturnType<typeof alarmTo>, audit: string, s: DeployedSchedule): void {
   const metric = (metricName: string) => ({
@@ -175,7 +203,8 @@ export function auditAlarms(alarm: ReturnType<typeof alarmTo>, audit: string, s:
     ...metric("Runs"),
     threshold: 1,
     comparisonOperator: "LessThanThreshold",
-    treatMissingData: "breaching",
+    treatMissingData: "missing",
+    noDataTellsOps: true,
   });
   const runbooks = { IncompleteScans: "incomplete-scans", PublishFailures: "publish-failures" };
   for (const [metricName, runbook] of Object.entries(runbooks)) {

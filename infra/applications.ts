@@ -3,7 +3,14 @@
 // the table's watched index (never a scan) instead of KEB, so it holds no KEB credential.
 
 import { retiringStatusIndexes, statusTableDefinition } from "../packages/store/src/status-table.ts";
-import { type alarmTo, functionAlarms, queueNotEmpty, queueStalled, watchedFunction } from "./alarms.ts";
+import {
+  type alarmTo,
+  functionAlarms,
+  queueNotEmpty,
+  queueStalled,
+  reservedConcurrency,
+  watchedFunction,
+} from "./alarms.ts";
 import { auditRunAccess, auditRunEnvironment } from "./audit.ts";
 import { fieldsOf, globalIndexesOf } from "./dynamo-indexes.ts";
 import type { Failures } from "./failures.ts";
@@ -30,16 +37,17 @@ export function applications(deps: {
 }): Applications {
   const { protectedStage, alarm } = deps;
   // KubeEdge Application status: one row per Application, declared from the definition the store
-  // creates tables from (packages/store/src/status-table.ts: its indexes and why), plus the
-  // retiring indexes that today's replace, kept until a stage's new ones are ACTIVE; then drop
-  // them here (docs/kubeedge.md#changing-an-index). Capacity model: docs/capacity.md#capacity.
+  // creates tables from (packages/store/src/status-table.ts: its indexes and why), plus, only on a
+  // stage whose `retiringIndexes` says it had them, the retiring indexes today's replace, kept
+  // until its new ones are ACTIVE (docs/kubeedge.md#changing-an-index): each writes 1.5 units more
+  // per message, so a fresh stage never gets them. Capacity model: docs/capacity.md#capacity.
   const statusDefinition = statusTableDefinition("ApplicationStatus");
   const statusTable = new sst.aws.Dynamo("ApplicationStatus", {
     fields: fieldsOf(statusDefinition),
     primaryIndex: { hashKey: "id" },
     globalIndexes: {
       ...globalIndexesOf(statusDefinition.GlobalSecondaryIndexes ?? []),
-      ...globalIndexesOf(retiringStatusIndexes()),
+      ...(deps.settings.retiringIndexes ? globalIndexesOf(retiringStatusIndexes()) : {}),
     },
     ttl: "ttl",
     deletionProtection: protectedStage,
@@ -68,7 +76,7 @@ export function applications(deps: {
     memory: "512 MB",
     retries: 0,
     transform: deps.failures.destination,
-    concurrency: { reserved: 2 },
+    ...reservedConcurrency(deps.settings.reservedConcurrency !== false, 2),
     permissions: [
       ...auditRunAccess(deps.auditTable, deps.topics),
       { actions: ["dynamodb:Query"], resources: [$interpolate`${statusTable.arn}/index/*`] },

@@ -1,11 +1,11 @@
 // The runtime audits: the audit table every audit run keeps its state in, what a run may send,
 // how its messages read (from stages.json), and the Audit function that runs the KEB audits.
 
-import { type alarmTo, functionAlarms, watchedFunction } from "./alarms.ts";
+import { type alarmTo, functionAlarms, reservedConcurrency, watchedFunction } from "./alarms.ts";
 import type { Failures } from "./failures.ts";
 import { type KebSecrets, readSecret } from "./secrets.ts";
 import type { StageSettings } from "./stage-schema.ts";
-import type { Topics } from "./topics.ts";
+import { type Topics, topicKeyAccess } from "./topics.ts";
 
 /**
  * Snapshots (one item per flagged runtime per audit), the run ledger and reports, leases, health
@@ -35,6 +35,7 @@ export function auditRunAccess(table: sst.aws.Dynamo, t: Topics) {
       resources: [table.arn],
     },
     { actions: ["sns:Publish"], resources: [t.alerts.arn, t.critical.arn, t.incidents.arn] },
+    ...topicKeyAccess(t),
   ];
 }
 
@@ -89,7 +90,7 @@ export function auditFunction(deps: {
     retries: 0,
     transform: failures.destination,
     // One run per audit at a time is the lease's job; this caps what a burst of console runs costs.
-    concurrency: { reserved: 4 },
+    ...reservedConcurrency(deps.settings.reservedConcurrency !== false, 4),
     link: keb.link,
     // Exactly what the function sends (test/e2e/iam-contract.test.ts records it).
     permissions: [...auditRunAccess(table, t), readSecret(keb.clientSecret), failures.send],

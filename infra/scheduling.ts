@@ -2,7 +2,7 @@
 // schedules the stage, with the alarms of a scheduled audit that stops running or keeps failing.
 
 import { type alarmTo, auditAlarms, queueNotEmpty } from "./alarms.ts";
-import { auditSchedules } from "./schedules.ts";
+import { auditSchedules, type DeployedSchedule } from "./schedules.ts";
 import type { StageSettings } from "./stage-schema.ts";
 
 /** The schedules, their DLQ, and (on a scheduled stage) each audit's alarms. */
@@ -11,7 +11,7 @@ export function auditScheduling(deps: {
   /** The function each audit runs in. */
   functions: { audit: sst.aws.Function; applicationsAudit: sst.aws.Function };
   alarm: ReturnType<typeof alarmTo>;
-}): { dlq: sst.aws.Queue } {
+}): { dlq: sst.aws.Queue; schedules: Record<string, DeployedSchedule> } {
   const { enabled, ...given } = deps.settings.schedules ?? { enabled: false };
   // Schedule deliveries the scheduler could not make land here: an Invoke call refused (the
   // function missing, its permission gone, the Invoke API's own request rate). A throttled run is
@@ -36,5 +36,5 @@ export function auditScheduling(deps: {
   // A stage that does not run on schedule has nothing to miss.
   if (enabled)
     for (const [name, schedule] of Object.entries(schedules)) auditAlarms(deps.alarm, name, schedule);
-  return { dlq };
+  return { dlq, schedules };
 }

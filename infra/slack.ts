@@ -2,7 +2,7 @@
 // incident in one thread; deployed only on a stage whose `slack` in stages.json says which, its
 // secret created in Secrets Manager for the operator to set (docs/deploy.md#secrets).
 
-import { type alarmTo, functionAlarms, watchedFunction } from "./alarms.ts";
+import { type alarmTo, functionAlarms, reservedConcurrency, watchedFunction } from "./alarms.ts";
 import type { Failures } from "./failures.ts";
 import { managedSecret, readSecret } from "./secrets.ts";
 import type { StageSettings } from "./stage-schema.ts";
@@ -14,6 +14,8 @@ export function slackFunction(deps: {
   auditTable: sst.aws.Dynamo;
   failures: Failures;
   protectedStage: boolean;
+  /** The stage's `reservedConcurrency` (default true). */
+  reserveConcurrency: boolean;
   alarm: ReturnType<typeof alarmTo>;
 }): void {
   const { slack, failures } = deps;
@@ -60,7 +62,8 @@ export function slackFunction(deps: {
     // One delivery at a time: two deliveries of one incident never race to start two threads, and
     // Slack takes about one message a second per channel anyway. Lambda keeps the events it
     // throttles and retries them, within the hour the failure destination allows.
-    concurrency: { reserved: 1 },
+    // Without it (reservedConcurrency: false, a sandbox), two deliveries may start two threads.
+    ...reservedConcurrency(deps.reserveConcurrency, 1),
     permissions: [readSecret(secret), failures.send, ...bot.access],
     environment: bot.environment,
   } satisfies sst.aws.FunctionArgs;

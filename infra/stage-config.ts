@@ -68,9 +68,62 @@ export function settingsOf(file: StagesFile, stage: string): StageSettings {
   return { ...file.default, ...own };
 }
 
-/** `stage`'s settings from the project's `stages.json` (`stagesFilePath`). */
+/**
+ * What a scheduled or protected stage lacks to tell anyone: someone for the Ops alarms (`opsEmail`
+ * or `chatbot`) and someone for the alerts (`alertEmails`, `chatbot`, `slack`, `pagerDuty` or
+ * `pagerEmail`), each named as the field to fill in, in the stage's entry or, for a stage not
+ * listed, the default. Empty for a developer's stage (neither scheduled nor protected).
+ */
+export function subscriberProblems(file: StagesFile, stage: string): string[] {
+  const s = settingsOf(file, stage);
+  if (s.schedules?.enabled !== true && s.protected !== true) return [];
+  const entry = Object.hasOwn(file.stages, stage) ? `stages.${stage}` : "default";
+  const problems: string[] = [];
+  if (!s.opsEmail && !s.chatbot)
+    problems.push(`${entry}.opsEmail (or chatbot): name who hears the Ops alarms`);
+  if (!s.alertEmails?.length && !s.chatbot && !s.slack && !s.pagerDuty && !s.pagerEmail)
+    problems.push(
+      `${entry}.alertEmails (or chatbot, slack, pagerDuty, pagerEmail): name who hears the alerts`,
+    );
+  return problems;
+}
+
+/**
+ * `stage`'s settings from the project's `stages.json` (`stagesFilePath`); throws, naming each
+ * field, when the stage is scheduled or protected and tells no one (`subscriberProblems`).
+ */
 export function stageSettings(stage: string): StageSettings {
-  return settingsOf(readStagesFile(stagesFilePath(), stage), stage);
+  const path = stagesFilePath();
+  const file = readStagesFile(path, stage);
+  const missing = subscriberProblems(file, stage);
+  if (missing.length > 0)
+    throw new Error(
+      `${shown(path)} (deploying stage ${stage}): a scheduled or protected stage must tell someone:\n${missing.map((m) => `  ${m}`).join("\n")}`,
+    );
+  return settingsOf(file, stage);
+}
+
+/** The stage's entry's field, else the default's, read without checking the file (for `app()`). */
+function rawField(stage: string, field: "region" | "protected"): { own: unknown; default: unknown } {
+  try {
+    const json = JSON.parse(readFileSync(stagesFilePath(), "utf8")) as {
+      default?: Record<string, unknown>;
+      stages?: Record<string, Record<string, unknown>>;
+    };
+    const own = json.stages && Object.hasOwn(json.stages, stage) ? json.stages[stage] : undefined;
+    return { own: own?.[field], default: json.default?.[field] };
+  } catch {
+    return { own: undefined, default: undefined };
+  }
+}
+
+/**
+ * Whether `app()` retains and protects the stage: its `protected`, else the default's. Like
+ * `stageRegion`, it never throws (SST would hide why); `run()` checks the whole file first.
+ */
+export function stageProtected(stage: string): boolean {
+  const { own, default: fallback } = rawField(stage, "protected");
+  return (typeof own === "boolean" ? own : fallback) === true;
 }
 
 /**
@@ -81,16 +134,6 @@ export function stageSettings(stage: string): StageSettings {
  */
 export function stageRegion(stage: string): string {
   const region = StageSettingsSchema.shape.region;
-  try {
-    const json = JSON.parse(readFileSync(stagesFilePath(), "utf8")) as {
-      default?: { region?: unknown };
-      stages?: Record<string, { region?: unknown }>;
-    };
-    const own = json.stages && Object.hasOwn(json.stages, stage) ? json.stages[stage] : undefined;
-    return (
-      region.safeParse(own?.region).data ?? region.safeParse(json.default?.region).data ?? DEFAULT_REGION
-    );
-  } catch {
-    return DEFAULT_REGION;
-  }
+  const given = rawField(stage, "region");
+  return region.safeParse(given.own).data ?? region.safeParse(given.default).data ?? DEFAULT_REGION;
 }

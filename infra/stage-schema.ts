@@ -5,6 +5,7 @@
 
 import { AUDITS, templateCanLink } from "@fleet-auditor/audit";
 import { z } from "zod";
+import { AWS_REGIONS, CHATBOT_REGIONS, DEFAULT_CHATBOT_REGION } from "./aws-regions.ts";
 
 /** An SST-style duration: "90 seconds", "15 minutes", "2 hours", "1 day". */
 const DurationSchema = z
@@ -14,11 +15,13 @@ const DurationSchema = z
 // A rate's period is its gap; a cron has no single period (`0 8,12 * * ? *`), and a daily cron in
 // a timezone with summer time has a 25-hour gap once a year: it states its longest gap, which its
 // not-running alarm waits for (twice).
+// EventBridge Scheduler takes a rate's unit singular for 1 and plural otherwise, in whole minutes,
+// hours or days; anything else fails the deploy at CreateSchedule, after half the stack is made.
 const AuditScheduleSchema = z.union([
   z
     .string()
     .regex(
-      /^rate\(.+\)$/,
+      /^rate\((1 (minute|hour|day)|([2-9]|[1-9]\d+) (minutes|hours|days))\)$/,
       'expected "rate(15 minutes)", or { "schedule": "cron(...)", "maxGap": "2 hours" }: a cron states the longest gap between two of its runs',
     ),
   z.strictObject({
@@ -30,7 +33,11 @@ const AuditScheduleSchema = z.union([
 const SchedulesSchema = z
   .strictObject({
     enabled: z.boolean().describe("Whether the audits run on schedule (and their missing-run alarms exist)."),
-    timezone: z.string().min(1).optional().describe("The schedules' IANA timezone; UTC when not given."),
+    timezone: z
+      .string()
+      .refine(knownTimeZone, "expected an IANA time zone such as Europe/Berlin")
+      .optional()
+      .describe("The schedules' IANA timezone; UTC when not given."),
     failing: AuditScheduleSchema.optional().describe('Default "rate(15 minutes)".'),
     expired: AuditScheduleSchema.optional().describe('Default hourly: cron(0 * * * ? *), maxGap "1 hour".'),
     applications: AuditScheduleSchema.optional().describe('Default "rate(5 minutes)".'),
@@ -59,13 +66,43 @@ const GroupBySchema = z
 
 const EmailSchema = z.email("expected an e-mail address");
 
+/** Whether the runtime's time-zone database (IANA, as the scheduler's) knows `zone`. */
+function knownTimeZone(zone: string): boolean {
+  try {
+    new Intl.DateTimeFormat("en", { timeZone: zone });
+    return zone.length > 0;
+  } catch {
+    return false;
+  }
+}
+
+// SNS refuses a filter policy whose attribute is given a bare value: each takes an array of
+// values or matchers, or (payload filtering, `$or`) an object.
+const FilterPolicySchema = z.record(
+  z.string(),
+  z.union([z.array(z.unknown()), z.record(z.string(), z.unknown())], {
+    error: 'expected an array of values such as ["critical"], or an object',
+  }),
+);
+
 /** One stage's settings; every field optional, a stage's entry given onto the default's. */
 export const StageSettingsSchema = z.strictObject({
   region: z
-    .string()
-    .regex(/^[a-z]{2}(-[a-z]+)+-\d$/, "expected an AWS region such as eu-central-1")
+    .enum(AWS_REGIONS, { error: "expected an AWS region such as eu-central-1" })
     .optional()
     .describe("The AWS region the stage is deployed in; eu-central-1 when not given."),
+  protected: z
+    .boolean()
+    .optional()
+    .describe(
+      "Whether the stage's data outlives a mistaken sst remove: the app retained and protected, the tables deletion-protected, the audit table with point-in-time recovery, the secrets with a 30-day recovery window. A protected stage must name who hears it.",
+    ),
+  retiringIndexes: z
+    .boolean()
+    .optional()
+    .describe(
+      "Keep the status table's retiring byNode and byQuarantine indexes (1.5 write units more per Application message): only on a stage deployed before byNodeId and byQuarantineCode, until those are ACTIVE (docs/kubeedge.md#changing-an-index). A fresh stage never gets them.",
+    ),
   landscape: z
     .string()
     .regex(/^[\w.-]{1,40}$/, "expected a short name such as prod-eu")
@@ -82,14 +119,35 @@ export const StageSettingsSchema = z.strictObject({
     .optional()
     .describe("URL templates for links in messages (docs/configuration.md)."),
   groupBy: GroupBySchema.optional(),
+  docsUrl: z
+    .url({ protocol: /^https$/, error: "expected an https: URL where docs/ is served" })
+    .refine(
+      (u) => !/[\s()]/.test(u),
+      "expected an https: URL where docs/ is served, without spaces or parentheses",
+    )
+    .optional()
+    .describe(
+      "Where the repository's docs/ directory is served (https://github.com/ORG/REPO/blob/main/docs): each alarm's description links to its runbook there. Not given: the link is the repository-relative docs/operate.md#anchor.",
+    ),
+  reservedConcurrency: z
+    .boolean()
+    .optional()
+    .describe(
+      "false: no function reserves concurrency (Audit 4, ApplicationsAudit 2, Slack 1), and none has a Throttles alarm: for an account whose Lambda concurrency quota is too small to reserve any (a new or sandbox account's 10). Default true.",
+    ),
+  encryptTopics: z
+    .boolean()
+    .optional()
+    .describe(
+      "Encrypt the four SNS topics with a customer-managed KMS key of the stage's own (1 USD a month), which CloudWatch alarms and the audit functions may use: the AWS-managed alias/aws/sns cannot be used by CloudWatch.",
+    ),
   alertEmails: z
     .array(
       z.strictObject({
         address: EmailSchema,
-        filter: z
-          .record(z.string(), z.unknown())
-          .optional()
-          .describe("An SNS filter policy (docs/deploy.md#routing-what-rests-on-filter-policies)."),
+        filter: FilterPolicySchema.optional().describe(
+          "An SNS filter policy (docs/deploy.md#routing-what-rests-on-filter-policies).",
+        ),
       }),
     )
     .optional()
@@ -100,6 +158,14 @@ export const StageSettingsSchema = z.strictObject({
     .strictObject({
       teamId: z.string().regex(/^T[A-Z0-9]+$/, "expected a Slack workspace ID such as T0123ABCD"),
       channelId: z.string().regex(/^[CG][A-Z0-9]+$/, "expected a Slack channel ID such as C0123ABCD"),
+      region: z
+        .enum(CHATBOT_REGIONS, {
+          error: `expected one of the regions AWS Chatbot runs in: ${CHATBOT_REGIONS.join(", ")}`,
+        })
+        .optional()
+        .describe(
+          `Where the Chatbot configuration is made (AWS Chatbot's API exists in ${CHATBOT_REGIONS.join(", ")} only); ${DEFAULT_CHATBOT_REGION} when not given. The topics stay in the stage's region.`,
+        ),
     })
     .optional()
     .describe("An AWS Chatbot Slack channel on the Incidents and Ops topics."),

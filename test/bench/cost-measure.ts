@@ -1,4 +1,4 @@
-import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
+import { type CreateTableCommandInput, DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import { SNSClient } from "@aws-sdk/client-sns";
 import { PutCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import type { RunSummary } from "@fleet-auditor/audit";
@@ -9,7 +9,6 @@ import {
   documentClient,
   ensureTable,
   STATUS_INDEXES,
-  statusTableDefinition,
 } from "@fleet-auditor/store";
 import {
   ApplicationsAuditEnvSchema,
@@ -108,10 +107,13 @@ export class CostMeasure {
     this.#counted = new CountedClients(stack);
   }
 
-  async createTables(): Promise<void> {
+  /**
+   * The audit table, and the status table as the priced stage declares it (`tableAsDeclared`):
+   * its indexes as deployed, the retiring ones where the stage keeps them.
+   */
+  async createTables(status: CreateTableCommandInput): Promise<void> {
     await ensureTable(this.#counted.raw, auditTableDefinition(AUDIT_TABLE));
-    // The status table as packages/store defines it: the bench follows its indexes as they change.
-    await ensureTable(this.#counted.raw, statusTableDefinition(STATUS_TABLE));
+    await ensureTable(this.#counted.raw, { ...status, TableName: STATUS_TABLE });
   }
 
   /** A KEB audit's first run, a steady run of a warm container and one of a new container. */

@@ -16,6 +16,7 @@ import {
   REFERENCE,
   total,
 } from "./cost-model.ts";
+import { tableAsDeclared } from "./deployed-table.ts";
 import { type BenchOptions, javaPresent, Report } from "./kit.ts";
 import { PRICES } from "./prices.ts";
 import { startChildSim } from "./sim-child.ts";
@@ -26,11 +27,16 @@ const SIZES = {
   smoke: { runtimes: 700, flagged: 35, messages: 120, nodes: 60, delay: 50 },
 };
 /**
- * The goals. The Application path's was set in us-east-1's dollars (its "today, $2.22" is 3.55
- * write units at $0.625 a million), so it is held at that price, i.e. at most 2.56 write units a
- * message; the figure at the stage region's price is printed beside it.
+ * The goals. The Application path's is held at eu-central-1's price, where the reference stage is
+ * deployed ($0.7625 a million write units: at most 2.10 write units a message), over the status
+ * table's indexes as that stage declares them.
  */
-const GOALS = { auditsUsd: 3, writesPerMillionUsd: 1.6, writesPriceRegion: "us-east-1", customMetrics: 15 };
+const GOALS = {
+  auditsUsd: 3,
+  writesPerMillionUsd: 1.6,
+  writesPriceRegion: "eu-central-1",
+  customMetrics: 15,
+};
 const KEB_AUDITS = ["failing", "expired"] as const;
 
 const n = (x: number, digits = 0): string =>
@@ -104,7 +110,15 @@ async function measure(
       stages.push(`${name} ${((now - lap) / 1000).toFixed(1)} s`);
       lap = now;
     };
-    await costs.createTables();
+    // The reference stage as sst.config.ts declares it: its alarms, memory sizes and the status
+    // table's indexes as deployed (the retiring ones only where the stage keeps them).
+    const prod = await recordSstConfig("prod");
+    await costs.createTables(
+      tableAsDeclared(prod.named("sst.aws.Dynamo", "ApplicationStatus"), STATUS_TABLE),
+    );
+    say(
+      `  status table indexes as deployed: ${Object.keys(prod.named("sst.aws.Dynamo", "ApplicationStatus").args.globalIndexes as object).join(", ")}`,
+    );
     const indexKeyChange = await costs.indexKeyChangeUnits();
     const keb: KebAuditMeasure[] = [];
     stage("tables");
@@ -123,8 +137,6 @@ async function measure(
       samples,
     });
     stage("handlers");
-    const prod = await recordSstConfig("prod");
-    stage("sst.config.ts");
     const memoryMb = Object.fromEntries(
       prod.of("sst.aws.Function").map((f) => [f.name, Number.parseInt(String(f.args.memory ?? "1024"), 10)]),
     );

@@ -80,4 +80,15 @@ describe("console test events in events/", () => {
         complete: true,
       });
   });
+
+  it("a malformed status query is answered with its problems, not thrown: a typo in the console pages no one", async () => {
+    const handler = await handlerOf("application-status");
+    const answer = await handler({ node: "edge-1", limit: "ten", stauts: "Rejected" }, fakeContext());
+    expect(answer).toMatchObject({
+      error: { code: "RUN_INPUT", problems: expect.arrayContaining([expect.stringMatching(/^limit: /)]) },
+    });
+    expect(JSON.stringify(answer)).toMatch(/stauts/);
+    // A good query still reads the table.
+    expect(await handler({ node: "edge-1" }, fakeContext())).toEqual([]);
+  });
 });

@@ -14,6 +14,8 @@ export interface Declared {
   kind: string;
   name: string;
   args: Record<string, unknown>;
+  /** The resource options (Pulumi's third argument): its `provider`, when not the stage's. */
+  opts?: Record<string, unknown>;
   /** For a function declared through `subscribe`: what it subscribes to, and how. */
   subscribedTo?: { kind: string; name: string; options?: Record<string, unknown> };
 }
@@ -33,17 +35,30 @@ export interface Recording {
 /** How to run the config: the deployer's variables, and stage settings instead of stages.json. */
 export interface RecordOptions {
   env?: Record<string, string | undefined>;
-  /** A stages file's content (written to a temporary file); the committed stages.json if not given. */
+  /**
+   * A stages file's content (written to a temporary file); `"committed"`: the committed
+   * stages.json; not given: `LANDSCAPE_STAGES`, the committed stages as a landscape's operators
+   * fill them in (subscribers named, `prod`, `production` and `staging` scheduled).
+   */
   stages?: unknown;
 }
 
+/** The subscribers a scheduled or protected stage must name (stages.json refuses one without). */
+export const TELLS = { opsEmail: "ops@example.com", alertEmails: [{ address: "team@example.com" }] };
+
+/** A landscape's stages.json as its operators fill it in (test/fixtures/stages/landscape.json). */
+const LANDSCAPE_STAGES_FILE = new URL("../fixtures/stages/landscape.json", import.meta.url).pathname;
+
 /**
  * Runs sst.config.ts's `app()` and `run()` for a stage, recording every declaration, with the
- * committed stages.json or the `stages` given.
+ * landscape's stages (`LANDSCAPE_STAGES_FILE`), the committed stages.json or the `stages` given.
  */
 export async function recordSstConfig(stage: string, options: RecordOptions = {}): Promise<Recording> {
-  const dir = options.stages === undefined ? undefined : mkdtempSync(join(tmpdir(), "fleet-auditor-stages-"));
+  const given = options.stages !== undefined && options.stages !== "committed";
+  const dir = given ? mkdtempSync(join(tmpdir(), "fleet-auditor-stages-")) : undefined;
   const env = { ...options.env };
+  if (options.stages === undefined) env.FLEET_AUDITOR_STAGES_FILE = LANDSCAPE_STAGES_FILE;
+  if (options.stages === "committed") env.FLEET_AUDITOR_STAGES_FILE = undefined;
   if (dir) {
     env.FLEET_AUDITOR_STAGES_FILE = join(dir, "stages.json");
     writeFileSync(env.FLEET_AUDITOR_STAGES_FILE, JSON.stringify(options.stages));
@@ -51,7 +66,7 @@ export async function recordSstConfig(stage: string, options: RecordOptions = {}
   const declared: Declared[] = [];
   const g = globalThis as Record<string, unknown>;
   const saved = Object.fromEntries(
-    ["$config", "$app", "sst", "aws", "$interpolate", "$transform"].map((k) => [k, g[k]]),
+    ["$config", "$app", "sst", "aws", "$interpolate", "$jsonStringify", "$transform"].map((k) => [k, g[k]]),
   );
   // `$transform(sst.aws.Function, fn)`: applied to every function, subscribers included.
   const functionTransforms: Array<(args: Record<string, unknown>) => void> = [];
@@ -71,12 +86,15 @@ export async function recordSstConfig(stage: string, options: RecordOptions = {}
     };
   };
   const $app = () => `fleet-auditor-${stage}`;
-  const resource = (kind: string, outputs: (name: string) => Record<string, unknown>) =>
+  const resource = (
+    kind: string,
+    outputs: (name: string, args: Record<string, unknown>) => Record<string, unknown>,
+  ) =>
     class {
       [key: string]: unknown;
-      constructor(name: string, args: Record<string, unknown> = {}) {
-        declared.push({ kind, name, args });
-        Object.assign(this, outputs(name));
+      constructor(name: string, args: Record<string, unknown> = {}, opts?: Record<string, unknown>) {
+        declared.push({ kind, name, args, ...(opts ? { opts } : {}) });
+        Object.assign(this, outputs(name, args));
       }
     };
   const queueOutputs = (name: string) => ({
@@ -108,6 +126,7 @@ export async function recordSstConfig(stage: string, options: RecordOptions = {}
     if (target === (g.sst as { aws: { Function: unknown } }).aws.Function) functionTransforms.push(transform);
   };
   g.$app = { name: "fleet-auditor", stage };
+  g.$jsonStringify = (value: unknown) => JSON.stringify(value);
   g.$interpolate = (strings: TemplateStringsArray, ...values: unknown[]) =>
     strings.reduce((out, s, i) => out + s + (i < values.length ? String(values[i]) : ""), "");
   g.sst = {
@@ -130,8 +149,21 @@ export async function recordSstConfig(stage: string, options: RecordOptions = {}
     },
   };
   g.aws = {
+    // A provider of its own (another region): its arguments are what a resource's `provider` shows.
+    Provider: resource("aws.Provider", (_name, args) => ({ ...args })),
     sns: { TopicSubscription: resource("aws.sns.TopicSubscription", () => ({})) },
-    cloudwatch: { MetricAlarm: resource("aws.cloudwatch.MetricAlarm", () => ({})) },
+    cloudwatch: {
+      MetricAlarm: resource("aws.cloudwatch.MetricAlarm", () => ({})),
+      Dashboard: resource("aws.cloudwatch.Dashboard", () => ({})),
+    },
+    kms: {
+      Key: resource("aws.kms.Key", (name) => ({
+        arn: `arn:aws:kms:${REGION}:${ACCOUNT}:key/${name}`,
+        keyId: name,
+      })),
+    },
+    getCallerIdentityOutput: () => ({ accountId: ACCOUNT }),
+    getPartitionOutput: () => ({ partition: "aws" }),
     iam: {
       Role: resource("aws.iam.Role", (name) => ({ arn: `arn:aws:iam::${ACCOUNT}:role/${$app()}-${name}` })),
     },

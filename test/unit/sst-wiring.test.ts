@@ -26,8 +26,10 @@ import {
   PAGER_MANAGED_SECRETS,
   SLACK_MANAGED_SECRETS,
 } from "../../functions/lib/secrets.ts";
+import { fieldsOf, globalIndexesOf } from "../../infra/dynamo-indexes.ts";
+import { tableAsDeclared } from "../bench/deployed-table.ts";
 import { section } from "../helpers/markdown.ts";
-import { type Declared, type Recording, recordSstConfig, seconds } from "../helpers/sst-stand-ins.ts";
+import { type Declared, type Recording, recordSstConfig, seconds, TELLS } from "../helpers/sst-stand-ins.ts";
 
 // sst.config.ts's run() against recording stand-ins of SST's globals. What is checked:
 // each handler exists and exports `handler`; each function gets every variable its config schema
@@ -39,6 +41,9 @@ import { type Declared, type Recording, recordSstConfig, seconds } from "../help
 // check is a function returning problems, shown failing once on a broken copy of the recording.
 
 const ROOT = new URL("../../", import.meta.url);
+
+/** Where AWS Chatbot's API exists (its endpoints list these four). */
+const CHATBOT_API_REGIONS = ["us-east-2", "us-west-2", "ap-southeast-1", "eu-west-1"];
 
 /**
  * What each handler reads: its schema, the secrets it takes from links, and those it reads from
@@ -67,6 +72,13 @@ const FUNCTIONS: Record<
 };
 
 const functions = (r: Recording): Declared[] => r.of("sst.aws.Function");
+
+/** A CreateTable definition in SST's Dynamo arguments, as infra/applications.ts declares one. */
+const sstArgsOf = (d: CreateTableCommandInput) => ({
+  fields: fieldsOf(d),
+  primaryIndex: { hashKey: "id" },
+  globalIndexes: globalIndexesOf(d.GlobalSecondaryIndexes ?? []),
+});
 
 /** A placeholder value a linked secret would have, valid for its variable's schema. */
 const secretValue = (variable: string): string =>
@@ -214,11 +226,11 @@ function withRetiring(definition: CreateTableCommandInput): CreateTableCommandIn
   return { ...definition, GlobalSecondaryIndexes: indexes };
 }
 
-function tableProblems(r: Recording): string[] {
+function tableProblems(r: Recording, retiring = false): string[] {
   const expected = {
     AuditTable: auditTableDefinition("t"),
-    // Today's indexes, and the retiring ones until the stages have dropped them.
-    ApplicationStatus: withRetiring(statusTableDefinition("t")),
+    // Today's indexes, and the retiring ones only on a stage that keeps them (retiringIndexes).
+    ApplicationStatus: retiring ? withRetiring(statusTableDefinition("t")) : statusTableDefinition("t"),
   };
   return Object.entries(expected).flatMap(([name, def]) => {
     const got = declaredKeys(r.named("sst.aws.Dynamo", name));
@@ -251,13 +263,27 @@ function protectionProblems(r: Recording, shouldProtect: boolean): string[] {
     if ((t.args.deletionProtection === true) !== shouldProtect)
       problems.push(`stage ${r.stage}: table ${t.name} deletionProtection is ${t.args.deletionProtection}`);
   }
+  const pitr = (
+    r.named("sst.aws.Dynamo", "AuditTable").args.transform as {
+      table?: { pointInTimeRecovery?: { enabled?: boolean } };
+    }
+  )?.table?.pointInTimeRecovery?.enabled;
+  if ((pitr === true) !== shouldProtect)
+    problems.push(`stage ${r.stage}: table AuditTable pointInTimeRecovery is ${pitr}`);
+  // A protected stage's secrets wait 30 days before deletion; others go at once, to redeploy.
+  for (const secret of r.of("aws.secretsmanager.Secret")) {
+    const days = secret.args.recoveryWindowInDays;
+    if ((days === 30) !== shouldProtect || (!shouldProtect && days !== 0))
+      problems.push(`stage ${r.stage}: secret ${secret.name} recoveryWindowInDays is ${days}`);
+  }
   return problems;
 }
 
 /** The runbooks (infra/alarms.ts's RUNBOOK_PAGE): each alarm's description links to a heading there that names it in bold. */
 const RUNBOOK_PAGE = "docs/operate.md";
 const OPERATE = readFileSync(new URL(RUNBOOK_PAGE, ROOT), "utf8");
-const RUNBOOK_LINK = new RegExp(`\\(runbook: ${RUNBOOK_PAGE.replace(".", "\\.")}#([^)]+)\\)$`);
+/** The link: to the page in the repository, or to where the stage's `docsUrl` serves docs/. */
+const RUNBOOK_LINK = /\(runbook: (?:docs\/|https:\/\/[^ )]+\/)operate\.md#([^)]+)\)$/;
 
 /**
  * How long before its timeout each function stops by itself (packages/use-cases/src/deadline.ts, the
@@ -344,7 +370,15 @@ describe("sst.config.ts wiring", () => {
     expect(functions(dev).map((f) => f.name)).not.toContain("Pager");
     const prod = await recordSstConfig("prod", {
       stages: {
-        stages: { prod: { slack: { way: "webhook" }, pagerDuty: true, pagerEmail: "pager@example.com" } },
+        stages: {
+          prod: {
+            protected: true,
+            opsEmail: "ops@example.com",
+            slack: { way: "webhook" },
+            pagerDuty: true,
+            pagerEmail: "pager@example.com",
+          },
+        },
       },
     });
     expect(all(prod, true)).toEqual([]);
@@ -372,13 +406,179 @@ describe("sst.config.ts wiring", () => {
     expect(prod.named("sst.aws.Function", "Pager").subscribedTo?.options).toBeUndefined();
     expect(prod.of("aws.sns.TopicSubscription").map((s) => s.args.topic)).toEqual([
       "arn:aws:sns:eu-central-1:123456789012:fleet-auditor-prod-Critical",
+      "arn:aws:sns:eu-central-1:123456789012:fleet-auditor-prod-Ops",
     ]);
-    expect((await recordSstConfig("production")).app).toMatchObject({ protect: true, removal: "retain" });
+  });
+
+  it("declares the retiring status indexes only on a stage that keeps them, and the cost bench prices what is declared", async () => {
+    const fresh = await recordSstConfig("prod");
+    expect(tableProblems(fresh)).toEqual([]);
+    const kept = await recordSstConfig("prod", {
+      stages: { stages: { prod: { protected: true, ...TELLS, retiringIndexes: true } } },
+    });
+    expect(tableProblems(kept, true)).toEqual([]);
+    expect(tableProblems(kept)).not.toEqual([]);
+    // The bench creates the status table it measures from the declaration, indexes as deployed.
+    for (const r of [fresh, kept]) {
+      const priced = tableAsDeclared(r.named("sst.aws.Dynamo", "ApplicationStatus"), "t");
+      const names = (priced.GlobalSecondaryIndexes ?? []).map((i) => i.IndexName);
+      expect(names).toEqual(
+        Object.keys(r.named("sst.aws.Dynamo", "ApplicationStatus").args.globalIndexes as object),
+      );
+      expect(declaredKeys({ ...r.named("sst.aws.Dynamo", "ApplicationStatus") })).toEqual(
+        declaredKeys({ kind: "sst.aws.Dynamo", name: "t", args: sstArgsOf(priced) }),
+      );
+    }
+  });
+
+  it("links each alarm to its runbook where the stage's docs are served, the repository's page otherwise", async () => {
+    const docsUrl = "https://github.com/example/fleet-auditor/blob/main/docs";
+    const served = await recordSstConfig("prod", {
+      stages: { stages: { prod: { protected: true, ...TELLS, schedules: { enabled: true }, docsUrl } } },
+    });
+    expect(alarmProblems(served)).toEqual([]);
+    for (const a of served.of("aws.cloudwatch.MetricAlarm"))
+      expect(String(a.args.alarmDescription), a.name).toMatch(
+        /\(runbook: https:\/\/github\.com\/example\/fleet-auditor\/blob\/main\/docs\/operate\.md#[a-z-]+\)$/,
+      );
+    const plain = await recordSstConfig("prod");
+    for (const a of plain.of("aws.cloudwatch.MetricAlarm"))
+      expect(String(a.args.alarmDescription), a.name).toMatch(/\(runbook: docs\/operate\.md#[a-z-]+\)$/);
+    await expect(
+      recordSstConfig("prod", { stages: { default: { docsUrl: "http://docs.example" } } }),
+    ).rejects.toThrow(/default\.docsUrl: /);
+  });
+
+  it("raises no NotRunning alarm on a fresh deploy, and still tells Ops when runs stop", async () => {
+    const r = await recordSstConfig("prod");
+    const ops = "arn:aws:sns:eu-central-1:123456789012:fleet-auditor-prod-Ops";
+    for (const name of ["FailingNotRunning", "ExpiredNotRunning", "ApplicationsNotRunning"]) {
+      const a = r.named("aws.cloudwatch.MetricAlarm", name).args;
+      // A new alarm over a metric nothing printed yet would breach at once; missing data is
+      // INSUFFICIENT_DATA instead, which a new alarm starts in (no transition, no message) and
+      // one whose runs stopped enters, telling Ops.
+      expect(a.treatMissingData, name).toBe("missing");
+      expect(a.insufficientDataActions, name).toEqual([ops]);
+      expect(a).toMatchObject({ comparisonOperator: "LessThanThreshold", threshold: 1 });
+    }
+    // No other alarm tells Ops of missing data: theirs is nothing happening.
+    const others = r.of("aws.cloudwatch.MetricAlarm").filter((a) => !a.name.endsWith("NotRunning"));
+    expect(others.filter((a) => a.args.insufficientDataActions !== undefined)).toEqual([]);
+  });
+
+  it("shows each audit's runs, flagged, incomplete scans, publish failures and the queue's age on a dashboard", async () => {
+    const r = await recordSstConfig("prod");
+    const body = JSON.parse(String(r.named("aws.cloudwatch.Dashboard", "Dashboard").args.dashboardBody)) as {
+      widgets: Array<{ properties: { title: string; region: string; metrics: unknown[][] } }>;
+    };
+    const shown = body.widgets.flatMap((w) =>
+      // A metric's options (its statistic, its axis) are its last element, an object.
+      w.properties.metrics.map(
+        (m) => `${w.properties.title}: ${m.filter((x) => typeof x === "string").join(" ")}`,
+      ),
+    );
+    for (const [audit, service] of [
+      ["failing", "audit"],
+      ["expired", "audit"],
+      ["applications", "applications-audit"],
+    ])
+      for (const metric of ["Runs", "Flagged", "IncompleteScans", "PublishFailures"])
+        expect(shown, `${audit} ${metric}`).toContainEqual(
+          expect.stringContaining(`FleetAuditor ${metric} service ${service} audit ${audit}`),
+        );
+    expect(shown).toContainEqual(
+      expect.stringMatching(
+        /AWS\/SQS ApproximateAgeOfOldestMessage QueueName fleet-auditor-prod-Applications$/,
+      ),
+    );
+    expect(new Set(body.widgets.map((w) => w.properties.region))).toEqual(new Set(["eu-central-1"]));
+  });
+
+  it("encrypts the topics with a key of the stage's own that CloudWatch and the publishing functions may use, when asked", async () => {
+    const plain = await recordSstConfig("prod");
+    expect(plain.of("aws.kms.Key")).toEqual([]);
+    const r = await recordSstConfig("prod", {
+      stages: { stages: { prod: { protected: true, ...TELLS, encryptTopics: true } } },
+    });
+    const [key] = r.of("aws.kms.Key");
+    expect(key?.args.enableKeyRotation).toBe(true);
+    const keyArn = "arn:aws:kms:eu-central-1:123456789012:key/TopicKey";
+    for (const t of r.of("sst.aws.SnsTopic"))
+      expect(
+        (t.args.transform as { topic?: { kmsMasterKeyId?: string } })?.topic?.kmsMasterKeyId,
+        t.name,
+      ).toBe(keyArn);
+    // The AWS-managed alias/aws/sns cannot be used by CloudWatch: the alarms' publisher is let in.
+    const policy = JSON.parse(String(key?.args.policy)) as {
+      Statement: Array<{ Principal: { Service?: string; AWS?: string }; Action: string[] }>;
+    };
+    const cloudwatch = policy.Statement.find((st) => st.Principal.Service === "cloudwatch.amazonaws.com");
+    expect(cloudwatch?.Action).toEqual(["kms:Decrypt", "kms:GenerateDataKey*"]);
+    expect(
+      policy.Statement.find((st) => st.Principal.AWS === "arn:aws:iam::123456789012:root"),
+    ).toBeDefined();
+    for (const name of ["Audit", "ApplicationsAudit"])
+      expect(r.named("sst.aws.Function", name).args.permissions, name).toContainEqual({
+        actions: ["kms:Decrypt", "kms:GenerateDataKey*"],
+        resources: [keyArn],
+      });
+  });
+
+  it("reserves concurrency unless the stage says not to (a sandbox account's quota has none to spare)", async () => {
+    const reserved = (r: Recording) =>
+      Object.fromEntries(
+        functions(r).map((f) => [f.name, (f.args.concurrency as { reserved?: number })?.reserved]),
+      );
+    const slack = { slack: { way: "webhook" } };
+    const normal = await recordSstConfig("dev", { stages: { default: slack } });
+    expect(reserved(normal)).toMatchObject({ Audit: 4, ApplicationsAudit: 2, Slack: 1 });
+    const sandbox = await recordSstConfig("dev", {
+      stages: { default: { ...slack, reservedConcurrency: false } },
+    });
+    expect(Object.values(reserved(sandbox)).filter((n) => n !== undefined)).toEqual([]);
+    expect(alarmProblems(sandbox)).toEqual([]);
+    expect(sandbox.of("aws.cloudwatch.MetricAlarm").map((a) => a.name)).not.toContain("AuditThrottles");
+  });
+
+  it("protects a stage that says it is protected, whatever its name, and no other", async () => {
+    // prod and production as the landscape fills them in: protected: true.
+    for (const stage of ["prod", "production"]) {
+      const r = await recordSstConfig(stage, {
+        stages: {
+          stages: {
+            [stage]: {
+              protected: true,
+              opsEmail: "ops@example.com",
+              pagerDuty: true,
+              slack: { way: "webhook" },
+            },
+          },
+        },
+      });
+      expect(protectionProblems(r, true), stage).toEqual([]);
+      expect(r.of("aws.secretsmanager.Secret").map((d) => d.name)).toEqual([
+        "KebClientSecret",
+        "SlackWebhookUrl",
+        "PagerDutyRoutingKey",
+      ]);
+    }
+    expect(protectionProblems(await recordSstConfig("prod"), true)).toEqual([]);
+    // A second landscape's prod is protected by its setting, not by its name; prod without it is not.
+    const us = { opsEmail: "ops@example.com", pagerEmail: "pager@example.com" };
+    const prodUs = await recordSstConfig("prod-us", {
+      stages: { stages: { "prod-us": { protected: true, ...us } } },
+    });
+    expect(protectionProblems(prodUs, true)).toEqual([]);
+    expect(protectionProblems(await recordSstConfig("prod", { stages: {} }), false)).toEqual([]);
   });
 
   it("deploys the Slack function with a bot token: its channel, the audit table's thread items only, one delivery at a time", async () => {
     const bot = await recordSstConfig("prod", {
-      stages: { stages: { prod: { slack: { way: "bot", channel: "C0123ABCD" } } } },
+      stages: {
+        stages: {
+          prod: { protected: true, opsEmail: "ops@example.com", slack: { way: "bot", channel: "C0123ABCD" } },
+        },
+      },
     });
     expect(all(bot, true)).toEqual([]);
     const slack = bot.named("sst.aws.Function", "Slack");
@@ -470,7 +670,7 @@ describe("sst.config.ts wiring", () => {
     );
     const notRunning = r.named("aws.cloudwatch.MetricAlarm", "FailingNotRunning");
     expect(notRunning.args).toMatchObject({
-      treatMissingData: "breaching",
+      treatMissingData: "missing",
       evaluationPeriods: 2,
       period: 900,
     });
@@ -486,7 +686,7 @@ describe("sst.config.ts wiring", () => {
       ["AuditExpired", false, "cron(0 * * * ? *)"],
       ["AuditApplications", false, "rate(5 minutes)"],
     ]);
-    expect(await enabled("dev", { stages: { dev: { schedules: { enabled: true } } } })).toEqual([
+    expect(await enabled("dev", { stages: { dev: { schedules: { enabled: true }, ...TELLS } } })).toEqual([
       ["AuditFailing", true, "rate(15 minutes)"],
       ["AuditExpired", true, "cron(0 * * * ? *)"],
       ["AuditApplications", true, "rate(5 minutes)"],
@@ -544,6 +744,31 @@ describe("sst.config.ts wiring", () => {
         "arn:aws:sns:eu-central-1:123456789012:fleet-auditor-prod-Ops",
       ],
     });
+    // AWS Chatbot's API exists in four regions only: the configuration is made in one of them,
+    // whatever the stage's own region; the topics it follows stay where they are.
+    const chatbotRegion = (d: Declared) => String((d.opts?.provider as { region?: string })?.region);
+    expect(CHATBOT_API_REGIONS).toContain(
+      chatbotRegion(r.named("aws.chatbot.SlackChannelConfiguration", "Chatbot")),
+    );
+    expect(chatbotRegion(r.named("aws.chatbot.SlackChannelConfiguration", "Chatbot"))).toBe("eu-west-1");
+    const us = await recordSstConfig("prod", {
+      stages: {
+        stages: {
+          prod: {
+            region: "us-east-1",
+            chatbot: { teamId: "T0123", channelId: "C0456", region: "us-west-2" },
+          },
+        },
+      },
+    });
+    expect(chatbotRegion(us.named("aws.chatbot.SlackChannelConfiguration", "Chatbot"))).toBe("us-west-2");
+    await expect(
+      recordSstConfig("prod", {
+        stages: {
+          stages: { prod: { chatbot: { teamId: "T0123", channelId: "C0456", region: "eu-central-1" } } },
+        },
+      }),
+    ).rejects.toThrow(/stages\.prod\.chatbot\.region: expected one of the regions AWS Chatbot runs in/);
     await expect(
       recordSstConfig("prod", { stages: { stages: { prod: { alertEmails: "team@example.com" } } } }),
     ).rejects.toThrow(/stages\.prod\.alertEmails: /);
@@ -567,7 +792,9 @@ describe("sst.config.ts wiring", () => {
       },
       groupBy: { failing: ["state", "reason"], applications: ["node"] },
     };
-    const r = await recordSstConfig("prod", { stages: { default: messages } });
+    const r = await recordSstConfig("prod", {
+      stages: { default: { ...messages, ...TELLS, protected: true } },
+    });
     expect(all(r, true)).toEqual([]);
     for (const name of ["Audit", "ApplicationsAudit"]) {
       expect(r.named("sst.aws.Function", name).args.environment).toMatchObject({

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { durationSeconds } from "../../../infra/duration.ts";
 import { type AuditSchedule, auditSchedules } from "../../../infra/schedules.ts";
-import { recordSstConfig } from "../../helpers/sst-stand-ins.ts";
+import { recordSstConfig, TELLS } from "../../helpers/sst-stand-ins.ts";
 
 // What the not-running alarm waits for: a rate's period, or the longest gap a cron schedule's
 // stage states; a cron without one fails the deploy naming the setting, instead of falling back
@@ -50,7 +50,7 @@ describe("audit schedules", () => {
     // A stage with a two-hourly cron: the alarm waits two of its 2-hour gaps, not two hours.
     const twoHourly = { enabled: true, expired: { schedule: "cron(0 */2 * * ? *)", maxGap: "2 hours" } };
     const r = await recordSstConfig("twohourly", {
-      stages: { stages: { twohourly: { schedules: twoHourly } } },
+      stages: { stages: { twohourly: { schedules: twoHourly, ...TELLS } } },
     });
     expect(r.named("aws.cloudwatch.MetricAlarm", "ExpiredNotRunning").args).toMatchObject({
       period: 7_200,

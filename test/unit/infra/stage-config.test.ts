@@ -2,7 +2,12 @@ import { readFileSync } from "node:fs";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { describe, expect, it } from "vitest";
 import { RETIRED_VARIABLES } from "../../../infra/retired-variables.ts";
-import { readStagesFile, settingsOf, stagesFilePath } from "../../../infra/stage-config.ts";
+import {
+  readStagesFile,
+  settingsOf,
+  stagesFilePath,
+  subscriberProblems,
+} from "../../../infra/stage-config.ts";
 import { StagesFileSchema } from "../../../infra/stage-schema.ts";
 import { stagesJsonSchema } from "../../../tools/stages-schema-json.ts";
 import { recordSstConfig } from "../../helpers/sst-stand-ins.ts";
@@ -16,11 +21,54 @@ const COMMITTED = new URL("stages.json", ROOT);
 const SCHEMA = new URL("schemas/fleet-auditor.stages.schema.json", ROOT);
 
 describe("stages.json", () => {
-  it("is the file beside sst.config.ts, and the committed one parses and schedules prod and staging", () => {
+  it("is the file beside sst.config.ts, and the committed one protects prod and production by setting", () => {
     expect(stagesFilePath({})).toBe(new URL(COMMITTED).pathname);
     const file = readStagesFile(stagesFilePath({}), "prod");
-    expect(settingsOf(file, "prod").schedules).toEqual({ enabled: true });
-    expect(settingsOf(file, "staging").schedules).toEqual({ enabled: true, failing: "rate(30 minutes)" });
+    expect(settingsOf(file, "prod").protected).toBe(true);
+    expect(settingsOf(file, "production").protected).toBe(true);
+    // A second landscape's stage is not protected by its name.
+    expect(settingsOf(file, "prod-us").protected).toBeUndefined();
+  });
+
+  it("holds the committed file to the rule: each scheduled stage names its subscribers, or is not scheduled", () => {
+    const file = readStagesFile(stagesFilePath({}), "prod");
+    for (const stage of ["default", ...Object.keys(file.stages)]) {
+      const settings = settingsOf(file, stage);
+      if (settings.schedules?.enabled !== true) continue;
+      expect(subscriberProblems(file, stage), stage).toEqual([]);
+    }
+  });
+
+  it("fails the deploy of a scheduled or protected stage that tells no one, naming the field", async () => {
+    const ops = { opsEmail: "ops@example.com" };
+    const alerts = { alertEmails: [{ address: "team@example.com" }] };
+    const scheduled = { schedules: { enabled: true } };
+    const deploy = (entry: Record<string, unknown>) =>
+      recordSstConfig("prod", { stages: { stages: { prod: entry } } });
+    await expect(deploy({ ...scheduled, ...alerts })).rejects.toThrow(
+      /stages\.json \(deploying stage prod\): .*\n {2}stages\.prod\.opsEmail \(or chatbot\): /,
+    );
+    await expect(deploy({ protected: true, ...ops })).rejects.toThrow(
+      /\n {2}stages\.prod\.alertEmails \(or chatbot, slack, pagerDuty, pagerEmail\): /,
+    );
+    // A stage not listed is the default's: the field is the default's.
+    await expect(recordSstConfig("alice", { stages: { default: { ...scheduled } } })).rejects.toThrow(
+      /default\.opsEmail \(or chatbot\): .*\n {2}default\.alertEmails /s,
+    );
+    // Each way of telling counts; a developer's stage needs none.
+    const chatbot = { chatbot: { teamId: "T0123", channelId: "C0456" } };
+    for (const entry of [
+      { ...scheduled, ...chatbot },
+      { protected: true, ...ops, slack: { way: "webhook" } },
+      { protected: true, ...ops, pagerDuty: true },
+      { ...scheduled, ...ops, pagerEmail: "pager@example.com" },
+      {},
+    ])
+      await expect(deploy(entry), JSON.stringify(entry)).resolves.toBeDefined();
+    // An empty list names no one.
+    await expect(deploy({ ...scheduled, ...ops, alertEmails: [] })).rejects.toThrow(
+      /stages\.prod\.alertEmails /,
+    );
   });
 
   it("has a committed JSON Schema equal to the zod schema, which accepts the committed file", () => {
@@ -78,7 +126,7 @@ describe("stages.json", () => {
   });
 
   it("gives a developer's stage no subscription, no Slack or pager, and no schedule", async () => {
-    const alice = await recordSstConfig("alice");
+    const alice = await recordSstConfig("alice", { stages: "committed" });
     expect(alice.of("aws.sns.TopicSubscription")).toEqual([]);
     expect(alice.of("aws.chatbot.SlackChannelConfiguration")).toEqual([]);
     expect(alice.of("sst.aws.Function").map((f) => f.name)).not.toEqual(
@@ -112,7 +160,7 @@ describe("the retired deploy-time variables", () => {
   });
 
   it("are left alone when empty: they meant none before", async () => {
-    const r = await recordSstConfig("prod", { env: { FLEET_AUDITOR_ALERT_EMAILS: "" } });
+    const r = await recordSstConfig("alice", { env: { FLEET_AUDITOR_ALERT_EMAILS: "" } });
     expect(r.of("aws.sns.TopicSubscription")).toEqual([]);
   });
 });

@@ -1,0 +1,57 @@
+import { describe, expect, it } from "vitest";
+import { StagesFileSchema } from "../../../infra/stage-schema.ts";
+
+// stages.json refuses, before anything is deployed, what AWS would refuse halfway through a
+// deploy: a rate in the wrong number, a time zone the scheduler does not know, an SNS filter
+// policy whose values are not arrays or objects, a region that is not one.
+
+/** The problems the schema finds in one stage's entry, as `field: message` lines. */
+function problems(entry: Record<string, unknown>): string[] {
+  const parsed = StagesFileSchema.safeParse({ stages: { prod: entry } });
+  return parsed.success ? [] : parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`);
+}
+
+describe("stages.json refuses what AWS refuses", () => {
+  it("takes a rate's unit singular for 1 and plural otherwise, as EventBridge Scheduler does", () => {
+    for (const rate of ["rate(1 minute)", "rate(1 hour)", "rate(1 day)", "rate(15 minutes)", "rate(2 hours)"])
+      expect(problems({ schedules: { enabled: true, failing: rate } }), rate).toEqual([]);
+    for (const rate of [
+      "rate(1 hours)",
+      "rate(15 minute)",
+      "rate(0 minutes)",
+      "rate(30 seconds)",
+      "rate(1.5 hours)",
+    ])
+      expect(problems({ schedules: { enabled: true, failing: rate } }).join("\n"), rate).toMatch(
+        /^stages\.prod\.schedules\.failing: /,
+      );
+  });
+
+  it("takes an IANA time zone the runtime knows, and refuses one it does not", () => {
+    for (const timezone of ["Europe/Berlin", "UTC", "America/New_York"])
+      expect(problems({ schedules: { enabled: true, timezone } }), timezone).toEqual([]);
+    for (const timezone of ["Europe/Munich", "CEST", "GMT+25"])
+      expect(problems({ schedules: { enabled: true, timezone } }), timezone).toEqual([
+        "stages.prod.schedules.timezone: expected an IANA time zone such as Europe/Berlin",
+      ]);
+  });
+
+  it("takes filter-policy values that are arrays or objects, and refuses a bare string or number", () => {
+    const address = "team@example.com";
+    for (const filter of [{ severity: ["critical"] }, { audit: { "anything-but": ["expired"] } }])
+      expect(problems({ alertEmails: [{ address, filter }] })).toEqual([]);
+    for (const filter of [{ severity: "critical" }, { attempts: 3 }])
+      expect(problems({ alertEmails: [{ address, filter }] }).join("\n")).toMatch(
+        /^stages\.prod\.alertEmails\.0\.filter\.\w+: expected an array of values/,
+      );
+  });
+
+  it("takes a region AWS has, and refuses one shaped like a region that is not", () => {
+    expect(problems({ region: "eu-west-1" })).toEqual([]);
+    expect(problems({ region: "ap-southeast-7" })).toEqual([]);
+    for (const region of ["eu-centrall-1", "us-east-9", "mars-north-1"])
+      expect(problems({ region }).join("\n"), region).toMatch(
+        /^stages\.prod\.region: expected an AWS region/,
+      );
+  });
+});
