@@ -52,8 +52,6 @@ export default $config({
       args.runtime ??= "nodejs22.x";
       args.architecture ??= "arm64";
       args.logging ??= { format: "json", retention: "1 month" };
-      // The bundle as the benchmark measures it: undici without its unused Milo parser.
-      args.nodejs = { plugins: "infra/bundle-plugins.mjs", ...(args.nodejs as object | undefined) };
       // The functions' environments are plain objects here, never outputs.
       args.environment = {
         POWERTOOLS_SERVICE_NAME: "fleet-auditor",

@@ -1,5 +1,5 @@
 import { Logger } from "@aws-lambda-powertools/logger";
-import { createHttpAgent } from "@fleet-auditor/keb";
+import { createHttpAgent } from "@fleet-auditor/http";
 import { PagerDutyEvents } from "@fleet-auditor/notify";
 import { managedSecretReader } from "@fleet-auditor/store";
 import {

@@ -1,4 +1,4 @@
-import { createHttpAgent } from "@fleet-auditor/keb";
+import { createHttpAgent } from "@fleet-auditor/http";
 import { SlackBot, SlackWebhook } from "@fleet-auditor/notify";
 import { DynamoSlackThreads, documentClient } from "@fleet-auditor/store";
 import {

@@ -2,14 +2,13 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type BuildOptions, build } from "esbuild";
-import plugins from "../../infra/bundle-plugins.mjs";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
 
 /**
  * SST's esbuild settings for a Lambda handler (its `pkg/runtime/node/build.go`): ESM, minified,
- * names kept (`KeepNames`, which adds about 5 %), nothing external, and the plugins sst.config.ts
- * gives every function (`infra/bundle-plugins.mjs`).
+ * names kept (`KeepNames`, which adds about 5 %), nothing external and no esbuild plugin
+ * (sst.config.ts gives the functions none: `test/unit/sst-wiring.test.ts` holds it).
  */
 const AS_SST_BUNDLES: BuildOptions = {
   bundle: true,
@@ -22,7 +21,6 @@ const AS_SST_BUNDLES: BuildOptions = {
   banner: {
     js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);",
   },
-  plugins,
   logLevel: "error",
 };
 

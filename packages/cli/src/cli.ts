@@ -1,4 +1,4 @@
-import { redact } from "@fleet-auditor/keb";
+import { redact } from "@fleet-auditor/http";
 import { parseConfig } from "@fleet-auditor/use-cases";
 // Imported, not read from disk at run time, so that the bundled CLI (npm run build:cli) carries it.
 import cliPackage from "../package.json" with { type: "json" };

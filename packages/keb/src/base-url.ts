@@ -1,14 +1,5 @@
-import { isIP } from "node:net";
+import { isLoopbackHost, redact } from "@fleet-auditor/http";
 import { KebConfigError } from "./errors.ts";
-import { redact } from "./redact.ts";
-
-/** True for localhost, 127.0.0.0/8 and ::1: the only hosts plain http is allowed to. */
-export function isLoopbackHost(hostname: string): boolean {
-  const host = hostname.replace(/^\[|\]$/g, "");
-  if (host === "localhost" || host.endsWith(".localhost")) return true;
-  if (isIP(host) === 4) return host.startsWith("127.");
-  return host === "::1";
-}
 
 /**
  * Parses a KEB or token endpoint URL. `https:` anywhere; `http:` only on loopback, so that a bearer

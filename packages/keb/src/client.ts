@@ -1,3 +1,4 @@
+import { type RetryOptions, redact, redirectOrigin } from "@fleet-auditor/http";
 import type { TokenProvider } from "./auth/token-provider.ts";
 import { parseEndpointUrl } from "./base-url.ts";
 import {
@@ -10,8 +11,6 @@ import {
 } from "./errors.ts";
 import { type ListParameters, pageQuery } from "./params.ts";
 import { parseRuntimesPage } from "./parse-page.ts";
-import { redact, redirectOrigin } from "./redact.ts";
-import type { RetryOptions } from "./retry-policy.ts";
 import type { RuntimesPage } from "./schemas.ts";
 import { errorCode, type KebTransport, type TransportResponse, timeoutPhase } from "./transport.ts";
 

@@ -1,7 +1,13 @@
-import type { Dispatcher, RetryHandler } from "undici";
-import { createHttpAgent, DEFAULT_MAX_RESPONSE_BYTES, type HttpAgentOptions } from "./http-agent.ts";
-import { RETRY_INTERCEPTORS, retryUntil } from "./retry-interceptor.ts";
-import type { RetryOptions } from "./retry-policy.ts";
+import {
+  createHttpAgent,
+  DEFAULT_MAX_RESPONSE_BYTES,
+  type Dispatcher,
+  type HttpAgentOptions,
+  RETRY_INTERCEPTORS,
+  type RetryingRequest,
+  type RetryOptions,
+  retryUntil,
+} from "@fleet-auditor/http";
 
 /** The agent's limits and proxy (see `HttpAgentOptions`), and how much of an error body is quoted. */
 export interface TransportOptions extends HttpAgentOptions {
@@ -55,7 +61,7 @@ export class KebTransport {
    */
   send(url: string, request: TransportRequest, options: SendOptions): Promise<TransportResponse> {
     const target = new URL(url);
-    const sent: Dispatcher.RequestOptions & { retryOptions: RetryHandler.RetryOptions } = {
+    const sent: RetryingRequest = {
       origin: target.origin,
       path: `${target.pathname}${target.search}`,
       method: request.method,

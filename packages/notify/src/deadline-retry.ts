@@ -1,4 +1,4 @@
-import { type RetryOptions, retryDelayMs } from "@fleet-auditor/keb";
+import { type RetryOptions, retryDelayMs } from "@fleet-auditor/http";
 
 /**
  * What one attempt came to: a value, or a failure that another attempt may or may not cure;
@@ -18,7 +18,7 @@ export interface DeadlineRetryOptions extends RetryOptions {
 /**
  * Calls `attempt` until it succeeds, fails for good, runs out of retries, or the next wait would
  * end at or after the deadline; gives back the last outcome, so that the caller words its own
- * error from the last real answer instead of a timeout. The waits are keb's `retryDelayMs`
+ * error from the last real answer instead of a timeout. The waits are `retryDelayMs` of `@fleet-auditor/http`
  * (exponential backoff with equal jitter, or longer when `Retry-After` asks for it), the policy
  * the KEB client retries with; the attempt bounds itself by the deadline.
  *

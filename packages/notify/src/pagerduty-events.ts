@@ -1,5 +1,5 @@
-import type { Dispatcher } from "@fleet-auditor/keb";
-import { type RetryOptions, redact } from "@fleet-auditor/keb";
+import type { Dispatcher } from "@fleet-auditor/http";
+import { type RetryOptions, redact } from "@fleet-auditor/http";
 import { array, looseObject, string } from "zod";
 import { type Attempted, retryBeforeDeadline } from "./deadline-retry.ts";
 import { PagerDutyError } from "./errors.ts";
@@ -29,11 +29,11 @@ export interface PagerDutyEventsOptions {
   /** The Events API's origin; events go to `<eventsUrl>/v2/enqueue`. Default `https://events.pagerduty.com`. */
   eventsUrl?: string;
   /**
-   * The process's undici agent (`createHttpAgent` of `@fleet-auditor/keb`: keep-alive, timeouts,
+   * The process's undici agent (`createHttpAgent` of `@fleet-auditor/http`: keep-alive, timeouts,
    * a body cap, the proxy); redirects are never followed.
    */
   dispatcher: Dispatcher;
-  /** How 429s, 5xx and dropped connections are retried: keb's policy, 5 retries from 500 ms by default. */
+  /** How 429s, 5xx and dropped connections are retried: the KEB client's policy (`@fleet-auditor/http`), 5 retries from 500 ms by default. */
   retry?: RetryOptions;
   clock?: () => number;
 }

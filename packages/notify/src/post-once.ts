@@ -1,4 +1,4 @@
-import type { Dispatcher } from "@fleet-auditor/keb";
+import type { Dispatcher } from "@fleet-auditor/http";
 import type { Attempted } from "./deadline-retry.ts";
 
 /** An answer that was not a 2xx: its HTTP status (0 when no answer came) and its body, cut. */
@@ -34,7 +34,7 @@ export async function postOnce<T>(
   });
   if (remaining <= 0) return unanswered("no time left");
   try {
-    // The dispatcher's own `request` (undici's top-level one would load its whole index).
+    // The dispatcher's own `request`: the process's agent, with its timeouts, body cap and proxy.
     const res = await req.dispatcher.request({
       origin: req.url.origin,
       path: `${req.url.pathname}${req.url.search}`,

@@ -1,4 +1,4 @@
-import type { Dispatcher } from "@fleet-auditor/keb";
+import type { Dispatcher } from "@fleet-auditor/http";
 import { boolean, looseObject, string } from "zod";
 import { SlackPostError } from "./errors.ts";
 import { SlackSender, type SlackSenderOptions } from "./slack-sender.ts";

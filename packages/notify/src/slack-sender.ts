@@ -1,5 +1,5 @@
-import type { Dispatcher } from "@fleet-auditor/keb";
-import { type RetryOptions, redact } from "@fleet-auditor/keb";
+import type { Dispatcher } from "@fleet-auditor/http";
+import { type RetryOptions, redact } from "@fleet-auditor/http";
 import { retryBeforeDeadline } from "./deadline-retry.ts";
 import { SlackPostError } from "./errors.ts";
 import { postOnce, type ReadAccepted } from "./post-once.ts";
@@ -9,7 +9,7 @@ export type { ReadAccepted } from "./post-once.ts";
 /** How a Slack client paces and retries its posts: the webhook's and the bot's alike. */
 export interface SlackSenderOptions {
   /**
-   * The process's undici agent (`createHttpAgent` of `@fleet-auditor/keb`: keep-alive, timeouts,
+   * The process's undici agent (`createHttpAgent` of `@fleet-auditor/http`: keep-alive, timeouts,
    * a body cap, the proxy); redirects are never followed.
    */
   dispatcher: Dispatcher;

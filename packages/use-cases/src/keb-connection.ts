@@ -1,4 +1,5 @@
-import type { KebTransport, ProxySettings } from "@fleet-auditor/keb";
+import type { ProxySettings } from "@fleet-auditor/http";
+import type { KebTransport } from "@fleet-auditor/keb";
 import {
   ClientCredentialsTokenProvider,
   KebClient,

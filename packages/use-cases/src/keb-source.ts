@@ -5,7 +5,8 @@ import {
   type KebAuditDefinition,
   narrowedQueries,
 } from "@fleet-auditor/audit";
-import { displayedState, type RuntimeSource, redact, type ScanResult, scanAll } from "@fleet-auditor/keb";
+import { redact } from "@fleet-auditor/http";
+import { displayedState, type RuntimeSource, type ScanResult, scanAll } from "@fleet-auditor/keb";
 import type { AuditSource, Confirmed, RunLogger } from "./ports.ts";
 import type { Run, Scan, State } from "./run-state.ts";
 

@@ -1,5 +1,5 @@
 import { type AlertPublisher, MESSAGE_TOPICS, type MessageTopic, oneLine } from "@fleet-auditor/audit";
-import { redact } from "@fleet-auditor/keb";
+import { redact } from "@fleet-auditor/http";
 import { TEST_CHANNELS, testNotice } from "@fleet-auditor/render";
 import { enum as oneOf, optional, strictObject } from "zod";
 import { parseInput } from "./errors.ts";

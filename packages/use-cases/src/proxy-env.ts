@@ -1,4 +1,4 @@
-import type { ProxySettings } from "@fleet-auditor/keb";
+import type { ProxySettings } from "@fleet-auditor/http";
 import { optional, preprocess, string, url, type ZodType } from "zod";
 
 // An empty variable (`HTTPS_PROXY=`) is how a shell unsets one for a command: read it as unset.

@@ -1,4 +1,4 @@
-import { redact } from "@fleet-auditor/keb";
+import { redact } from "@fleet-auditor/http";
 
 // A quarantined message is kept so that someone can see why it could not be processed, not to
 // keep its body: an excerpt is enough to recognise it, and it is written twice (the item and the

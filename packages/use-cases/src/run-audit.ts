@@ -1,5 +1,5 @@
 import { type AuditHealth, leftOutNews, toldQuietly } from "@fleet-auditor/audit";
-import { redact } from "@fleet-auditor/keb";
+import { redact } from "@fleet-auditor/http";
 import { sourceFor } from "./audit-source.ts";
 import { beforeDeadline } from "./deadline.ts";
 import { RunDeadlineError, RunInputError } from "./errors.ts";

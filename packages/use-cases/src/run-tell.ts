@@ -11,7 +11,7 @@ import {
   type TransitionRef,
   toldBy,
 } from "@fleet-auditor/audit";
-import { redact } from "@fleet-auditor/keb";
+import { redact } from "@fleet-auditor/http";
 import { renderDigests, renderIncidentMessages, renderPagerMessages } from "@fleet-auditor/render";
 import type { ResolvedDeps } from "./run-deps.ts";
 import { expiresAt, NO_WRITES, NOTHING_TOLD, summarize } from "./run-finish.ts";

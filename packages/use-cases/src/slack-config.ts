@@ -1,4 +1,4 @@
-import { isLoopbackHost } from "@fleet-auditor/keb";
+import { isLoopbackHost } from "@fleet-auditor/http";
 import { coerce, NEVER, object, optional, type output, string, url } from "zod";
 import { PROXY_VARIABLES, proxyFrom } from "./proxy-env.ts";
 import { SecretIdSchema, type SecretRef, secretRef } from "./secret.ts";

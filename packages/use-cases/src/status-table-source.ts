@@ -1,5 +1,5 @@
 import { type Finding, quarantinedFinding, refusedFinding, stuckFinding } from "@fleet-auditor/audit";
-import { redact } from "@fleet-auditor/keb";
+import { redact } from "@fleet-auditor/http";
 import {
   type ApplicationStatusStore,
   DEFAULT_EDGE_THRESHOLDS,

@@ -1,8 +1,8 @@
+import type { ProxySettings } from "@fleet-auditor/http";
 import {
   ClientCredentialsTokenProvider,
   KebClient,
   KebTransport,
-  type ProxySettings,
   StaticTokenProvider,
 } from "@fleet-auditor/keb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

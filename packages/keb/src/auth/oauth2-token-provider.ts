@@ -1,8 +1,8 @@
+import { redact } from "@fleet-auditor/http";
 import { decodeJwt } from "jose";
 import { number, object, optional, string, union } from "zod";
 import { parseEndpointUrl } from "../base-url.ts";
 import { KebAuthError, KebDeadlineError, KebError, KebTimeoutError } from "../errors.ts";
-import { redact } from "../redact.ts";
 import { type KebTransport, timeoutPhase } from "../transport.ts";
 import type { TokenProvider } from "./token-provider.ts";
 

@@ -1,6 +1,12 @@
-import type { Dispatcher, RetryHandler } from "undici";
+import { type Dispatcher, interceptors, type RetryHandler } from "undici";
 import { RETRY_ERROR_CODES, RETRY_STATUSES, type RetryOptions, retryDelayMs } from "./retry-policy.ts";
-import { interceptors } from "./undici.ts";
+
+/**
+ * A request for a dispatcher composed with `RETRY_INTERCEPTORS`: undici's request options and
+ * the retry handler's `retryOptions` (`{ retry: retryUntil(deadlineAt) }`), which undici's
+ * request type does not name.
+ */
+export type RetryingRequest = Dispatcher.RequestOptions & { retryOptions: RetryHandler.RetryOptions };
 
 /** Errors that broke a response off after its headers had come. */
 const brokenOff = new WeakSet<Error>();
@@ -11,7 +17,8 @@ const brokenOff = new WeakSet<Error>();
  * Inside it, a marker of the errors that break a response off once its headers came: undici's
  * retry handler would resume those with a `Range` request, which KEB ignores (it would splice
  * two answers of a list that moves) and which would send a POST again; `retryUntil` never
- * retries them, and the KEB client asks for the whole page again itself. Compose in this order.
+ * retries them, and a caller that wants the answer asks again from the start (the KEB client
+ * asks for the whole page again). Compose in this order, onto `createHttpAgent`'s agent.
  */
 export const RETRY_INTERCEPTORS: Dispatcher.DispatcherComposeInterceptor[] = [
   (dispatch) => (options, handler) => dispatch(options, new BrokenOffMarker(handler)),

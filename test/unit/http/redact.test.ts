@@ -1,4 +1,4 @@
-import { REDACTED, redact, redirectOrigin, withoutCredentials } from "@fleet-auditor/keb";
+import { REDACTED, redact, redirectOrigin, withoutCredentials } from "@fleet-auditor/http";
 import { describe, expect, it } from "vitest";
 
 describe("redact", () => {

@@ -1,4 +1,4 @@
-import { retryAfterMs, retryDelayMs } from "@fleet-auditor/keb";
+import { retryAfterMs, retryDelayMs } from "@fleet-auditor/http";
 import { describe, expect, it } from "vitest";
 
 describe("retryDelayMs", () => {

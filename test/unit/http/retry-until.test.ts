@@ -1,4 +1,4 @@
-import { retryUntil } from "@fleet-auditor/keb";
+import { retryUntil } from "@fleet-auditor/http";
 import { describe, expect, it } from "vitest";
 
 // The decision undici's retry handler asks for, from the package's pure policy: the same
