@@ -81,8 +81,3 @@ export function alertRow(
 export function groupWords(presenter: Presenter, state: string): GroupWords {
   return { noun: presenter.noun(state), tally: presenter.tally.word, place: presenter.placeWord };
 }
-
-/** The link named `name` of a row, if it has one. */
-export function linkOf(row: Pick<AlertRow, "links">, name: string): string | undefined {
-  return row.links.find((l) => l.name === name)?.url;
-}

@@ -1,4 +1,3 @@
-export { type AlertLink, type AlertRow, type GroupWords, linkOf } from "./alert-row.ts";
 export {
   type AuditDefinition,
   type AuditKind,
@@ -20,7 +19,7 @@ export { applicationsAudit, EDGE_GROUP_BY } from "./edge/edge-audit.ts";
 export { EDGE_LABELS, quarantinedFinding, refusedFinding, stuckFinding } from "./edge/edge-finding.ts";
 export { edgePresenter } from "./edge/edge-presenter.ts";
 export * from "./errors.ts";
-export { type Finding, labelOf, reasonOf, SEVERITY_RANK, type Severity, stateOf } from "./finding.ts";
+export { type Finding, reasonOf, SEVERITY_RANK, type Severity, stateOf } from "./finding.ts";
 export { keyPart } from "./finding-key.ts";
 export { placeText, type TransitionGroup } from "./groups.ts";
 export { type AuditHealth, HEALTHY, nextHealth } from "./health.ts";
@@ -71,7 +70,7 @@ export type {
   RunReportStore,
   SilenceSource,
 } from "./ports.ts";
-export type { AlertDetail, DigestV1Fields, DigestV1Row, Presenter } from "./presenter.ts";
+export type { DigestV1Row, Presenter } from "./presenter.ts";
 export { definePresenter } from "./presenter-defaults.ts";
 export type { RunReport } from "./report.ts";
 export { listedBeside, type RollUpGroup, rollUpGroup, rollUps, rollUpText } from "./roll-up.ts";

@@ -56,7 +56,7 @@ export interface Presenter {
  * @deprecated for anything but writing digest v1: the runtime-shaped form of the model before
  * labels. It goes with digest v1.
  */
-export interface DigestV1Fields {
+interface DigestV1Fields {
   /** A transition row's source fields, in v1's order (`instanceID` … `provider`, then the rest). */
   row(f: Finding): DigestV1Row;
   /** What a group of these findings carries besides its counts (`edge: true`). */

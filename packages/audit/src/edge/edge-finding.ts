@@ -30,7 +30,7 @@ const SEVERITY: Record<EdgeDetail["what"], Severity> = {
 export const edgeDetail = (f: Finding): EdgeDetail => f.detail as EdgeDetail;
 
 /** An edge finding of its key, what names it and its (bounded) detail. */
-export function edgeFinding(key: string, summary: string, detail: EdgeDetail): Finding {
+function edgeFinding(key: string, summary: string, detail: EdgeDetail): Finding {
   // The Application's key: /{group}/{version}/{resource}/{namespace}/{name}, `null` for none.
   const [, , , , namespace = "", name = ""] = detail.key.split("/");
   const part = (v: string): string => (v === "null" ? "" : v);
