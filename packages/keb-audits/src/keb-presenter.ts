@@ -1,8 +1,17 @@
-import { type Finding, labelOf, stateOf } from "../finding.ts";
-import type { FlatFinding, Presenter } from "../presenter.ts";
-import { pastable, shellOption } from "../shell.ts";
-import type { Transition } from "../snapshot.ts";
-import { humanDuration, lastedFor, oneLine, shortTime } from "../text.ts";
+import {
+  type Finding,
+  type FlatFinding,
+  humanDuration,
+  labelOf,
+  lastedFor,
+  oneLine,
+  type Presenter,
+  pastable,
+  shellOption,
+  shortTime,
+  stateOf,
+  type Transition,
+} from "@fleet-auditor/audit";
 import { type FailingOperation, type KebDetail, kebDetail, kebFinding } from "./keb-finding.ts";
 
 // A KEB runtime in messages: placed by plan, region and shoot, told by its failing operation.

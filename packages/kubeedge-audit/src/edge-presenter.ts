@@ -1,10 +1,18 @@
-import { inStore } from "../commands.ts";
-import { type Finding, stateOf } from "../finding.ts";
-import type { FlatFinding, Presenter } from "../presenter.ts";
-import { flatFinding } from "../presenter-defaults.ts";
-import { pastable, shellOption } from "../shell.ts";
-import type { Transition } from "../snapshot.ts";
-import { humanDuration, lastedFor, oneLine, shortTime } from "../text.ts";
+import {
+  type Finding,
+  type FlatFinding,
+  flatFinding,
+  humanDuration,
+  inStore,
+  lastedFor,
+  oneLine,
+  type Presenter,
+  pastable,
+  shellOption,
+  shortTime,
+  stateOf,
+  type Transition,
+} from "@fleet-auditor/audit";
 import type { EdgeDetail } from "./edge-detail.ts";
 import { edgeDetail, edgeFinding } from "./edge-finding.ts";
 
