@@ -1,4 +1,7 @@
+import type { AuditDefinition } from "@fleet-auditor/audit";
 import { createHttpAgent } from "@fleet-auditor/keb";
+import { KEB_AUDITS } from "@fleet-auditor/keb-audits/audits";
+import { applicationsAudit } from "@fleet-auditor/kubeedge-audit/audits";
 import { SlackBot, SlackWebhook } from "@fleet-auditor/notify";
 import { DynamoSlackThreads, documentClient } from "@fleet-auditor/store";
 import {
@@ -14,13 +17,17 @@ import {
 
 /**
  * What `deliverToSlack` takes: the poster (built from the webhook URL or the token as it is now,
- * again when it was rotated), and with a bot the store of its threads.
+ * again when it was rotated), with a bot the store of its threads, and the audits whose digests
+ * arrive (their definitions only: the plug-ins' pure subpaths, no source).
  */
 export interface SlackDeps {
   poster: SecretBuilt<SlackPoster>;
   threads?: SlackThreads;
+  audits: readonly AuditDefinition[];
   log: RunLogger;
 }
+
+const AUDITS: readonly AuditDefinition[] = [...KEB_AUDITS, applicationsAudit];
 
 /**
  * The Slack function's adapters, once per cold start: the undici agent (through the proxy the
@@ -36,7 +43,7 @@ export function slackDeps(env: SlackEnv, log: RunLogger, secrets?: SecretReader)
   const { slack } = env;
   if (slack.kind === "webhook") {
     const url = secretOf(slack.url, secrets);
-    return { poster: rotating(url, (u) => new SlackWebhook({ url: u, ...paced })), log };
+    return { poster: rotating(url, (u) => new SlackWebhook({ url: u, ...paced })), audits: AUDITS, log };
   }
   if (slack.webhookIgnored)
     log.warn(
@@ -46,6 +53,7 @@ export function slackDeps(env: SlackEnv, log: RunLogger, secrets?: SecretReader)
   return {
     poster: rotating(secretOf(token, secrets), (t) => new SlackBot({ token: t, channel, apiUrl, ...paced })),
     threads: new DynamoSlackThreads({ client: documentClient(), tableName: auditTable, channel }),
+    audits: AUDITS,
     log,
   };
 }

@@ -1,11 +1,6 @@
-import {
-  type AlertPublisher,
-  type DigestMessage,
-  KEB_AUDITS,
-  type RunSummary,
-  TRANSITION_KINDS,
-} from "@fleet-auditor/audit";
+import { type AlertPublisher, type DigestMessage, type RunSummary, TRANSITION_KINDS } from "@fleet-auditor/audit";
 import { ClientCredentialsTokenProvider, KebClient, KebTransport } from "@fleet-auditor/keb";
+import { KEB_AUDITS, kebAudits } from "@fleet-auditor/keb-audits";
 import { startKebSimulator } from "@fleet-auditor/keb-kubeedge-sim";
 import {
   DynamoAuditStore,
@@ -14,7 +9,8 @@ import {
   DynamoStatusStore,
   startEmbeddedDynamo,
 } from "@fleet-auditor/store";
-import { type AuditRunDeps, runAudit, StatusTableSource } from "@fleet-auditor/use-cases";
+import { kubeedgeAudit } from "@fleet-auditor/kubeedge-audit";
+import { AuditRegistry, type AuditRunDeps, runAudit } from "@fleet-auditor/use-cases";
 import { runAppsDemo } from "./demo-apps.ts";
 
 const TABLE = "fleet-auditor-demo";
@@ -62,14 +58,17 @@ export async function runDemo(out: NodeJS.WritableStream = process.stdout): Prom
     clientSecret: "demo-secret",
     transport,
   });
+  const client = new KebClient({
+    baseUrl: sim.url,
+    transport,
+    tokenProvider,
+    retry: { maxRetries: 1, baseDelayMs: 10 },
+  });
+  // Both audits, as the functions register them; the status table joins for the edge part.
+  const statusStore = new DynamoStatusStore({ client: db.client, tableName: STATUS_TABLE });
   const deps: AuditRunDeps = {
     ports: {
-      source: new KebClient({
-        baseUrl: sim.url,
-        transport,
-        tokenProvider,
-        retry: { maxRetries: 1, baseDelayMs: 10 },
-      }),
+      audits: new AuditRegistry([...kebAudits({ client }), kubeedgeAudit({ statusStore })]),
       store: new DynamoAuditStore({ client: db.client, tableName: TABLE }),
       silences: new DynamoSilenceStore({ client: db.client, tableName: TABLE }),
       publisher: new PrintingPublisher(out),
@@ -124,9 +123,7 @@ export async function runDemo(out: NodeJS.WritableStream = process.stdout): Prom
     sim.faults.clear();
     await runBoth("KEB is back: the recoveries resolve, and one RECOVERED notice");
 
-    const statusStore = new DynamoStatusStore({ client: db.client, tableName: STATUS_TABLE });
-    const statusSource = new StatusTableSource({ statusStore });
-    await runAppsDemo(statusStore, out, { deps: { ...deps, ports: { ...deps.ports, statusSource } }, line });
+    await runAppsDemo(statusStore, out, { deps, line });
   } finally {
     await db.close();
     await sim.close();

@@ -1,38 +1,20 @@
-export {
-  type AuditDefinition,
-  type AuditKind,
-  type KebAuditDefinition,
-  type OwnSourceAuditDefinition,
-  withGroupBy,
-} from "./audit-definition.ts";
+export { type AuditDefinition, withGroupBy } from "./audit-definition.ts";
 export {
   type CommandStore,
+  inStore,
   pastableCommand,
   reportCommand,
   runReportCommand,
   silenceCommand,
 } from "./commands.ts";
-export { AUDITS, auditNamed, digestPresenter, readRow } from "./definitions.ts";
+export { digestPresenter, readRow } from "./definitions.ts";
 export { committable, type Delivery, toldBy, toldQuietly } from "./delivery.ts";
 export { type DiffResult, diffSnapshot } from "./diff.ts";
-export { applicationsAudit, EDGE_GROUP_BY } from "./edge/edge-audit.ts";
-export { EDGE_LABELS, quarantinedFinding, refusedFinding, stuckFinding } from "./edge/edge-finding.ts";
-export { edgePresenter } from "./edge/edge-presenter.ts";
 export * from "./errors.ts";
-export { type Finding, SEVERITY_RANK, type Severity, stateOf } from "./finding.ts";
+export { bounded, type Finding, labelOf, SEVERITY_RANK, type Severity, stateOf } from "./finding.ts";
 export { keyPart } from "./finding-key.ts";
 export { placeText, type TransitionGroup } from "./groups.ts";
 export { type AuditHealth, HEALTHY, nextHealth } from "./health.ts";
-export {
-  coveredBy,
-  expiredAudit,
-  failingAudit,
-  KEB_AUDITS,
-  KEB_GROUP_BY,
-  narrowedQueries,
-} from "./keb/keb-audits.ts";
-export { type FailingOperation, KEB_LABELS } from "./keb/keb-finding.ts";
-export { kebPresenter } from "./keb/keb-presenter.ts";
 export { keepable, LEFT_OUT_LISTED, type LeftOut, leftOutLine, leftOutNews } from "./left-out.ts";
 export {
   fillTemplate,
@@ -65,7 +47,7 @@ export type {
   SilenceSource,
 } from "./ports.ts";
 export type { FlatFinding, Presenter } from "./presenter.ts";
-export { definePresenter } from "./presenter-defaults.ts";
+export { definePresenter, flatFinding } from "./presenter-defaults.ts";
 export { type ReportTransition, type RunReport, reportTransition } from "./report.ts";
 export { listedBeside, type RollUpGroup, rollUpGroup, rollUps, rollUpText } from "./roll-up.ts";
 export {
@@ -86,10 +68,12 @@ export {
 } from "./snapshot.ts";
 export { type StoredEntry, storableEntry, storedEntry } from "./stored-entry.ts";
 export { type RunSummary, summarizeTransition, type TransitionSummary } from "./summary.ts";
+export { pastable, shellOption } from "./shell.ts";
 export {
   countOf,
   formatCount,
   humanDuration,
+  lastedFor,
   oneLine,
   shortTime,
   slackCode,

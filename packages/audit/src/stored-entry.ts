@@ -36,7 +36,7 @@ export function storedEntry(stored: StoredEntry): SnapshotEntry {
     };
   }
   const { instanceID, finding, ...rest } = stored;
-  return { key: instanceID, ...rest, finding: fromFlat(finding).finding };
+  return { key: instanceID, ...rest, finding: fromFlat(finding) };
 }
 
 /**

@@ -1,4 +1,4 @@
-import { slackText } from "@fleet-auditor/audit";
+import { type AuditDefinition, slackText } from "@fleet-auditor/audit";
 import { healthSlackMessage, type SlackMessage, slackMessage, testSlackMessage } from "@fleet-auditor/render";
 import type { RunLogger, SlackPoster, SlackThreads } from "./ports.ts";
 import { type Placement, postInThread, type TellsIncident } from "./slack-thread.ts";
@@ -26,9 +26,12 @@ export interface DeliveredMessage {
  * schema refuses (a time that is no time, a link that is not a plain `https:` URL) is refused:
  * `RunInputError` names each field (`Message.transitions.0.links.runtime`), never its value. Posted
  * as text it would read as a digest, and rendered as one it would print what stands where a time or
- * a link should.
+ * a link should. `audits` are the audits the process knows: their presenters read a digest's rows.
  */
-export function slackMessageFor(delivered: string): {
+export function slackMessageFor(
+  delivered: string,
+  audits: readonly AuditDefinition[],
+): {
   message: SlackMessage;
   runId?: string;
   /** An incident message's incident: what its thread is kept by. */
@@ -38,7 +41,7 @@ export function slackMessageFor(delivered: string): {
   if (read.kind === "digest") {
     const { runId, incident } = read.digest;
     return {
-      message: slackMessage(read.digest),
+      message: slackMessage(read.digest, audits),
       runId,
       ...(incident ? { incident: { key: incident.key, status: incident.status } } : {}),
     };
@@ -54,6 +57,15 @@ export function slackMessageFor(delivered: string): {
   };
 }
 
+/** What `deliverToSlack` takes: the poster, the threads' store, and the audits whose digests it renders. */
+interface SlackDeps {
+  poster: SlackPoster;
+  threads?: SlackThreads;
+  /** The audits whose digests arrive (their definitions: `KEB_AUDITS`, `applicationsAudit`). */
+  audits: readonly AuditDefinition[];
+  log?: RunLogger;
+}
+
 /**
  * SNS → Slack: posts each delivered message (unwrapped from the event by the function), in
  * order. With a poster that threads (a bot) and `threads`, an incident message goes to its
@@ -64,13 +76,13 @@ export function slackMessageFor(delivered: string): {
  * silence.
  */
 export async function deliverToSlack(
-  deps: { poster: SlackPoster; threads?: SlackThreads; log?: RunLogger },
+  deps: SlackDeps,
   delivered: readonly DeliveredMessage[],
   deadline: number,
 ): Promise<{ posted: number }> {
   let posted = 0;
   for (const one of delivered) {
-    const { message, runId, incident } = messageOf(one, deps.log);
+    const { message, runId, incident } = messageOf(one, deps);
     const keys = {
       snsMessageId: one.id,
       ...(runId ? { runId } : {}),
@@ -107,14 +119,11 @@ async function post(
 }
 
 /** The record's Slack message; a digest the schema refuses is logged (fields only) and thrown. */
-function messageOf(
-  delivered: DeliveredMessage,
-  log: RunLogger | undefined,
-): ReturnType<typeof slackMessageFor> {
+function messageOf(delivered: DeliveredMessage, deps: SlackDeps): ReturnType<typeof slackMessageFor> {
   try {
-    return slackMessageFor(delivered.text);
+    return slackMessageFor(delivered.text, deps.audits);
   } catch (err) {
-    log?.warn("a digest its schema refuses is not posted; the invocation fails", {
+    deps.log?.warn("a digest its schema refuses is not posted; the invocation fails", {
       snsMessageId: delivered.id,
       error: (err as Error).message,
     });

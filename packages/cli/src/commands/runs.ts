@@ -1,12 +1,8 @@
-import {
-  AUDITS,
-  KEB_LABELS,
-  type ReportTransition,
-  type RunSummary,
-  type TransitionSummary,
-} from "@fleet-auditor/audit";
+import type { ReportTransition, RunSummary, TransitionSummary } from "@fleet-auditor/audit";
+import { KEB_LABELS } from "@fleet-auditor/keb-audits";
 import { type RunView, showRun } from "@fleet-auditor/use-cases";
 import { oneOf, parseLimit, stateDirOption, subcommand } from "../args.ts";
+import { KNOWN_AUDITS } from "../audits.ts";
 import { openRuns } from "../backend.ts";
 import type { Command } from "../command.ts";
 import { parseCommandLine } from "../command-line.ts";
@@ -15,7 +11,7 @@ import { EXIT } from "../exit-codes.ts";
 import { DATA_FORMATS, type Output, outputOption, parseOutput, printData } from "../output.ts";
 import { csvCell, escapeControl, renderTable } from "../table.ts";
 
-const AUDIT_NAMES = AUDITS.map((a) => a.name);
+const AUDIT_NAMES = KNOWN_AUDITS.names;
 
 const USAGE = `usage:
   fleet-auditor runs list [--audit ${AUDIT_NAMES.join("|")}] [--limit N] [-o json|yaml|table]
@@ -60,7 +56,7 @@ export const runsCommand: Command = {
         printData(io, output, runs.map(listed), () => runTable(runs));
         return EXIT.done;
       }
-      const view = await showRun(backend, runId as string);
+      const view = await showRun({ ...backend, audits: KNOWN_AUDITS }, runId as string);
       if (!view) {
         io.stderr.write(
           `fleet-auditor: no run ${escapeControl(runId as string)} in the ${backend.description}\n`,

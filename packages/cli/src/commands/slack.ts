@@ -1,10 +1,10 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { auditNamed } from "@fleet-auditor/audit";
 import type { OutboxLine } from "@fleet-auditor/notify";
 import { reportDigests } from "@fleet-auditor/render";
 import { messagingFrom, slackMessageFor } from "@fleet-auditor/use-cases";
 import { stateDirOption, subcommand } from "../args.ts";
+import { cliAudits, KNOWN_AUDITS } from "../audits.ts";
 import { commandStoreOf, openRuns, reportCommandIn } from "../backend.ts";
 import type { Command } from "../command.ts";
 import { parseCommandLine } from "../command-line.ts";
@@ -58,7 +58,7 @@ export const slackCommand: Command = {
       io.stderr.write(`fleet-auditor: ${escapeControl(delivered.missing)}\n`);
       return EXIT.failed;
     }
-    printData(io, output, slackMessageFor(delivered).message, () => "");
+    printData(io, output, slackMessageFor(delivered, KNOWN_AUDITS.audits).message, () => "");
     return EXIT.done;
   },
 };
@@ -101,8 +101,8 @@ async function fromReport(
   try {
     const report = await backend.reports.loadReport(runId);
     if (!report) return { missing: `no report of run ${runId} in the ${backend.description}` };
-    const { landscape, links, collapseAt, audits } = messagingFrom(env);
-    const { groupBy, presenter } = auditNamed(report.audit, audits);
+    const { landscape, links, collapseAt } = messagingFrom(env);
+    const { groupBy, presenter } = cliAudits({ grouping: env }).named(report.audit).audit;
     const [digest] = reportDigests(report, {
       groupBy,
       presenter,

@@ -1,6 +1,5 @@
 import {
-  AUDITS,
-  type AuditKind,
+  type AuditDefinition,
   countOf,
   digestPresenter,
   formatCount,
@@ -82,13 +81,14 @@ const PLANS = 4;
  * escaped, and its formatting characters replaced (`slackText`); every command is the e-mail's and
  * Chatbot's (audit's `commands.ts`), whole or left out; a link is used only when it is a
  * `safeLink`, so that a digest from another publisher (the Slack function takes any that its
- * schema accepts) cannot mention, link or format either.
+ * schema accepts) cannot mention, link or format either. `audits` are those the process knows
+ * (its registry's): their presenters read the digest's rows.
  *
  * Where the rest of Slack lives: the use cases' `slack-delivery.ts` picks this message for what SNS
  * delivered, notify's `SlackWebhook` posts it, `functions/slack.ts` wires the two to the alert
  * topic, and `fleet-auditor slack preview` (the CLI's `commands/slack.ts`) prints it.
  */
-export function slackMessage(digest: DigestV1, audits: readonly AuditKind[] = AUDITS): SlackMessage {
+export function slackMessage(digest: DigestV1, audits: readonly AuditDefinition[]): SlackMessage {
   const title = digest.subject.replace(/^\[fleet-auditor\] /, "");
   const blocks: SlackBlock[] = [
     { type: "header", text: plain(`${SEVERITY_EMOJI[digest.severity]} ${title}`, SLACK_LIMITS.headerText) },
@@ -149,7 +149,7 @@ function rollUpGroups(d: DigestV1): RollUpGroup[] {
 }
 
 /** The roll-up of an event that spans many groups, as Chatbot and the e-mail word it. */
-function rollUpLines(d: DigestV1, groups: readonly RollUpGroup[], audits: readonly AuditKind[]): string[] {
+function rollUpLines(d: DigestV1, groups: readonly RollUpGroup[], audits: readonly AuditDefinition[]): string[] {
   return rollUps(groups).map((r) => {
     const noun = digestPresenter(
       d.audit,
@@ -187,7 +187,7 @@ function groupSection(
   d: DigestV1,
   g: DigestV1["groups"][number],
   index: number,
-  audits: readonly AuditKind[],
+  audits: readonly AuditDefinition[],
 ): SlackBlock {
   const emoji = g.kind === "resolved" ? ":white_check_mark:" : SEVERITY_EMOJI[g.severity];
   const reason = g.reason ? ` ${slackCode(g.reason, 80)}` : "";
@@ -197,7 +197,7 @@ function groupSection(
       : `, since ${shortTime(g.since)} (${humanDuration(Date.parse(d.at) - Date.parse(g.since))})`;
   const members = d.transitions.filter((t) => t.kind === g.kind && inGroup(g, t));
   const presenter = digestPresenter(d.audit, audits, g, members);
-  const read = members.map((t) => readRow(t, presenter));
+  const read = members.map((t) => readRow(t, presenter, audits));
   const named = g.plans.filter((p) => slackText(p.plan, 30));
   const plans = named.length
     ? `; ${presenter.tally.word} ${named
