@@ -1,7 +1,7 @@
 import { Logger } from "@aws-lambda-powertools/logger";
 import { Metrics } from "@aws-lambda-powertools/metrics";
-import { managedSecretReader } from "@fleet-auditor/store";
 import { AuditFunctionEnvSchema } from "@fleet-auditor/keb-audits";
+import { managedSecretReader } from "@fleet-auditor/store";
 import { parseConfig } from "@fleet-auditor/use-cases";
 import { auditDeps } from "./lib/audit-deps.ts";
 import { auditHandler } from "./lib/audit-handler.ts";

@@ -116,7 +116,10 @@ export function applicationsAuditDeps(
   clients: AuditClients = defaultClients(),
 ): AuditFunctionDeps {
   const statusStore = new DynamoStatusStore({ client: clients.dynamo, tableName: env.STATUS_TABLE });
-  const plugins = [...kebAudits({ log }), kubeedgeAudit({ statusStore, thresholds: thresholdsFrom(env), log })];
+  const plugins = [
+    ...kebAudits({ log }),
+    kubeedgeAudit({ statusStore, thresholds: thresholdsFrom(env), log }),
+  ];
   const deps = runDeps(env, plugins, log, clients);
   const commandStore = { ...deps.settings?.commandStore, statusTable: env.STATUS_TABLE };
   return { ...deps, settings: { ...deps.settings, commandStore } };

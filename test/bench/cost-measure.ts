@@ -2,7 +2,9 @@ import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import { SNSClient } from "@aws-sdk/client-sns";
 import { PutCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import type { RunSummary } from "@fleet-auditor/audit";
+import { AuditFunctionEnvSchema } from "@fleet-auditor/keb-audits";
 import { applicationTraffic } from "@fleet-auditor/keb-kubeedge-sim";
+import { ApplicationsAuditEnvSchema } from "@fleet-auditor/kubeedge-audit";
 import {
   auditTableDefinition,
   DynamoStatusStore,
@@ -12,9 +14,7 @@ import {
   statusTableDefinition,
 } from "@fleet-auditor/store";
 import {
-  ApplicationsAuditEnvSchema,
   ApplicationsEnvSchema,
-  AuditFunctionEnvSchema,
   ingestBatch,
   parseConfig,
   type RunLogger,

@@ -1,14 +1,9 @@
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import {
-  edgePresenter,
-  kebPresenter,
-  type RunReport,
-  refusedFinding,
-  reportTransition,
-  type Transition,
-} from "@fleet-auditor/audit";
+import { type RunReport, reportTransition, type Transition } from "@fleet-auditor/audit";
+import { kebPresenter } from "@fleet-auditor/keb-audits";
+import { edgePresenter, refusedFinding } from "@fleet-auditor/kubeedge-audit";
 import { DynamoReportStore, startEmbeddedDynamo } from "@fleet-auditor/store";
 import { describe, expect, it } from "vitest";
 import { spawnCli } from "../helpers/cli.ts";

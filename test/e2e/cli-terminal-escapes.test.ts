@@ -1,7 +1,8 @@
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { kebPresenter, type ReportTransition, type RunReport, reportTransition } from "@fleet-auditor/audit";
+import { type ReportTransition, type RunReport, reportTransition } from "@fleet-auditor/audit";
+import { kebPresenter } from "@fleet-auditor/keb-audits";
 import { DynamoReportStore, startEmbeddedDynamo } from "@fleet-auditor/store";
 import { describe, expect, it } from "vitest";
 import { cli, spawnCli } from "../helpers/cli.ts";

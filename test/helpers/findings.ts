@@ -1,4 +1,5 @@
-import { type Finding, type FlatFinding, kebPresenter, type Severity } from "@fleet-auditor/audit";
+import type { Finding, FlatFinding, Severity } from "@fleet-auditor/audit";
+import { kebPresenter } from "@fleet-auditor/keb-audits";
 
 /** A finding for tests; `op` changes the failing operation. */
 export function finding(id: string, state = "failed", severity: Severity = "critical", op = "op-1"): Finding {

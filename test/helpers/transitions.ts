@@ -1,11 +1,5 @@
-import {
-  type DigestContext,
-  type FailingOperation,
-  type FlatFinding,
-  KEB_GROUP_BY,
-  kebPresenter,
-  type Transition,
-} from "@fleet-auditor/audit";
+import type { DigestContext, FlatFinding, Transition } from "@fleet-auditor/audit";
+import { type FailingOperation, KEB_GROUP_BY, kebPresenter } from "@fleet-auditor/keb-audits";
 import { edited, finding } from "./findings.ts";
 
 // A digest context and transitions that vary by index: the fixtures of the renderers' tests.

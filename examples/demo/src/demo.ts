@@ -1,7 +1,13 @@
-import { type AlertPublisher, type DigestMessage, type RunSummary, TRANSITION_KINDS } from "@fleet-auditor/audit";
+import {
+  type AlertPublisher,
+  type DigestMessage,
+  type RunSummary,
+  TRANSITION_KINDS,
+} from "@fleet-auditor/audit";
 import { ClientCredentialsTokenProvider, KebClient, KebTransport } from "@fleet-auditor/keb";
 import { KEB_AUDITS, kebAudits } from "@fleet-auditor/keb-audits";
 import { startKebSimulator } from "@fleet-auditor/keb-kubeedge-sim";
+import { kubeedgeAudit } from "@fleet-auditor/kubeedge-audit";
 import {
   DynamoAuditStore,
   DynamoReportStore,
@@ -9,7 +15,6 @@ import {
   DynamoStatusStore,
   startEmbeddedDynamo,
 } from "@fleet-auditor/store";
-import { kubeedgeAudit } from "@fleet-auditor/kubeedge-audit";
 import { AuditRegistry, type AuditRunDeps, runAudit } from "@fleet-auditor/use-cases";
 import { runAppsDemo } from "./demo-apps.ts";
 

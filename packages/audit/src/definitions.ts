@@ -46,7 +46,8 @@ function edgeFinding(flat: FlatFinding, e: Record<string, unknown>): Finding {
 
 /** A finding written before labels, as the audit that wrote it (KEB's or the edge's) built it. */
 export function fromFlat(flat: FlatFinding): Finding {
-  if (flat.edge !== undefined && flat.edge !== null) return edgeFinding(flat, flat.edge as Record<string, unknown>);
+  if (flat.edge !== undefined && flat.edge !== null)
+    return edgeFinding(flat, flat.edge as Record<string, unknown>);
   const operation = flat.operation as Record<string, unknown> | undefined;
   return {
     key: flat.instanceID,

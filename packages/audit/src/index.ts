@@ -50,6 +50,7 @@ export type { FlatFinding, Presenter } from "./presenter.ts";
 export { definePresenter, flatFinding } from "./presenter-defaults.ts";
 export { type ReportTransition, type RunReport, reportTransition } from "./report.ts";
 export { listedBeside, type RollUpGroup, rollUpGroup, rollUps, rollUpText } from "./roll-up.ts";
+export { pastable, shellOption } from "./shell.ts";
 export {
   incidentMatchers,
   matchersOf,
@@ -68,7 +69,6 @@ export {
 } from "./snapshot.ts";
 export { type StoredEntry, storableEntry, storedEntry } from "./stored-entry.ts";
 export { type RunSummary, summarizeTransition, type TransitionSummary } from "./summary.ts";
-export { pastable, shellOption } from "./shell.ts";
 export {
   countOf,
   formatCount,

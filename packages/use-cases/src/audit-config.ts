@@ -1,4 +1,9 @@
-import { type AlertPolicy, type AuditDefinition, type LinkTemplates, templateCanLink } from "@fleet-auditor/audit";
+import {
+  type AlertPolicy,
+  type AuditDefinition,
+  type LinkTemplates,
+  templateCanLink,
+} from "@fleet-auditor/audit";
 import { coerce, object, enum as oneOf, optional, type output, string, type ZodType } from "zod";
 import type { AuditGrouping } from "./audit-registry.ts";
 import type { AuditRunSettings } from "./run-deps.ts";
@@ -37,7 +42,9 @@ const groupBy = (audit: AuditDefinition) =>
  * labels, comma-separated, parsed to the registry's grouping (`AuditRegistry`). A process parses
  * it for the audits it registers, beside `AlertingEnvSchema`.
  */
-export function groupByEnvSchema(audits: readonly AuditDefinition[]): ZodType<Pick<AuditGrouping, "groupBy">> {
+export function groupByEnvSchema(
+  audits: readonly AuditDefinition[],
+): ZodType<Pick<AuditGrouping, "groupBy">> {
   const variable = (audit: AuditDefinition): string => `GROUP_BY_${audit.name.toUpperCase()}`;
   return object(Object.fromEntries(audits.map((a) => [variable(a), groupBy(a)]))).transform((vars) => ({
     groupBy: new Map(

@@ -40,8 +40,8 @@ export { RunSummarySchema } from "./run-summary-schema.ts";
 export {
   freshAfterFailure,
   rotating,
-  SecretIdSchema,
   type SecretBuilt,
+  SecretIdSchema,
   type SecretReader,
   type SecretRef,
   secretOf,

@@ -53,9 +53,7 @@ export async function showRun(
     return { ...head(s), source: "report", transitions: report.transitions };
   }
   for (const audit of deps.audits.names) {
-    const record = (await deps.store.recentRuns(audit, ledgerDepth)).find(
-      (r) => r.summary.runId === runId,
-    );
+    const record = (await deps.store.recentRuns(audit, ledgerDepth)).find((r) => r.summary.runId === runId);
     if (record) {
       const s = record.summary;
       return {

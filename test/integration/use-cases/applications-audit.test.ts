@@ -9,11 +9,12 @@ import {
   ensureTable,
   statusTableDefinition,
 } from "@fleet-auditor/store";
-import { type AuditRunDeps, ingestBatch, runAudit, StatusTableSource } from "@fleet-auditor/use-cases";
+import { type AuditRunDeps, ingestBatch, runAudit } from "@fleet-auditor/use-cases";
 import { beforeEach, describe, expect, it } from "vitest";
 import { useDynamo } from "../../helpers/dynamo.ts";
 import { withDeps } from "../../helpers/run-deps.ts";
 import { type Delivered, useSns } from "../../helpers/sns.ts";
+import { SHIPPED_AUDITS, testAudits } from "../../helpers/test-audits.ts";
 
 // The applications audit end to end: messages through the real ingest into the status table,
 // the audit through the same engine as KEB's (snapshot, ledger, lease, silences, digests) on
@@ -43,7 +44,7 @@ beforeEach(async () => {
   drain = await sns.subscriber(`apps-${n}`);
   deps = {
     ports: {
-      statusSource: new StatusTableSource({ statusStore: status }),
+      audits: testAudits({ statusStore: status }),
       store: new DynamoAuditStore(table),
       reports: new DynamoReportStore(table),
       silences,
@@ -155,7 +156,7 @@ describe("the applications audit (status table, dynalite or DynamoDB Local, faux
       requests: ["list services"],
     });
     // Slack (the webhook function renders the structured digest) names nodes and verbs.
-    const slack = JSON.stringify(slackMessage(told?.digest as DigestV1));
+    const slack = JSON.stringify(slackMessage(told?.digest as DigestV1, SHIPPED_AUDITS));
     expect(slack).toContain("on node `edge-17`");
     expect(slack).toContain("verbs list");
     expect(slack).toContain("InApplying since");
@@ -242,7 +243,7 @@ describe("the applications audit (status table, dynalite or DynamoDB Local, faux
   it("refuses KEB filters, and needs the status table", async () => {
     await expect(run(30, { filters: { regions: ["eu"] } })).rejects.toThrow(/narrow KEB audits only/);
     const withoutTable = withDeps(deps, {
-      ports: { statusSource: undefined },
+      ports: { audits: testAudits() },
       hooks: { clock: () => at(30) },
     });
     await expect(runAudit(withoutTable, { audit: "applications", dryRun: true })).rejects.toThrow(

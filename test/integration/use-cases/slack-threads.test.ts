@@ -17,6 +17,7 @@ import { useFakeSlackApi } from "../../helpers/fake-slack-api.ts";
 import { gate, useFaultProxy } from "../../helpers/fault-proxy.ts";
 import { failing, Landscape } from "../../helpers/incident-landscape.ts";
 import { forLambda } from "../../helpers/sns-event.ts";
+import { SHIPPED_AUDITS } from "../../helpers/test-audits.ts";
 import { ctx, t } from "../../helpers/transitions.ts";
 
 // Slack threads without Chatbot: each incident message SNS delivers goes to its incident's
@@ -42,7 +43,12 @@ beforeEach(() => {
 
 let table = 0;
 /** The bot and a thread store of its own (a fresh set of threads), through the fault proxy. */
-function botDeps(): { poster: SlackBot; threads: DynamoSlackThreads; log: RunLogger } {
+function botDeps(): {
+  poster: SlackBot;
+  threads: DynamoSlackThreads;
+  audits: typeof SHIPPED_AUDITS;
+  log: RunLogger;
+} {
   const client = documentClient(
     new DynamoDBClient({
       endpoint: ddb.proxy.url,
@@ -51,6 +57,7 @@ function botDeps(): { poster: SlackBot; threads: DynamoSlackThreads; log: RunLog
     }),
   );
   return {
+    audits: SHIPPED_AUDITS,
     poster: new SlackBot({
       token: fake.api.token,
       channel: fake.api.channel,
@@ -128,7 +135,8 @@ describe("Slack threads through the bot", () => {
     const threads: SlackThreads = { parentOf: refuse, keepParent: refuse };
     const poster = new SlackWebhook({ url: webhook.slack.url, dispatcher, minIntervalMs: 0 });
     webhook.slack.attempts.length = 0;
-    for (const m of [opened, end]) await deliverToSlack({ poster, threads, log }, delivery(m), soon());
+    for (const m of [opened, end])
+      await deliverToSlack({ poster, threads, audits: SHIPPED_AUDITS, log }, delivery(m), soon());
     expect(webhook.slack.accepted()).toHaveLength(2);
   });
 

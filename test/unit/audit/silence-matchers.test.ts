@@ -7,8 +7,8 @@ import {
   silenceState,
   silencing,
   storedFields,
-  stuckFinding,
 } from "@fleet-auditor/audit";
+import { stuckFinding } from "@fleet-auditor/kubeedge-audit";
 import { describe, expect, it } from "vitest";
 import { finding } from "../../helpers/findings.ts";
 

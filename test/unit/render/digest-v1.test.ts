@@ -5,6 +5,7 @@ import { DIGEST_V1, DigestV1Schema, renderDigests, slackMessage } from "@fleet-a
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { describe, expect, it } from "vitest";
 import { digestV1JsonSchema } from "../../../tools/digest-schema-json.ts";
+import { SHIPPED_AUDITS } from "../../helpers/test-audits.ts";
 import { ctx, t } from "../../helpers/transitions.ts";
 
 /** What a Lambda and an SQS subscriber receive: the publish's `default` (it has no `lambda` or `sqs` key). */
@@ -99,7 +100,7 @@ describe("the structured variant (fleet-auditor.digest/v1)", () => {
     await expect(`${JSON.stringify(digest, null, 2)}\n`).toMatchFileSnapshot(
       "__snapshots__/digest-v1-1-transition.json",
     );
-    await expect(`${JSON.stringify(slackMessage(digest), null, 2)}\n`).toMatchFileSnapshot(
+    await expect(`${JSON.stringify(slackMessage(digest, SHIPPED_AUDITS), null, 2)}\n`).toMatchFileSnapshot(
       "__snapshots__/slack-1-transition.json",
     );
   });
@@ -109,7 +110,7 @@ describe("the structured variant (fleet-auditor.digest/v1)", () => {
       { ...ctx, repeats: "run-0", report: { stored: false, command: "fleet-auditor runs show run-1" } },
       [t(1)],
     );
-    const message = slackMessage(DigestV1Schema.parse(variants(m).lambda));
+    const message = slackMessage(DigestV1Schema.parse(variants(m).lambda), SHIPPED_AUDITS);
     const notes = message.blocks.find((b) => b.type === "context");
     expect(JSON.stringify(notes)).toContain("Run `run-0` was interrupted after publishing");
     expect(JSON.stringify(notes)).toContain("The run report could not be stored");

@@ -14,6 +14,7 @@ import { Ajv2020 } from "ajv/dist/2020.js";
 import { describe, expect, it } from "vitest";
 import { healthV1JsonSchema } from "../../../tools/digest-schema-json.ts";
 import { refusal as slackRefusal } from "../../helpers/fake-slack.ts";
+import { SHIPPED_AUDITS } from "../../helpers/test-audits.ts";
 import { ctx as digestCtx, t } from "../../helpers/transitions.ts";
 
 const COMMITTED = new URL("../../../schemas/fleet-auditor.health.v1.schema.json", import.meta.url);
@@ -89,7 +90,10 @@ describe("the structured health notice (fleet-auditor.health/v1)", () => {
       bad,
       bad,
     );
-    const { message, runId } = slackMessageFor((JSON.parse(m.message) as { default: string }).default);
+    const { message, runId } = slackMessageFor(
+      (JSON.parse(m.message) as { default: string }).default,
+      SHIPPED_AUDITS,
+    );
     expect(runId).toBe("run-7");
     expect(slackRefusal(message)).toBeUndefined();
     const text = JSON.stringify(message);
@@ -102,7 +106,9 @@ describe("the structured health notice (fleet-auditor.health/v1)", () => {
     expect(text).toContain("&lt;!channel&gt;");
     // A notice its schema refuses is refused by name, not posted as text.
     const broken = JSON.stringify({ ...structured(m), since: "yesterday" });
-    expect(() => slackMessageFor(broken)).toThrow(/fleet-auditor.health\/v1 that its schema refuses/);
+    expect(() => slackMessageFor(broken, SHIPPED_AUDITS)).toThrow(
+      /fleet-auditor.health\/v1 that its schema refuses/,
+    );
   });
 
   it("has a committed JSON Schema that matches the zod schema and accepts real notices", () => {
@@ -124,7 +130,7 @@ describe("ages under a minute", () => {
     expect(body.email).toContain("(under 1m)");
     const chatbot = JSON.parse(body.https) as { content: { description: string } };
     expect(chatbot.content.description).toContain("(under 1m)");
-    const slack = slackMessage(DigestV1Schema.parse(JSON.parse(body.default)));
+    const slack = slackMessage(DigestV1Schema.parse(JSON.parse(body.default)), SHIPPED_AUDITS);
     expect(slackRefusal(slack)).toBeUndefined();
     expect(JSON.stringify(slack)).toContain("(under 1m)");
   });

@@ -2,14 +2,15 @@ import {
   countOf,
   type DigestMessage,
   fillTemplate,
-  kebPresenter,
   linkValues,
   rollUps,
   rollUpText,
   type Transition,
 } from "@fleet-auditor/audit";
+import { kebPresenter } from "@fleet-auditor/keb-audits";
 import { type DigestV1, renderDigests, slackMessage } from "@fleet-auditor/render";
 import { describe, expect, it } from "vitest";
+import { SHIPPED_AUDITS } from "../../helpers/test-audits.ts";
 import { ctx, t } from "../../helpers/transitions.ts";
 
 // What an on-call person reads first must be the same in every channel: what needs action (new
@@ -25,7 +26,7 @@ function channels(transitions: Transition[]) {
   const v = variants(m);
   const digest = JSON.parse(v.default) as DigestV1;
   const chatbot = JSON.parse(v.https) as { content: { description: string; nextSteps: string[] } };
-  const slack = JSON.stringify(slackMessage(digest));
+  const slack = JSON.stringify(slackMessage(digest, SHIPPED_AUDITS));
   return { subject: m?.subject ?? "", email: v.email, chatbot, digest, slack };
 }
 

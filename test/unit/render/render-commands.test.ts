@@ -1,11 +1,5 @@
-import {
-  type DigestContext,
-  EDGE_GROUP_BY,
-  edgePresenter,
-  refusedFinding,
-  reportCommand,
-  type Transition,
-} from "@fleet-auditor/audit";
+import { type DigestContext, reportCommand, type Transition } from "@fleet-auditor/audit";
+import { EDGE_GROUP_BY, edgePresenter, refusedFinding } from "@fleet-auditor/kubeedge-audit";
 import {
   type ChatbotNotification,
   DigestV1Schema,
@@ -15,6 +9,7 @@ import {
 } from "@fleet-auditor/render";
 import { describe, expect, it } from "vitest";
 import { shellWords, shWords } from "../../helpers/shell-words.ts";
+import { SHIPPED_AUDITS } from "../../helpers/test-audits.ts";
 import { ctx, editedT, t } from "../../helpers/transitions.ts";
 
 // The commands a message suggests (inspect, silence, report) are pasted into a shell by someone
@@ -31,7 +26,7 @@ function channelsOf(transitions: Transition[], context: DigestContext) {
   const doc = JSON.parse(m?.message ?? "{}") as { default: string; email: string; https: string };
   const digest = DigestV1Schema.parse(JSON.parse(doc.default));
   const chatbot = JSON.parse(doc.https) as ChatbotNotification;
-  const slack = slackMessage(digest);
+  const slack = slackMessage(digest, SHIPPED_AUDITS);
   return { subject: m?.subject ?? "", email: doc.email, chatbot, digest, slack };
 }
 type Channels = ReturnType<typeof channels>;

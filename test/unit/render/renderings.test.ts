@@ -1,15 +1,15 @@
+import type { DigestMessage, Transition } from "@fleet-auditor/audit";
 import {
-  type DigestMessage,
   EDGE_GROUP_BY,
   edgePresenter,
   quarantinedFinding,
   refusedFinding,
   stuckFinding,
-  type Transition,
-} from "@fleet-auditor/audit";
+} from "@fleet-auditor/kubeedge-audit";
 import { type DigestV1, renderDigests, slackMessage } from "@fleet-auditor/render";
 import { describe, expect, it } from "vitest";
 import { edited } from "../../helpers/findings.ts";
+import { SHIPPED_AUDITS } from "../../helpers/test-audits.ts";
 import { AT, ctx, t } from "../../helpers/transitions.ts";
 
 // Every channel's rendering as received, for the KEB and the applications audits, kept byte for
@@ -176,7 +176,9 @@ describe("renderings as received, every channel (snapshots)", () => {
     const [m] = renderDigests(context, transitions);
     const slug = name.replace(/ /g, "-");
     const digest = structured(m);
-    await expect(json(slackMessage(digest))).toMatchFileSnapshot(`__snapshots__/slack-${slug}.json`);
+    await expect(json(slackMessage(digest, SHIPPED_AUDITS))).toMatchFileSnapshot(
+      `__snapshots__/slack-${slug}.json`,
+    );
     await expect(json(withoutAdditions(digest))).toMatchFileSnapshot(`__snapshots__/digest-${slug}.json`);
     await expect(`Subject: ${m?.subject}\n\n${body(m).email}\n`).toMatchFileSnapshot(
       `__snapshots__/email-${slug}.txt`,

@@ -14,6 +14,7 @@ import { Ajv2020 } from "ajv/dist/2020.js";
 import { describe, expect, it } from "vitest";
 import { testV1JsonSchema } from "../../../tools/digest-schema-json.ts";
 import { refusal as slackRefusal } from "../../helpers/fake-slack.ts";
+import { SHIPPED_AUDITS } from "../../helpers/test-audits.ts";
 
 // The `notify test` message of each topic, in every variant a subscriber can get: marked TEST,
 // saying that nothing is wrong, and valid for the channel that reads it.
@@ -118,14 +119,14 @@ describe("a test notice", () => {
     expect(email).not.toMatch(/^Subject:/m);
     expect(https).not.toContain("<!channel>");
     expect(https).toContain("&lt;!channel&gt; ∗boss∗");
-    const slack = slackMessageFor(bodies(m).default).message;
+    const slack = slackMessageFor(bodies(m).default, SHIPPED_AUDITS).message;
     expect(JSON.stringify(slack)).not.toContain("<!channel>");
   });
 });
 
 describe("a test notice delivered", () => {
   it("is posted to Slack as a marked message of its own", () => {
-    const posted = slackMessageFor(bodies(notice("incidents")).default);
+    const posted = slackMessageFor(bodies(notice("incidents")).default, SHIPPED_AUDITS);
     expect(posted.incident).toBeUndefined();
     expect(slackRefusal(posted.message)).toBeUndefined();
     expect(posted.message.text).toBe("[TEST] [prod-eu] incidents topic: nothing is wrong");
@@ -160,7 +161,7 @@ describe("a test notice delivered", () => {
 
   it("is refused by name when it says it is a test notice but its schema refuses it", () => {
     const broken = JSON.stringify({ ...JSON.parse(bodies(notice("critical")).default), at: "yesterday" });
-    expect(() => slackMessageFor(broken)).toThrow(
+    expect(() => slackMessageFor(broken, SHIPPED_AUDITS)).toThrow(
       /fleet-auditor.test\/v1 that its schema refuses.*Message.at/,
     );
     expect(() => pagerEventFor(broken)).toThrow(/fleet-auditor.test\/v1 that its schema refuses/);

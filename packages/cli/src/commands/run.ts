@@ -82,9 +82,7 @@ export const runCommand: Command = {
       throw new UsageError(`--deadline ${values.deadline}: expected a duration such as 90s, 10m or 1h`);
     const edgeAvailable = !env.AUDIT_TABLE || env.STATUS_TABLE !== undefined;
     const names =
-      values.audit === "all"
-        ? AUDIT_NAMES.filter((name) => readsKeb(name) || edgeAvailable)
-        : [values.audit];
+      values.audit === "all" ? AUDIT_NAMES.filter((name) => readsKeb(name) || edgeAvailable) : [values.audit];
     const filters = Object.fromEntries(parseKeyValues(values.filter, FILTER_KEYS, "--filter"));
     const inputs = names.map((audit) =>
       parseRunInput({

@@ -149,7 +149,11 @@ function rollUpGroups(d: DigestV1): RollUpGroup[] {
 }
 
 /** The roll-up of an event that spans many groups, as Chatbot and the e-mail word it. */
-function rollUpLines(d: DigestV1, groups: readonly RollUpGroup[], audits: readonly AuditDefinition[]): string[] {
+function rollUpLines(
+  d: DigestV1,
+  groups: readonly RollUpGroup[],
+  audits: readonly AuditDefinition[],
+): string[] {
   return rollUps(groups).map((r) => {
     const noun = digestPresenter(
       d.audit,
