@@ -1,7 +1,6 @@
 export { type AuditFunctionEnv, AuditFunctionEnvSchema } from "./keb-audit-config.ts";
 export type { KebAuditDefinition } from "./keb-audit-definition.ts";
 export {
-  coveredBy,
   expiredAudit,
   failingAudit,
   KEB_AUDITS,
@@ -12,4 +11,4 @@ export { KebEnvSchema, kebClientFrom } from "./keb-connection.ts";
 export { type FailingOperation, KEB_LABELS } from "./keb-finding.ts";
 export { type KebAuditsOptions, kebAudits } from "./keb-plugin.ts";
 export { kebPresenter } from "./keb-presenter.ts";
-export { KebSource, type KebSourceOptions } from "./keb-source.ts";
+export { KebSource } from "./keb-source.ts";

@@ -5,7 +5,6 @@ export {
   EdgeThresholdsEnvSchema,
   thresholdsFrom,
 } from "./edge-audit-config.ts";
-export { EDGE_LABELS, quarantinedFinding, refusedFinding, stuckFinding } from "./edge-finding.ts";
+export { quarantinedFinding, refusedFinding, stuckFinding } from "./edge-finding.ts";
 export { edgePresenter } from "./edge-presenter.ts";
 export { type KubeedgeAuditOptions, kubeedgeAudit } from "./kubeedge-plugin.ts";
-export { StatusTableSource, type StatusTableSourceOptions } from "./status-table-source.ts";
