@@ -92,8 +92,8 @@ type Defaulted = "policy" | "leaseMs" | "ledgerRetentionDays" | "maxClockSkewMs"
 
 /**
  * A run's dependencies with the defaults the use cases own filled in. The defaults another module
- * owns (`collapseAt`, `degradedAfterRuns`) stay unset here, so
- * that each number has one home.
+ * owns (`collapseAt`, `degradedAfterRuns`; a plug-in's, such as KEB's concurrency) stay unset
+ * here, so that each number has one home.
  */
 export interface ResolvedDeps {
   ports: AuditRunPorts;
