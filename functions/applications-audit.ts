@@ -1,6 +1,7 @@
 import { Logger } from "@aws-lambda-powertools/logger";
 import { Metrics } from "@aws-lambda-powertools/metrics";
-import { ApplicationsAuditEnvSchema, parseConfig } from "@fleet-auditor/use-cases";
+import { ApplicationsAuditEnvSchema } from "@fleet-auditor/kubeedge-audit";
+import { parseConfig } from "@fleet-auditor/use-cases";
 import { applicationsAuditDeps } from "./lib/audit-deps.ts";
 import { auditHandler } from "./lib/audit-handler.ts";
 

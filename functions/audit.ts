@@ -1,7 +1,8 @@
 import { Logger } from "@aws-lambda-powertools/logger";
 import { Metrics } from "@aws-lambda-powertools/metrics";
+import { AuditFunctionEnvSchema } from "@fleet-auditor/keb-audits";
 import { managedSecretReader } from "@fleet-auditor/store";
-import { AuditFunctionEnvSchema, parseConfig } from "@fleet-auditor/use-cases";
+import { parseConfig } from "@fleet-auditor/use-cases";
 import { auditDeps } from "./lib/audit-deps.ts";
 import { auditHandler } from "./lib/audit-handler.ts";
 import { linkedEnv } from "./lib/linked-env.ts";

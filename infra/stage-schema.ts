@@ -3,9 +3,14 @@
 // it, `npm run schema` writes it as JSON Schema (`schemas/fleet-auditor.stages.schema.json`) for
 // editors, and a test keeps the two equal.
 
-import { AUDITS, templateCanLink } from "@fleet-auditor/audit";
+import { type AuditDefinition, templateCanLink } from "@fleet-auditor/audit";
+import { KEB_AUDITS } from "@fleet-auditor/keb-audits/audits";
+import { applicationsAudit } from "@fleet-auditor/kubeedge-audit/audits";
 import { z } from "zod";
 import { AWS_REGIONS, CHATBOT_REGIONS, DEFAULT_CHATBOT_REGION } from "./aws-regions.ts";
+
+// The audits the functions register (their definitions alone: the plug-ins' pure subpaths).
+const AUDITS: readonly AuditDefinition[] = [...KEB_AUDITS, applicationsAudit];
 
 /** An SST-style duration: "90 seconds", "15 minutes", "2 hours", "1 day". */
 const DurationSchema = z

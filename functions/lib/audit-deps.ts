@@ -2,6 +2,8 @@ import { SNSClient } from "@aws-sdk/client-sns";
 import type { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import type { MessageTopic } from "@fleet-auditor/audit";
 import { KebTransport } from "@fleet-auditor/keb";
+import { type AuditFunctionEnv, kebAudits, kebClientFrom } from "@fleet-auditor/keb-audits";
+import { type ApplicationsAuditEnv, kubeedgeAudit, thresholdsFrom } from "@fleet-auditor/kubeedge-audit";
 import { snsAlertPublisher } from "@fleet-auditor/notify";
 import {
   DynamoAuditStore,
@@ -11,16 +13,13 @@ import {
   documentClient,
 } from "@fleet-auditor/store";
 import {
-  type ApplicationsAuditEnv,
-  type AuditFunctionEnv,
+  type AuditPlugin,
+  AuditRegistry,
   type AuditRunDeps,
-  kebClientFrom,
   messagingFrom,
   policyFrom,
   type RunLogger,
   type SecretReader,
-  StatusTableSource,
-  thresholdsFrom,
 } from "@fleet-auditor/use-cases";
 
 type Common = Omit<
@@ -49,10 +48,16 @@ const defaultClients = (): AuditClients => ({ dynamo: documentClient(), sns: new
  * What every audit run needs from its parsed environment: the audit table, the topics, the
  * policy and message settings. Called once per cold start, so the SDK clients are built once.
  */
-function runDeps(env: Common, log: RunLogger, clients: AuditClients): AuditFunctionDeps {
+function runDeps(
+  env: Common,
+  plugins: readonly AuditPlugin[],
+  log: RunLogger,
+  clients: AuditClients,
+): AuditFunctionDeps {
   const table = { client: clients.dynamo, tableName: env.AUDIT_TABLE };
   return {
     ports: {
+      audits: new AuditRegistry(plugins, env),
       store: new DynamoAuditStore(table),
       silences: new DynamoSilenceStore(table),
       reports: new DynamoReportStore(table),
@@ -82,6 +87,10 @@ function runDeps(env: Common, log: RunLogger, clients: AuditClients): AuditFunct
   };
 }
 
+// Each function registers every audit, reading only its own: the other's is there for
+// `{ "show": RUN_ID }` (a run of any audit) and so that asking for it fails naming the variable
+// it would need (KEB_URL, STATUS_TABLE).
+
 /**
  * The KEB audit function's adapters: the run's, and KEB with its transport (the process's one
  * undici agent, through the proxy the environment names, a socket per page in flight); `secrets`
@@ -95,12 +104,9 @@ export function auditDeps(
   clients: AuditClients = defaultClients(),
 ): AuditFunctionDeps {
   const transport = new KebTransport({ proxy: env.proxy, connections: env.KEB_CONCURRENCY });
-  const deps = runDeps(env, log, clients);
-  return {
-    ...deps,
-    ports: { ...deps.ports, source: kebClientFrom(env, transport, secrets) },
-    settings: { ...deps.settings, concurrency: env.KEB_CONCURRENCY },
-  };
+  const client = kebClientFrom(env, transport, secrets);
+  const plugins = [...kebAudits({ client, concurrency: env.KEB_CONCURRENCY, log }), kubeedgeAudit({ log })];
+  return runDeps(env, plugins, log, clients);
 }
 
 /** The applications audit function's adapters: the run's, and the Application status table. */
@@ -110,8 +116,11 @@ export function applicationsAuditDeps(
   clients: AuditClients = defaultClients(),
 ): AuditFunctionDeps {
   const statusStore = new DynamoStatusStore({ client: clients.dynamo, tableName: env.STATUS_TABLE });
-  const deps = runDeps(env, log, clients);
-  const statusSource = new StatusTableSource({ statusStore, thresholds: thresholdsFrom(env), log });
+  const plugins = [
+    ...kebAudits({ log }),
+    kubeedgeAudit({ statusStore, thresholds: thresholdsFrom(env), log }),
+  ];
+  const deps = runDeps(env, plugins, log, clients);
   const commandStore = { ...deps.settings?.commandStore, statusTable: env.STATUS_TABLE };
-  return { ...deps, ports: { ...deps.ports, statusSource }, settings: { ...deps.settings, commandStore } };
+  return { ...deps, settings: { ...deps.settings, commandStore } };
 }

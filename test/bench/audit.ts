@@ -1,5 +1,4 @@
 import { CreateTopicCommand, SNSClient } from "@aws-sdk/client-sns";
-import { KEB_AUDITS as AUDITS, type KebAuditDefinition } from "@fleet-auditor/audit";
 import {
   KebClient,
   KebTransport,
@@ -7,11 +6,13 @@ import {
   StaticTokenProvider,
   scanAll,
 } from "@fleet-auditor/keb";
+import { KEB_AUDITS as AUDITS, type KebAuditDefinition } from "@fleet-auditor/keb-audits";
 import { SnsAlertPublisher } from "@fleet-auditor/notify";
 import { DynamoAuditStore, DynamoReportStore } from "@fleet-auditor/store";
 import { type AuditRunDeps, runAudit } from "@fleet-auditor/use-cases";
 import { startFauxqs } from "fauxqs";
 import { countRequests, sumOf } from "../helpers/aws-requests.ts";
+import { testAudits } from "../helpers/test-audits.ts";
 import { type BenchDynamo, benchDynamos } from "./bench-dynamo.ts";
 import { type BenchOptions, fmt, median, Report, spread } from "./kit.ts";
 import { naiveAudit } from "./naive-audit.ts";
@@ -114,12 +115,11 @@ async function benchOn(dynamo: BenchDynamo, s: Shared, naiveToo: boolean): Promi
   const oursSns = countRequests(ourSns);
   const deps: AuditRunDeps = {
     ports: {
-      source: s.source,
+      audits: testAudits({ client: s.source, concurrency: CONCURRENCY }),
       store: new DynamoAuditStore({ client: ddb, tableName: "audit-ours" }),
       reports: new DynamoReportStore({ client: ddb, tableName: "audit-ours" }),
       publisher: new SnsAlertPublisher({ client: ourSns, topicArn: s.topicArn }),
     },
-    settings: { concurrency: CONCURRENCY },
   };
   const aws = (): number => sumOf(oursDdb, /./) + sumOf(oursSns, /./);
   const writes = (): number => sumOf(oursDdb, /^(Put|Delete|Update|BatchWrite)/);

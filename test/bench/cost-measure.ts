@@ -2,7 +2,9 @@ import { type CreateTableCommandInput, DynamoDBClient } from "@aws-sdk/client-dy
 import { SNSClient } from "@aws-sdk/client-sns";
 import { PutCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import type { RunSummary } from "@fleet-auditor/audit";
+import { AuditFunctionEnvSchema } from "@fleet-auditor/keb-audits";
 import { applicationTraffic } from "@fleet-auditor/keb-kubeedge-sim";
+import { ApplicationsAuditEnvSchema } from "@fleet-auditor/kubeedge-audit";
 import {
   auditTableDefinition,
   DynamoStatusStore,
@@ -11,9 +13,7 @@ import {
   STATUS_INDEXES,
 } from "@fleet-auditor/store";
 import {
-  ApplicationsAuditEnvSchema,
   ApplicationsEnvSchema,
-  AuditFunctionEnvSchema,
   ingestBatch,
   parseConfig,
   type RunLogger,

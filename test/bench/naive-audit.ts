@@ -1,7 +1,8 @@
 import { PublishCommand, type SNSClient } from "@aws-sdk/client-sns";
 import { type DynamoDBDocumentClient, GetCommand, PutCommand } from "@aws-sdk/lib-dynamodb";
-import { type Finding, type KebAuditDefinition, stateOf } from "@fleet-auditor/audit";
+import { type Finding, stateOf } from "@fleet-auditor/audit";
 import type { RuntimeSource } from "@fleet-auditor/keb";
+import type { KebAuditDefinition } from "@fleet-auditor/keb-audits";
 
 /**
  * The baseline the audit is compared with: how a script would do it. Sequential pages, one

@@ -1,12 +1,13 @@
 import { PutCommand } from "@aws-sdk/lib-dynamodb";
 import type { StatusRow } from "@fleet-auditor/metaserver";
 import { DynamoStatusStore, ensureTable, statusTableDefinition, watchKey } from "@fleet-auditor/store";
-import { runAudit, StatusTableSource } from "@fleet-auditor/use-cases";
+import { runAudit } from "@fleet-auditor/use-cases";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { cli } from "../helpers/cli.ts";
 import { useDynamo } from "../helpers/dynamo.ts";
 import { emulatorEnv, fakeContext, withEnv } from "../helpers/lambda.ts";
 import { MemoryAuditStore, MemoryPublisher } from "../helpers/memory-ports.ts";
+import { testAudits } from "../helpers/test-audits.ts";
 
 // Rows already stored with a header time no clock writes (put straight into the table, as a
 // message before the quarantine of far-future times left them): every reader of the status table
@@ -106,7 +107,7 @@ describe("a status row stored with an absurd header time", () => {
     const summary = await runAudit(
       {
         ports: {
-          statusSource: new StatusTableSource({ statusStore: store() }),
+          audits: testAudits({ statusStore: store() }),
           store: new MemoryAuditStore(),
           publisher: new MemoryPublisher(),
         },

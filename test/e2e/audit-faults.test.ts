@@ -16,6 +16,7 @@ import { useKebSimulator } from "../helpers/keb.ts";
 import { emulatorEnv, fakeContext, withEnv } from "../helpers/lambda.ts";
 import { FleetSource, MemoryAuditStore, MemoryPublisher } from "../helpers/memory-ports.ts";
 import { type Delivered, useSns } from "../helpers/sns.ts";
+import { testAudits } from "../helpers/test-audits.ts";
 
 // Fault matrix for the audit function: the real handler against the KEB simulator,
 // dynalite and fauxqs, with faults injected on the wire by a proxy in front of DynamoDB and SNS
@@ -84,7 +85,7 @@ async function flaggedNow(): Promise<Set<string>> {
   const s = await runAudit(
     {
       ports: {
-        source: new FleetSource(kit.sim.fleet),
+        audits: testAudits({ client: new FleetSource(kit.sim.fleet) }),
         store: new MemoryAuditStore(),
         publisher: new MemoryPublisher(),
       },

@@ -1,7 +1,8 @@
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type RunReport, refusedFinding, type Transition } from "@fleet-auditor/audit";
+import type { RunReport, Transition } from "@fleet-auditor/audit";
+import { refusedFinding } from "@fleet-auditor/kubeedge-audit";
 import { DynamoReportStore, startEmbeddedDynamo } from "@fleet-auditor/store";
 import { describe, expect, it } from "vitest";
 import { spawnCli } from "../helpers/cli.ts";

@@ -24,6 +24,7 @@ import {
 import { captureOutput } from "../helpers/output.ts";
 import { useSns } from "../helpers/sns.ts";
 import { forLambda, snsEvent } from "../helpers/sns-event.ts";
+import { testAudits } from "../helpers/test-audits.ts";
 import { startTlsRelay, type TlsRelay, testCertificate, trustInThisProcess } from "../helpers/test-tls.ts";
 import { ctx, editedT, t } from "../helpers/transitions.ts";
 
@@ -75,7 +76,9 @@ async function auditDigest(): Promise<DigestMessage> {
   await runAudit(
     {
       ports: {
-        source: new FleetSource(new Fleet(generateFleet({ size: 300, seed: 3, flagged: 40 }))),
+        audits: testAudits({
+          client: new FleetSource(new Fleet(generateFleet({ size: 300, seed: 3, flagged: 40 }))),
+        }),
         store: new MemoryAuditStore(),
         reports: new MemoryReportStore(),
         publisher,

@@ -1,11 +1,10 @@
+import type { Finding, Severity } from "@fleet-auditor/audit";
 import {
   type FailingOperation,
-  type Finding,
   type KebDetail,
   kebFinding,
   type RuntimeFields,
-  type Severity,
-} from "@fleet-auditor/audit";
+} from "@fleet-auditor/keb-audits";
 
 /** A KEB runtime as tests spell it: its fields, severity, expiry and failing operation. */
 export type TestRuntime = RuntimeFields & {

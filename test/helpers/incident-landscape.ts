@@ -3,10 +3,9 @@ import {
   type DigestMessage,
   diffSnapshot,
   type Finding,
-  KEB_GROUP_BY,
-  kebPresenter,
   type SnapshotEntry,
 } from "@fleet-auditor/audit";
+import { KEB_GROUP_BY, kebPresenter } from "@fleet-auditor/keb-audits";
 import { MAX_NEW_INCIDENT_MESSAGES, renderIncidentMessages } from "@fleet-auditor/render";
 import { edited, finding } from "./findings.ts";
 import { ctx } from "./transitions.ts";

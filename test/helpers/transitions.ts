@@ -1,10 +1,5 @@
-import {
-  type DigestContext,
-  type FailingOperation,
-  KEB_GROUP_BY,
-  kebPresenter,
-  type Transition,
-} from "@fleet-auditor/audit";
+import type { DigestContext, Transition } from "@fleet-auditor/audit";
+import { type FailingOperation, KEB_GROUP_BY, kebPresenter } from "@fleet-auditor/keb-audits";
 import { edited, finding, type RuntimeChange, type TestRuntime } from "./findings.ts";
 
 // A digest context and transitions that vary by index: the fixtures of the renderers' tests.

@@ -7,6 +7,7 @@ import { DynamoAuditStore, DynamoReportStore, documentClient } from "@fleet-audi
 import { runAudit } from "@fleet-auditor/use-cases";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ChildSim, startChildDynamo, startChildSim } from "../bench/sim-child.ts";
+import { testAudits } from "../helpers/test-audits.ts";
 
 // Soak: many runs over a large simulated fleet with 1% of it changing between runs.
 // Each run must tell exactly what changed since the run before (every firing and resolve once,
@@ -79,10 +80,12 @@ describe("soak", () => {
       const transport = new KebTransport();
       const deps = {
         ports: {
-          source: new KebClient({
-            baseUrl: sim.url,
-            transport,
-            tokenProvider: new StaticTokenProvider("soak"),
+          audits: testAudits({
+            client: new KebClient({
+              baseUrl: sim.url,
+              transport,
+              tokenProvider: new StaticTokenProvider("soak"),
+            }),
           }),
           store: new DynamoAuditStore({ client: ddb, tableName: "soak" }),
           reports,

@@ -1,5 +1,6 @@
-import { failingAudit, KEB_GROUP_BY, kebPresenter, type Transition } from "@fleet-auditor/audit";
+import type { Transition } from "@fleet-auditor/audit";
 import type { Runtime } from "@fleet-auditor/keb";
+import { failingAudit, KEB_GROUP_BY, kebPresenter } from "@fleet-auditor/keb-audits";
 import { decodeMessage, statusRank, toUpdate } from "@fleet-auditor/metaserver";
 import { renderDigests } from "@fleet-auditor/render";
 import { describe, expect, it } from "vitest";

@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import type { CreateTableCommandInput } from "@aws-sdk/client-dynamodb";
-import { auditNamed } from "@fleet-auditor/audit";
+import { AuditFunctionEnvSchema } from "@fleet-auditor/keb-audits";
+import { ApplicationsAuditEnvSchema } from "@fleet-auditor/kubeedge-audit";
 import {
   auditTableDefinition,
   retiringStatusIndexes,
@@ -8,9 +9,7 @@ import {
   WATCH_SHARDS,
 } from "@fleet-auditor/store";
 import {
-  ApplicationsAuditEnvSchema,
   ApplicationsEnvSchema,
-  AuditFunctionEnvSchema,
   BATCH_DEADLINE_MARGIN_MS,
   PagerEnvSchema,
   parseRunInput,
@@ -30,6 +29,7 @@ import { fieldsOf, globalIndexesOf } from "../../infra/dynamo-indexes.ts";
 import { tableAsDeclared } from "../bench/deployed-table.ts";
 import { section } from "../helpers/markdown.ts";
 import { type Declared, type Recording, recordSstConfig, seconds, TELLS } from "../helpers/sst-stand-ins.ts";
+import { testAudits } from "../helpers/test-audits.ts";
 
 // sst.config.ts's run() against recording stand-ins of SST's globals. What is checked:
 // each handler exists and exports `handler`; each function gets every variable its config schema
@@ -193,7 +193,7 @@ function scheduleProblems(r: Recording): string[] {
       JSON.stringify(c.args.event).replace("<aws.scheduler.scheduled-time>", "2026-11-30T06:00:00Z"),
     ) as unknown;
     try {
-      auditNamed(parseRunInput(event).audit);
+      testAudits().named(parseRunInput(event).audit);
     } catch (err) {
       return [`schedule ${c.name}: ${(err as Error).message}`];
     }

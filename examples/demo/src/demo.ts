@@ -1,12 +1,13 @@
 import {
   type AlertPublisher,
   type DigestMessage,
-  KEB_AUDITS,
   type RunSummary,
   TRANSITION_KINDS,
 } from "@fleet-auditor/audit";
 import { ClientCredentialsTokenProvider, KebClient, KebTransport } from "@fleet-auditor/keb";
+import { KEB_AUDITS, kebAudits } from "@fleet-auditor/keb-audits";
 import { startKebSimulator } from "@fleet-auditor/keb-kubeedge-sim";
+import { kubeedgeAudit } from "@fleet-auditor/kubeedge-audit";
 import {
   DynamoAuditStore,
   DynamoReportStore,
@@ -14,7 +15,7 @@ import {
   DynamoStatusStore,
   startEmbeddedDynamo,
 } from "@fleet-auditor/store";
-import { type AuditRunDeps, runAudit, StatusTableSource } from "@fleet-auditor/use-cases";
+import { AuditRegistry, type AuditRunDeps, runAudit } from "@fleet-auditor/use-cases";
 import { runAppsDemo } from "./demo-apps.ts";
 
 const TABLE = "fleet-auditor-demo";
@@ -62,14 +63,17 @@ export async function runDemo(out: NodeJS.WritableStream = process.stdout): Prom
     clientSecret: "demo-secret",
     transport,
   });
+  const client = new KebClient({
+    baseUrl: sim.url,
+    transport,
+    tokenProvider,
+    retry: { maxRetries: 1, baseDelayMs: 10 },
+  });
+  // Both audits, as the functions register them; the status table joins for the edge part.
+  const statusStore = new DynamoStatusStore({ client: db.client, tableName: STATUS_TABLE });
   const deps: AuditRunDeps = {
     ports: {
-      source: new KebClient({
-        baseUrl: sim.url,
-        transport,
-        tokenProvider,
-        retry: { maxRetries: 1, baseDelayMs: 10 },
-      }),
+      audits: new AuditRegistry([...kebAudits({ client }), kubeedgeAudit({ statusStore })]),
       store: new DynamoAuditStore({ client: db.client, tableName: TABLE }),
       silences: new DynamoSilenceStore({ client: db.client, tableName: TABLE }),
       publisher: new PrintingPublisher(out),
@@ -124,9 +128,7 @@ export async function runDemo(out: NodeJS.WritableStream = process.stdout): Prom
     sim.faults.clear();
     await runBoth("KEB is back: the recoveries resolve, and one RECOVERED notice");
 
-    const statusStore = new DynamoStatusStore({ client: db.client, tableName: STATUS_TABLE });
-    const statusSource = new StatusTableSource({ statusStore });
-    await runAppsDemo(statusStore, out, { deps: { ...deps, ports: { ...deps.ports, statusSource } }, line });
+    await runAppsDemo(statusStore, out, { deps, line });
   } finally {
     await db.close();
     await sim.close();

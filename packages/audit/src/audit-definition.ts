@@ -1,9 +1,13 @@
-import type { Runtime, RuntimeFilters } from "@fleet-auditor/keb/model";
-import type { Finding } from "./finding.ts";
 import type { Presenter } from "./presenter.ts";
 
-/** What every audit is: a name, the labels that make one incident, and how its findings read. */
-export interface AuditKind {
+/**
+ * What every audit is to the engine: a name, the labels that make one incident, the labels its
+ * findings carry and how they read. What it reads (KEB, the status table, anything else) is its
+ * source's business: the engine never asks which kind of source an audit has. The audits
+ * themselves are plug-ins (`@fleet-auditor/keb-audits`, `@fleet-auditor/kubeedge-audit`),
+ * registered where the process starts.
+ */
+export interface AuditDefinition {
   name: string;
   description: string;
   /**
@@ -15,28 +19,6 @@ export interface AuditKind {
   labels: readonly string[];
   presenter: Presenter;
 }
-
-/** A named, data-driven audit of KEB: which queries to list and what counts as flagged. */
-export interface KebAuditDefinition extends AuditKind {
-  source: "keb";
-  /** Listed separately and merged; each is a full set of KEB filters. */
-  queries: readonly RuntimeFilters[];
-  /** The finding for a flagged runtime, or undefined. Decided from `status`, never from the query. */
-  classify(runtime: Runtime): Finding | undefined;
-}
-
-/** An audit of the KubeEdge Application status table (stuck, refused, quarantined). */
-export interface StatusTableAuditDefinition extends AuditKind {
-  source: "status-table";
-}
-
-/** An audit whose findings come from a source the caller provides (`AuditRunDeps`). */
-export interface OwnSourceAuditDefinition extends AuditKind {
-  source: "own";
-}
-
-/** An audit the engine runs: what it reads differs, the diff, messages and ledger do not. */
-export type AuditDefinition = KebAuditDefinition | StatusTableAuditDefinition | OwnSourceAuditDefinition;
 
 /** The audit with another `groupBy` (an empty list keeps its own). */
 export function withGroupBy<A extends AuditDefinition>(audit: A, groupBy: readonly string[] | undefined): A {

@@ -1,44 +1,27 @@
-export {
-  type AuditDefinition,
-  type AuditKind,
-  type KebAuditDefinition,
-  type OwnSourceAuditDefinition,
-  withGroupBy,
-} from "./audit-definition.ts";
+export { type AuditDefinition, withGroupBy } from "./audit-definition.ts";
 export {
   type CommandStore,
+  inStore,
   pastableCommand,
   reportCommand,
   runReportCommand,
   silenceCommand,
 } from "./commands.ts";
-export { AUDITS, auditNamed } from "./definitions.ts";
 export { committable, type Delivery, toldBy, toldQuietly } from "./delivery.ts";
 export { type DiffResult, diffSnapshot } from "./diff.ts";
-export { applicationsAudit, EDGE_GROUP_BY } from "./edge/edge-audit.ts";
-export { EDGE_LABELS, quarantinedFinding, refusedFinding, stuckFinding } from "./edge/edge-finding.ts";
-export { edgePresenter } from "./edge/edge-presenter.ts";
 export * from "./errors.ts";
-export { type Finding, reasonOf, SEVERITY_RANK, type Severity, stateOf } from "./finding.ts";
+export {
+  bounded,
+  type Finding,
+  labelOf,
+  reasonOf,
+  SEVERITY_RANK,
+  type Severity,
+  stateOf,
+} from "./finding.ts";
 export { keyPart } from "./finding-key.ts";
 export { placeText, type TransitionGroup } from "./groups.ts";
 export { type AuditHealth, HEALTHY, nextHealth } from "./health.ts";
-export {
-  coveredBy,
-  expiredAudit,
-  failingAudit,
-  KEB_AUDITS,
-  KEB_GROUP_BY,
-  narrowedQueries,
-} from "./keb/keb-audits.ts";
-export {
-  type FailingOperation,
-  KEB_LABELS,
-  type KebDetail,
-  kebFinding,
-  type RuntimeFields,
-} from "./keb/keb-finding.ts";
-export { kebPresenter } from "./keb/keb-presenter.ts";
 export { keepable, LEFT_OUT_LISTED, type LeftOut, leftOutLine, leftOutNews } from "./left-out.ts";
 export {
   fillTemplate,
@@ -70,10 +53,11 @@ export type {
   RunReportStore,
   SilenceSource,
 } from "./ports.ts";
-export type { DigestV1Row, Presenter } from "./presenter.ts";
+export type { AlertDetail, DigestV1Row, Presenter } from "./presenter.ts";
 export { definePresenter } from "./presenter-defaults.ts";
 export type { RunReport } from "./report.ts";
 export { listedBeside, type RollUpGroup, rollUpGroup, rollUps, rollUpText } from "./roll-up.ts";
+export { pastable, shellOption } from "./shell.ts";
 export { incidentMatchers, type Silence, silenceState, silencing } from "./silence.ts";
 export {
   type SnapshotChange,
@@ -88,6 +72,7 @@ export {
   countOf,
   formatCount,
   humanDuration,
+  lastedFor,
   oneLine,
   shortTime,
   slackCode,

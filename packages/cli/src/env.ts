@@ -1,5 +1,7 @@
-import { AlertingEnvSchema, EdgeThresholdsEnvSchema, TopicArnSchema } from "@fleet-auditor/use-cases";
+import { EdgeThresholdsEnvSchema } from "@fleet-auditor/kubeedge-audit";
+import { AlertingEnvSchema, groupByEnvSchema, TopicArnSchema } from "@fleet-auditor/use-cases";
 import { object, optional, type output, preprocess, string, type ZodType } from "zod";
+import { KNOWN_AUDITS } from "./audits.ts";
 
 // An empty variable (`AUDIT_TABLE= fleet-auditor …`) means unset, as shells make it easy to write.
 const unsetIfEmpty = <T>(schema: ZodType<T>) =>
@@ -9,7 +11,7 @@ const unsetIfEmpty = <T>(schema: ZodType<T>) =>
  * The variables the CLI itself reads, parsed once at its start. Each AWS variable switches its
  * part from the embedded store to AWS; the KEB connection (`KEB_*`) is parsed by `run`, where the
  * `--keb-url` flag can stand in for `KEB_URL`. The message settings (`LANDSCAPE`, link
- * templates, …) are the audit function's own.
+ * templates, `GROUP_BY_<AUDIT>` for each audit the CLI registers, …) are the audit functions' own.
  */
 export const CliEnvSchema = object({
   /** The audit table (snapshots, ledger, silences) on DynamoDB. */
@@ -26,6 +28,7 @@ export const CliEnvSchema = object({
   AWS_REGION: unsetIfEmpty(string()),
 })
   .extend(AlertingEnvSchema.shape)
-  .extend(EdgeThresholdsEnvSchema.shape);
+  .extend(EdgeThresholdsEnvSchema.shape)
+  .and(groupByEnvSchema(KNOWN_AUDITS.audits));
 
 export type CliEnv = output<typeof CliEnvSchema>;

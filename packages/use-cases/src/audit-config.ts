@@ -1,16 +1,11 @@
 import {
   type AlertPolicy,
-  AUDITS,
   type AuditDefinition,
-  applicationsAudit,
-  expiredAudit,
-  failingAudit,
   type LinkTemplates,
   templateCanLink,
-  withGroupBy,
 } from "@fleet-auditor/audit";
-import { coerce, object, enum as oneOf, optional, type output, string } from "zod";
-import { KebEnvSchema } from "./keb-connection.ts";
+import { coerce, object, enum as oneOf, optional, type output, string, type ZodType } from "zod";
+import type { AuditGrouping } from "./audit-registry.ts";
 import type { AuditRunSettings } from "./run-deps.ts";
 
 const positiveInt = (fallback: number) => coerce.number().int().positive().default(fallback);
@@ -43,11 +38,30 @@ const groupBy = (audit: AuditDefinition) =>
   );
 
 /**
+ * `GROUP_BY_<AUDIT>` for each of `audits` (the name upper-cased): at most 10 of the audit's
+ * labels, comma-separated, parsed to the registry's grouping (`AuditRegistry`). A process parses
+ * it for the audits it registers, beside `AlertingEnvSchema`.
+ */
+export function groupByEnvSchema(
+  audits: readonly AuditDefinition[],
+): ZodType<Pick<AuditGrouping, "groupBy">> {
+  const variable = (audit: AuditDefinition): string => `GROUP_BY_${audit.name.toUpperCase()}`;
+  return object(Object.fromEntries(audits.map((a) => [variable(a), groupBy(a)]))).transform((vars) => ({
+    groupBy: new Map(
+      audits.flatMap((a): Array<[string, string[]]> => {
+        const labels = vars[variable(a)];
+        return labels ? [[a.name, labels]] : [];
+      }),
+    ),
+  }));
+}
+
+/**
  * How messages read, for the function and the CLI alike: the landscape's name, link templates
  * (placeholders: a finding's labels such as `{instance}`, `{region}`, `{reason}`, `{node}`; the
  * names of before, `{instanceID}`, `{runtimeID}`, `{shootName}`, `{globalAccountID}`,
- * `{subAccountID}`, `{key}`; and `{runId}`), how each audit groups (`GROUP_BY_<AUDIT>`), group
- * collapsing and the degraded notice.
+ * `{subAccountID}`, `{key}`; and `{runId}`), group collapsing and the degraded notice. How each
+ * audit groups is `groupByEnvSchema`'s, for the audits a process registers.
  */
 export const AlertingEnvSchema = object({
   LANDSCAPE: optional(string().regex(/^[\w.-]{1,40}$/, "expected a short name such as prod-eu")),
@@ -55,9 +69,6 @@ export const AlertingEnvSchema = object({
   RUNBOOK_URL_TEMPLATE: template(),
   REPORT_URL_TEMPLATE: template(),
   GROUP_COLLAPSE_AT: coerce.number().int().nonnegative().default(20),
-  GROUP_BY_FAILING: groupBy(failingAudit),
-  GROUP_BY_EXPIRED: groupBy(expiredAudit),
-  GROUP_BY_APPLICATIONS: groupBy(applicationsAudit),
   /**
    * Deprecated: `per-runtime` is an alias of `GROUP_BY_<AUDIT>=instance` for the audits whose
    * findings have an `instance` (each runtime its own incident, so its own chat thread); the
@@ -71,29 +82,13 @@ export type AlertingEnv = output<typeof AlertingEnvSchema>;
 /** How a run's messages read and go out, as the variables say: the function and the CLI alike. */
 export function messagingFrom(
   env: AlertingEnv,
-): Pick<AuditRunSettings, "landscape" | "links" | "collapseAt" | "degradedAfterRuns" | "audits"> {
+): Pick<AuditRunSettings, "landscape" | "links" | "collapseAt" | "degradedAfterRuns"> {
   return {
-    audits: auditsFrom(env),
     ...(env.LANDSCAPE ? { landscape: env.LANDSCAPE } : {}),
     links: linksFrom(env),
     collapseAt: env.GROUP_COLLAPSE_AT,
     degradedAfterRuns: env.DEGRADED_AFTER_RUNS,
   };
-}
-
-/**
- * The shipped audits, each grouped as its `GROUP_BY_<AUDIT>` says, else by `instance` under the
- * deprecated `NOTIFY_MODE=per-runtime` (audits whose findings have one), else by its own `groupBy`.
- */
-export function auditsFrom(env: AlertingEnv): AuditDefinition[] {
-  const groupBys = new Map([
-    ["failing", env.GROUP_BY_FAILING],
-    ["expired", env.GROUP_BY_EXPIRED],
-    ["applications", env.GROUP_BY_APPLICATIONS],
-  ]);
-  const perRuntime = (a: AuditDefinition) =>
-    env.NOTIFY_MODE === "per-runtime" && a.labels.includes("instance") ? ["instance"] : undefined;
-  return AUDITS.map((a) => withGroupBy(a, groupBys.get(a.name) ?? perRuntime(a)));
 }
 
 /** The link templates the variables describe. */
@@ -125,10 +120,6 @@ export const AuditEnvSchema = object({
   LEASE_MINUTES: positiveInt(15),
   MAX_CLOCK_SKEW_HOURS: positiveInt(48),
 });
-
-/** Everything the audit function reads from its environment. */
-export const AuditFunctionEnvSchema = KebEnvSchema.and(AuditEnvSchema).and(AlertingEnvSchema);
-export type AuditFunctionEnv = output<typeof AuditFunctionEnvSchema>;
 
 /** The alert policy the variables describe. */
 export function policyFrom(env: output<typeof AuditEnvSchema>): AlertPolicy {

@@ -1,13 +1,12 @@
 import { type AuditHealth, leftOutNews, toldQuietly } from "@fleet-auditor/audit";
 import { redact } from "@fleet-auditor/http";
-import { sourceFor } from "./audit-source.ts";
 import { beforeDeadline } from "./deadline.ts";
 import { RunDeadlineError, RunInputError } from "./errors.ts";
 import { type AuditRunDeps, withDefaults } from "./run-deps.ts";
 import { commit, fence, NO_WRITES, NOTHING_TOLD, record, summarize, updateHealth } from "./run-finish.ts";
 import type { AuditRunInput } from "./run-input.ts";
 import { leaveOut, loadState, planTransitions, rememberLeftOut, withEndings } from "./run-scan.ts";
-import { beginRun, outOfTime, recordedRun, sourceDeps, startRun } from "./run-start.ts";
+import { beginRun, outOfTime, recordedRun, startRun } from "./run-start.ts";
 import type { AuditRunResult, RunOptions } from "./run-state.ts";
 import { digestContext, keepReport, publish, render } from "./run-tell.ts";
 
@@ -41,8 +40,9 @@ export async function runAudit(
   options: RunOptions = {},
 ): Promise<AuditRunResult> {
   const deps = withDefaults(given);
-  const run = startRun(deps, input, options);
-  const source = sourceFor(run.audit, sourceDeps(deps));
+  const plugin = deps.ports.audits.named(input.audit);
+  const run = startRun(deps, plugin.audit, input, options);
+  const source = plugin.source();
   if (!source.filterable && input.filters) {
     throw new RunInputError([
       { path: "filters", message: `narrow KEB audits only; ${run.audit.name} reads the status table` },

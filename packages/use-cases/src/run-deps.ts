@@ -1,8 +1,6 @@
 import {
   type AlertPolicy,
   type AlertPublisher,
-  AUDITS,
-  type AuditDefinition,
   type AuditStateStore,
   type CommandStore,
   DEFAULT_POLICY,
@@ -10,20 +8,17 @@ import {
   type RunReportStore,
   type SilenceSource,
 } from "@fleet-auditor/audit";
-import type { RuntimeSource } from "@fleet-auditor/keb";
-import type { AuditSource, RunLogger } from "./ports.ts";
+import type { AuditRegistry } from "./audit-registry.ts";
+import type { RunLogger } from "./ports.ts";
 
 /** The adapters a run talks to; the composition root (function, CLI) builds them once. */
 export interface AuditRunPorts {
-  /** KEB, for the KEB audits (`failing`, `expired`). */
-  source?: RuntimeSource;
   /**
-   * The `applications` audit's source: `new StatusTableSource({ statusStore, thresholds, log })`
-   * over the Application status table, built where the audit runs.
+   * The audits a run may be asked for by name, each with its source: the plug-ins the process
+   * registered (`kebAudits`, `kubeedgeAudit`, or an audit of its own). No default: a default
+   * would load every plug-in.
    */
-  statusSource?: AuditSource;
-  /** Sources of audits that bring their own (`source: "own"`), by audit name. */
-  ownSources?: ReadonlyMap<string, AuditSource>;
+  audits: AuditRegistry;
   store: AuditStateStore;
   publisher: AlertPublisher;
   silences?: SilenceSource;
@@ -35,10 +30,6 @@ export interface AuditRunPorts {
 export interface AuditRunSettings {
   /** Default `DEFAULT_POLICY`. */
   policy?: AlertPolicy;
-  /** The audits a run may be asked for by name. Default `AUDITS`. */
-  audits?: readonly AuditDefinition[];
-  /** KEB requests in flight. Default 4 (`KebSource`). */
-  concurrency?: number;
   /** How long the audit's lease lasts; longer than a run can take. Default 15 min. */
   leaseMs?: number;
   /** Ledger items and run reports are kept this long. Default 30 days. */
@@ -77,8 +68,6 @@ export interface AuditRunHooks {
   /** The run's ID. Default a random UUID. */
   newId?: () => string;
   log?: RunLogger;
-  /** KEB pages read so far, of those known. */
-  onProgress?: (done: number, total: number) => void;
 }
 
 /**
@@ -86,7 +75,7 @@ export interface AuditRunHooks {
  * hooks tests and terminals replace. Only `ports` is required.
  *
  * @example
- * runAudit({ ports: { source, store, publisher }, settings: { landscape: "prod-eu" } }, { audit: "failing" });
+ * runAudit({ ports: { audits, store, publisher }, settings: { landscape: "prod-eu" } }, { audit: "failing" });
  */
 export interface AuditRunDeps {
   ports: AuditRunPorts;
@@ -99,12 +88,12 @@ const DEFAULT_LEASE_MS = 15 * 60_000;
 const DEFAULT_MAX_SKEW_MS = 48 * 3_600_000;
 const DEFAULT_LEDGER_RETENTION_DAYS = 30;
 
-type Defaulted = "policy" | "audits" | "leaseMs" | "ledgerRetentionDays" | "maxClockSkewMs";
+type Defaulted = "policy" | "leaseMs" | "ledgerRetentionDays" | "maxClockSkewMs";
 
 /**
  * A run's dependencies with the defaults the use cases own filled in. The defaults another module
- * owns (`concurrency`, `edgeThresholds`, `collapseAt`, `degradedAfterRuns`) stay unset here, so
- * that each number has one home.
+ * owns (`collapseAt`, `degradedAfterRuns`; a plug-in's, such as KEB's concurrency) stay unset
+ * here, so that each number has one home.
  */
 export interface ResolvedDeps {
   ports: AuditRunPorts;
@@ -119,7 +108,6 @@ export function withDefaults({ ports, settings = {}, hooks = {} }: AuditRunDeps)
     settings: {
       ...settings,
       policy: settings.policy ?? DEFAULT_POLICY,
-      audits: settings.audits ?? AUDITS,
       leaseMs: settings.leaseMs ?? DEFAULT_LEASE_MS,
       ledgerRetentionDays: settings.ledgerRetentionDays ?? DEFAULT_LEDGER_RETENTION_DAYS,
       maxClockSkewMs: settings.maxClockSkewMs ?? DEFAULT_MAX_SKEW_MS,

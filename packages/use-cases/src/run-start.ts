@@ -2,28 +2,20 @@
 // recorded, the audit's lease, and how a run out of time ends. Stages 1 and 2 of `runAudit` (and
 // the ledger's second look, in stage 3).
 
-import { type AuditHealth, auditNamed } from "@fleet-auditor/audit";
-import type { SourceDeps } from "./audit-source.ts";
+import type { AuditDefinition, AuditHealth } from "@fleet-auditor/audit";
 import { type Problem, type RunDeadlineError, RunInputError } from "./errors.ts";
 import type { ResolvedDeps } from "./run-deps.ts";
 import { elapsed, emptySummary, updateHealth } from "./run-finish.ts";
 import type { AuditRunInput } from "./run-input.ts";
 import type { AuditRunResult, Run, RunOptions } from "./run-state.ts";
 
-/** What `sourceFor` builds the audit's source from, picked out of the run's dependencies. */
-export function sourceDeps({ ports, settings, hooks }: ResolvedDeps): SourceDeps {
-  return {
-    source: ports.source,
-    ownSources: ports.ownSources,
-    statusSource: ports.statusSource,
-    concurrency: settings.concurrency,
-    log: hooks.log,
-    onProgress: hooks.onProgress,
-  };
-}
-
-export function startRun(deps: ResolvedDeps, input: AuditRunInput, options: RunOptions): Run {
-  const audit = auditNamed(input.audit, deps.settings.audits);
+/** A run of `audit` (the registry's, grouped as configured) begins: its identity and clock. */
+export function startRun(
+  deps: ResolvedDeps,
+  audit: AuditDefinition,
+  input: AuditRunInput,
+  options: RunOptions,
+): Run {
   const { clock } = deps.hooks;
   const startedAt = clock();
   const id = deps.hooks.newId();

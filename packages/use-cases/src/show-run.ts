@@ -1,13 +1,12 @@
-import {
-  AUDITS,
-  type AuditDefinition,
-  type AuditStateStore,
-  type RunReportStore,
-  type RunSummary,
-  type Transition,
-  type TransitionSummary,
+import type {
+  AuditStateStore,
+  RunReportStore,
+  RunSummary,
+  Transition,
+  TransitionSummary,
 } from "@fleet-auditor/audit";
 import { strictObject, string } from "zod";
+import type { AuditRegistry } from "./audit-registry.ts";
 import { parseInput } from "./errors.ts";
 import { withSchemaKey } from "./schema-key.ts";
 
@@ -44,7 +43,7 @@ export interface RunView {
  * the finding's details), else its ledger record (runs without transitions keep no report).
  */
 export async function showRun(
-  deps: { reports: RunReportStore; store: AuditStateStore; audits?: readonly AuditDefinition[] },
+  deps: { reports: RunReportStore; store: AuditStateStore; audits: Pick<AuditRegistry, "names"> },
   runId: string,
   ledgerDepth = 5_000,
 ): Promise<RunView | undefined> {
@@ -53,10 +52,8 @@ export async function showRun(
     const s = report.summary;
     return { ...head(s), source: "report", transitions: report.transitions };
   }
-  for (const audit of deps.audits ?? AUDITS) {
-    const record = (await deps.store.recentRuns(audit.name, ledgerDepth)).find(
-      (r) => r.summary.runId === runId,
-    );
+  for (const audit of deps.audits.names) {
+    const record = (await deps.store.recentRuns(audit, ledgerDepth)).find((r) => r.summary.runId === runId);
     if (record) {
       const s = record.summary;
       return {

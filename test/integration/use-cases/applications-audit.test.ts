@@ -1,4 +1,5 @@
-import { applicationsAudit, type RunReport } from "@fleet-auditor/audit";
+import type { RunReport } from "@fleet-auditor/audit";
+import { applicationsAudit } from "@fleet-auditor/kubeedge-audit";
 import { SnsAlertPublisher } from "@fleet-auditor/notify";
 import { type DigestV1, reportDigests, slackMessage } from "@fleet-auditor/render";
 import {
@@ -10,11 +11,12 @@ import {
   ensureTable,
   statusTableDefinition,
 } from "@fleet-auditor/store";
-import { type AuditRunDeps, ingestBatch, runAudit, StatusTableSource } from "@fleet-auditor/use-cases";
+import { type AuditRunDeps, ingestBatch, runAudit } from "@fleet-auditor/use-cases";
 import { beforeEach, describe, expect, it } from "vitest";
 import { useDynamo } from "../../helpers/dynamo.ts";
 import { withDeps } from "../../helpers/run-deps.ts";
 import { type Delivered, useSns } from "../../helpers/sns.ts";
+import { SHIPPED_AUDITS, testAudits } from "../../helpers/test-audits.ts";
 
 // The applications audit end to end: messages through the real ingest into the status table,
 // the audit through the same engine as KEB's (snapshot, ledger, lease, silences, digests) on
@@ -44,7 +46,7 @@ beforeEach(async () => {
   drain = await sns.subscriber(`apps-${n}`);
   deps = {
     ports: {
-      statusSource: new StatusTableSource({ statusStore: status }),
+      audits: testAudits({ statusStore: status }),
       store: new DynamoAuditStore(table),
       reports: new DynamoReportStore(table),
       silences,
@@ -256,7 +258,7 @@ describe("the applications audit (status table, dynalite or DynamoDB Local, faux
   it("refuses KEB filters, and needs the status table", async () => {
     await expect(run(30, { filters: { regions: ["eu"] } })).rejects.toThrow(/narrow KEB audits only/);
     const withoutTable = withDeps(deps, {
-      ports: { statusSource: undefined },
+      ports: { audits: testAudits() },
       hooks: { clock: () => at(30) },
     });
     await expect(runAudit(withoutTable, { audit: "applications", dryRun: true })).rejects.toThrow(

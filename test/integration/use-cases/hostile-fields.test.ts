@@ -8,12 +8,13 @@ import {
   ensureTable,
   statusTableDefinition,
 } from "@fleet-auditor/store";
-import { type AuditRunDeps, ingestBatch, runAudit, StatusTableSource } from "@fleet-auditor/use-cases";
+import { type AuditRunDeps, ingestBatch, runAudit } from "@fleet-auditor/use-cases";
 import { beforeEach, describe, expect, it } from "vitest";
 import { useDynamo } from "../../helpers/dynamo.ts";
 import { useKebSimulator } from "../../helpers/keb.ts";
 import { withDeps } from "../../helpers/run-deps.ts";
 import { type Delivered, useSns } from "../../helpers/sns.ts";
+import { testAudits } from "../../helpers/test-audits.ts";
 
 // Field contents alone must never jam an audit: whatever KEB or the edge puts in a field, a run
 // tells it once, commits, and the next run with nothing changed publishes nothing. Runs against
@@ -40,6 +41,7 @@ beforeEach(async () => {
   drain = await sns.subscriber(`hostile-${n}`);
   base = {
     ports: {
+      audits: testAudits(),
       store: new DynamoAuditStore({ client, tableName: auditTable }),
       reports: new DynamoReportStore({ client, tableName: auditTable }),
       publisher: new SnsAlertPublisher({ client: sns.sns, topicArn: sns.topicArn }),
@@ -55,10 +57,16 @@ const emails = (delivered: Delivered[]): string[] =>
 
 describe("a KEB audit over runtimes whose fields are huge or hold line breaks", () => {
   const run = (minutes: number) =>
-    runAudit(withDeps(base, { ports: { source: kit.client() }, hooks: { clock: () => at(minutes) } }), {
-      audit: "failing",
-      scheduledTime: at(minutes).toISOString(),
-    });
+    runAudit(
+      withDeps(base, {
+        ports: { audits: testAudits({ client: kit.client() }) },
+        hooks: { clock: () => at(minutes) },
+      }),
+      {
+        audit: "failing",
+        scheduledTime: at(minutes).toISOString(),
+      },
+    );
 
   it("bounds every field where the finding is built: told once, committed, then quiet", async () => {
     kit.sim.fleet.reset(generateFleet({ size: 40, seed: 3, flagged: 8 }));
@@ -87,10 +95,16 @@ describe("a KEB audit over runtimes whose fields are huge or hold line breaks", 
 
 describe("a finding the audit cannot keep", () => {
   const run = (minutes: number) =>
-    runAudit(withDeps(base, { ports: { source: kit.client() }, hooks: { clock: () => at(minutes) } }), {
-      audit: "failing",
-      scheduledTime: at(minutes).toISOString(),
-    });
+    runAudit(
+      withDeps(base, {
+        ports: { audits: testAudits({ client: kit.client() }) },
+        hooks: { clock: () => at(minutes) },
+      }),
+      {
+        audit: "failing",
+        scheduledTime: at(minutes).toISOString(),
+      },
+    );
 
   it("is left out before publishing, counted in every run summary, and told once while it persists", async () => {
     kit.sim.fleet.reset(generateFleet({ size: 40, seed: 3, flagged: 8 }));
@@ -129,7 +143,7 @@ describe("the applications audit over refusals and Applications whose texts coll
   const run = (minutes: number) =>
     runAudit(
       withDeps(base, {
-        ports: { statusSource: new StatusTableSource({ statusStore: status }) },
+        ports: { audits: testAudits({ statusStore: status }) },
         hooks: { clock: () => at(minutes) },
       }),
       {

@@ -17,6 +17,7 @@ import { useFaultProxy } from "../../helpers/fault-proxy.ts";
 import { useKebSimulator } from "../../helpers/keb.ts";
 import { withDeps } from "../../helpers/run-deps.ts";
 import { type Delivered, useSns } from "../../helpers/sns.ts";
+import { testAudits } from "../../helpers/test-audits.ts";
 
 // SNS refuses a digest as too long although it was fitted (it counts something the renderer did
 // not foresee): the run publishes the digest's short form instead of failing every time, and
@@ -63,7 +64,7 @@ beforeEach(async () => {
   drain = await sns.subscriber(`shortened-${tableNo}`);
   deps = {
     ports: {
-      source: kit.client(),
+      audits: testAudits({ client: kit.client() }),
       store: new DynamoAuditStore({ client: doc, tableName: table }),
       reports: new DynamoReportStore({ client: doc, tableName: table }),
       publisher: new SnsAlertPublisher({ client, topicArn: sns.topicArn }),

@@ -26,6 +26,7 @@ import { useDynamo } from "../../helpers/dynamo.ts";
 import { useKebSimulator } from "../../helpers/keb.ts";
 import { withDeps } from "../../helpers/run-deps.ts";
 import { type Delivered, useSns } from "../../helpers/sns.ts";
+import { testAudits } from "../../helpers/test-audits.ts";
 
 const kit = useKebSimulator({ fleet: { size: 10, seed: 1 } });
 const env = useDynamo([]);
@@ -51,7 +52,7 @@ beforeEach(async () => {
   drainAll = await sns.subscriber(`all-${tableNo}`);
   deps = {
     ports: {
-      source: kit.client(),
+      audits: testAudits({ client: kit.client() }),
       store: new DynamoAuditStore({ client, tableName: table }),
       reports: new DynamoReportStore({ client, tableName: table }),
       publisher: new SnsAlertPublisher({ client: sns.sns, topicArn: sns.topicArn }),
@@ -327,7 +328,7 @@ describe("runAudit end to end (KEB simulator, dynalite, fauxqs)", () => {
     expect(Buffer.byteLength(msg?.body.email ?? "")).toBeLessThan(100_000);
     expect(msg?.body.email).toContain(`Every transition of this run: fleet-auditor runs show ${big.runId}`);
     const view = await showRun(
-      { reports: deps.ports.reports as RunReportStore, store: deps.ports.store },
+      { reports: deps.ports.reports as RunReportStore, store: deps.ports.store, audits: deps.ports.audits },
       big.runId,
     );
     expect(view?.source).toBe("report");

@@ -4,6 +4,7 @@ import { beforeEach, describe, expect, it } from "vitest";
 import { useKebSimulator } from "../../helpers/keb.ts";
 import { MemoryAuditStore, MemoryPublisher, MemoryReportStore } from "../../helpers/memory-ports.ts";
 import { withDeps } from "../../helpers/run-deps.ts";
+import { testAudits } from "../../helpers/test-audits.ts";
 
 // A run has one deadline. A KEB that answers, slowly, must not carry a run past its Lambda
 // timeout (which writes no metric, no health and no notice): the run ends incomplete instead.
@@ -23,8 +24,12 @@ beforeEach(() => {
   store = new MemoryAuditStore();
   publisher = new MemoryPublisher();
   deps = {
-    ports: { source: kit.client(), store, publisher, reports: new MemoryReportStore() },
-    settings: { concurrency: 1 },
+    ports: {
+      audits: testAudits({ client: kit.client(), concurrency: 1 }),
+      store,
+      publisher,
+      reports: new MemoryReportStore(),
+    },
   };
 });
 

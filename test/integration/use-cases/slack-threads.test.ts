@@ -42,7 +42,11 @@ beforeEach(() => {
 
 let table = 0;
 /** The bot and a thread store of its own (a fresh set of threads), through the fault proxy. */
-function botDeps(): { poster: SlackBot; threads: DynamoSlackThreads; log: RunLogger } {
+function botDeps(): {
+  poster: SlackBot;
+  threads: DynamoSlackThreads;
+  log: RunLogger;
+} {
   const client = documentClient(
     new DynamoDBClient({
       endpoint: ddb.proxy.url,

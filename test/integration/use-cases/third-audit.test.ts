@@ -1,7 +1,7 @@
 import {
+  type AuditDefinition,
   definePresenter,
   type Finding,
-  type OwnSourceAuditDefinition,
   parseMatcher,
   type Silence,
 } from "@fleet-auditor/audit";
@@ -15,6 +15,7 @@ import {
   MemorySilences,
 } from "../../helpers/memory-ports.ts";
 import { withDeps } from "../../helpers/run-deps.ts";
+import { testAudits } from "../../helpers/test-audits.ts";
 
 // An audit the engine has never heard of, made of a stand-in source and a presenter alone: TLS
 // certificates that expire, labelled by cluster, issuer and secret (neither KEB's labels nor the
@@ -46,8 +47,7 @@ const certificate = (c: Certificate): Finding => ({
   detail: { notAfter: c.notAfter },
 });
 
-const certificates: OwnSourceAuditDefinition = {
-  source: "own",
+const certificates: AuditDefinition = {
   name: "certificates",
   description: "TLS certificates that expire within a week, or did",
   groupBy: ["issuer", "state"],
@@ -111,8 +111,14 @@ describe("a third audit, from a stand-in source and a presenter alone", () => {
       silence("not-re", ["namespace!~kube-.*|ingress", "issuer=letsencrypt", "state=expiring"]),
     ]);
     const deps: AuditRunDeps = {
-      ports: { ownSources: new Map([["certificates", source]]), store, publisher, reports, silences },
-      settings: { audits: [certificates] },
+      // Registered beside the audits it ships with, as a composition root would plug it in.
+      ports: {
+        audits: testAudits({ own: [{ audit: certificates, source: () => source }] }),
+        store,
+        publisher,
+        reports,
+        silences,
+      },
     };
     const cert = (
       cluster: string,

@@ -9,13 +9,14 @@ import {
   ensureTable,
   statusTableDefinition,
 } from "@fleet-auditor/store";
-import { type AuditRunDeps, ingestBatch, runAudit, StatusTableSource } from "@fleet-auditor/use-cases";
+import { type AuditRunDeps, ingestBatch, runAudit } from "@fleet-auditor/use-cases";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { useDynamo } from "../../helpers/dynamo.ts";
 import { FleetSource } from "../../helpers/memory-ports.ts";
 import { withDeps } from "../../helpers/run-deps.ts";
 import { type Delivered, useSns } from "../../helpers/sns.ts";
+import { SHIPPED_AUDITS, testAudits } from "../../helpers/test-audits.ts";
 
 // Nothing KEB or the edge puts in the fields it sends can jam an audit (a property). Whatever the
 // content (any size, line breaks, control characters, shell syntax, Unicode, values that collide
@@ -108,6 +109,7 @@ async function freshDeps(): Promise<{
   return {
     base: {
       ports: {
+        audits: testAudits(),
         store: new DynamoAuditStore({ client, tableName: auditTable }),
         reports: new DynamoReportStore({ client, tableName: auditTable }),
         publisher: new SnsAlertPublisher({ client: sns.sns, topicArn: sns.topicArn }),
@@ -180,7 +182,9 @@ describe("nothing in a field can jam an audit (property)", () => {
           async (seed, hostileRuntimes) => {
             const { base, drain } = await freshDeps();
             const fleet = new Fleet(generateFleet({ size: 150, seed, flagged: 30 }), { seed });
-            const deps = withDeps(base, { ports: { source: new FleetSource(fleet) } });
+            const deps = withDeps(base, {
+              ports: { audits: testAudits({ client: new FleetSource(fleet) }) },
+            });
             const run = (minutes: number) =>
               runAudit(withDeps(deps, { hooks: { clock: () => at(minutes) } }), {
                 audit: "failing",
@@ -319,7 +323,7 @@ describe("nothing in a field can jam an audit (property)", () => {
           const run = (minutes: number) =>
             runAudit(
               withDeps(base, {
-                ports: { statusSource: new StatusTableSource({ statusStore: status }) },
+                ports: { audits: testAudits({ statusStore: status }) },
                 hooks: { clock: () => at(minutes) },
               }),
               { audit: "applications", scheduledTime: at(minutes).toISOString() },

@@ -70,7 +70,7 @@ describe("an upgrade over state an earlier release wrote", () => {
 
       // A run report the earlier release wrote reads back as transitions of today's model.
       const view = await showRun(
-        { reports: deps.ports.reports as RunReportStore, store: deps.ports.store },
+        { reports: deps.ports.reports as RunReportStore, store: deps.ports.store, audits: deps.ports.audits },
         "recorded-1",
       );
       expect(view?.source).toBe("report");

@@ -4,11 +4,11 @@ import {
   type DiffResult,
   diffSnapshot,
   type Finding,
-  kebPresenter,
   type SnapshotChange,
   type SnapshotEntry,
-  stuckFinding,
 } from "@fleet-auditor/audit";
+import { kebPresenter } from "@fleet-auditor/keb-audits";
+import { stuckFinding } from "@fleet-auditor/kubeedge-audit";
 import { describe, expect, it } from "vitest";
 import { finding } from "../../helpers/findings.ts";
 

@@ -1,4 +1,5 @@
-import { keepable, keyPart, quarantinedFinding, refusedFinding, stuckFinding } from "@fleet-auditor/audit";
+import { keepable, keyPart } from "@fleet-auditor/audit";
+import { quarantinedFinding, refusedFinding, stuckFinding } from "@fleet-auditor/kubeedge-audit";
 import { describe, expect, it } from "vitest";
 import { finding } from "../../helpers/findings.ts";
 

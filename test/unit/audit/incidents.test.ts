@@ -3,11 +3,10 @@ import {
   type DiffResult,
   diffSnapshot,
   type Finding,
-  KEB_GROUP_BY,
-  kebPresenter,
   type Silence,
   type SnapshotEntry,
 } from "@fleet-auditor/audit";
+import { KEB_GROUP_BY, kebPresenter } from "@fleet-auditor/keb-audits";
 import { renderPagerMessages } from "@fleet-auditor/render";
 import { describe, expect, it } from "vitest";
 import { edited, finding } from "../../helpers/findings.ts";

@@ -1,4 +1,6 @@
-import { edgePresenter, fillTemplate, kebPresenter, linkValues, stuckFinding } from "@fleet-auditor/audit";
+import { fillTemplate, linkValues } from "@fleet-auditor/audit";
+import { kebPresenter } from "@fleet-auditor/keb-audits";
+import { edgePresenter, stuckFinding } from "@fleet-auditor/kubeedge-audit";
 import { describe, expect, it } from "vitest";
 import { finding } from "../../helpers/findings.ts";
 

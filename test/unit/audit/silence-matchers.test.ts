@@ -6,8 +6,8 @@ import {
   SilenceMatcherError,
   silenceState,
   silencing,
-  stuckFinding,
 } from "@fleet-auditor/audit";
+import { stuckFinding } from "@fleet-auditor/kubeedge-audit";
 import { describe, expect, it } from "vitest";
 import { finding } from "../../helpers/findings.ts";
 

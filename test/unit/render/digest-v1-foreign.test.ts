@@ -1,14 +1,12 @@
 import {
   type DigestMessage,
-  EDGE_GROUP_BY,
-  edgePresenter,
   type Finding,
   fillTemplate,
   shortTime,
   slackCode,
   slackText,
-  stuckFinding,
 } from "@fleet-auditor/audit";
+import { EDGE_GROUP_BY, edgePresenter, stuckFinding } from "@fleet-auditor/kubeedge-audit";
 import { DIGEST_TIME, DigestV1Schema, renderDigests } from "@fleet-auditor/render";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { describe, expect, it } from "vitest";

@@ -2,12 +2,12 @@ import {
   countOf,
   type DigestMessage,
   fillTemplate,
-  kebPresenter,
   linkValues,
   rollUps,
   rollUpText,
   type Transition,
 } from "@fleet-auditor/audit";
+import { kebPresenter } from "@fleet-auditor/keb-audits";
 import { type DigestV1, renderDigests, slackMessage } from "@fleet-auditor/render";
 import { describe, expect, it } from "vitest";
 import { ctx, t } from "../../helpers/transitions.ts";

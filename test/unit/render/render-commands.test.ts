@@ -1,11 +1,5 @@
-import {
-  type DigestContext,
-  EDGE_GROUP_BY,
-  edgePresenter,
-  refusedFinding,
-  reportCommand,
-  type Transition,
-} from "@fleet-auditor/audit";
+import { type DigestContext, reportCommand, type Transition } from "@fleet-auditor/audit";
+import { EDGE_GROUP_BY, edgePresenter, refusedFinding } from "@fleet-auditor/kubeedge-audit";
 import {
   type ChatbotNotification,
   DigestV1Schema,

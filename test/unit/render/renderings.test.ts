@@ -1,12 +1,11 @@
+import type { DigestMessage, Transition } from "@fleet-auditor/audit";
 import {
-  type DigestMessage,
   EDGE_GROUP_BY,
   edgePresenter,
   quarantinedFinding,
   refusedFinding,
   stuckFinding,
-  type Transition,
-} from "@fleet-auditor/audit";
+} from "@fleet-auditor/kubeedge-audit";
 import { type DigestV1, renderDigests, slackMessage } from "@fleet-auditor/render";
 import { describe, expect, it } from "vitest";
 import { edited } from "../../helpers/findings.ts";

@@ -1,12 +1,15 @@
-import { AlertingEnvSchema, auditsFrom, ConfigError, parseConfig } from "@fleet-auditor/use-cases";
+import { AlertingEnvSchema, ConfigError, groupByEnvSchema, parseConfig } from "@fleet-auditor/use-cases";
 import { describe, expect, it } from "vitest";
+import { SHIPPED_AUDITS, testAudits } from "../../helpers/test-audits.ts";
 
 // How each audit groups is set per audit (one function runs both KEB audits), and a label the
 // audit's findings do not carry is refused where the process starts, naming the variable: it
 // would otherwise group every finding under one empty value, in silence.
 
+const EnvSchema = AlertingEnvSchema.and(groupByEnvSchema(SHIPPED_AUDITS));
+
 const groupByOf = (env: Record<string, string>, audit: string): readonly string[] | undefined =>
-  auditsFrom(parseConfig(AlertingEnvSchema, env)).find((a) => a.name === audit)?.groupBy;
+  testAudits({ grouping: parseConfig(EnvSchema, env) }).named(audit).audit.groupBy;
 
 describe("GROUP_BY_<AUDIT>", () => {
   it("keeps each audit's own groupBy when unset", () => {
@@ -28,7 +31,7 @@ describe("GROUP_BY_<AUDIT>", () => {
     ] as const) {
       const err = (() => {
         try {
-          parseConfig(AlertingEnvSchema, { [name]: value });
+          parseConfig(EnvSchema, { [name]: value });
         } catch (e) {
           return e;
         }
@@ -37,5 +40,14 @@ describe("GROUP_BY_<AUDIT>", () => {
       expect((err as ConfigError).variables).toEqual([name]);
       expect((err as Error).message).toContain("labels, comma-separated");
     }
+  });
+
+  it("is read for the audits a process registers, and only those", () => {
+    const kebOnly = AlertingEnvSchema.and(
+      groupByEnvSchema(SHIPPED_AUDITS.filter((a) => a.name !== "applications")),
+    );
+    // The applications audit is not this process's: its variable is not read, so not refused.
+    expect(() => parseConfig(kebOnly, { GROUP_BY_APPLICATIONS: "region" })).not.toThrow();
+    expect(() => parseConfig(EnvSchema, { GROUP_BY_APPLICATIONS: "region" })).toThrow(ConfigError);
   });
 });

@@ -1,6 +1,12 @@
-import { applicationsAudit } from "@fleet-auditor/audit";
 import { Fleet, generateFleet } from "@fleet-auditor/keb-kubeedge-sim";
-import { AlertingEnvSchema, messagingFrom, parseConfig, runAudit } from "@fleet-auditor/use-cases";
+import { applicationsAudit } from "@fleet-auditor/kubeedge-audit";
+import {
+  AlertingEnvSchema,
+  groupByEnvSchema,
+  messagingFrom,
+  parseConfig,
+  runAudit,
+} from "@fleet-auditor/use-cases";
 import { describe, expect, it } from "vitest";
 import {
   FleetSource,
@@ -8,24 +14,27 @@ import {
   MemoryPublisher,
   MemoryReportStore,
 } from "../../helpers/memory-ports.ts";
+import { SHIPPED_AUDITS, testAudits } from "../../helpers/test-audits.ts";
 
 // With incident messages on, a run publishes its digest and one message per incident with news,
 // each with its own Chatbot id; the deprecated per-runtime mode makes each runtime an incident.
 
 const hour = (h: number): Date => new Date(Date.UTC(2026, 11, 1, 8 + h));
+const alertingEnv = (env: Record<string, string>) =>
+  parseConfig(AlertingEnvSchema.and(groupByEnvSchema(SHIPPED_AUDITS)), env);
 
 async function runWith(env: Record<string, string> = {}, maxNew = 10) {
   const publisher = new MemoryPublisher();
   const fleet = new Fleet(generateFleet({ size: 200, seed: 11, flagged: 12 }));
   const deps = {
     ports: {
-      source: new FleetSource(fleet),
+      audits: testAudits({ client: new FleetSource(fleet), grouping: alertingEnv(env) }),
       store: new MemoryAuditStore(),
       publisher,
       reports: new MemoryReportStore(),
     },
     settings: {
-      ...messagingFrom(parseConfig(AlertingEnvSchema, { LANDSCAPE: "unit", ...env })),
+      ...messagingFrom(alertingEnv({ LANDSCAPE: "unit", ...env })),
       incidentMessages: { maxNew },
     },
     hooks: { clock: () => hour(0) },
@@ -79,10 +88,10 @@ describe("incident messages in a run", () => {
   });
 
   it("leave an explicit GROUP_BY_<AUDIT> as it is under NOTIFY_MODE=per-runtime", () => {
-    const audits = messagingFrom(
-      parseConfig(AlertingEnvSchema, { NOTIFY_MODE: "per-runtime", GROUP_BY_EXPIRED: "region" }),
-    ).audits;
-    expect(Object.fromEntries((audits ?? []).map((a) => [a.name, a.groupBy]))).toEqual({
+    const { audits } = testAudits({
+      grouping: alertingEnv({ NOTIFY_MODE: "per-runtime", GROUP_BY_EXPIRED: "region" }),
+    });
+    expect(Object.fromEntries(audits.map((a) => [a.name, a.groupBy]))).toEqual({
       failing: ["instance"],
       expired: ["region"],
       applications: applicationsAudit.groupBy,

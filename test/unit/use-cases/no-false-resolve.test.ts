@@ -10,6 +10,7 @@ import {
   MemoryReportStore,
 } from "../../helpers/memory-ports.ts";
 import { withDeps } from "../../helpers/run-deps.ts";
+import { testAudits } from "../../helpers/test-audits.ts";
 
 // "no false resolve, as a property". A KEB that misbehaves in any combination while the
 // audit pages (short pages, extra and repeated rows, a totalCount that lies or changes, errors,
@@ -93,7 +94,7 @@ async function flaggedNow(fleet: Fleet): Promise<Set<string>> {
   const s = await runAudit(
     {
       ports: {
-        source: new FleetSource(fleet),
+        audits: testAudits({ client: new FleetSource(fleet) }),
         store: new MemoryAuditStore(),
         publisher: new MemoryPublisher(),
       },
@@ -118,18 +119,26 @@ describe("no false resolve (property)", () => {
             const fleet = new Fleet(generateFleet({ size: 360, seed, flagged: 220 }), { seed });
             const store = new MemoryAuditStore();
             const deps: AuditRunDeps = {
-              ports: { store, publisher: new MemoryPublisher(), reports: new MemoryReportStore() },
+              ports: {
+                audits: testAudits(),
+                store,
+                publisher: new MemoryPublisher(),
+                reports: new MemoryReportStore(),
+              },
               hooks: { clock: () => new Date(at(0)) },
             };
-            const first = await runAudit(withDeps(deps, { ports: { source: new FleetSource(fleet) } }), {
-              audit: "failing",
-              scheduledTime: at(0),
-            });
+            const first = await runAudit(
+              withDeps(deps, { ports: { audits: testAudits({ client: new FleetSource(fleet) }) } }),
+              {
+                audit: "failing",
+                scheduledTime: at(0),
+              },
+            );
             expect(first.complete).toBe(true);
             fleet.mutate({ recover, fail: 2 });
             const second = await runAudit(
               withDeps(deps, {
-                ports: { source: new MisbehavingSource(fleet, plan) },
+                ports: { audits: testAudits({ client: new MisbehavingSource(fleet, plan) }) },
                 hooks: { clock: () => new Date(at(1)) },
               }),
               {

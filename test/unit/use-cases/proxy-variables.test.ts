@@ -1,4 +1,5 @@
-import { KebEnvSchema, parseConfig, SlackEnvSchema } from "@fleet-auditor/use-cases";
+import { KebEnvSchema } from "@fleet-auditor/keb-audits";
+import { parseConfig, SlackEnvSchema } from "@fleet-auditor/use-cases";
 import { describe, expect, it } from "vitest";
 
 // HTTPS_PROXY, HTTP_PROXY and NO_PROXY as curl and undici read them, parsed where the process

@@ -1,8 +1,14 @@
-import { type AuditDefinition, failingAudit } from "@fleet-auditor/audit";
 import { KebHttpError } from "@fleet-auditor/keb";
+import { failingAudit, type KebAuditDefinition, KebSource } from "@fleet-auditor/keb-audits";
 import { Fleet, generateFleet } from "@fleet-auditor/keb-kubeedge-sim";
 import { LeaseLostError } from "@fleet-auditor/store";
-import { type AuditRunDeps, LEDGER_TRANSITIONS, RunSummarySchema, runAudit } from "@fleet-auditor/use-cases";
+import {
+  AuditRegistry,
+  type AuditRunDeps,
+  LEDGER_TRANSITIONS,
+  RunSummarySchema,
+  runAudit,
+} from "@fleet-auditor/use-cases";
 import { beforeEach, describe, expect, it } from "vitest";
 import {
   FleetSource,
@@ -12,6 +18,7 @@ import {
   MemorySilences,
 } from "../../helpers/memory-ports.ts";
 import { withDeps } from "../../helpers/run-deps.ts";
+import { testAudits } from "../../helpers/test-audits.ts";
 
 // Every branch of runAudit on in-memory ports, no server. The invariants against real servers stay
 // in test/integration/use-cases/run-audit.test.ts.
@@ -46,7 +53,7 @@ beforeEach(() => {
   let n = 0;
   ids = [];
   deps = {
-    ports: { source, store, publisher, silences, reports },
+    ports: { audits: testAudits({ client: source }), store, publisher, silences, reports },
     hooks: {
       clock: () => new Date(hour(0)),
       newId: () => {
@@ -222,16 +229,24 @@ describe("runAudit: lease", () => {
   });
 
   it("releases the lease when the scan throws", async () => {
-    const broken: AuditDefinition = {
+    const broken: KebAuditDefinition = {
       ...failingAudit,
-      source: "keb",
       name: "broken",
       description: "a definition whose query KEB would misread",
       queries: [{ states: ["deprovisioned"] }],
       classify: () => undefined,
     };
     await expect(
-      runAudit(withDeps(deps, { settings: { audits: [broken] } }), { audit: "broken" }),
+      runAudit(
+        withDeps(deps, {
+          ports: {
+            audits: new AuditRegistry([
+              { audit: broken, source: () => new KebSource({ client: source, audit: broken }) },
+            ]),
+          },
+        }),
+        { audit: "broken" },
+      ),
     ).rejects.toThrow(/deprovisioned/);
     expect(store.leases.size).toBe(0);
   });
@@ -333,7 +348,11 @@ describe("runAudit: no false resolve", () => {
     const flaggedNow = async (): Promise<Set<string>> => {
       const honest = await runAudit(
         withDeps(deps, {
-          ports: { source: new FleetSource(source.fleet), store: new MemoryAuditStore(), reports: undefined },
+          ports: {
+            audits: testAudits({ client: new FleetSource(source.fleet) }),
+            store: new MemoryAuditStore(),
+            reports: undefined,
+          },
         }),
         { audit: "failing", dryRun: true },
       );

@@ -1,6 +1,6 @@
 import { createInterface } from "node:readline/promises";
-import { AUDITS } from "@fleet-auditor/audit";
 import { oneOf, stateDirOption, subcommand } from "../args.ts";
+import { KNOWN_AUDITS } from "../audits.ts";
 import { openRuns } from "../backend.ts";
 import type { Command } from "../command.ts";
 import { parseCommandLine } from "../command-line.ts";
@@ -8,7 +8,7 @@ import { UsageError } from "../errors.ts";
 import { EXIT } from "../exit-codes.ts";
 import { escapeControl } from "../table.ts";
 
-const AUDIT_NAMES = AUDITS.map((a) => a.name);
+const AUDIT_NAMES = KNOWN_AUDITS.names;
 
 const USAGE = `usage:
   fleet-auditor lease show --audit ${AUDIT_NAMES.join("|")}

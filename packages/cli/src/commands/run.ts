@@ -1,21 +1,20 @@
 import { randomUUID } from "node:crypto";
-import { AUDITS, type RunSummary } from "@fleet-auditor/audit";
+import type { RunSummary } from "@fleet-auditor/audit";
 import { KebTransport } from "@fleet-auditor/keb";
+import { KebEnvSchema, kebClientFrom } from "@fleet-auditor/keb-audits";
+import { thresholdsFrom } from "@fleet-auditor/kubeedge-audit";
 import { MAX_NEW_INCIDENT_MESSAGES } from "@fleet-auditor/render";
 import { managedSecretReader } from "@fleet-auditor/store";
 import {
   type AuditRunInput,
-  KebEnvSchema,
-  kebClientFrom,
   messagingFrom,
   parseConfig,
   parseRunInput,
   runAudit,
   runDeadline,
-  StatusTableSource,
-  thresholdsFrom,
 } from "@fleet-auditor/use-cases";
 import { oneOf, parseDuration, parseKeyValues, stateDirOption } from "../args.ts";
+import { cliAudits, KNOWN_AUDITS, readsKeb, readsStatusTable } from "../audits.ts";
 import { openBackend } from "../backend.ts";
 import type { Command } from "../command.ts";
 import { parseCommandLine } from "../command-line.ts";
@@ -24,7 +23,7 @@ import { EXIT } from "../exit-codes.ts";
 import { outputOption, parseOutput, printData } from "../output.ts";
 import { renderSummary } from "../summary-table.ts";
 
-const AUDIT_NAMES = AUDITS.map((a) => a.name);
+const AUDIT_NAMES = KNOWN_AUDITS.names;
 
 const USAGE = `usage: fleet-auditor run --audit ${[...AUDIT_NAMES, "all"].join("|")} [--keb-url URL] [options]
 
@@ -83,9 +82,7 @@ export const runCommand: Command = {
       throw new UsageError(`--deadline ${values.deadline}: expected a duration such as 90s, 10m or 1h`);
     const edgeAvailable = !env.AUDIT_TABLE || env.STATUS_TABLE !== undefined;
     const names =
-      values.audit === "all"
-        ? AUDITS.filter((a) => a.source === "keb" || edgeAvailable).map((a) => a.name)
-        : [values.audit];
+      values.audit === "all" ? AUDIT_NAMES.filter((name) => readsKeb(name) || edgeAvailable) : [values.audit];
     const filters = Object.fromEntries(parseKeyValues(values.filter, FILTER_KEYS, "--filter"));
     const inputs = names.map((audit) =>
       parseRunInput({
@@ -95,19 +92,28 @@ export const runCommand: Command = {
         ...(Object.keys(filters).length ? { filters } : {}),
       }),
     );
-    const reads = new Set(inputs.map((i) => AUDITS.find((a) => a.name === i.audit)?.source));
-    const keb = reads.has("keb")
+    const keb = inputs.some((i) => readsKeb(i.audit))
       ? parseConfig(KebEnvSchema, { ...vars, KEB_URL: values["keb-url"] ?? vars.KEB_URL })
       : undefined;
     // A client secret given by its ARN (KEB_CLIENT_SECRET_ARN, as `sst shell` links it) is read
     // from Secrets Manager as the function reads it, again after the token endpoint refuses it.
-    const source = keb
+    const client = keb
       ? kebClientFrom(keb, new KebTransport({ proxy: keb.proxy }), managedSecretReader())
       : undefined;
-    const backend = await openBackend(values["state-dir"], env, { status: reads.has("status-table") });
+    const backend = await openBackend(values["state-dir"], env, {
+      status: inputs.some((i) => readsStatusTable(i.audit)),
+    });
     const progress = io.stderr.isTTY
       ? (done: number, total: number) => io.stderr.write(`\rpages ${done}/${total}   `)
       : undefined;
+    const audits = cliAudits({
+      keb: { ...(client ? { client } : {}), ...(progress ? { onProgress: progress } : {}) },
+      kubeedge: {
+        ...(backend.status ? { statusStore: backend.status } : {}),
+        thresholds: thresholdsFrom(env),
+      },
+      grouping: env,
+    });
     // Ctrl-C or a kill mid-run: give the lease back before leaving, or every run for the next
     // LEASE_MINUTES would be skipped. The CLI is the process's edge, so it may exit here.
     let current: { audit: string; runId: string } | undefined;
@@ -142,15 +148,7 @@ export const runCommand: Command = {
         const summary = await runAudit(
           {
             ports: {
-              ...(source ? { source } : {}),
-              ...(backend.status
-                ? {
-                    statusSource: new StatusTableSource({
-                      statusStore: backend.status,
-                      thresholds: thresholdsFrom(env),
-                    }),
-                  }
-                : {}),
+              audits,
               store: backend.store,
               silences: backend.silences,
               publisher: backend.publisher,
@@ -165,7 +163,6 @@ export const runCommand: Command = {
               ...messagingFrom(env),
             },
             hooks: {
-              onProgress: progress,
               newId: () => {
                 const runId = randomUUID();
                 current = { audit: input.audit, runId };

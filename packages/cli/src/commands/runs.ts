@@ -1,16 +1,16 @@
 import {
-  AUDITS,
   type AuditDefinition,
   type DigestV1Row,
   definePresenter,
-  KEB_LABELS,
   type RunSummary,
   reasonOf,
   type Transition,
   type TransitionSummary,
 } from "@fleet-auditor/audit";
+import { KEB_LABELS } from "@fleet-auditor/keb-audits";
 import { type RunView, showRun } from "@fleet-auditor/use-cases";
 import { oneOf, parseLimit, stateDirOption, subcommand } from "../args.ts";
+import { KNOWN_AUDITS } from "../audits.ts";
 import { openRuns } from "../backend.ts";
 import type { Command } from "../command.ts";
 import { parseCommandLine } from "../command-line.ts";
@@ -19,7 +19,7 @@ import { EXIT } from "../exit-codes.ts";
 import { DATA_FORMATS, type Output, outputOption, parseOutput, printData } from "../output.ts";
 import { csvCell, escapeControl, renderTable } from "../table.ts";
 
-const AUDIT_NAMES = AUDITS.map((a) => a.name);
+const AUDIT_NAMES = KNOWN_AUDITS.names;
 
 const USAGE = `usage:
   fleet-auditor runs list [--audit ${AUDIT_NAMES.join("|")}] [--limit N] [-o json|yaml|table]
@@ -64,14 +64,14 @@ export const runsCommand: Command = {
         printData(io, output, runs.map(listed), () => runTable(runs));
         return EXIT.done;
       }
-      const view = await showRun(backend, runId as string);
+      const view = await showRun({ ...backend, audits: KNOWN_AUDITS }, runId as string);
       if (!view) {
         io.stderr.write(
           `fleet-auditor: no run ${escapeControl(runId as string)} in the ${backend.description}\n`,
         );
         return EXIT.failed;
       }
-      const audit = AUDITS.find((a) => a.name === view.audit);
+      const audit = KNOWN_AUDITS.audits.find((a) => a.name === view.audit);
       printData(io, output, view, () => (output === "csv" ? csv(view, audit) : showTable(view, audit)));
       return EXIT.done;
     } finally {

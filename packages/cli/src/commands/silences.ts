@@ -1,10 +1,7 @@
 import { randomUUID } from "node:crypto";
 import {
-  AUDITS,
-  EDGE_LABELS,
   formatMatcher,
   incidentMatchers,
-  KEB_LABELS,
   type LabelMatcher,
   parseMatcher,
   type Silence,
@@ -13,6 +10,7 @@ import {
   silenceState,
 } from "@fleet-auditor/audit";
 import { oneOf, parseDuration, parseIsoTime, stateDirOption, subcommand } from "../args.ts";
+import { KNOWN_AUDITS } from "../audits.ts";
 import { openSilences } from "../backend.ts";
 import type { Command } from "../command.ts";
 import { parseCommandLine } from "../command-line.ts";
@@ -22,7 +20,7 @@ import { outputOption, parseOutput, printData } from "../output.ts";
 import { didYouMean } from "../suggest.ts";
 import { escapeControl, renderTable, terminalJson } from "../table.ts";
 
-const AUDIT_NAMES = AUDITS.map((a) => a.name);
+const AUDIT_NAMES = KNOWN_AUDITS.names;
 
 const USAGE = `usage:
   fleet-auditor silences add (--match LABEL(=|!=|=~|!~)VALUE [--match …] | --incident KEY)
@@ -47,9 +45,8 @@ options: --state-dir DIR (default .fleet-auditor/); AUDIT_TABLE=<table> (or sst 
 exit codes: 0 done; 1 bad input or no such silence; 2 DynamoDB throttled or unreachable.
 `;
 
-const LABELS: readonly string[] = [...new Set<string>([...KEB_LABELS, ...EDGE_LABELS])];
-const EDGE_ONLY = new Set<string>(EDGE_LABELS.filter((l) => !(KEB_LABELS as readonly string[]).includes(l)));
-const KEB_ONLY = new Set<string>(KEB_LABELS.filter((l) => !(EDGE_LABELS as readonly string[]).includes(l)));
+// The labels any audit's findings have, as the registry knows them.
+const LABELS: readonly string[] = [...new Set(AUDIT_NAMES.flatMap((a) => KNOWN_AUDITS.labelsOf(a)))];
 
 /** `--match` values as label matchers, each checked against the labels the audit's findings have. */
 function matchersFrom(texts: readonly string[], audit: string | undefined): LabelMatcher[] {
@@ -66,11 +63,11 @@ function matchersFrom(texts: readonly string[], audit: string | undefined): Labe
       throw new UsageError(
         `--match ${text}: no finding has the label ${m.name}${didYouMean(m.name, LABELS)}`,
       );
-    const wrong =
-      audit === "applications" ? KEB_ONLY.has(m.name) : audit !== undefined && EDGE_ONLY.has(m.name);
-    if (wrong)
+    // An incident's audit may be one this CLI does not register: any audit's labels then.
+    const labels = audit !== undefined && AUDIT_NAMES.includes(audit) ? KNOWN_AUDITS.labelsOf(audit) : LABELS;
+    if (!labels.includes(m.name))
       throw new UsageError(
-        `--match ${text}: the ${audit} audit's findings have no label ${m.name}${audit === "applications" && m.name === "region" ? "; did you mean node?" : ""}`,
+        `--match ${text}: the ${audit} audit's findings have no label ${m.name}${m.name === "region" && labels.includes("node") ? "; did you mean node?" : ""}`,
       );
     // `LABEL=` with nothing after it matches every finding without the label: a typo, not a silence.
     if (m.op === "=" && m.value === "")

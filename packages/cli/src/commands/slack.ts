@@ -1,10 +1,10 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { auditNamed } from "@fleet-auditor/audit";
 import type { OutboxLine } from "@fleet-auditor/notify";
 import { reportDigests } from "@fleet-auditor/render";
 import { messagingFrom, slackMessageFor } from "@fleet-auditor/use-cases";
 import { stateDirOption, subcommand } from "../args.ts";
+import { cliAudits } from "../audits.ts";
 import { commandStoreOf, openRuns, reportCommandIn } from "../backend.ts";
 import type { Command } from "../command.ts";
 import { parseCommandLine } from "../command-line.ts";
@@ -101,8 +101,8 @@ async function fromReport(
   try {
     const report = await backend.reports.loadReport(runId);
     if (!report) return { missing: `no report of run ${runId} in the ${backend.description}` };
-    const { landscape, links, collapseAt, audits } = messagingFrom(env);
-    const { groupBy, presenter } = auditNamed(report.audit, audits);
+    const { landscape, links, collapseAt } = messagingFrom(env);
+    const { groupBy, presenter } = cliAudits({ grouping: env }).named(report.audit).audit;
     // As the Slack function gets it: an incident message's digest, which carries its rows.
     const [digest] = reportDigests(report, {
       forChannels: true,

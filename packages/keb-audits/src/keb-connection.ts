@@ -7,10 +7,17 @@ import {
   StaticTokenProvider,
   type TokenProvider,
 } from "@fleet-auditor/keb";
+import {
+  PROXY_VARIABLES,
+  proxyFrom,
+  SecretIdSchema,
+  type SecretReader,
+  type SecretRef,
+  secretOf,
+  secretRef,
+  secretVariable,
+} from "@fleet-auditor/use-cases";
 import { NEVER, object, enum as oneOf, optional, string, url } from "zod";
-import { PROXY_VARIABLES, proxyFrom } from "./proxy-env.ts";
-import { SecretIdSchema, type SecretReader, type SecretRef, secretOf, secretRef } from "./secret.ts";
-import { secretVariable } from "./secret-variable.ts";
 
 /** Settings both OAuth2 grants share. */
 interface OAuth2Settings {

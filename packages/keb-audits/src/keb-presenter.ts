@@ -1,8 +1,18 @@
-import { type Finding, labelOf, stateOf } from "../finding.ts";
-import type { AlertDetail, DigestV1Row, Presenter } from "../presenter.ts";
-import { pastable, shellOption } from "../shell.ts";
-import type { Transition } from "../snapshot.ts";
-import { humanDuration, lastedFor, oneLine, shortTime } from "../text.ts";
+import {
+  type AlertDetail,
+  type DigestV1Row,
+  type Finding,
+  humanDuration,
+  labelOf,
+  lastedFor,
+  oneLine,
+  type Presenter,
+  pastable,
+  shellOption,
+  shortTime,
+  stateOf,
+  type Transition,
+} from "@fleet-auditor/audit";
 import { kebDetail } from "./keb-finding.ts";
 
 // A KEB runtime in messages: placed by plan, region and shoot, told by its failing operation.

@@ -1,4 +1,4 @@
-import { type Finding, quarantinedFinding, refusedFinding, stuckFinding } from "@fleet-auditor/audit";
+import type { Finding } from "@fleet-auditor/audit";
 import { redact } from "@fleet-auditor/http";
 import {
   type ApplicationStatusStore,
@@ -8,10 +8,15 @@ import {
   refusingNodes,
   stuckApplications,
 } from "@fleet-auditor/metaserver";
-import { beforeDeadline } from "./deadline.ts";
-import { RunDeadlineError } from "./errors.ts";
-import type { AuditSource, RunLogger } from "./ports.ts";
-import type { Run, Scan } from "./run-state.ts";
+import {
+  type AuditSource,
+  beforeDeadline,
+  type Run,
+  RunDeadlineError,
+  type RunLogger,
+  type Scan,
+} from "@fleet-auditor/use-cases";
+import { quarantinedFinding, refusedFinding, stuckFinding } from "./edge-finding.ts";
 
 /** Quarantined codes read per run, newest first: the window's count is a lower bound past it. */
 const QUARANTINE_READ = 1_000;

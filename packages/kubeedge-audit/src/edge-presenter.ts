@@ -1,9 +1,17 @@
-import { inStore } from "../commands.ts";
-import { type Finding, stateOf } from "../finding.ts";
-import type { AlertDetail, Presenter } from "../presenter.ts";
-import { pastable, shellOption } from "../shell.ts";
-import type { Transition } from "../snapshot.ts";
-import { humanDuration, lastedFor, oneLine, shortTime } from "../text.ts";
+import {
+  type AlertDetail,
+  type Finding,
+  humanDuration,
+  inStore,
+  lastedFor,
+  oneLine,
+  type Presenter,
+  pastable,
+  shellOption,
+  shortTime,
+  stateOf,
+  type Transition,
+} from "@fleet-auditor/audit";
 import type { EdgeDetail } from "./edge-detail.ts";
 import { edgeDetail } from "./edge-finding.ts";
 

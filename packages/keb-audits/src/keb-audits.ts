@@ -1,6 +1,6 @@
+import { type Finding, labelOf, type Severity } from "@fleet-auditor/audit";
 import { displayedState, type Runtime, type RuntimeFilters } from "@fleet-auditor/keb/model";
-import type { KebAuditDefinition } from "../audit-definition.ts";
-import { type Finding, labelOf, type Severity } from "../finding.ts";
+import type { KebAuditDefinition } from "./keb-audit-definition.ts";
 import { KEB_LABELS, kebDetail, toFinding } from "./keb-finding.ts";
 import { kebPresenter } from "./keb-presenter.ts";
 
@@ -29,7 +29,6 @@ export const KEB_GROUP_BY = ["state", "reason", "region"] as const;
 
 /** Runtimes KEB shows as `failed`, `error` or `deprovisionincomplete`. */
 export const failingAudit: KebAuditDefinition = {
-  source: "keb",
   name: "failing",
   description: "runtimes in failed, error or deprovisionincomplete state",
   groupBy: KEB_GROUP_BY,
@@ -48,7 +47,6 @@ export const failingAudit: KebAuditDefinition = {
 
 /** Expired trial and free runtimes; `suspended` ones are informational, the rest need a look. */
 export const expiredAudit: KebAuditDefinition = {
-  source: "keb",
   name: "expired",
   description: "expired runtimes; warning until their suspension has succeeded",
   groupBy: KEB_GROUP_BY,

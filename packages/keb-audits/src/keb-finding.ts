@@ -1,5 +1,5 @@
+import { bounded, type Finding, type Severity } from "@fleet-auditor/audit";
 import { isZeroTime, lastOperation, type OperationKind, type Runtime } from "@fleet-auditor/keb/model";
-import { bounded, type Finding, type Severity } from "../finding.ts";
 
 /** The labels of a KEB finding. */
 export const KEB_LABELS = [

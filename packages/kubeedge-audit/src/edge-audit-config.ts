@@ -1,6 +1,7 @@
 import type { EdgeThresholds } from "@fleet-auditor/metaserver";
+import { AlertingEnvSchema, AuditEnvSchema, groupByEnvSchema } from "@fleet-auditor/use-cases";
 import { coerce, object, type output, string } from "zod";
-import { AlertingEnvSchema, AuditEnvSchema } from "./audit-config.ts";
+import { applicationsAudit } from "./edge-audit.ts";
 
 const positiveInt = (fallback: number) => coerce.number().int().positive().default(fallback);
 
@@ -25,6 +26,7 @@ export function thresholdsFrom(env: EdgeThresholdsEnv): EdgeThresholds {
 
 /** Everything the applications audit function reads: the audit table and topics, the status table, thresholds. */
 export const ApplicationsAuditEnvSchema = AuditEnvSchema.and(AlertingEnvSchema)
+  .and(groupByEnvSchema([applicationsAudit]))
   .and(object({ STATUS_TABLE: string().min(3) }))
   .and(EdgeThresholdsEnvSchema);
 export type ApplicationsAuditEnv = output<typeof ApplicationsAuditEnvSchema>;

@@ -1,6 +1,5 @@
+import { bounded, type Finding, keyPart, type Severity } from "@fleet-auditor/audit";
 import type { RefusingNode, StuckApplication } from "@fleet-auditor/metaserver";
-import { bounded, type Finding, type Severity } from "../finding.ts";
-import { keyPart } from "../finding-key.ts";
 import type { EdgeDetail } from "./edge-detail.ts";
 
 // The applications audit's findings: a stuck Application, a node whose requests the cloud keeps

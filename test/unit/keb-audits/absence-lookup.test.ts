@@ -9,6 +9,7 @@ import {
   MemoryReportStore,
 } from "../../helpers/memory-ports.ts";
 import { withDeps } from "../../helpers/run-deps.ts";
+import { testAudits } from "../../helpers/test-audits.ts";
 
 // Before anything resolves, the runtimes the snapshot has and the scan did not list are looked
 // up by ID. Only an answer about a runtime that was asked for may count.
@@ -39,7 +40,12 @@ beforeEach(async () => {
   gateway = new LookupGateway(new FleetSource(fleet));
   publisher = new MemoryPublisher();
   deps = {
-    ports: { source: gateway, store: new MemoryAuditStore(), publisher, reports: new MemoryReportStore() },
+    ports: {
+      audits: testAudits({ client: gateway }),
+      store: new MemoryAuditStore(),
+      publisher,
+      reports: new MemoryReportStore(),
+    },
   };
   const first = await run(0);
   const failing = first.transitions.map((t) => t.instanceID);

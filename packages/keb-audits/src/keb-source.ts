@@ -1,14 +1,9 @@
-import {
-  countOf,
-  coveredBy,
-  type Finding,
-  type KebAuditDefinition,
-  narrowedQueries,
-} from "@fleet-auditor/audit";
+import { countOf, type Finding } from "@fleet-auditor/audit";
 import { redact } from "@fleet-auditor/http";
 import { displayedState, type RuntimeSource, type ScanResult, scanAll } from "@fleet-auditor/keb";
-import type { AuditSource, Confirmed, RunLogger } from "./ports.ts";
-import type { Run, Scan, State } from "./run-state.ts";
+import type { AuditSource, Confirmed, Run, RunLogger, Scan, State } from "@fleet-auditor/use-cases";
+import type { KebAuditDefinition } from "./keb-audit-definition.ts";
+import { coveredBy, narrowedQueries } from "./keb-audits.ts";
 
 /** What reading KEB needs beyond the run. */
 export interface KebSourceOptions {
