@@ -16,7 +16,7 @@ import { beforeEach, describe, expect, it } from "vitest";
 import { useDynamo } from "../../helpers/dynamo.ts";
 import { withDeps } from "../../helpers/run-deps.ts";
 import { type Delivered, useSns } from "../../helpers/sns.ts";
-import { SHIPPED_AUDITS, testAudits } from "../../helpers/test-audits.ts";
+import { testAudits } from "../../helpers/test-audits.ts";
 
 // The applications audit end to end: messages through the real ingest into the status table,
 // the audit through the same engine as KEB's (snapshot, ledger, lease, silences, digests) on

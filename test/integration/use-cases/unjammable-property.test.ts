@@ -16,7 +16,7 @@ import { useDynamo } from "../../helpers/dynamo.ts";
 import { FleetSource } from "../../helpers/memory-ports.ts";
 import { withDeps } from "../../helpers/run-deps.ts";
 import { type Delivered, useSns } from "../../helpers/sns.ts";
-import { SHIPPED_AUDITS, testAudits } from "../../helpers/test-audits.ts";
+import { testAudits } from "../../helpers/test-audits.ts";
 
 // Nothing KEB or the edge puts in the fields it sends can jam an audit (a property). Whatever the
 // content (any size, line breaks, control characters, shell syntax, Unicode, values that collide
