@@ -185,5 +185,6 @@ describe("renderings as received, every channel (snapshots)", () => {
       `__snapshots__/email-${slug}.txt`,
     );
     await expect(json(JSON.parse(body(m).https))).toMatchFileSnapshot(`__snapshots__/chatbot-${slug}.json`);
-  });
+    // A hang guard: rendering 20,000 transitions twice takes seconds, more on a loaded machine.
+  }, 60_000);
 });
