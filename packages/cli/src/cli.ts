@@ -5,6 +5,7 @@ import cliPackage from "../package.json" with { type: "json" };
 import { explainAwsError } from "./aws-errors.ts";
 import type { Command, Io } from "./command.ts";
 import { appsCommand } from "./commands/apps.ts";
+import { completionCommand } from "./commands/completion.ts";
 import { leaseCommand } from "./commands/lease.ts";
 import { notifyCommand } from "./commands/notify.ts";
 import { runCommand } from "./commands/run.ts";
@@ -27,6 +28,7 @@ export const COMMANDS: readonly Command[] = [
   leaseCommand,
   slackCommand,
   notifyCommand,
+  completionCommand(() => COMMANDS),
 ];
 
 const HELP = new Set(["--help", "-h", "help"]);
@@ -35,7 +37,7 @@ const VERSION = new Set(["--version", "-V"]);
 const USAGE = `usage: fleet-auditor <command> [options]
 
 commands:
-${COMMANDS.map((c) => `  ${c.name.padEnd(10)}${c.summary}`).join("\n")}
+${COMMANDS.map((c) => `  ${c.name.padEnd(12)}${c.summary}`).join("\n")}
 
 fleet-auditor <command> --help (or fleet-auditor help <command>) prints a command's usage;
 fleet-auditor --version prints the version. Every command that prints data takes
