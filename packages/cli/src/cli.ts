@@ -41,7 +41,8 @@ ${COMMANDS.map((c) => `  ${c.name.padEnd(12)}${c.summary}`).join("\n")}
 
 fleet-auditor <command> --help (or fleet-auditor help <command>) prints a command's usage;
 fleet-auditor --version prints the version. Every command that prints data takes
--o/--output json|yaml|table.
+-o/--output json|yaml|table; the lists (runs list, silences list, apps status, apps quarantine)
+also --no-headers. An option the subcommand does not take is refused.
 
 State lives in the embedded store under --state-dir (default .fleet-auditor/) unless
 AUDIT_TABLE (with ALERT_TOPIC_ARN, CRITICAL_TOPIC_ARN, INCIDENT_TOPIC_ARN) and STATUS_TABLE
