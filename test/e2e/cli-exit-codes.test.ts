@@ -72,6 +72,20 @@ describe("fleet-auditor exit codes", () => {
     }
   }, 60_000);
 
+  it("exits 2 when the endpoint's name does not resolve, as for any unreachable endpoint", async () => {
+    // `.invalid` never resolves (RFC 6761): the lookup fails on this machine, without a network.
+    const unresolved = await spawnCli(["runs", "list"], {
+      env: {
+        ...emulatorEnv({ dynamodb: "http://dynamodb.no-such-host.invalid" }),
+        AUDIT_TABLE: "exit-audit",
+      },
+    });
+    expect(unresolved.stderr).toMatch(
+      /^fleet-auditor: .*(ENOTFOUND|EAI_AGAIN) dynamodb\.no-such-host\.invalid/,
+    );
+    expect(unresolved.code).toBe(2);
+  }, 60_000);
+
   it("exits 130 on SIGINT and 143 on SIGTERM, as a shell reports a command ended by either", async () => {
     const dir = mkdtempSync(join(tmpdir(), "fa-exit-"));
     for (const [signal, code] of [

@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DynamoAuditStore, startEmbeddedDynamo } from "@fleet-auditor/store";
 import { describe, expect, it } from "vitest";
+import { parse } from "yaml";
 import { cli as runCommandLine, spawnCli } from "../helpers/cli.ts";
 import { useKebSimulator } from "../helpers/keb.ts";
 
@@ -38,6 +39,27 @@ describe("leases and the state directory", () => {
     expect((await cli(run(dir))).code).toBe(0);
     expect((await cli(["lease", "show", "--audit", "failing", "--state-dir", dir])).stdout).toBe(
       "no lease on failing\n",
+    );
+  });
+
+  it("prints the lease as JSON and YAML with -o, as every command that prints data does", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "fa-lease-o-"));
+    const show = (...o: string[]) => cli(["lease", "show", "--audit", "failing", "--state-dir", dir, ...o]);
+    const none = await show("-o", "json");
+    expect(none.code, none.stderr).toBe(0);
+    expect(JSON.parse(none.stdout)).toEqual({ audit: "failing", lease: null });
+    await leaveLease(dir);
+    const held = await show("-o", "json");
+    expect(held.code, held.stderr).toBe(0);
+    const data = JSON.parse(held.stdout);
+    expect(data).toEqual({
+      audit: "failing",
+      lease: { runId: "killed-run", expiresAt: expect.stringMatching(/^20\d\d-.*Z$/), expired: false },
+    });
+    expect(parse((await show("-o", "yaml")).stdout)).toEqual(data);
+    // The table is the line it always was.
+    expect((await show()).stdout).toBe(
+      `the lease of failing is held by run killed-run until ${data.lease.expiresAt}\n`,
     );
   });
 

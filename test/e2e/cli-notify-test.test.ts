@@ -1,5 +1,5 @@
 import { existsSync, mkdtempSync, readFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { tmpdir, userInfo } from "node:os";
 import { join } from "node:path";
 import type { OutboxLine } from "@fleet-auditor/notify";
 import { type SlackMessage, TestV1Schema } from "@fleet-auditor/render";
@@ -84,12 +84,11 @@ describe("fleet-auditor notify test on the embedded store", () => {
     );
     expect((await cli(["notfy", "test"])).stderr).toContain("unknown command notfy; did you mean notify?");
     expect((await cli(["notify", "test", "--topci", "alerts"])).stderr).toContain("did you mean --topic?");
-    const nobody = await cli(["notify", "test", "--state-dir", dir]);
-    expect([nobody.code, nobody.stderr.split("\n")[0]]).toEqual([
-      1,
-      "fleet-auditor: --by is required when $USER is not set: who sends the test",
-    ]);
     expect(existsSync(join(dir, "outbox.jsonl"))).toBe(false);
+    // Without --by and $USER, the sender is the account the command runs as.
+    const account = await cli(["notify", "test", "--topic", "alerts", "--state-dir", dir, "-o", "json"]);
+    expect(account.code, account.stderr).toBe(0);
+    expect(JSON.parse(account.stdout)).toMatchObject({ sender: userInfo().username });
   });
 
   it("documents itself in --help, and is listed among the commands", async () => {
@@ -97,7 +96,7 @@ describe("fleet-auditor notify test on the embedded store", () => {
     expect(help.code).toBe(0);
     expect(help.stdout).toMatch(/^usage: fleet-auditor notify test \[--topic alerts\|incidents\|critical\]/);
     expect(help.stdout).toContain("exit codes: 0 every chosen topic took its message");
-    expect((await cli(["--help"])).stdout).toMatch(/^ {2}notify {4}send a test message through each topic/m);
+    expect((await cli(["--help"])).stdout).toMatch(/^ {2}notify {6}send a test message through each topic/m);
   });
 });
 

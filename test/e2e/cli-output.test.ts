@@ -62,7 +62,11 @@ describe("-o and --output yaml", () => {
     const args = ["silences", "add", "--match", "region=eu", "--for", "2h", "--comment", "c", "--by", "me"];
     const out = await cli([...args, "--state-dir", dir, "-o", "yaml"]);
     expect(out.code, out.stderr).toBe(0);
-    expect(parse(out.stdout)).toMatchObject({ matchers: { region: "eu" }, createdBy: "me", comment: "c" });
+    expect(parse(out.stdout)).toMatchObject({
+      match: [{ name: "region", op: "=", value: "eu" }],
+      createdBy: "me",
+      comment: "c",
+    });
   });
 
   it("takes -o in the real process, and -o=yaml and -oyaml as parseArgs spells them", async () => {
@@ -72,4 +76,37 @@ describe("-o and --output yaml", () => {
       expect(parse(out.stdout)).toEqual([expect.objectContaining({ runId, audit: "failing" })]);
     }
   }, 60_000);
+});
+
+describe("--no-headers", () => {
+  it.each([
+    ["runs list", ["runs", "list"], /^STARTED +AUDIT/],
+    ["silences list", ["silences", "list"], /^ID +STATE/],
+    ["apps status", ["apps", "status"], /^NODE +STATUS/],
+    ["apps quarantine", ["apps", "quarantine"], /^RECEIVED +CODE/],
+  ])("%s prints the table's rows without its header, as kubectl does", async (_, args, header) => {
+    const full = await cli([...args, "--state-dir", dir]);
+    expect(full.code, full.stderr).toBe(0);
+    expect(full.stdout).toMatch(header);
+    const rows = await cli([...args, "--state-dir", dir, "--no-headers"]);
+    expect(rows.code, rows.stderr).toBe(0);
+    expect(rows.stdout).toBe(full.stdout.split("\n").slice(1).join("\n"));
+    expect(rows.stdout).not.toBe("");
+  });
+
+  it("prints nothing for an empty list, where the table says there is none", async () => {
+    const empty = mkdtempSync(join(tmpdir(), "fa-output-empty-"));
+    expect((await cli(["runs", "list", "--state-dir", empty])).stdout).toBe("no runs\n");
+    expect(await cli(["runs", "list", "--state-dir", empty, "--no-headers"])).toEqual({
+      code: 0,
+      stdout: "",
+      stderr: "",
+    });
+  });
+
+  it("is refused where no list is printed", async () => {
+    const out = await cli(["runs", "show", runId, "--state-dir", dir, "--no-headers"]);
+    expect(out.code).toBe(1);
+    expect(out.stderr).toContain("runs show does not take --no-headers (runs list does)");
+  });
 });

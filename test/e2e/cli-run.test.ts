@@ -99,6 +99,22 @@ describe("fleet-auditor run", () => {
     expect(out.stdout).toMatch(/firing\s+(critical|warning)/);
   });
 
+  it("reads --filter plan=trial,aws as both plans, as kcp reads a comma, and sends KEB a key per value", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "fa-cli-"));
+    const queries = async (...filters: string[]): Promise<string[]> => {
+      const out = await cli(runArgs("failing", kit.sim.url, dir, "--dry-run", ...filters, "-o", "json"));
+      expect(out.code, out.stderr).toBe(0);
+      return JSON.parse(out.stdout).queries.map((q: { query: string }) => q.query);
+    };
+    const commas = await queries("--filter", "plan=trial,aws");
+    expect(commas).toContain("plan=trial&plan=aws&state=failed&state=error");
+    for (const query of commas) expect(query).toMatch(/^plan=trial&plan=aws&state=/);
+    expect(await queries("--filter", "plan=trial", "--filter", "plan=aws")).toEqual(commas);
+    const empty = await cli(runArgs("failing", kit.sim.url, dir, "--filter", "plan=trial,,aws"));
+    expect(empty.code).toBe(1);
+    expect(empty.stderr).toContain("--filter plan=trial,,aws: an empty value in a comma-separated list");
+  });
+
   it("exits 2 on an incomplete scan", async () => {
     const dir = mkdtempSync(join(tmpdir(), "fa-cli-"));
     kit.sim.faults.add({

@@ -1,5 +1,5 @@
 import { mkdtempSync, readFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { tmpdir, userInfo } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { runArgs, cli as runCommandLine } from "../helpers/cli.ts";
@@ -344,5 +344,35 @@ describe("fleet-auditor silences", () => {
       expect(out, placeholder).toMatchObject({ code: 1 });
       expect(out.stderr).toMatch(/is a placeholder: say why/);
     }
+  });
+  it('takes who adds a silence from --by, else from $USER, also when a pasted --by "$USER" is empty', async () => {
+    const dir = mkdtempSync(join(tmpdir(), "fa-sil-by-"));
+    const add = (by: string[], env: Record<string, string>) =>
+      runCommandLine(
+        [
+          "silences",
+          "add",
+          "--match",
+          "plan=trial",
+          "--for",
+          "1h",
+          "--comment",
+          "quota",
+          ...by,
+          "--force",
+        ].concat(["--state-dir", dir, "-o", "json"]),
+        { env },
+      );
+    const fromUser = await add([], { USER: "ana" });
+    expect(fromUser.code, fromUser.stderr).toBe(0);
+    expect(JSON.parse(fromUser.stdout)).toMatchObject({ createdBy: "ana" });
+    expect(JSON.parse((await add(["--by", ""], { USER: "ana" })).stdout)).toMatchObject({ createdBy: "ana" });
+    expect(JSON.parse((await add(["--by", "bo"], { USER: "ana" })).stdout)).toMatchObject({
+      createdBy: "bo",
+    });
+    // No $USER (a container, cron): the account the process runs as.
+    const account = await add([], {});
+    expect(account.code, account.stderr).toBe(0);
+    expect(JSON.parse(account.stdout).createdBy).toBe(userInfo().username);
   });
 });

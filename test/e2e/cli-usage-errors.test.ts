@@ -71,4 +71,34 @@ describe("fleet-auditor usage errors", () => {
     );
     expect((await usageError(["apps", "status", "-x"]))[0]).toBe("fleet-auditor: unknown option -x");
   });
+
+  it("refuses an option the subcommand does not take, naming the subcommand that does", async () => {
+    expect(await usageError(["silences", "list", "--for", "1h", "--state-dir", dir])).toEqual([
+      "fleet-auditor: silences list does not take --for (silences add does)",
+      "See 'fleet-auditor silences --help' for usage.",
+    ]);
+    expect((await usageError(["runs", "show", "x", "--limit", "5", "--state-dir", dir]))[0]).toBe(
+      "fleet-auditor: runs show does not take --limit (runs list does)",
+    );
+    expect(
+      (await usageError(["lease", "show", "--audit", "failing", "--force", "--state-dir", dir]))[0],
+    ).toBe("fleet-auditor: lease show does not take --force (lease release does)");
+    expect((await usageError(["apps", "quarantine", "--node", "n1", "--state-dir", dir]))[0]).toBe(
+      "fleet-auditor: apps quarantine does not take --node (apps status does)",
+    );
+    expect((await usageError(["silences", "expire", "x", "--all", "--state-dir", dir]))[0]).toBe(
+      "fleet-auditor: silences expire does not take --all (silences list does)",
+    );
+  });
+
+  it("refuses a --deadline that Node's timers cannot hold, and one of no time at all", async () => {
+    expect(
+      (await usageError(["run", "--audit", "failing", "--deadline", "25d", "--state-dir", dir]))[0],
+    ).toBe(
+      "fleet-auditor: --deadline 25d: Node's timers hold at most 2^31-1 ms (about 24.8 days): give 24d or less",
+    );
+    expect((await usageError(["run", "--audit", "failing", "--deadline", "0s", "--state-dir", dir]))[0]).toBe(
+      "fleet-auditor: --deadline 0s: give a duration longer than 0",
+    );
+  });
 });

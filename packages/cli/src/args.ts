@@ -1,3 +1,4 @@
+import { userInfo } from "node:os";
 import { UsageError } from "./errors.ts";
 import { didYouMean } from "./suggest.ts";
 
@@ -20,6 +21,28 @@ export function parseDuration(value: string): number | undefined {
   if (!match) return undefined;
   const ms = Number(match[1]) * UNIT_MS[match[2] as keyof typeof UNIT_MS];
   return ms <= MAX_DURATION_MS ? ms : undefined;
+}
+
+/** The longest delay Node's timers hold, 2^31-1 ms (about 24.8 days): a longer one fires at once. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/**
+ * A duration that a timer will wait (`run --deadline`), in ms: refused past what Node's timers
+ * hold, where `setTimeout` fires after 1 ms instead (with only a warning), and refused at 0.
+ *
+ * @example parseTimerDuration("25d", "--deadline") // UsageError: give 24d or less
+ */
+export function parseTimerDuration(value: string, flag: string): number {
+  const ms = parseDuration(value);
+  if (ms === undefined) throw new UsageError(`${flag} ${value}: expected a duration such as 90s, 10m or 1h`);
+  if (ms === 0) throw new UsageError(`${flag} ${value}: give a duration longer than 0`);
+  if (ms > MAX_TIMER_MS) {
+    const unit = value.slice(-1) as keyof typeof UNIT_MS;
+    throw new UsageError(
+      `${flag} ${value}: Node's timers hold at most 2^31-1 ms (about 24.8 days): give ${Math.floor(MAX_TIMER_MS / UNIT_MS[unit])}${unit} or less`,
+    );
+  }
+  return ms;
 }
 
 /** An ISO time with a date and a time (`2026-11-30T06:00:00Z`); undefined when `value` is not one. */
@@ -45,12 +68,15 @@ export function parseSince(value: string, now: Date): Date {
 
 /**
  * Repeated `--flag KEY=VALUE` options (the value may contain `=`), mapped to field names; repeated
- * keys collect their values in order.
+ * keys collect their values in order. With `commas`, `KEY=A,B` is `KEY=A KEY=B`, as kcp reads its
+ * filter flags (pflag's string slices): for values that never hold a comma, such as KEB's plan,
+ * region and ID filters.
  */
 export function parseKeyValues<F extends string>(
   pairs: readonly string[],
   keys: Readonly<Record<string, F>>,
   flag: string,
+  { commas = false }: { commas?: boolean } = {},
 ): Map<F, string[]> {
   const out = new Map<F, string[]>();
   for (const pair of pairs) {
@@ -63,7 +89,10 @@ export function parseKeyValues<F extends string>(
         `${flag} ${pair}: expected KEY=VALUE with KEY one of ${Object.keys(keys).join(", ")}${didYouMean(key, Object.keys(keys))}`,
       );
     }
-    out.set(field, [...(out.get(field) ?? []), value]);
+    const values = commas ? value.split(",") : [value];
+    if (values.includes(""))
+      throw new UsageError(`${flag} ${pair}: an empty value in a comma-separated list`);
+    out.set(field, [...(out.get(field) ?? []), ...values]);
   }
   return out;
 }
@@ -95,4 +124,28 @@ export function subcommand<T extends string>(
     throw new UsageError(`${command} needs a command: ${names.join(", ")}`);
   if ((names as readonly string[]).includes(sub)) return sub as T;
   throw new UsageError(`unknown ${command} command ${sub}${didYouMean(sub, names)}`);
+}
+
+/**
+ * Who acts (`--by NAME`): the name given, else `$USER`, else the account the process runs as
+ * (`account`, by default the operating system's); undefined when none is known. An empty `--by`
+ * counts as not given: a pasted `--by "$USER"` where `USER` is unset (a container, cron) must
+ * still work.
+ */
+export function byWhom(
+  given: string | undefined,
+  vars: Readonly<Record<string, string | undefined>>,
+  account: () => string | undefined = accountName,
+): string | undefined {
+  for (const name of [given, vars.USER]) if (name?.trim()) return name.trim();
+  return account()?.trim() || undefined;
+}
+
+function accountName(): string | undefined {
+  try {
+    return userInfo().username;
+  } catch {
+    // A uid with no entry in the password database (some containers): no name to give.
+    return undefined;
+  }
 }

@@ -5,6 +5,7 @@ import cliPackage from "../package.json" with { type: "json" };
 import { explainAwsError } from "./aws-errors.ts";
 import type { Command, Io } from "./command.ts";
 import { appsCommand } from "./commands/apps.ts";
+import { completionCommand } from "./commands/completion.ts";
 import { leaseCommand } from "./commands/lease.ts";
 import { notifyCommand } from "./commands/notify.ts";
 import { runCommand } from "./commands/run.ts";
@@ -27,6 +28,7 @@ export const COMMANDS: readonly Command[] = [
   leaseCommand,
   slackCommand,
   notifyCommand,
+  completionCommand(() => COMMANDS),
 ];
 
 const HELP = new Set(["--help", "-h", "help"]);
@@ -35,11 +37,12 @@ const VERSION = new Set(["--version", "-V"]);
 const USAGE = `usage: fleet-auditor <command> [options]
 
 commands:
-${COMMANDS.map((c) => `  ${c.name.padEnd(10)}${c.summary}`).join("\n")}
+${COMMANDS.map((c) => `  ${c.name.padEnd(12)}${c.summary}`).join("\n")}
 
 fleet-auditor <command> --help (or fleet-auditor help <command>) prints a command's usage;
 fleet-auditor --version prints the version. Every command that prints data takes
--o/--output json|yaml|table.
+-o/--output json|yaml|table; the lists (runs list, silences list, apps status, apps quarantine)
+also --no-headers. An option the subcommand does not take is refused.
 
 State lives in the embedded store under --state-dir (default .fleet-auditor/) unless
 AUDIT_TABLE (with ALERT_TOPIC_ARN, CRITICAL_TOPIC_ARN, INCIDENT_TOPIC_ARN) and STATUS_TABLE

@@ -25,8 +25,20 @@ export const EXIT_CODES_HELP = `exit codes (every command):
   130/143  interrupted (SIGINT, Ctrl-C) / terminated (SIGTERM)
 `;
 
-/** Node's codes for a network that failed for now (the endpoint down or the name not answering). */
-const TRANSIENT_NETWORK = new Set(["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EPIPE", "EAI_AGAIN"]);
+/**
+ * Node's codes for an endpoint that could not be reached: down, cut off, or its name not found
+ * (ENOTFOUND: a resolver that says "no such name" is as often a VPN or DNS outage as a typo).
+ */
+const TRANSIENT_NETWORK = new Set([
+  "ECONNREFUSED",
+  "ECONNRESET",
+  "ETIMEDOUT",
+  "EPIPE",
+  "EAI_AGAIN",
+  "ENOTFOUND",
+  "EHOSTUNREACH",
+  "ENETUNREACH",
+]);
 const TRANSIENT_NAMES = new Set([
   "ThrottlingException",
   "ProvisionedThroughputExceededException",

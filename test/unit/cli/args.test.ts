@@ -1,4 +1,5 @@
 import {
+  byWhom,
   DEFAULT_STATE_DIR,
   parseDuration,
   parseIsoTime,
@@ -6,6 +7,7 @@ import {
   parseLimit,
   parseOutput,
   parseSince,
+  parseTimerDuration,
   stateDirOption,
   UsageError,
 } from "@fleet-auditor/cli";
@@ -54,6 +56,48 @@ describe("args: what the commands parse alike", () => {
         `--filter ${bad}: expected KEY=VALUE with KEY one of plan, region`,
       );
     }
+  });
+
+  it("reads KEY=A,B as KEY=A KEY=B where commas are asked for, and refuses an empty value between them", () => {
+    const keys = { plan: "plans", region: "regions" } as const;
+    const parsed = parseKeyValues(["plan=trial,aws", "plan=azure", "region=eu"], keys, "--filter", {
+      commas: true,
+    });
+    expect(Object.fromEntries(parsed)).toEqual({ plans: ["trial", "aws", "azure"], regions: ["eu"] });
+    expect(Object.fromEntries(parseKeyValues(["plan=trial,aws"], keys, "--filter"))).toEqual({
+      plans: ["trial,aws"],
+    });
+    for (const bad of ["plan=trial,", "plan=,aws", "plan=trial,,aws"])
+      expect(() => parseKeyValues([bad], keys, "--filter", { commas: true }), bad).toThrow(
+        `--filter ${bad}: an empty value in a comma-separated list`,
+      );
+  });
+
+  it("takes a timer's duration only as long as Node's timers hold, in the unit it was given", () => {
+    expect(parseTimerDuration("10m", "--deadline")).toBe(600_000);
+    expect(parseTimerDuration("24d", "--deadline")).toBe(24 * 86_400_000);
+    expect(parseTimerDuration("2147483s", "--deadline")).toBe(2_147_483_000);
+    for (const [value, most] of [
+      ["25d", "24d"],
+      ["597h", "596h"],
+      ["35792m", "35791m"],
+      ["2147484s", "2147483s"],
+    ])
+      expect(() => parseTimerDuration(value as string, "--deadline"), value).toThrow(
+        `--deadline ${value}: Node's timers hold at most 2^31-1 ms (about 24.8 days): give ${most} or less`,
+      );
+    expect(() => parseTimerDuration("0m", "--deadline")).toThrow("give a duration longer than 0");
+    expect(() => parseTimerDuration("soon", "--deadline")).toThrow("--deadline soon: expected a duration");
+  });
+
+  it("names who acts from --by, else $USER, else the account, and nobody when none is known", () => {
+    const account = () => "svc-ops";
+    expect(byWhom("ana", { USER: "bo" }, account)).toBe("ana");
+    expect(byWhom(undefined, { USER: "bo" }, account)).toBe("bo");
+    expect(byWhom(" ", { USER: "bo" }, account)).toBe("bo");
+    expect(byWhom("", {}, account)).toBe("svc-ops");
+    expect(byWhom(undefined, { USER: "" }, () => undefined)).toBeUndefined();
+    expect(byWhom(undefined, {})).toEqual(expect.any(String));
   });
 
   it("offers json, yaml and table output (csv where a command offers it), and one state-dir default", () => {

@@ -170,21 +170,25 @@ const cases: Array<[string, typeof ctx, () => Transition[]]> = [
 ];
 
 describe("renderings as received, every channel (snapshots)", () => {
-  it.each(cases)("%s: e-mail, Chatbot, Slack and the structured digest", async (name, context, make) => {
-    const transitions = make();
-    const [m] = renderDigests(context, transitions);
-    const slug = name.replace(/ /g, "-");
-    const digest = structured(m);
-    // Slack renders what the incidents topic carries: the same digest with its rows for channels.
-    const [forSlack] = renderDigests({ ...context, forChannels: true }, transitions);
-    await expect(json(slackMessage(structured(forSlack)))).toMatchFileSnapshot(
-      `__snapshots__/slack-${slug}.json`,
-    );
-    await expect(json(withoutAdditions(digest))).toMatchFileSnapshot(`__snapshots__/digest-${slug}.json`);
-    await expect(`Subject: ${m?.subject}\n\n${body(m).email}\n`).toMatchFileSnapshot(
-      `__snapshots__/email-${slug}.txt`,
-    );
-    await expect(json(JSON.parse(body(m).https))).toMatchFileSnapshot(`__snapshots__/chatbot-${slug}.json`);
-    // A hang guard: rendering 20,000 transitions twice takes seconds, more on a loaded machine.
-  }, 60_000);
+  it.each(cases)(
+    "%s: e-mail, Chatbot, Slack and the structured digest",
+    async (name, context, make) => {
+      const transitions = make();
+      const [m] = renderDigests(context, transitions);
+      const slug = name.replace(/ /g, "-");
+      const digest = structured(m);
+      // Slack renders what the incidents topic carries: the same digest with its rows for channels.
+      const [forSlack] = renderDigests({ ...context, forChannels: true }, transitions);
+      await expect(json(slackMessage(structured(forSlack)))).toMatchFileSnapshot(
+        `__snapshots__/slack-${slug}.json`,
+      );
+      await expect(json(withoutAdditions(digest))).toMatchFileSnapshot(`__snapshots__/digest-${slug}.json`);
+      await expect(`Subject: ${m?.subject}\n\n${body(m).email}\n`).toMatchFileSnapshot(
+        `__snapshots__/email-${slug}.txt`,
+      );
+      await expect(json(JSON.parse(body(m).https))).toMatchFileSnapshot(`__snapshots__/chatbot-${slug}.json`);
+      // A hang guard: rendering 20,000 transitions twice takes seconds, more on a loaded machine.
+    },
+    60_000,
+  );
 });

@@ -7,13 +7,12 @@ import type { Command, Io } from "../command.ts";
 import { parseCommandLine } from "../command-line.ts";
 import { UsageError } from "../errors.ts";
 import { EXIT } from "../exit-codes.ts";
-import { outputOption, parseOutput, printData } from "../output.ts";
-import { renderTable } from "../table.ts";
+import { listTable, noHeadersOption, outputOption, parseOutput, printData } from "../output.ts";
 
 const USAGE = `usage:
   fleet-auditor apps ingest FILE|- [-o json|yaml|table]   each line: one SQS message body
-  fleet-auditor apps status [--node N] [--status S] [--since ISO-TIME|90s|30m|1h|2d] [--limit N] [-o json|yaml|table]
-  fleet-auditor apps quarantine [--limit N] [-o json|yaml|table]
+  fleet-auditor apps status [--node N] [--status S] [--since ISO-TIME|90s|30m|1h|2d] [--limit N] [-o json|yaml|table] [--no-headers]
+  fleet-auditor apps quarantine [--limit N] [-o json|yaml|table] [--no-headers]
   fleet-auditor apps reindex [-o json|yaml|table]   give rows written before the byWatch index their key
 
 options: --state-dir DIR (default .fleet-auditor/); STATUS_TABLE=<table> (or sst shell) uses DynamoDB.
@@ -25,27 +24,40 @@ reason: the counts say how many; ingest the file again), or DynamoDB throttled o
 const SQS_BATCH = 10;
 
 const SUBCOMMANDS = ["ingest", "status", "quarantine", "reindex"] as const;
+const OPTIONS = {
+  ...stateDirOption,
+  ...outputOption,
+  ...noHeadersOption,
+  node: { type: "string" },
+  status: { type: "string" },
+  since: { type: "string" },
+  limit: { type: "string" },
+} as const;
+const TAKEN_BY = {
+  node: ["status"],
+  status: ["status"],
+  since: ["status"],
+  limit: ["status", "quarantine"],
+  "no-headers": ["status", "quarantine"],
+};
 
 /** `fleet-auditor apps …`: feed and read the Application status table. */
 export const appsCommand: Command = {
   name: "apps",
   summary: "KubeEdge Application status: ingest, status, quarantine, reindex",
   usage: USAGE,
+  subcommands: SUBCOMMANDS,
+  options: OPTIONS,
+  takenBy: TAKEN_BY,
   async run(argv, { env, io, now }) {
     const [given, ...rest] = argv;
     const sub = subcommand("apps", given, SUBCOMMANDS);
-    const { values, positionals } = parseCommandLine(
-      rest,
-      {
-        ...stateDirOption,
-        ...outputOption,
-        node: { type: "string" },
-        status: { type: "string" },
-        since: { type: "string" },
-        limit: { type: "string" },
-      },
-      sub === "ingest" ? 1 : 0,
-    );
+    const { values, positionals } = parseCommandLine(rest, OPTIONS, sub === "ingest" ? 1 : 0, {
+      command: "apps",
+      sub,
+      takenBy: TAKEN_BY,
+    });
+    const noHeaders = values["no-headers"];
     const output = parseOutput(values.output);
     const limit = parseLimit(values.limit);
     const since = values.since === undefined ? undefined : parseSince(values.since, now());
@@ -69,7 +81,7 @@ export const appsCommand: Command = {
           { node: values.node, status: values.status, since, limit },
           now(),
         );
-        printData(io, output, rows, () => statusTable(rows));
+        printData(io, output, rows, () => statusTable(rows, noHeaders));
         return EXIT.done;
       }
       if (sub === "reindex") {
@@ -83,7 +95,7 @@ export const appsCommand: Command = {
         return EXIT.done;
       }
       const items = await backend.store.quarantined(limit ?? 100);
-      printData(io, output, items, () => quarantineTable(items));
+      printData(io, output, items, () => quarantineTable(items, noHeaders));
       return EXIT.done;
     } finally {
       await backend.close();
@@ -139,9 +151,8 @@ async function readInput(path: string | undefined, io: Io): Promise<string> {
   return Buffer.concat(chunks).toString("utf8");
 }
 
-function statusTable(rows: StatusRow[]): string {
-  if (rows.length === 0) return "no applications";
-  return renderTable(
+function statusTable(rows: StatusRow[], noHeaders: boolean): string {
+  return listTable(
     ["NODE", "STATUS", "VERB", "KEY", "SUBRESOURCE", "MESSAGE TIME", "ERROR"],
     rows.map((r) => [
       r.node || "-",
@@ -154,12 +165,12 @@ function statusTable(rows: StatusRow[]): string {
         ? [r.error.code, r.error.reason, r.error.message].filter((x) => x !== undefined && x !== "").join(" ")
         : "-",
     ]),
+    { empty: "no applications", noHeaders },
   );
 }
 
-function quarantineTable(items: QuarantineItem[]): string {
-  if (items.length === 0) return "quarantine is empty";
-  return renderTable(
+function quarantineTable(items: QuarantineItem[], noHeaders: boolean): string {
+  return listTable(
     ["RECEIVED", "CODE", "REASON", "BODY"],
     items.map((q) => [
       q.receivedAt.replace("T", " ").slice(0, 19),
@@ -167,5 +178,6 @@ function quarantineTable(items: QuarantineItem[]): string {
       q.reason.slice(0, 80),
       `${JSON.stringify(q.body.slice(0, 40))}${q.truncated || q.body.length > 40 ? "…" : ""}`,
     ]),
+    { empty: "quarantine is empty", noHeaders },
   );
 }

@@ -6,12 +6,13 @@ import type { Command } from "../command.ts";
 import { parseCommandLine } from "../command-line.ts";
 import { UsageError } from "../errors.ts";
 import { EXIT } from "../exit-codes.ts";
+import { outputOption, parseOutput, printData } from "../output.ts";
 import { escapeControl } from "../table.ts";
 
 const AUDIT_NAMES = KNOWN_AUDITS.names;
 
 const USAGE = `usage:
-  fleet-auditor lease show --audit ${AUDIT_NAMES.join("|")}
+  fleet-auditor lease show --audit ${AUDIT_NAMES.join("|")} [-o json|yaml|table]
   fleet-auditor lease release --audit ${AUDIT_NAMES.join("|")} [--force]
 
 A run holds its audit's lease while it works; a run that was killed leaves it until it expires
@@ -24,19 +25,28 @@ exit codes: 0 shown, released, or no lease; 1 bad input; 2 nothing released (the
 or the lease changed since it was shown), or DynamoDB throttled or unreachable.
 `;
 
+const SUBCOMMANDS = ["show", "release"] as const;
+const OPTIONS = {
+  ...stateDirOption,
+  ...outputOption,
+  audit: { type: "string" },
+  force: { type: "boolean", default: false },
+} as const;
+const TAKEN_BY = { output: ["show"], force: ["release"] };
+
 /** `fleet-auditor lease …`: see and clear an audit's lease. */
 export const leaseCommand: Command = {
   name: "lease",
   summary: "see or clear the lease a killed run left behind: show, release",
   usage: USAGE,
+  subcommands: SUBCOMMANDS,
+  options: OPTIONS,
+  takenBy: TAKEN_BY,
   async run(argv, { env, io, now }) {
     const [given, ...rest] = argv;
-    const sub = subcommand("lease", given, ["show", "release"]);
-    const { values } = parseCommandLine(rest, {
-      ...stateDirOption,
-      audit: { type: "string" },
-      force: { type: "boolean", default: false },
-    });
+    const sub = subcommand("lease", given, SUBCOMMANDS);
+    const { values } = parseCommandLine(rest, OPTIONS, 0, { command: "lease", sub, takenBy: TAKEN_BY });
+    const output = parseOutput(values.output);
     if (!values.audit) throw new UsageError(`--audit is required: one of ${AUDIT_NAMES.join(", ")}`);
     const audit = oneOf(values.audit, AUDIT_NAMES, "--audit");
     const interactive = (io.stdin as { isTTY?: boolean }).isTTY === true;
@@ -46,15 +56,17 @@ export const leaseCommand: Command = {
     const backend = await openRuns(values["state-dir"], env);
     try {
       const shown = await backend.store.describeLease(audit);
+      if (sub === "show") {
+        printData(io, output, leaseData(audit, shown, now()), () =>
+          shown ? describeLease(audit, shown, now()) : `no lease on ${audit}`,
+        );
+        return EXIT.done;
+      }
       if (!shown) {
         io.stdout.write(`no lease on ${audit}\n`);
         return EXIT.done;
       }
       const told = describeLease(audit, shown, now());
-      if (sub === "show") {
-        io.stdout.write(`${told}\n`);
-        return EXIT.done;
-      }
       if (!values.force) {
         const rl = createInterface({ input: io.stdin, output: io.stderr });
         const answer = await rl.question(`${told}. Release it? [y/N] `);
@@ -89,6 +101,20 @@ export const leaseCommand: Command = {
     }
   },
 };
+
+/** `lease show -o json|yaml`: the audit and its lease (null when none), by its run's ID. */
+function leaseData(audit: string, lease: { owner: string; expiresAtMs: number } | undefined, now: Date) {
+  if (!lease) return { audit, lease: null };
+  const at = new Date(lease.expiresAtMs);
+  return {
+    audit,
+    lease: {
+      runId: lease.owner,
+      expiresAt: Number.isNaN(at.getTime()) ? null : at.toISOString(),
+      expired: lease.expiresAtMs < now.getTime(),
+    },
+  };
+}
 
 /** One line about a lease as it stands at `now`; an expired one says so (the next run takes it). */
 function describeLease(audit: string, lease: { owner: string; expiresAtMs: number }, now: Date): string {

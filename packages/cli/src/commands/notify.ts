@@ -1,6 +1,6 @@
 import { type AlertPublisher, MESSAGE_TOPICS, type MessageTopic } from "@fleet-auditor/audit";
 import { messagingFrom, type NotifyTestResult, notifyTest, type TopicTest } from "@fleet-auditor/use-cases";
-import { oneOf, stateDirOption, subcommand } from "../args.ts";
+import { byWhom, oneOf, stateDirOption, subcommand } from "../args.ts";
 import { explainAwsError } from "../aws-errors.ts";
 import type { Command, CommandContext } from "../command.ts";
 import { parseCommandLine } from "../command-line.ts";
@@ -21,7 +21,8 @@ snapshot, ledger, lease or silence is read or written.
 
 options:
   --topic TOPIC                 test one topic (default: every topic of the stage)
-  --by NAME                     who sends it, named in the message (default: $USER)
+  --by NAME                     who sends it, named in the message (default: $USER, else the
+                                account's name)
   --state-dir DIR               the embedded outbox (default .fleet-auditor/)
   -o, --output json|yaml|table  json and yaml print exactly the result: each topic published
                                 (with SNS's message ID), not-configured or refused (with the error)
@@ -42,24 +43,32 @@ const VARIABLE: Record<MessageTopic, string> = {
   critical: "CRITICAL_TOPIC_ARN",
 };
 
+const SUBCOMMANDS = ["test"] as const;
+const OPTIONS = {
+  ...stateDirOption,
+  ...outputOption,
+  topic: { type: "string" },
+  by: { type: "string" },
+} as const;
+
 /** `fleet-auditor notify test`: a harmless, clearly marked message through each route. */
 export const notifyCommand: Command = {
   name: "notify",
   summary: "send a test message through each topic to check its subscriptions: test",
   usage: USAGE,
+  subcommands: SUBCOMMANDS,
+  options: OPTIONS,
   async run(argv, { env, vars, io }) {
     const [given, ...rest] = argv;
-    subcommand("notify", given, ["test"]);
-    const { values } = parseCommandLine(rest, {
-      ...stateDirOption,
-      ...outputOption,
-      topic: { type: "string" },
-      by: { type: "string" },
-    });
+    subcommand("notify", given, SUBCOMMANDS);
+    const { values } = parseCommandLine(rest, OPTIONS);
     const output = parseOutput(values.output);
     const topic = values.topic === undefined ? undefined : oneOf(values.topic, MESSAGE_TOPICS, "--topic");
-    const sender = (values.by ?? vars.USER ?? "").trim();
-    if (sender === "") throw new UsageError("--by is required when $USER is not set: who sends the test");
+    const sender = byWhom(values.by, vars);
+    if (sender === undefined)
+      throw new UsageError(
+        "--by is required when neither $USER nor the account's name is known: who sends the test",
+      );
     const messages = openPublisher(values["state-dir"], env);
     const explained = explaining(messages.publisher, vars);
     try {

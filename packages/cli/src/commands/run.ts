@@ -13,7 +13,7 @@ import {
   runAudit,
   runDeadline,
 } from "@fleet-auditor/use-cases";
-import { oneOf, parseDuration, parseKeyValues, stateDirOption } from "../args.ts";
+import { oneOf, parseKeyValues, parseTimerDuration, stateDirOption } from "../args.ts";
 import { cliAudits, KNOWN_AUDITS, readsKeb, readsStatusTable } from "../audits.ts";
 import { openBackend } from "../backend.ts";
 import type { Command } from "../command.ts";
@@ -32,8 +32,10 @@ options:
   --dry-run                     compute everything, publish and write nothing
   --now ISO-TIME                the time the audit engine uses (default: now)
   -o, --output json|yaml|table  json and yaml print exactly the run summary (an array with --audit all)
-  --filter KEY=VALUE            narrow the audit; KEY: plan, region, account, subaccount, shoot, instance, runtime
-  --deadline DURATION           stop reading after this long and end the run incomplete (default 10m)
+  --filter KEY=VALUE[,VALUE]    narrow the audit; KEY: plan, region, account, subaccount, shoot, instance, runtime
+                                (plan=trial,aws: either plan, as kcp reads it; or repeat --filter)
+  --deadline DURATION           stop reading after this long and end the run incomplete (default 10m,
+                                at most 24d)
 
 KEB audits (failing, expired): --keb-url or KEB_URL; auth (environment): KEB_TOKEN, or
 KEB_TOKEN_URL + KEB_CLIENT_ID with KEB_CLIENT_SECRET or KEB_USERNAME + KEB_PASSWORD.
@@ -58,32 +60,35 @@ const FILTER_KEYS: Record<string, keyof Filters> = {
   runtime: "runtimeIDs",
 };
 
+const OPTIONS = {
+  audit: { type: "string" },
+  "keb-url": { type: "string" },
+  ...stateDirOption,
+  "dry-run": { type: "boolean", default: false },
+  now: { type: "string" },
+  ...outputOption,
+  filter: { type: "string", multiple: true, default: [] as string[] },
+  deadline: { type: "string", default: "10m" },
+} as const;
+
 /** `fleet-auditor run`: one audit (or all) from a terminal. */
 export const runCommand: Command = {
   name: "run",
   summary: "run an audit against a KEB",
   usage: USAGE,
+  options: OPTIONS,
   async run(argv, { env, vars, io }) {
-    const { values } = parseCommandLine(argv, {
-      audit: { type: "string" },
-      "keb-url": { type: "string" },
-      ...stateDirOption,
-      "dry-run": { type: "boolean", default: false },
-      now: { type: "string" },
-      ...outputOption,
-      filter: { type: "string", multiple: true, default: [] },
-      deadline: { type: "string", default: "10m" },
-    });
+    const { values } = parseCommandLine(argv, OPTIONS);
     if (!values.audit) throw new UsageError("--audit is required");
     oneOf(values.audit, [...AUDIT_NAMES, "all"], "--audit");
     const output = parseOutput(values.output);
-    const deadlineMs = parseDuration(values.deadline);
-    if (deadlineMs === undefined)
-      throw new UsageError(`--deadline ${values.deadline}: expected a duration such as 90s, 10m or 1h`);
+    const deadlineMs = parseTimerDuration(values.deadline, "--deadline");
     const edgeAvailable = !env.AUDIT_TABLE || env.STATUS_TABLE !== undefined;
     const names =
       values.audit === "all" ? AUDIT_NAMES.filter((name) => readsKeb(name) || edgeAvailable) : [values.audit];
-    const filters = Object.fromEntries(parseKeyValues(values.filter, FILTER_KEYS, "--filter"));
+    const filters = Object.fromEntries(
+      parseKeyValues(values.filter, FILTER_KEYS, "--filter", { commas: true }),
+    );
     const inputs = names.map((audit) =>
       parseRunInput({
         audit,

@@ -16,13 +16,21 @@ import type { Command } from "../command.ts";
 import { parseCommandLine } from "../command-line.ts";
 import { UsageError } from "../errors.ts";
 import { EXIT } from "../exit-codes.ts";
-import { DATA_FORMATS, type Output, outputOption, parseOutput, printData } from "../output.ts";
+import {
+  DATA_FORMATS,
+  listTable,
+  noHeadersOption,
+  type Output,
+  outputOption,
+  parseOutput,
+  printData,
+} from "../output.ts";
 import { csvCell, escapeControl, renderTable } from "../table.ts";
 
 const AUDIT_NAMES = KNOWN_AUDITS.names;
 
 const USAGE = `usage:
-  fleet-auditor runs list [--audit ${AUDIT_NAMES.join("|")}] [--limit N] [-o json|yaml|table]
+  fleet-auditor runs list [--audit ${AUDIT_NAMES.join("|")}] [--limit N] [-o json|yaml|table] [--no-headers]
   fleet-auditor runs show RUN_ID [-o json|yaml|table|csv]
 
 show prints every transition of a run (the run ID is the one its messages quote), from its
@@ -31,19 +39,32 @@ options: --state-dir DIR (default .fleet-auditor/); AUDIT_TABLE=<table> (or sst 
 exit codes: 0 found, 1 bad input or no such run, 2 DynamoDB throttled or unreachable.
 `;
 
+const SUBCOMMANDS = ["list", "show"] as const;
+const OPTIONS = {
+  ...stateDirOption,
+  ...outputOption,
+  ...noHeadersOption,
+  audit: { type: "string" },
+  limit: { type: "string" },
+} as const;
+const TAKEN_BY = { audit: ["list"], limit: ["list"], "no-headers": ["list"] };
+
 /** `fleet-auditor runs …`: the run ledger and every run's report. */
 export const runsCommand: Command = {
   name: "runs",
   summary: "the run ledger and each run's full report: list, show",
   usage: USAGE,
+  subcommands: SUBCOMMANDS,
+  options: OPTIONS,
+  takenBy: TAKEN_BY,
   async run(argv, { env, io }) {
     const [given, ...rest] = argv;
-    const sub = subcommand("runs", given, ["list", "show"]);
-    const { values, positionals } = parseCommandLine(
-      rest,
-      { ...stateDirOption, ...outputOption, audit: { type: "string" }, limit: { type: "string" } },
-      sub === "show" ? 1 : 0,
-    );
+    const sub = subcommand("runs", given, SUBCOMMANDS);
+    const { values, positionals } = parseCommandLine(rest, OPTIONS, sub === "show" ? 1 : 0, {
+      command: "runs",
+      sub,
+      takenBy: TAKEN_BY,
+    });
     const output = parseOutput<Output>(
       values.output,
       sub === "show" ? [...DATA_FORMATS, "csv"] : DATA_FORMATS,
@@ -61,7 +82,7 @@ export const runsCommand: Command = {
           .map((r) => r.summary)
           .sort((a, b) => b.startedAt.localeCompare(a.startedAt))
           .slice(0, limit);
-        printData(io, output, runs.map(listed), () => runTable(runs));
+        printData(io, output, runs.map(listed), () => runTable(runs, values["no-headers"]));
         return EXIT.done;
       }
       const view = await showRun({ ...backend, audits: KNOWN_AUDITS }, runId as string);
@@ -86,9 +107,8 @@ function listed(s: RunSummary) {
   return { ...rest, transitions: transitions.length + (s.transitionsOmitted ?? 0) };
 }
 
-function runTable(runs: RunSummary[]): string {
-  if (runs.length === 0) return "no runs";
-  return renderTable(
+function runTable(runs: RunSummary[], noHeaders: boolean): string {
+  return listTable(
     ["STARTED", "AUDIT", "RUN ID", "STATUS", "SCAN", "TRANSITIONS", "MESSAGES"],
     runs.map((s) => [
       s.startedAt.replace("T", " ").slice(0, 19),
@@ -99,6 +119,7 @@ function runTable(runs: RunSummary[]): string {
       String(s.transitions.length + (s.transitionsOmitted ?? 0)),
       String(s.notified.messages),
     ]),
+    { empty: "no runs", noHeaders },
   );
 }
 

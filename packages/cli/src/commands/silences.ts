@@ -9,31 +9,31 @@ import {
   type SnapshotEntry,
   silenceState,
 } from "@fleet-auditor/audit";
-import { oneOf, parseDuration, parseIsoTime, stateDirOption, subcommand } from "../args.ts";
+import { byWhom, oneOf, parseDuration, parseIsoTime, stateDirOption, subcommand } from "../args.ts";
 import { KNOWN_AUDITS } from "../audits.ts";
 import { openSilences } from "../backend.ts";
 import type { Command } from "../command.ts";
 import { parseCommandLine } from "../command-line.ts";
 import { UsageError } from "../errors.ts";
 import { EXIT } from "../exit-codes.ts";
-import { outputOption, parseOutput, printData } from "../output.ts";
+import { listTable, noHeadersOption, outputOption, parseOutput, printData } from "../output.ts";
 import { didYouMean } from "../suggest.ts";
-import { escapeControl, renderTable, terminalJson } from "../table.ts";
+import { escapeControl, terminalJson } from "../table.ts";
 
 const AUDIT_NAMES = KNOWN_AUDITS.names;
 
 const USAGE = `usage:
   fleet-auditor silences add (--match LABEL(=|!=|=~|!~)VALUE [--match …] | --incident KEY)
                              (--for 90s|30m|4h|2d | --until ISO-TIME) [--starts ISO-TIME]
-                             --comment TEXT --by NAME [--audit ${AUDIT_NAMES.join("|")}] [--force] [-o json|yaml|table]
-  fleet-auditor silences list [--all] [-o json|yaml|table]   pending and active ones (--all: expired too)
+                             --comment TEXT [--by NAME] [--audit ${AUDIT_NAMES.join("|")}] [--force] [-o json|yaml|table]
+  fleet-auditor silences list [--all] [-o json|yaml|table] [--no-headers]   pending and active ones (--all: expired too)
   fleet-auditor silences expire ID
 
 --incident KEY silences an open incident (its incidentKey, as messages and reports give it): the
 matchers of its groupBy labels, for its audit; --match adds to them. --starts plans a window that
 begins later (a maintenance); --for then counts from it. A store that has never recorded a run
 of the audit (a mistyped AUDIT_TABLE or --state-dir) is refused unless --force; so is a
-placeholder comment ("...").
+placeholder comment ("..."). --by (who silences) defaults to $USER, else the account's name.
 
 matchers (all must hold), as Alertmanager's: = equal, != not equal, =~ matches, !~ does not match
 a regular expression (RE2 syntax, anchored at both ends: --match 'reason=~err_keb_.*').
@@ -78,33 +78,51 @@ function matchersFrom(texts: readonly string[], audit: string | undefined): Labe
   });
 }
 
+const SUBCOMMANDS = ["add", "list", "expire"] as const;
+const OPTIONS = {
+  ...stateDirOption,
+  ...outputOption,
+  ...noHeadersOption,
+  match: { type: "string", multiple: true, default: [] as string[] },
+  for: { type: "string" },
+  until: { type: "string" },
+  comment: { type: "string" },
+  by: { type: "string" },
+  audit: { type: "string" },
+  incident: { type: "string" },
+  starts: { type: "string" },
+  force: { type: "boolean", default: false },
+  all: { type: "boolean", default: false },
+} as const;
+const ADD = ["add"];
+const TAKEN_BY = {
+  output: ["add", "list"],
+  "no-headers": ["list"],
+  all: ["list"],
+  ...Object.fromEntries(
+    ["match", "for", "until", "comment", "by", "audit", "incident", "starts", "force"].map((o) => [o, ADD]),
+  ),
+};
+
 /** `fleet-auditor silences …`: keep matching runtimes quiet until a time. */
 export const silencesCommand: Command = {
   name: "silences",
   summary: "keep matching runtimes quiet until a time: add, list, expire",
   usage: USAGE,
-  async run(argv, { env, io, now: clock }) {
+  subcommands: SUBCOMMANDS,
+  options: OPTIONS,
+  takenBy: TAKEN_BY,
+  async run(argv, { env, vars, io, now: clock }) {
     const now = clock();
     const [given, ...rest] = argv;
-    const sub = subcommand("silences", given, ["add", "list", "expire"]);
-    const { values, positionals } = parseCommandLine(
-      rest,
-      {
-        ...stateDirOption,
-        ...outputOption,
-        match: { type: "string", multiple: true, default: [] },
-        for: { type: "string" },
-        until: { type: "string" },
-        comment: { type: "string" },
-        by: { type: "string" },
-        audit: { type: "string" },
-        incident: { type: "string" },
-        starts: { type: "string" },
-        force: { type: "boolean", default: false },
-        all: { type: "boolean", default: false },
-      },
-      sub === "expire" ? 1 : 0,
-    );
+    const sub = subcommand("silences", given, SUBCOMMANDS);
+    const parsed = parseCommandLine(rest, OPTIONS, sub === "expire" ? 1 : 0, {
+      command: "silences",
+      sub,
+      takenBy: TAKEN_BY,
+    });
+    const { positionals } = parsed;
+    const values = { ...parsed.values, by: byWhom(parsed.values.by, vars) };
     const output = parseOutput(values.output);
     if (sub === "expire" && !positionals[0]) throw new UsageError("silences expire needs the silence ID");
     // What can be checked without the store is, before it is opened.
@@ -158,7 +176,7 @@ export const silencesCommand: Command = {
           .map((x) => ({ ...x, state: silenceState(x, now) }))
           .filter((x) => values.all || x.state !== "expired")
           .sort((a, b) => (a.startsAt < b.startsAt ? -1 : a.startsAt > b.startsAt ? 1 : 0));
-        printData(io, output, all, () => silenceTable(all));
+        printData(io, output, all, () => silenceTable(all, values["no-headers"]));
       }
       return EXIT.done;
     } finally {
@@ -235,7 +253,8 @@ function newSilence(
     throw new UsageError(
       `--comment "${v.comment.trim()}" is a placeholder: say why, e.g. --comment "INC-1234 quota raise"`,
     );
-  if (!v.by) throw new UsageError("--by is required: who silences");
+  if (!v.by)
+    throw new UsageError("--by is required when neither $USER nor the account's name is known: who silences");
   const startsAt = v.starts === undefined ? now : parseIsoTime(v.starts);
   if (!startsAt)
     throw new UsageError(`--starts ${v.starts}: expected an ISO time such as 2026-12-24T22:00:00Z`);
@@ -264,9 +283,8 @@ function newSilence(
   return silence;
 }
 
-function silenceTable(items: Array<Silence & { state: string }>): string {
-  if (items.length === 0) return "no silences";
-  return renderTable(
+function silenceTable(items: Array<Silence & { state: string }>, noHeaders: boolean): string {
+  return listTable(
     ["ID", "STATE", "AUDIT", "MATCHES", "STARTS AT", "ENDS AT", "BY", "COMMENT"],
     items.map((s) => [
       s.id,
@@ -278,5 +296,6 @@ function silenceTable(items: Array<Silence & { state: string }>): string {
       s.createdBy,
       s.comment,
     ]),
+    { empty: "no silences", noHeaders },
   );
 }

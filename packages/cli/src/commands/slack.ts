@@ -25,6 +25,14 @@ reports from DynamoDB.
 exit codes: 0 printed; 1 bad input, or no such run or message; 2 DynamoDB throttled or unreachable.
 `;
 
+const SUBCOMMANDS = ["preview"] as const;
+const OPTIONS = {
+  ...stateDirOption,
+  // The payload is JSON by nature (Block Kit Builder takes JSON): JSON unless asked.
+  output: { ...outputOption.output, default: "json" },
+  "from-outbox": { type: "boolean", default: false },
+} as const;
+
 /**
  * `fleet-auditor slack preview …`: what the Slack function would post for a run, through the same
  * `slackMessageFor` (the use cases' `slack-delivery.ts`) that renders Block Kit with render's
@@ -34,19 +42,12 @@ export const slackCommand: Command = {
   name: "slack",
   summary: "preview the Block Kit message a run posts to Slack",
   usage: USAGE,
+  subcommands: SUBCOMMANDS,
+  options: OPTIONS,
   async run(argv, { env, io }) {
     const [given, ...rest] = argv;
-    subcommand("slack", given, ["preview"]);
-    const { values, positionals } = parseCommandLine(
-      rest,
-      {
-        ...stateDirOption,
-        // The payload is JSON by nature (Block Kit Builder takes JSON): JSON unless asked.
-        output: { ...outputOption.output, default: "json" },
-        "from-outbox": { type: "boolean", default: false },
-      },
-      1,
-    );
+    subcommand("slack", given, SUBCOMMANDS);
+    const { values, positionals } = parseCommandLine(rest, OPTIONS, 1);
     const output = parseOutput(values.output, ["json", "yaml"]);
     const runId = positionals[0];
     if (!runId && !values["from-outbox"])
