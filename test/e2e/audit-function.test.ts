@@ -92,7 +92,7 @@ describe("functions/audit.ts", () => {
     const shown = (await handler({ show: summary.runId }, fakeContext())) as RunView;
     expect(shown).toMatchObject({ runId: summary.runId, audit: "failing", source: "report" });
     expect(shown.transitions).toHaveLength(summary.transitions.length);
-    expect(shown.transitions[0]).toHaveProperty("shootName");
+    expect(shown.transitions[0]).toHaveProperty("finding.labels.shoot");
     expect(await handler({ show: "no-such-run" }, fakeContext())).toBeNull();
   });
 

@@ -32,19 +32,14 @@ describe("fleet-auditor runs", () => {
       source: "report",
     });
     expect(view.transitions).toHaveLength(first.transitions.length);
+    // Each transition as the engine made it: its finding with labels and the audit's detail.
     expect(Object.keys(view.transitions[0])).toEqual(
-      expect.arrayContaining([
-        "kind",
-        "instanceID",
-        "shootName",
-        "region",
-        "plan",
-        "state",
-        "previousState",
-        "severity",
-        "since",
-      ]),
+      expect.arrayContaining(["kind", "key", "finding", "state", "previousState", "severity", "since"]),
     );
+    expect(Object.keys(view.transitions[0].finding)).toEqual(
+      expect.arrayContaining(["key", "labels", "severity", "summary", "detail"]),
+    );
+    expect(view.transitions[0].finding.labels).toHaveProperty("shoot");
 
     const csv = (await cli(["runs", "show", first.runId, "--state-dir", dir, "--output", "csv"])).stdout
       .trim()

@@ -351,5 +351,5 @@ describe("the IAM contract", () => {
         patterns.some((p) => p.test(key)),
         key,
       ).toBe(true);
-  });
+  }, 60_000); // a hang guard: every function bundled and run once; 5 s alone, over 20 s on a loaded machine
 });

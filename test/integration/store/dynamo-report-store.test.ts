@@ -74,7 +74,7 @@ describe("DynamoReportStore on a real DynamoDB API (dynalite, or DynamoDB Local 
     expect(back?.transitions[99_999]).toEqual(big.transitions[99_999]);
     expect(back?.transitions.map((t) => t.key)).toEqual(big.transitions.map((t) => t.key));
     expect(back?.summary).toEqual(big.summary);
-  });
+  }, 60_000); // a hang guard: 100,000 transitions packed and read back take seconds, more under load
 
   it("finds nothing for an unknown run, and refuses a report that lost a part", async () => {
     expect(await store().loadReport("nope")).toBeUndefined();
