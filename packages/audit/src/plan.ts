@@ -17,13 +17,13 @@ import { formatCount } from "./text.ts";
 export interface PlannedMember {
   ref: TransitionRef;
   transition: Transition;
-  /** How it reads in every channel: its presenter asked once (`alert-row.ts`). */
-  row: AlertRow;
+  /** How it reads in every channel: its presenter asked once, when first read (`alert-row.ts`). */
+  readonly row: AlertRow;
   /**
    * Its fields in the structured digest v1, which programs read, and its failing operation before
    * a change (`previousOperation`): the presenter's `digestV1`.
    */
-  digestV1: { row: DigestV1Row; previousOperation?: unknown };
+  readonly digestV1: { row: DigestV1Row; previousOperation?: unknown };
   /** The finding's console page and runbook, from the link templates (absent: no link). */
   links: { runtime?: string; runbook?: string };
   /** The command that shows what the finding is about (its presenter's), if one can be pasted. */
@@ -121,17 +121,29 @@ function member(
     ...(runtime ? [{ name: "console", url: runtime }] : []),
     ...(runbook ? [{ name: "runbook", url: runbook }] : []),
   ];
-  const previousOperation = transition.previous
-    ? ctx.presenter.digestV1.row(transition.previous).operation
-    : undefined;
+  // A row and v1's fields are built when a channel first reads them: a run of 20,000 transitions
+  // names a few hundred, and building every row would hold their e-mail lines and details at once.
+  let row: AlertRow | undefined;
+  let digestV1: PlannedMember["digestV1"] | undefined;
   return {
     ref,
     transition,
-    digestV1: {
-      row: ctx.presenter.digestV1.row(transition.finding),
-      ...(previousOperation !== undefined ? { previousOperation } : {}),
+    get digestV1() {
+      if (!digestV1) {
+        const previousOperation = transition.previous
+          ? ctx.presenter.digestV1.row(transition.previous).operation
+          : undefined;
+        digestV1 = {
+          row: ctx.presenter.digestV1.row(transition.finding),
+          ...(previousOperation !== undefined ? { previousOperation } : {}),
+        };
+      }
+      return digestV1;
     },
-    row: alertRow(transition, ctx.presenter, ctx.at, { links, ...(inspect ? { inspect } : {}) }),
+    get row() {
+      row ??= alertRow(transition, ctx.presenter, ctx.at, { links, ...(inspect ? { inspect } : {}) });
+      return row;
+    },
     links: { ...(runtime ? { runtime } : {}), ...(runbook ? { runbook } : {}) },
     ...(inspect ? { inspect } : {}),
   };

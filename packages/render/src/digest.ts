@@ -13,7 +13,7 @@ import { byteSize, SNS_BYTE_BUDGET, snsMessage } from "@fleet-auditor/notify/sns
 import { chatbotNotification } from "./chatbot/render-chatbot.ts";
 import { renderText } from "./email/render-text.ts";
 import { shortDigest } from "./short-digest.ts";
-import { structuredDigest, structuredTransitions } from "./structured/digest-v1.ts";
+import { structuredDigest, structuredTransition } from "./structured/digest-v1.ts";
 import type { DigestV1Transition } from "./structured/digest-v1-schema.ts";
 import { subjectLine } from "./subject.ts";
 
@@ -53,14 +53,13 @@ export function renderDigests(
   };
   // The structured variant (`default`) names as many transitions as the publish has room for,
   // round-robin over the groups (`order`), so that every incident has its first runtimes named.
+  // Rows are built in that order as far as the room goes: a large run names a few hundred of its
+  // thousands, and builds no row it cannot name.
   const byRef = new Map(groups.flatMap((g) => g.told.map((m) => [m.ref, m] as const)));
-  const rows = structuredTransitions(
-    ctx,
-    order.map((r) => byRef.get(r) as PlannedMember),
-  );
+  const rows = lazyRows(ctx, order.map((r) => byRef.get(r) as PlannedMember));
   const build = (named: number): DigestMessage => {
     const structured = JSON.stringify(
-      structuredDigest(ctx, transitions, groups, order, rows.slice(0, named), { subject, severity }),
+      structuredDigest(ctx, transitions, groups, order, rows.upTo(named), { subject, severity }),
     );
     const inStructured = new Set(order.slice(0, named));
     const told = (r: TransitionRef): boolean => email.named.has(r) && inStructured.has(r);
@@ -87,26 +86,58 @@ export function renderDigests(
     // Every field in it is bounded and it names no transition: this is a bug, not a big incident.
     throw new RangeError(`short digest of run ${ctx.runId} is ${byteSize(short)} bytes, over SNS's limit`);
   }
-  let message = build(order.length);
-  if (byteSize(message) > SNS_BYTE_BUDGET) message = build(fitting(byteSize(build(0)), rows));
+  const base = byteSize(build(0));
+  // Every row within reach of the budget: the whole message is measured, and cut only if it must.
+  let message =
+    fitting(base, rows, SNS_BYTE_BUDGET + REACH) === order.length
+      ? build(order.length)
+      : build(fitting(base, rows, SNS_BYTE_BUDGET));
+  if (byteSize(message) > SNS_BYTE_BUDGET) message = build(fitting(base, rows, SNS_BYTE_BUDGET));
   // Groups alone can outgrow a publish (thousands of distinct reasons): then the short form is
   // the digest, rather than a run that fails to publish every time.
   if (byteSize(message) > SNS_BYTE_BUDGET) return [short];
   return [{ ...message, short }];
 }
 
+// How far past the budget an estimate may be and the whole message still be measured: the
+// estimate is within a few bytes of the message, so past this no whole message can fit.
+const REACH = 4_096;
+
+/** The structured rows of the named members, each built when first wanted. */
+interface LazyRows {
+  readonly length: number;
+  at(i: number): DigestV1Transition;
+  upTo(n: number): DigestV1Transition[];
+}
+
+function lazyRows(ctx: DigestContext, members: readonly PlannedMember[]): LazyRows {
+  const built: DigestV1Transition[] = [];
+  const at = (i: number): DigestV1Transition => {
+    while (built.length <= i) built.push(structuredTransition(ctx, members[built.length] as PlannedMember));
+    return built[i] as DigestV1Transition;
+  };
+  return {
+    length: members.length,
+    at,
+    upTo: (n) => {
+      if (n > 0) at(n - 1);
+      return built.slice(0, n);
+    },
+  };
+}
+
 /**
- * How many rows fit beside a message of `base` bytes that names none: each row costs its bytes as
- * the message carries it (its JSON, escaped again inside the message's JSON) and a comma. Summed
- * once, rather than rendering the whole message at each step of a search; the count of omitted
- * rows changes by a few digits, within the budget's margin.
+ * How many rows fit beside a message of `base` bytes that names none, within `budget`: each row
+ * costs its bytes as the message carries it (its JSON, escaped again inside the message's JSON)
+ * and a comma. Summed once, rather than rendering the whole message at each step of a search; the
+ * count of omitted rows changes by a few digits, within the budget's margin.
  */
-function fitting(base: number, rows: readonly DigestV1Transition[]): number {
+function fitting(base: number, rows: LazyRows, budget: number): number {
   let total = base;
   let fits = 0;
-  for (const row of rows) {
-    total += Buffer.byteLength(JSON.stringify(JSON.stringify(row))) - 2 + 1;
-    if (total > SNS_BYTE_BUDGET) break;
+  for (let i = 0; i < rows.length; i++) {
+    total += Buffer.byteLength(JSON.stringify(JSON.stringify(rows.at(i)))) - 2 + 1;
+    if (total > budget) break;
     fits++;
   }
   return fits;

@@ -184,12 +184,12 @@ function groupSection(d: DigestV1, g: DigestV1["groups"][number], index: number)
   const words = wordsOf(g);
   const named = g.plans.filter((p) => slackText(p.plan, 30));
   const plans = named.length
-    ? `; ${words.tally ? `${words.tally} ` : ""}${named
+    ? `; ${words.tally ? `${slackText(words.tally, 30)} ` : ""}${named
         .slice(0, PLANS)
         .map((p) => `${slackText(p.plan, 30)} ${formatCount(p.count)}`)
         .join(", ")}${named.length > PLANS ? ", …" : ""}`
     : "";
-  const where = g.region ? ` ${words.place} ${slackCode(g.region, 40)}` : "";
+  const where = g.region ? ` ${slackText(words.place, 30)} ${slackCode(g.region, 40)}` : "";
   const was = g.from?.length
     ? `\n${fromText(
         g.from.map((f) => [f.was, f.count] as const),
@@ -237,7 +237,9 @@ function groupSection(d: DigestV1, g: DigestV1["groups"][number], index: number)
 /** `inspect:` (the group's first named member) and `silence:` lines, each command whole. */
 function groupCommands(d: DigestV1, g: DigestV1["groups"][number], first: Row | undefined): string {
   const store = d.store ?? {};
-  const inspect = first ? rowOf(first).inspect : undefined;
+  // A digest may come from another publisher: a command it suggests is shown only if it can be pasted.
+  const given = first ? rowOf(first).inspect : undefined;
+  const inspect = given === undefined ? undefined : pastableCommand(given);
   const silence = g.labels
     ? silenceCommand({ audit: d.audit, labels: Object.entries(g.labels) }, store)
     : undefined;
@@ -272,9 +274,9 @@ function wordsOf(g: Group | undefined): { noun: string; tally: string; place: st
   return g?.words ?? NO_WORDS;
 }
 
-/** A row as channels render it: its `alert`, else its key alone. */
+/** A row as channels render it: its `alert`, else its key and v1's name of it (`shootName`: the summary). */
 function rowOf(t: Row): { key: string; summary: string; note?: string; inspect?: string } {
-  return t.alert ?? { key: t.instanceID, summary: "" };
+  return t.alert ?? { key: t.instanceID, summary: t.shootName };
 }
 
 /** A command as inline code, or "" when it is too long to show whole. */

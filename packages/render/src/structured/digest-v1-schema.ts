@@ -92,12 +92,11 @@ const DigestV1TransitionSchema = object({
   alert: object({
     key: string().describe("the finding's key"),
     summary: string().describe("one line that names it"),
-    note: string().optional().describe("what a chat list says after its name"),
-    inspect: string().optional().describe("the command that shows what it is about"),
-    details: array(object({ name: string(), value: string() })).describe(
-      "name/value pairs, most telling first (KEB: description, operation, shoot, region, instance)",
-    ),
-    links: array(object({ name: string(), url: Link })).describe("console, runbook"),
+    note: string().max(1_000).optional().describe("what a chat list says after its name"),
+    inspect: string().max(1_000).optional().describe("the command that shows what it is about"),
+    details: array(object({ name: string().max(100), value: string().max(1_000) }))
+      .max(50)
+      .describe("name/value pairs, most telling first (KEB: description, operation, shoot, region, instance)"),
   })
     .optional()
     .describe(
@@ -127,9 +126,9 @@ const DigestV1GroupSchema = object({
     .optional()
     .describe("a changed group: what its members were before, 'state (reason)', most first (added in place)"),
   words: object({
-    noun: string().describe("what its members are: 'runtimes'"),
-    tally: string().describe("what `plans` counts: 'plans', 'verbs'"),
-    place: string().describe("the words before its place: 'in', 'on node'"),
+    noun: string().max(100).describe("what its members are: 'runtimes'"),
+    tally: string().max(100).describe("what `plans` counts: 'plans', 'verbs'"),
+    place: string().max(100).describe("the words before its place: 'in', 'on node'"),
   })
     .optional()
     .describe("the words channels tell it with (in incident and pager messages; added in place)"),

@@ -31,7 +31,7 @@ function digestTime(value: string): string | undefined {
 }
 
 /**
- * The structured digest naming `named` (the first rows of `order`, from `structuredTransitions`)
+ * The structured digest naming `named` (the first rows of `order`, each from `structuredTransition`)
  * and counting the rest. `subject` and `severity` are the e-mail's.
  */
 export function structuredDigest(
@@ -107,15 +107,8 @@ export function structuredDigest(
   };
 }
 
-/** The plan's members as the structured digest names them: built once, then fitted. */
-export function structuredTransitions(
-  ctx: DigestContext,
-  members: readonly PlannedMember[],
-): DigestV1Transition[] {
-  return members.map((m) => structuredTransition(ctx, m));
-}
-
-function structuredTransition(ctx: DigestContext, m: PlannedMember): DigestV1Transition {
+/** A member of the plan as the structured digest names it. */
+export function structuredTransition(ctx: DigestContext, m: PlannedMember): DigestV1Transition {
   const t = m.transition;
   const { expiredAt, operation, edge, ...fields } = m.digestV1.row;
   const { previousOperation } = m.digestV1;
@@ -153,18 +146,25 @@ function structuredTransition(ctx: DigestContext, m: PlannedMember): DigestV1Tra
   } as DigestV1Transition;
 }
 
-/** The row as a channel out of process renders it: what the plan's presenter said, no more. */
+/**
+ * The row as a channel out of process renders it: what the plan's presenter said, cut to what a
+ * channel shows (Slack shows 160 characters of a note), so that a message names as many rows as
+ * it can. Its links are the row's `links` above.
+ */
 function alertOf(m: PlannedMember): NonNullable<DigestV1Transition["alert"]> {
   const r = m.row;
   return {
     key: r.key,
     summary: r.summary,
-    ...(r.note !== undefined ? { note: r.note } : {}),
+    ...(r.note !== undefined ? { note: oneLine(r.note, ALERT_NOTE) } : {}),
     ...(r.inspect !== undefined ? { inspect: r.inspect } : {}),
-    details: r.details.map((d) => ({ ...d })),
-    links: r.links.map((l) => ({ ...l })),
+    details: r.details.map((d) => ({ name: oneLine(d.name, 60), value: oneLine(d.value, ALERT_DETAIL) })),
   };
 }
+
+// What a channel shows of a note and of a detail's value.
+const ALERT_NOTE = 160;
+const ALERT_DETAIL = 300;
 
 /** A detail whose time field is one the schema takes, or has none (the flat form's, as it was). */
 function withTimes(detail: unknown, field: string): Record<string, unknown> {
