@@ -84,6 +84,14 @@ export {
   type TransitionKind,
   type TransitionRef,
 } from "./snapshot.ts";
+export {
+  type KeyPrint,
+  keyPrintOf,
+  problemHash,
+  type SnapshotFingerprint,
+  type SteadyInput,
+  unchangedSince,
+} from "./snapshot-fingerprint.ts";
 export { type RunSummary, summarizeTransition, type TransitionSummary } from "./summary.ts";
 export {
   countOf,
