@@ -61,7 +61,11 @@ export class SnapshotCache {
    * `from`, or undefined when nothing is kept at `from` (then nothing can be said of it). The
    * kept snapshot is unchanged until `settled`.
    */
-  applied(audit: string, from: string, changes: readonly SnapshotChange[]): Map<string, SnapshotEntry> | undefined {
+  applied(
+    audit: string,
+    from: string,
+    changes: readonly SnapshotChange[],
+  ): Map<string, SnapshotEntry> | undefined {
     const kept = this.#kept.get(audit);
     if (!kept || kept.version !== from || from.startsWith(WRITING)) return undefined;
     const after = new Map(kept.entries);
@@ -77,7 +81,13 @@ export class SnapshotCache {
    * `applied` snapshot (and the fingerprint written with it) is the snapshot at `to`, kept as old
    * as the read it began from.
    */
-  settled(audit: string, from: string, to: string, after: Map<string, SnapshotEntry>, print?: SnapshotFingerprint): void {
+  settled(
+    audit: string,
+    from: string,
+    to: string,
+    after: Map<string, SnapshotEntry>,
+    print?: SnapshotFingerprint,
+  ): void {
     const kept = this.#kept.get(audit);
     if (!kept || kept.version !== from) return this.forget(audit);
     this.#kept.set(audit, { version: to, entries: after, keptAt: kept.keptAt });

@@ -76,7 +76,11 @@ export class SnapshotVersions {
       await this.#client.send(
         new PutCommand({
           TableName: this.#table,
-          Item: { ...itemKey.snapshotVersion(audit), version: token, ...(fingerprint ? { fingerprint } : {}) },
+          Item: {
+            ...itemKey.snapshotVersion(audit),
+            version: token,
+            ...(fingerprint ? { fingerprint } : {}),
+          },
           ConditionExpression: "#version = :mark",
           ExpressionAttributeNames: { "#version": "version" },
           ExpressionAttributeValues: { ":mark": `${WRITING}${token}` },

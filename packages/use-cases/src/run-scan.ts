@@ -7,6 +7,7 @@ import {
   type AuditHealth,
   type DiffResult,
   diffSnapshot,
+  type Finding,
   keepable,
   type SnapshotEntry,
   type Transition,
@@ -46,12 +47,17 @@ export async function loadState(deps: ResolvedDeps, run: Run): Promise<LoadedSta
  * due or absent), then none are read and the diff is skipped. The findings judged are those the
  * diff will see (`keepable`); a fingerprint never stands in for the entries otherwise.
  */
-export async function knownState(deps: ResolvedDeps, run: Run, scan: Scan, loaded: LoadedState): Promise<State> {
+export async function knownState(
+  deps: ResolvedDeps,
+  run: Run,
+  scan: Scan,
+  loaded: LoadedState,
+): Promise<State> {
   if ("previous" in loaded) return loaded;
   const { fingerprint, ...rest } = loaded;
   const unchanged = unchangedSince(fingerprint, {
     audit: run.audit.name,
-    findings: keepable(scan.findings).findings,
+    findings: keepableOnce(scan.findings).findings,
     problemKey: run.audit.presenter.problemKey,
     complete: scan.complete,
     now: run.now,
@@ -63,12 +69,27 @@ export async function knownState(deps: ResolvedDeps, run: Run, scan: Scan, loade
 }
 
 /**
+ * `keepable` once per findings array: the fingerprint's judgement (stage 3) and `leaveOut` (stage
+ * 4) see the same scan when the absence lookup found nothing to look up, and a JSON size check of
+ * thousands of findings is a run's largest cost after the listing.
+ */
+const keptOf = new WeakMap<readonly Finding[], ReturnType<typeof keepable>>();
+function keepableOnce(findings: readonly Finding[]): ReturnType<typeof keepable> {
+  let kept = keptOf.get(findings);
+  if (!kept) {
+    kept = keepable(findings);
+    keptOf.set(findings, kept);
+  }
+  return kept;
+}
+
+/**
  * Stage 4, last: what the run cannot keep (`keepable`: a finding that cannot be stored, a second
  * finding under one key) is left out before the diff (stage 5), so nothing is published that the
  * commit would then refuse; it is counted in the summary and told once.
  */
 export function leaveOut(deps: ResolvedDeps, scan: Scan): Scan {
-  const { findings, leftOut } = keepable(scan.findings);
+  const { findings, leftOut } = keepableOnce(scan.findings);
   if (leftOut.length === 0) return scan;
   deps.hooks.log?.warn("findings that cannot be kept were left out", {
     count: leftOut.length,
