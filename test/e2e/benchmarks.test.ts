@@ -65,7 +65,9 @@ describe("benchmarks at smoke size", () => {
       backends.length,
     );
     expect(
-      count(new RegExp(`steady run of a new store / listing alone, worst audit: ${NUMBER} \\(bar <= 1.25\\)`)),
+      count(
+        new RegExp(`steady run of a new store / listing alone, worst audit: ${NUMBER} \\(bar <= 1.25\\)`),
+      ),
     ).toBe(backends.length);
     expect(text).toMatch(new RegExp(`AWS requests: ours \\d+ .*naive \\d+; ratio ${NUMBER}x`));
     expect(text).toMatch(/snapshot item writes: \d+ \(bar 0\)/);

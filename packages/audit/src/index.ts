@@ -87,9 +87,7 @@ export {
 export {
   type KeyPrint,
   keyPrintOf,
-  problemHash,
   type SnapshotFingerprint,
-  type SteadyInput,
   unchangedSince,
 } from "./snapshot-fingerprint.ts";
 export { type RunSummary, summarizeTransition, type TransitionSummary } from "./summary.ts";

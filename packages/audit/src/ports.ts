@@ -1,8 +1,8 @@
+import type { Finding } from "./finding.ts";
 import type { AuditHealth } from "./health.ts";
 import type { DigestMessage } from "./message.ts";
 import type { RunReport } from "./report.ts";
 import type { Silence } from "./silence.ts";
-import type { Finding } from "./finding.ts";
 import type { SnapshotChange, SnapshotEntry } from "./snapshot.ts";
 import type { SnapshotFingerprint } from "./snapshot-fingerprint.ts";
 import type { RunSummary } from "./summary.ts";

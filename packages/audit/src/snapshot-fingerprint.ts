@@ -35,7 +35,7 @@ export function keyPrintOf(entry: SnapshotEntry, problemKey: (f: Finding) => str
  * different problems share one with odds of about 1 in 10^16: the same as a finding's `changed`
  * going untold once in the lifetime of many fleets; a print never stands in for a key.
  */
-export function problemHash(text: string): string {
+function problemHash(text: string): string {
   let h1 = 0xdeadbeef;
   let h2 = 0x41c6ce57;
   for (let i = 0; i < text.length; i++) {
@@ -49,7 +49,7 @@ export function problemHash(text: string): string {
 }
 
 /** What `unchangedSince` needs of a run: the diff's input without the snapshot it stands in for. */
-export type SteadyInput = Pick<
+type SteadyInput = Pick<
   DiffInput,
   "audit" | "findings" | "problemKey" | "complete" | "now" | "policy" | "silences"
 >;
@@ -69,7 +69,7 @@ export function unchangedSince(print: SnapshotFingerprint, input: SteadyInput): 
   const seen = new Set<string>();
   for (const finding of input.findings) {
     const prev = print.get(finding.key);
-    if (!prev || !prev.firing || prev.clearRuns !== 0 || seen.has(finding.key)) return false;
+    if (!prev?.firing || prev.clearRuns !== 0 || seen.has(finding.key)) return false;
     seen.add(finding.key);
     if (prev.problem !== problemHash(input.problemKey(finding))) return false;
     const quiet = prev.notifiedAt !== null && now - prev.notifiedAt < input.policy.repeatIntervalMs;

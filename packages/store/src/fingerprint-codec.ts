@@ -12,7 +12,7 @@ import {
  * capped at 400 KB. About 10,000 entries fit (some 30 bytes each); a larger snapshot keeps none,
  * and every new store reads it whole, as before fingerprints.
  */
-export const FINGERPRINT_MAX_BYTES = 350_000;
+const FINGERPRINT_MAX_BYTES = 350_000;
 
 /** The fingerprint of a whole snapshot, each entry's problem judged by `problemKey`. */
 export function fingerprintOf(

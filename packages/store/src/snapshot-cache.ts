@@ -89,7 +89,10 @@ export class SnapshotCache {
     print?: SnapshotFingerprint,
   ): void {
     const kept = this.#kept.get(audit);
-    if (!kept || kept.version !== from) return this.forget(audit);
+    if (!kept || kept.version !== from) {
+      this.forget(audit);
+      return;
+    }
     this.#kept.set(audit, { version: to, entries: after, keptAt: kept.keptAt });
     if (print) this.#prints.set(audit, { version: to, print });
     else this.#prints.delete(audit);

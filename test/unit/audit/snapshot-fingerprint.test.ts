@@ -4,8 +4,8 @@ import {
   DEFAULT_POLICY,
   diffSnapshot,
   type Finding,
-  keyPrintOf,
   kebPresenter,
+  keyPrintOf,
   type Silence,
   type SnapshotEntry,
   type SnapshotFingerprint,
@@ -56,7 +56,7 @@ function fingerprintOf(snapshot: Map<string, SnapshotEntry>): SnapshotFingerprin
 }
 
 /** The snapshot after a run whose every message was told. */
-function after(snapshot: Map<string, SnapshotEntry>, step: Step): Map<string, SnapshotEntry> {
+function commitRun(snapshot: Map<string, SnapshotEntry>, step: Step): Map<string, SnapshotEntry> {
   const { diff } = judge(snapshot, step);
   const next = new Map(snapshot);
   const told = new Set(diff.transitions.map((_, i) => i));
@@ -68,7 +68,7 @@ function after(snapshot: Map<string, SnapshotEntry>, step: Step): Map<string, Sn
 }
 
 const base = (): Map<string, SnapshotEntry> =>
-  after(new Map(), { findings: [finding("a"), finding("b"), finding("quiet")], at: T0 });
+  commitRun(new Map(), { findings: [finding("a"), finding("b"), finding("quiet")], at: T0 });
 
 describe("unchangedSince", () => {
   it("shows a run that lists what the snapshot holds, before any reminder is due, as changing nothing", () => {
@@ -114,9 +114,9 @@ describe("unchangedSince", () => {
       judge(snapshot, { findings: [finding("a"), finding("b"), finding("quiet")], at: hours(30) }).unchanged,
     ).toBe(false);
     const twice = { ...DEFAULT_POLICY, fireAfterRuns: 2, resolveAfterRuns: 2 };
-    const pending = after(new Map(), { findings: [finding("p")], at: T0, policy: twice });
+    const pending = commitRun(new Map(), { findings: [finding("p")], at: T0, policy: twice });
     expect(judge(pending, { findings: [finding("p")], at: hours(1), policy: twice }).unchanged).toBe(false);
-    const clearing = after(base(), {
+    const clearing = commitRun(base(), {
       findings: [finding("a"), finding("quiet")],
       at: hours(1),
       policy: twice,
@@ -159,7 +159,7 @@ describe("unchangedSince", () => {
         expect(diff).toEqual({ transitions: [], changes: [] });
         agreed++;
       }
-      snapshot = after(snapshot, step);
+      snapshot = commitRun(snapshot, step);
     }
     expect(agreed).toBeGreaterThan(0);
   });
