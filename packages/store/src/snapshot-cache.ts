@@ -58,8 +58,8 @@ export class SnapshotCache {
 
   /**
    * What is kept at `from` with the changes applied: the snapshot after a commit that began at
-   * `from`, or undefined when nothing is kept at `from` (then nothing can be said of it). The
-   * kept snapshot is unchanged until `settled`.
+   * `from`, or undefined when nothing (young enough) is kept at `from`: then nothing can be said
+   * of it. The kept snapshot is unchanged until `settled`.
    */
   applied(
     audit: string,
@@ -68,6 +68,8 @@ export class SnapshotCache {
   ): Map<string, SnapshotEntry> | undefined {
     const kept = this.#kept.get(audit);
     if (!kept || kept.version !== from || from.startsWith(WRITING)) return undefined;
+    // Past the age at which `get` reads the table again, no fingerprint is drawn from it either.
+    if (this.#now() - kept.keptAt > MAX_AGE_MS) return undefined;
     const after = new Map(kept.entries);
     for (const c of changes) {
       if (c.op === "put") after.set(c.entry.key, deepFreeze(structuredClone(c.entry)));
