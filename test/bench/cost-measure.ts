@@ -42,7 +42,7 @@ export interface KebAuditMeasure {
   first: { units: Units; transitions: number; publishes: SnsPublishes["tally"] };
   /** A steady run of a warm container (the store kept between runs). */
   warm: { units: Units; requests: number };
-  /** A steady run of a new container (reads the whole snapshot). */
+  /** A steady run of a new container (reads the snapshot's fingerprint, one item). */
   cold: { units: Units; requests: number };
 }
 

@@ -69,7 +69,7 @@ export const cost = (l: Line): number => l.quantity * l.price.usd;
 
 /** Units of one run of a KEB audit at the reference size, warm and new containers mixed. */
 export function kebRunUnits(m: KebAuditMeasure, refFlagged: number): Units {
-  // A new container reads the whole snapshot: that part grows with the flagged set.
+  // A new container reads the snapshot's fingerprint (about 30 bytes a key): that part grows with the flagged set.
   const scale = refFlagged / Math.max(1, m.flagged);
   const cold = {
     read: m.warm.units.read + (m.cold.units.read - m.warm.units.read) * scale,

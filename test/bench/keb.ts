@@ -79,13 +79,16 @@ export async function benchKeb(options: BenchOptions = {}): Promise<boolean> {
     say(`bounded-concurrency pager: ${fmt(oursMs)} ms (rounds: ${spread(ours)})`);
     say(`sequential pager (KEB's Go client): ${fmt(seqMs)} ms (rounds: ${spread(sequential)})`);
     const toBound = oursMs / lowerBound;
-    say(`ratio to lower bound: ${fmt(toBound, 2)} ${report.bar(toBound, "<=", 1.15, "1.15")}`);
+    say(`ratio to lower bound: ${fmt(toBound, 2)}x (no bar: one request alone costs more than the latency)`);
     const speedup = seqMs / oursMs;
     say(`speed-up over sequential: ${fmt(speedup, 2)}x ${report.bar(speedup, ">=", 3, "3.00")}`);
     // Beyond the latency each request also costs the transfer, the timer and the parse; no pager
-    // can go below ceil(pages/concurrency) requests each as long as one request alone takes.
+    // can go below ceil(pages/concurrency) requests each as long as one request alone takes, and
+    // that is measured in the same run, so the bar holds the pager, not the machine's load.
+    const toAlone = oursMs / (rounds * aloneMs);
+    say(`one request alone: ${fmt(aloneMs)} ms (${fmt(aloneMs / p.latency, 2)}x the latency)`);
     say(
-      `one request alone: ${fmt(aloneMs)} ms (${fmt(aloneMs / p.latency, 2)}x the latency); pager to ceil(${pages}/${CONCURRENCY}) x that: ${fmt(oursMs / (rounds * aloneMs), 2)}`,
+      `pager to ceil(${pages}/${CONCURRENCY}) x one request alone: ${fmt(toAlone, 2)} ${report.bar(toAlone, "<=", 1.1, "1.10")}`,
     );
   } finally {
     await sim.stop();

@@ -67,6 +67,12 @@ export {
   type TransitionKind,
   type TransitionRef,
 } from "./snapshot.ts";
+export {
+  type KeyPrint,
+  keyPrintOf,
+  type SnapshotFingerprint,
+  unchangedSince,
+} from "./snapshot-fingerprint.ts";
 export { type RunSummary, summarizeTransition, type TransitionSummary } from "./summary.ts";
 export {
   countOf,

@@ -1,8 +1,10 @@
+import type { Finding } from "./finding.ts";
 import type { AuditHealth } from "./health.ts";
 import type { DigestMessage } from "./message.ts";
 import type { RunReport } from "./report.ts";
 import type { Silence } from "./silence.ts";
 import type { SnapshotChange, SnapshotEntry } from "./snapshot.ts";
+import type { SnapshotFingerprint } from "./snapshot-fingerprint.ts";
 import type { RunSummary } from "./summary.ts";
 
 /** What committing a run's snapshot changes did. */
@@ -44,10 +46,22 @@ export interface AuditStateStore {
   /** The audit's snapshot, one entry per flagged runtime. */
   loadSnapshot(audit: string): Promise<Map<string, SnapshotEntry>>;
   /**
+   * The fingerprint of the audit's snapshot as last committed (`unchangedSince` reads it), or
+   * undefined when none is known to describe it: then only `loadSnapshot` can tell. Optional: a
+   * store without it is always read whole.
+   */
+  loadFingerprint?(audit: string): Promise<SnapshotFingerprint | undefined>;
+  /**
    * Writes the changes after extending the audit's lease on the condition that `fence.owner`
    * still holds it; throws `LeaseLostError` (and writes nothing) when another run took it over.
+   * `problemKey` (the audit presenter's) lets a store that keeps a fingerprint write it with them.
    */
-  commit(audit: string, changes: readonly SnapshotChange[], fence: CommitFence): Promise<CommitResult>;
+  commit(
+    audit: string,
+    changes: readonly SnapshotChange[],
+    fence: CommitFence,
+    problemKey?: (f: Finding) => string,
+  ): Promise<CommitResult>;
   /** The ledger record of a run key, if that run completed. */
   findRun(audit: string, runKey: string): Promise<RunRecord | undefined>;
   /** Records a completed run; false when the key is already recorded. */

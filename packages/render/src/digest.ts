@@ -56,7 +56,10 @@ export function renderDigests(
   // Rows are built in that order as far as the room goes: a large run names a few hundred of its
   // thousands, and builds no row it cannot name.
   const byRef = new Map(groups.flatMap((g) => g.told.map((m) => [m.ref, m] as const)));
-  const rows = lazyRows(ctx, order.map((r) => byRef.get(r) as PlannedMember));
+  const rows = lazyRows(
+    ctx,
+    order.map((r) => byRef.get(r) as PlannedMember),
+  );
   const build = (named: number): DigestMessage => {
     const structured = JSON.stringify(
       structuredDigest(ctx, transitions, groups, order, rows.upTo(named), { subject, severity }),

@@ -11,14 +11,17 @@ import {
   type AuditStateStore,
   type CommitFence,
   type CommitResult,
+  type Finding,
   HEALTHY,
   type RunRecord,
   type SnapshotChange,
   type SnapshotEntry,
+  type SnapshotFingerprint,
 } from "@fleet-auditor/audit";
 import { itemKey } from "./audit-table.ts";
 import { batchWrite } from "./batch-write.ts";
 import { LeaseLostError } from "./errors.ts";
+import { decodeFingerprint, encodeFingerprint, fingerprintOf } from "./fingerprint-codec.ts";
 import { SnapshotCache } from "./snapshot-cache.ts";
 import { readSnapshot } from "./snapshot-read.ts";
 import { SnapshotVersions } from "./snapshot-version.ts";
@@ -34,7 +37,9 @@ export interface DynamoAuditStoreOptions {
  * run: items are capped at 400 KB), a ledger item per run with a TTL, and a lease per audit.
  * Commits are fenced by the lease (one conditional write) and then batched. Each commit changes
  * the snapshot's version item, so a store kept between runs (a warm Lambda's) reads the whole
- * snapshot again only when it changed since it last read or wrote it.
+ * snapshot again only when it changed since it last read or wrote it; and settles it with the
+ * snapshot's fingerprint, so that a run that changes nothing, in a new container too, reads one
+ * item (`loadFingerprint`, `unchangedSince`).
  */
 export class DynamoAuditStore implements AuditStateStore {
   readonly #client: DynamoDBDocumentClient;
@@ -62,7 +67,29 @@ export class DynamoAuditStore implements AuditStateStore {
     return this.#snapshots.keep(audit, version, entries);
   }
 
-  async commit(audit: string, changes: readonly SnapshotChange[], fence: CommitFence): Promise<CommitResult> {
+  /**
+   * The fingerprint settled with the snapshot's version, or undefined while a commit is under way,
+   * after one that could not write it (it had not read the snapshot, or the fingerprint was too
+   * large), before the first commit of this release, or when it cannot be decoded. A store that
+   * kept the fingerprint of the version it finds reads the version alone.
+   */
+  async loadFingerprint(audit: string): Promise<SnapshotFingerprint | undefined> {
+    const kept = this.#snapshots.fingerprint(audit);
+    let read = await this.#versions.readWith(audit, kept === undefined);
+    if (kept && read.version === kept.version) return kept.print;
+    // Another store committed since: its fingerprint, in one more read.
+    if (kept) read = await this.#versions.readWith(audit, true);
+    const print = read.fingerprint && decodeFingerprint(read.fingerprint);
+    if (print) this.#snapshots.keepFingerprint(audit, read.version, print);
+    return print || undefined;
+  }
+
+  async commit(
+    audit: string,
+    changes: readonly SnapshotChange[],
+    fence: CommitFence,
+    problemKey?: (f: Finding) => string,
+  ): Promise<CommitResult> {
     const result: CommitResult = { written: 0, deleted: 0 };
     if (changes.length === 0) return result;
     // Fencing: one conditional write proves this run still owns the audit, so no other run can
@@ -71,10 +98,14 @@ export class DynamoAuditStore implements AuditStateStore {
       throw new LeaseLostError(audit, fence.owner);
     }
     // Marked before the first item is written, settled after the last: a store that kept the
-    // snapshot at another version, or read it meanwhile, reads it again.
+    // snapshot at another version, or read it meanwhile, reads it again. The fingerprint is of
+    // the snapshot this store read at the version the mark replaced, with these changes: any
+    // other commit between would have moved that version, and then none is written.
     const token = crypto.randomUUID();
     const before = await this.#versions.markWriting(audit, token);
     let settled = false;
+    let after: Map<string, SnapshotEntry> | undefined;
+    let print: SnapshotFingerprint | undefined;
     try {
       await batchWrite(
         this.#client,
@@ -85,9 +116,13 @@ export class DynamoAuditStore implements AuditStateStore {
             : { DeleteRequest: { Key: itemKey.snapshot(audit, c.key) } },
         ),
       );
-      settled = await this.#versions.settle(audit, token);
+      after = this.#snapshots.applied(audit, before, changes);
+      print = after && problemKey ? fingerprintOf(after, problemKey) : undefined;
+      const bytes = print && encodeFingerprint(print);
+      settled = await this.#versions.settle(audit, token, bytes);
+      if (!bytes) print = undefined;
     } finally {
-      if (settled) this.#snapshots.apply(audit, before, token, changes);
+      if (settled && after) this.#snapshots.settled(audit, before, token, after, print);
       else this.#snapshots.forget(audit);
     }
     for (const c of changes) c.op === "put" ? result.written++ : result.deleted++;

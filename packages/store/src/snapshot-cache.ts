@@ -1,4 +1,4 @@
-import type { SnapshotChange, SnapshotEntry } from "@fleet-auditor/audit";
+import type { SnapshotChange, SnapshotEntry, SnapshotFingerprint } from "@fleet-auditor/audit";
 
 /**
  * The version an audit's snapshot has while a commit writes it: no one may keep what they read
@@ -29,6 +29,7 @@ interface Kept {
  */
 export class SnapshotCache {
   readonly #kept = new Map<string, Kept>();
+  readonly #prints = new Map<string, { version: string; print: SnapshotFingerprint }>();
   readonly #now: () => number;
 
   constructor(now: () => number = Date.now) {
@@ -56,24 +57,62 @@ export class SnapshotCache {
   }
 
   /**
-   * After a commit that moved the marker from `from` to `to` with no other commit between: what
-   * is kept at `from` plus the changes is the snapshot at `to`. Anything else is forgotten.
+   * What is kept at `from` with the changes applied: the snapshot after a commit that began at
+   * `from`, or undefined when nothing (young enough) is kept at `from`: then nothing can be said
+   * of it. The kept snapshot is unchanged until `settled`.
    */
-  apply(audit: string, from: string, to: string, changes: readonly SnapshotChange[]): void {
+  applied(
+    audit: string,
+    from: string,
+    changes: readonly SnapshotChange[],
+  ): Map<string, SnapshotEntry> | undefined {
+    const kept = this.#kept.get(audit);
+    if (!kept || kept.version !== from || from.startsWith(WRITING)) return undefined;
+    // Past the age at which `get` reads the table again, no fingerprint is drawn from it either.
+    if (this.#now() - kept.keptAt > MAX_AGE_MS) return undefined;
+    const after = new Map(kept.entries);
+    for (const c of changes) {
+      if (c.op === "put") after.set(c.entry.key, deepFreeze(structuredClone(c.entry)));
+      else after.delete(c.key);
+    }
+    return after;
+  }
+
+  /**
+   * After a commit that moved the marker from `from` to `to` with no other commit between: its
+   * `applied` snapshot (and the fingerprint written with it) is the snapshot at `to`, kept as old
+   * as the read it began from.
+   */
+  settled(
+    audit: string,
+    from: string,
+    to: string,
+    after: Map<string, SnapshotEntry>,
+    print?: SnapshotFingerprint,
+  ): void {
     const kept = this.#kept.get(audit);
     if (!kept || kept.version !== from) {
-      this.#kept.delete(audit);
+      this.forget(audit);
       return;
     }
-    for (const c of changes) {
-      if (c.op === "put") kept.entries.set(c.entry.key, deepFreeze(structuredClone(c.entry)));
-      else kept.entries.delete(c.key);
-    }
-    kept.version = to;
+    this.#kept.set(audit, { version: to, entries: after, keptAt: kept.keptAt });
+    if (print) this.#prints.set(audit, { version: to, print });
+    else this.#prints.delete(audit);
+  }
+
+  /** The fingerprint kept for `audit`, at the version it describes. */
+  fingerprint(audit: string): { version: string; print: SnapshotFingerprint } | undefined {
+    return this.#prints.get(audit);
+  }
+
+  /** Keeps a fingerprint read with `version` (never one of a commit under way). */
+  keepFingerprint(audit: string, version: string, print: SnapshotFingerprint): void {
+    if (!version.startsWith(WRITING)) this.#prints.set(audit, { version, print });
   }
 
   forget(audit: string): void {
     this.#kept.delete(audit);
+    this.#prints.delete(audit);
   }
 }
 

@@ -5,7 +5,14 @@ import { RunDeadlineError, RunInputError } from "./errors.ts";
 import { type AuditRunDeps, withDefaults } from "./run-deps.ts";
 import { commit, fence, NO_WRITES, NOTHING_TOLD, record, summarize, updateHealth } from "./run-finish.ts";
 import type { AuditRunInput } from "./run-input.ts";
-import { leaveOut, loadState, planTransitions, rememberLeftOut, withEndings } from "./run-scan.ts";
+import {
+  knownState,
+  leaveOut,
+  loadState,
+  planTransitions,
+  rememberLeftOut,
+  withEndings,
+} from "./run-scan.ts";
 import { beginRun, outOfTime, recordedRun, startRun } from "./run-start.ts";
 import type { AuditRunResult, RunOptions } from "./run-state.ts";
 import { digestContext, keepReport, publish, render } from "./run-tell.ts";
@@ -16,9 +23,10 @@ import { digestContext, keepReport, publish, render } from "./run-tell.ts";
  *
  * 1. Recorded run? A scheduled time already in the ledger returns its summary.
  * 2. Lease: take the audit's lease, or stand back.
- * 3. Read: the audit's source reads its findings (`AuditSource.read`), while the snapshot,
- *    silences and the audit's health load and the ledger is asked again (a run that finished
- *    meanwhile makes this one a duplicate).
+ * 3. Read: the audit's source reads its findings (`AuditSource.read`), while the snapshot (or
+ *    its fingerprint), silences and the audit's health load and the ledger is asked again (a run
+ *    that finished meanwhile makes this one a duplicate). The snapshot's entries are read after
+ *    the findings only when the fingerprint cannot show that the run changes nothing.
  * 4. Confirm: a source that can look keys up again does so for those the snapshot has and the
  *    read did not find (`confirmAbsent`); one still flagged stays, the others say how they ended.
  *    Findings that cannot be kept are left out, told once.
@@ -52,13 +60,19 @@ export async function runAudit(
   if (ended) return ended;
   let health: AuditHealth | undefined;
   try {
-    const [listed, state, recorded] = await Promise.all([
+    const [listed, loaded, recorded] = await Promise.all([
       source.read(run),
       beforeDeadline(loadState(deps, run), run.signal, "loading the audit's snapshot"),
       beforeDeadline(recordedRun(deps, run), run.signal, "checking the run ledger"),
     ]);
     if (recorded) return recorded;
-    health = state.health;
+    health = loaded.health;
+    // A read cut short by the deadline still plans (in the margin kept for that), so the
+    // entries it needs are read then too; before it, their read races the deadline.
+    const known = knownState(deps, run, listed, loaded);
+    const state = run.signal?.aborted
+      ? await known
+      : await beforeDeadline(known, run.signal, "loading the audit's snapshot");
     const confirmed =
       listed.complete && source.confirmAbsent
         ? await source.confirmAbsent(run, listed, state)

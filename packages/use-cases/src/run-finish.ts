@@ -27,7 +27,12 @@ export function commit(
   diff: DiffResult,
   delivery: Delivery,
 ): Promise<CommitResult> {
-  return deps.ports.store.commit(run.audit.name, committable(diff, delivery), fence(run));
+  return deps.ports.store.commit(
+    run.audit.name,
+    committable(diff, delivery),
+    fence(run),
+    run.audit.presenter.problemKey,
+  );
 }
 
 /** The lease this run must still hold for a write that depends on it, extended from now. */

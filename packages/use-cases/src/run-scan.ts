@@ -1,33 +1,86 @@
 // What a run knows before it tells anything: the audit's state (read in stage 3, beside the
-// source's read), the findings it can keep (stage 4) and the transitions its findings make
-// against the snapshot (stage 5). Stages 3 to 5 of `runAudit`.
+// source's read; the snapshot's entries only when its fingerprint cannot show the run changes
+// nothing), the findings it can keep (stage 4) and the transitions its findings make against the
+// snapshot (stage 5). Stages 3 to 5 of `runAudit`.
 
 import {
   type AuditHealth,
   type DiffResult,
   diffSnapshot,
+  type Finding,
   keepable,
   type SnapshotEntry,
   type Transition,
+  unchangedSince,
 } from "@fleet-auditor/audit";
 import type { AuditSource } from "./ports.ts";
 import type { ResolvedDeps } from "./run-deps.ts";
-import type { Run, Scan, State } from "./run-state.ts";
+import type { LoadedState, Run, Scan, State } from "./run-state.ts";
 
-/** Stage 3, alongside the source's read: the audit's snapshot, the silences in force and its health. */
-export async function loadState(deps: ResolvedDeps, run: Run): Promise<State> {
+/**
+ * Stage 3, alongside the source's read: the audit's snapshot (or only its fingerprint, one item,
+ * when the store keeps one), the silences in force and its health.
+ */
+export async function loadState(deps: ResolvedDeps, run: Run): Promise<LoadedState> {
+  const { store } = deps.ports;
+  const snapshot = async () => {
+    const fingerprint = await store.loadFingerprint?.(run.audit.name);
+    return fingerprint ? { fingerprint } : { previous: await store.loadSnapshot(run.audit.name) };
+  };
   const [previous, silences, health, unfinished] = await Promise.all([
-    deps.ports.store.loadSnapshot(run.audit.name),
+    snapshot(),
     deps.ports.silences?.active(run.now) ?? Promise.resolve([]),
     deps.ports.store.loadHealth(run.audit.name),
     deps.ports.store.unfinishedPublishing(run.audit.name),
   ]);
   return {
-    previous,
+    ...previous,
     silences,
     health,
     ...(unfinished && unfinished !== run.id ? { repeats: unfinished } : {}),
   };
+}
+
+/**
+ * Stage 3, once the source has read: the state with the snapshot's entries, read now unless the
+ * fingerprint shows that the diff would find nothing to tell or write (no finding new, changed,
+ * due or absent), then none are read and the diff is skipped. The findings judged are those the
+ * diff will see (`keepable`); a fingerprint never stands in for the entries otherwise.
+ */
+export async function knownState(
+  deps: ResolvedDeps,
+  run: Run,
+  scan: Scan,
+  loaded: LoadedState,
+): Promise<State> {
+  if ("previous" in loaded) return loaded;
+  const { fingerprint, ...rest } = loaded;
+  const unchanged = unchangedSince(fingerprint, {
+    audit: run.audit.name,
+    findings: keepableOnce(scan.findings).findings,
+    problemKey: run.audit.presenter.problemKey,
+    complete: scan.complete,
+    now: run.now,
+    policy: deps.settings.policy,
+    silences: rest.silences,
+  });
+  if (unchanged) return { ...rest, previous: new Map(), unchanged };
+  return { ...rest, previous: await deps.ports.store.loadSnapshot(run.audit.name) };
+}
+
+/**
+ * `keepable` once per findings array: the fingerprint's judgement (stage 3) and `leaveOut` (stage
+ * 4) see the same scan when the absence lookup found nothing to look up, and a JSON size check of
+ * thousands of findings is a run's largest cost after the listing.
+ */
+const keptOf = new WeakMap<readonly Finding[], ReturnType<typeof keepable>>();
+function keepableOnce(findings: readonly Finding[]): ReturnType<typeof keepable> {
+  let kept = keptOf.get(findings);
+  if (!kept) {
+    kept = keepable(findings);
+    keptOf.set(findings, kept);
+  }
+  return kept;
 }
 
 /**
@@ -36,7 +89,7 @@ export async function loadState(deps: ResolvedDeps, run: Run): Promise<State> {
  * commit would then refuse; it is counted in the summary and told once.
  */
 export function leaveOut(deps: ResolvedDeps, scan: Scan): Scan {
-  const { findings, leftOut } = keepable(scan.findings);
+  const { findings, leftOut } = keepableOnce(scan.findings);
   if (leftOut.length === 0) return scan;
   deps.hooks.log?.warn("findings that cannot be kept were left out", {
     count: leftOut.length,
@@ -61,6 +114,7 @@ export function planTransitions(
   state: State,
   source: AuditSource,
 ): DiffResult {
+  if (state.unchanged) return { transitions: [], changes: [] };
   return diffSnapshot({
     audit: run.audit.name,
     previous: state.previous,

@@ -7,6 +7,7 @@ import type {
   RunSummary,
   Silence,
   SnapshotEntry,
+  SnapshotFingerprint,
 } from "@fleet-auditor/audit";
 import type { AuditRunInput } from "./run-input.ts";
 
@@ -70,11 +71,23 @@ export interface Scan {
 /** What the audit remembered, what keeps it quiet, and how well it has seen lately. */
 export interface State {
   previous: Map<string, SnapshotEntry>;
+  /**
+   * The snapshot's fingerprint showed that this run changes nothing (`unchangedSince`):
+   * `previous` was never read (it is empty) and the diff is skipped.
+   */
+  unchanged?: true;
   silences: Silence[];
   health: AuditHealth;
   /** A run interrupted after publishing, whose message this run's digest may repeat. */
   repeats?: string;
 }
+
+/**
+ * The state as stage 3 loads it, beside the source's read: the snapshot itself, or only its
+ * fingerprint when the store keeps one (`knownState` decides after the read).
+ */
+export type LoadedState = Omit<State, "previous" | "unchanged"> &
+  ({ previous: Map<string, SnapshotEntry> } | { fingerprint: SnapshotFingerprint });
 
 /** A run summary; in a dry run it also carries the messages that would have been published. */
 export type AuditRunResult = RunSummary & {

@@ -35,6 +35,8 @@ const sns = useSns();
 let tableNo = 0;
 let deps: AuditRunDeps;
 let ddbCalls: Map<string, number>;
+let ddb: ReturnType<typeof documentClient>;
+let tableName: string;
 let drainAll: () => Promise<Delivered[]>;
 
 beforeEach(async () => {
@@ -48,6 +50,8 @@ beforeEach(async () => {
   });
   await ensureTable(raw, auditTableDefinition(table));
   const client = documentClient(raw);
+  ddb = client;
+  tableName = table;
   ddbCalls = countRequests(client);
   drainAll = await sns.subscriber(`all-${tableNo}`);
   deps = {
@@ -111,6 +115,33 @@ describe("runAudit end to end (KEB simulator, dynalite, fauxqs)", () => {
     // Only the lease, the ledger record and the lease release write.
     expect(sumOf(ddbCalls, /^(Put|Delete|Update|BatchWrite)/)).toBeLessThanOrEqual(3);
     expect(sumOf(ddbCalls, /^BatchWrite/)).toBe(0);
+  });
+
+  it("reads no snapshot item in a new container when nothing changed, and the snapshot when something did", async () => {
+    await runAudit(deps, { audit: "failing", scheduledTime: hour(0) });
+    await drainAll();
+    // Each run in a store of its own, as in a new Lambda container: it keeps nothing.
+    const newContainer = (): AuditRunDeps => ({
+      ...deps,
+      ports: { ...deps.ports, store: new DynamoAuditStore({ client: ddb, tableName }) },
+    });
+    ddbCalls.clear();
+    const steady = await runAudit(newContainer(), { audit: "failing", scheduledTime: hour(1) });
+    expect(steady.transitions).toEqual([]);
+    expect(sumOf(ddbCalls, /^Query/)).toBe(0);
+    const healthy = kit.sim.fleet
+      .all()
+      .find((i) => i.active && !i.operations.some((o) => o.state === "failed") && !i.deletedAt);
+    kit.sim.fleet.fail(healthy?.instanceID as string, "update");
+    ddbCalls.clear();
+    const moved = await runAudit(newContainer(), { audit: "failing", scheduledTime: hour(2) });
+    expect(moved.transitions.map((t) => [t.kind, t.instanceID])).toEqual([["firing", healthy?.instanceID]]);
+    expect(sumOf(ddbCalls, /^Query/)).toBeGreaterThan(0);
+    ddbCalls.clear();
+    const again = await runAudit(newContainer(), { audit: "failing", scheduledTime: hour(3) });
+    expect(again.transitions).toEqual([]);
+    expect(sumOf(ddbCalls, /^Query/)).toBe(0);
+    expect(await drainAll()).toHaveLength(1);
   });
 
   it("reports runtimes that fail, change and recover between runs", async () => {

@@ -1,4 +1,5 @@
-import { type DigestMessage, renderDigests, slackMessage } from "@fleet-auditor/render";
+import type { DigestMessage } from "@fleet-auditor/audit";
+import { renderDigests, slackMessage } from "@fleet-auditor/render";
 import { describe, expect, it } from "vitest";
 import { DigestV1Schema } from "../../../packages/render/src/structured/digest-v1-schema.ts";
 import { ctx, t } from "../../helpers/transitions.ts";

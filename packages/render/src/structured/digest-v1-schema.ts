@@ -96,7 +96,9 @@ const DigestV1TransitionSchema = object({
     inspect: string().max(1_000).optional().describe("the command that shows what it is about"),
     details: array(object({ name: string().max(100), value: string().max(1_000) }))
       .max(50)
-      .describe("name/value pairs, most telling first (KEB: description, operation, shoot, region, instance)"),
+      .describe(
+        "name/value pairs, most telling first (KEB: description, operation, shoot, region, instance)",
+      ),
   })
     .optional()
     .describe(

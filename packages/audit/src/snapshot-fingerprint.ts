@@ -1,0 +1,80 @@
+import type { DiffInput } from "./diff.ts";
+import type { Finding } from "./finding.ts";
+import { silencing } from "./silence.ts";
+import type { SnapshotEntry } from "./snapshot.ts";
+
+/**
+ * What the diff reads of one snapshot entry to decide that a run changes nothing about it: its
+ * phase, its problem (a hash of the presenter's `problemKey`), when it was last told and its
+ * clear runs. A few dozen bytes where the entry is a kilobyte.
+ */
+export interface KeyPrint {
+  firing: boolean;
+  /** `problemHash(problemKey(entry.finding))`. */
+  problem: string;
+  /** `notifiedAt` as epoch ms; null while silenced or never sent. */
+  notifiedAt: number | null;
+  clearRuns: number;
+}
+
+/** The prints of every entry of one snapshot, by finding key: what the store keeps beside it. */
+export type SnapshotFingerprint = ReadonlyMap<string, KeyPrint>;
+
+/** An entry's print, its problem judged by the audit presenter's `problemKey`. */
+export function keyPrintOf(entry: SnapshotEntry, problemKey: (f: Finding) => string): KeyPrint {
+  return {
+    firing: entry.phase === "firing",
+    problem: problemHash(problemKey(entry.finding)),
+    notifiedAt: entry.notifiedAt === null ? null : Date.parse(entry.notifiedAt),
+    clearRuns: entry.clearRuns,
+  };
+}
+
+/**
+ * A 53-bit hash of a problem key, in base 36 (cyrb53: two 32-bit lanes, pure, fast). Two
+ * different problems share one with odds of about 1 in 10^16: the same as a finding's `changed`
+ * going untold once in the lifetime of many fleets; a print never stands in for a key.
+ */
+function problemHash(text: string): string {
+  let h1 = 0xdeadbeef;
+  let h2 = 0x41c6ce57;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    h1 = Math.imul(h1 ^ c, 2654435761);
+    h2 = Math.imul(h2 ^ c, 1597334677);
+  }
+  h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
+  h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
+  return (4294967296 * (2097151 & h2) + (h1 >>> 0)).toString(36);
+}
+
+/** What `unchangedSince` needs of a run: the diff's input without the snapshot it stands in for. */
+type SteadyInput = Pick<
+  DiffInput,
+  "audit" | "findings" | "problemKey" | "complete" | "now" | "policy" | "silences"
+>;
+
+/**
+ * Whether `diffSnapshot` over the snapshot that `print` describes would give no transition and
+ * no write: every finding's entry is firing, with the same problem, no clear run, and told less
+ * than the repeat interval ago (or never told, and still silenced); and, after a complete scan,
+ * no entry is absent. False does not mean something changed, only that the diff must see the
+ * entries themselves: an absent key might be outside a filtered run's scope, which only its
+ * entry can tell. A run for which this holds need not read the snapshot's entries at all.
+ */
+export function unchangedSince(print: SnapshotFingerprint, input: SteadyInput): boolean {
+  const now = input.now.getTime();
+  const silences = input.silences ?? [];
+  if (input.complete && input.findings.length !== print.size) return false;
+  const seen = new Set<string>();
+  for (const finding of input.findings) {
+    const prev = print.get(finding.key);
+    if (!prev?.firing || prev.clearRuns !== 0 || seen.has(finding.key)) return false;
+    seen.add(finding.key);
+    if (prev.problem !== problemHash(input.problemKey(finding))) return false;
+    const quiet = prev.notifiedAt !== null && now - prev.notifiedAt < input.policy.repeatIntervalMs;
+    // Never told or due, but silenced: the diff tells nothing and writes nothing (steady).
+    if (!quiet && !silencing(finding, input.audit, silences, input.now)) return false;
+  }
+  return true;
+}
