@@ -12,12 +12,18 @@ import {
 } from "@fleet-auditor/audit";
 import type { AuditSource } from "./ports.ts";
 import type { ResolvedDeps } from "./run-deps.ts";
+import { isFirstRun } from "./run-first-day.ts";
 import type { Run, Scan, State } from "./run-state.ts";
 
-/** Stage 3, alongside the source's read: the audit's snapshot, the silences in force and its health. */
+/**
+ * Stage 3, alongside the source's read: the audit's snapshot, the silences in force, its health,
+ * and whether this is its first scheduled run here, to be recorded as a baseline.
+ */
 export async function loadState(deps: ResolvedDeps, run: Run): Promise<State> {
-  const [previous, silences, health, unfinished] = await Promise.all([
-    deps.ports.store.loadSnapshot(run.audit.name),
+  const [[previous, baseline], silences, health, unfinished] = await Promise.all([
+    deps.ports.store
+      .loadSnapshot(run.audit.name)
+      .then(async (snapshot) => [snapshot, await isFirstRun(deps, run, snapshot)] as const),
     deps.ports.silences?.active(run.now) ?? Promise.resolve([]),
     deps.ports.store.loadHealth(run.audit.name),
     deps.ports.store.unfinishedPublishing(run.audit.name),
@@ -27,6 +33,7 @@ export async function loadState(deps: ResolvedDeps, run: Run): Promise<State> {
     silences,
     health,
     ...(unfinished && unfinished !== run.id ? { repeats: unfinished } : {}),
+    ...(baseline ? { baseline } : {}),
   };
 }
 
@@ -75,7 +82,9 @@ export function planTransitions(
       ? { inScope: (entry: SnapshotEntry) => source.covers?.(run, entry.finding) ?? true }
       : {}),
     now: run.now,
-    policy: deps.settings.policy,
+    // A baseline records what is flagged now as firing: it has been failing for longer than any
+    // count of runs, and a finding left pending would be told by the next run, which is no baseline.
+    policy: state.baseline ? { ...deps.settings.policy, fireAfterRuns: 1 } : deps.settings.policy,
     silences: state.silences,
   });
 }

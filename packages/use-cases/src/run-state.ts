@@ -74,6 +74,8 @@ export interface State {
   health: AuditHealth;
   /** A run interrupted after publishing, whose message this run's digest may repeat. */
   repeats?: string;
+  /** The audit's first scheduled run here, on a stage whose `firstRun` is `baseline` (`run-first-day.ts`). */
+  baseline?: true;
 }
 
 /** A run summary; in a dry run it also carries the messages that would have been published. */
