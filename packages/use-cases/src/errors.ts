@@ -70,6 +70,15 @@ export class SecretUnreadableError extends UseCaseError {
   }
 }
 
+/**
+ * The secret without a value behind an error (itself, or a cause: a KEB scan's auth error), if
+ * that is what it is: a run then ends `not-configured` rather than failed.
+ */
+export function secretNotSet(err: unknown): SecretUnreadableError | undefined {
+  const found = causes(err).find((e) => e instanceof SecretUnreadableError);
+  return found instanceof SecretUnreadableError && found.notSet ? found : undefined;
+}
+
 /** An error and its causes, outermost first (Powertools wraps the SDK's error in its own). */
 function causes(err: unknown): Error[] {
   const chain: Error[] = [];

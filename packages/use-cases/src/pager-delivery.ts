@@ -56,7 +56,10 @@ export function pagerEventFor(delivered: string): PagerEventFor {
     // Informational notices go to the alerts and incidents topics only: the pager never pages for them.
     if (status === "baseline" || status === "not-configured")
       throw new RunInputError([
-        { path: "Message.status", message: `a ${status} notice is not for the pager: it is sent to no Critical topic` },
+        {
+          path: "Message.status",
+          message: `a ${status} notice is not for the pager: it is sent to no Critical topic`,
+        },
       ]);
     checkKey("Message.key", message.notice.key);
     return { event: healthPagerEvent(message.notice), about: "health", runId: message.notice.runId };

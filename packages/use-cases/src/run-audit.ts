@@ -2,10 +2,10 @@ import { type AuditHealth, leftOutNews, toldQuietly } from "@fleet-auditor/audit
 import { baselineNotice } from "@fleet-auditor/render";
 import { redact } from "@fleet-auditor/http";
 import { beforeDeadline } from "./deadline.ts";
-import { RunDeadlineError, RunInputError } from "./errors.ts";
+import { RunDeadlineError, RunInputError, secretNotSet } from "./errors.ts";
 import { type AuditRunDeps, withDefaults } from "./run-deps.ts";
 import { commit, fence, NO_WRITES, NOTHING_TOLD, record, summarize, updateHealth } from "./run-finish.ts";
-import { configuredNow, flaggedByState, notConfigured, secretNotSet, tellBaseline } from "./run-first-day.ts";
+import { configuredNow, flaggedByState, notConfigured, tellBaseline } from "./run-first-day.ts";
 import type { AuditRunInput } from "./run-input.ts";
 import { leaveOut, loadState, planTransitions, rememberLeftOut, withEndings } from "./run-scan.ts";
 import { beginRun, outOfTime, recordedRun, startRun } from "./run-start.ts";
@@ -64,6 +64,7 @@ export async function runAudit(
       beforeDeadline(recordedRun(deps, run), run.signal, "checking the run ledger"),
     ]);
     if (recorded) return recorded;
+    if (listed.unconfigured) return await notConfigured(deps, run, listed.unconfigured);
     health = state.health;
     const confirmed =
       listed.complete && source.confirmAbsent

@@ -13,7 +13,7 @@ import {
 } from "@fleet-auditor/audit";
 import { redact } from "@fleet-auditor/http";
 import { baselineNotice, notConfiguredNotice } from "@fleet-auditor/render";
-import { SecretUnreadableError } from "./errors.ts";
+import type { SecretUnreadableError } from "./errors.ts";
 import type { ResolvedDeps } from "./run-deps.ts";
 import { elapsed, emptySummary } from "./run-finish.ts";
 import type { AuditRunResult, Run, Scan } from "./run-state.ts";
@@ -69,12 +69,6 @@ export async function tellBaseline(
       error: redact(why).slice(0, 300),
     };
   }
-}
-
-/** The secret without a value behind a run's failure, if that is what it is. */
-export function secretNotSet(err: unknown): SecretUnreadableError | undefined {
-  for (let e = err; e instanceof Error; e = e.cause) if (e instanceof SecretUnreadableError) return e.notSet ? e : undefined;
-  return undefined;
 }
 
 /**

@@ -4,7 +4,12 @@ import { Fleet, generateFleet } from "@fleet-auditor/keb-kubeedge-sim";
 import { HealthV1Schema } from "@fleet-auditor/render";
 import { type AuditRunDeps, RunSummarySchema, runAudit } from "@fleet-auditor/use-cases";
 import { beforeEach, describe, expect, it } from "vitest";
-import { FleetSource, MemoryAuditStore, MemoryPublisher, MemoryReportStore } from "../../helpers/memory-ports.ts";
+import {
+  FleetSource,
+  MemoryAuditStore,
+  MemoryPublisher,
+  MemoryReportStore,
+} from "../../helpers/memory-ports.ts";
 import { withDeps } from "../../helpers/run-deps.ts";
 import { testAudits } from "../../helpers/test-audits.ts";
 
@@ -46,7 +51,8 @@ const failing = (h: number, extra: Record<string, unknown> = {}) =>
   });
 
 const formats = (messages: readonly DigestMessage[]) => messages.map((m) => m.attributes.format ?? "digest");
-const variants = (m: DigestMessage) => JSON.parse(m.message) as { default: string; email: string; https: string };
+const variants = (m: DigestMessage) =>
+  JSON.parse(m.message) as { default: string; email: string; https: string };
 
 beforeEach(() => stage(BACKLOG));
 
@@ -146,7 +152,8 @@ describe("the first scheduled run of an audit", () => {
 
   it("waits for a complete scan: an incomplete first run commits nothing and the next one baselines", async () => {
     source.beforePage = (params) => {
-      if ((params.page ?? 1) > 1) throw new KebHttpError({ status: 503, bodyExcerpt: "busy", url: "memory:" });
+      if ((params.page ?? 1) > 1)
+        throw new KebHttpError({ status: 503, bodyExcerpt: "busy", url: "memory:" });
     };
     const blind = await failing(0);
     expect(blind.complete).toBe(false);

@@ -65,7 +65,9 @@ function wording(notice: HealthV1, where: string, lasted: string): { title: stri
         body: [
           "The audit's first run on this stage recorded them without a message each; from the next run on, only news.",
           ...(notice.flagged?.length
-            ? [`*By state:* ${slackText(notice.flagged.map((s) => `${s.state || "unknown"} ${s.count}`).join(", "), 600)}`]
+            ? [
+                `*By state:* ${slackText(notice.flagged.map((s) => `${s.state || "unknown"} ${s.count}`).join(", "), 600)}`,
+              ]
             : []),
           ...(notice.report ? [`*Report:* ${slackCode(notice.report, 600)}`] : []),
         ].join("\n"),
