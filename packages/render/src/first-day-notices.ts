@@ -18,9 +18,9 @@ import { asciiSubject } from "./subject.ts";
 // without paging someone (an Events API trigger of severity info still opens an incident).
 
 /** Where a baseline notice points: what a new stage's first runs do. */
-export const BASELINE_DOC = "docs/deploy.md#first-deployment-of-a-stage";
+const BASELINE_DOC = "docs/deploy.md#first-deployment-of-a-stage";
 /** Where a not-configured notice points: how a secret gets its value. */
-export const NOT_CONFIGURED_DOC = "docs/deploy.md#secrets";
+const NOT_CONFIGURED_DOC = "docs/deploy.md#secrets";
 // States named one by one in a baseline notice; the rest are counted.
 const STATES_NAMED = 8;
 

@@ -1,6 +1,6 @@
 import { type AuditHealth, leftOutNews, toldQuietly } from "@fleet-auditor/audit";
-import { baselineNotice } from "@fleet-auditor/render";
 import { redact } from "@fleet-auditor/http";
+import { baselineNotice } from "@fleet-auditor/render";
 import { beforeDeadline } from "./deadline.ts";
 import { RunDeadlineError, RunInputError, secretNotSet } from "./errors.ts";
 import { type AuditRunDeps, withDefaults } from "./run-deps.ts";

@@ -12,7 +12,7 @@ import {
   toldQuietly,
 } from "@fleet-auditor/audit";
 import { redact } from "@fleet-auditor/http";
-import { baselineNotice, notConfiguredNotice } from "@fleet-auditor/render";
+import { notConfiguredNotice } from "@fleet-auditor/render";
 import type { SecretUnreadableError } from "./errors.ts";
 import type { ResolvedDeps } from "./run-deps.ts";
 import { elapsed, emptySummary } from "./run-finish.ts";
