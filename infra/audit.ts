@@ -64,6 +64,8 @@ export function auditRunEnvironment(
     CRITICAL_TOPIC_ARN: t.critical.arn,
     INCIDENT_TOPIC_ARN: t.incidents.arn,
     LANDSCAPE: landscapeOf(settings),
+    // A stage's first scheduled run records today's backlog rather than mail, chat and page it.
+    FIRST_RUN: settings.firstRun ?? "baseline",
     ...(links.runtime ? { RUNTIME_URL_TEMPLATE: links.runtime } : {}),
     ...(links.runbook ? { RUNBOOK_URL_TEMPLATE: links.runbook } : {}),
     ...(links.report ? { REPORT_URL_TEMPLATE: links.report } : {}),

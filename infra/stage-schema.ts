@@ -124,6 +124,12 @@ export const StageSettingsSchema = z.strictObject({
     .optional()
     .describe("URL templates for links in messages (docs/configuration.md)."),
   groupBy: GroupBySchema.optional(),
+  firstRun: z
+    .enum(["baseline", "notify"])
+    .optional()
+    .describe(
+      "What each audit's first scheduled run on the stage (no snapshot, no run recorded) does with what is already flagged (FIRST_RUN): baseline records it and sends one short notice (counts and the report command; never to the pager), notify tells it all as any run would. Default baseline.",
+    ),
   docsUrl: z
     .url({ protocol: /^https$/, error: "expected an https: URL where docs/ is served" })
     .refine(

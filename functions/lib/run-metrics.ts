@@ -6,9 +6,13 @@ import { type RunSummary, TRANSITION_KINDS } from "@fleet-auditor/audit";
  * what the alarms watch and the one figure a dashboard shows: `Runs` (the missing-run alarm's
  * signal), `IncompleteScans`, `PublishFailures` and `Flagged`; the run's other figures are log
  * fields (`runLogFields`). A `duplicate` run (a retried schedule) or a `skipped` one did nothing
- * of its own: it counts `Runs` 0, never again the figures of the run it repeats.
+ * of its own: it counts `Runs` 0, never again the figures of the run it repeats. A
+ * `not-configured` run (a secret without a value yet) records nothing: the `NotRunning` alarm of
+ * a stage deployed and not configured stays in `INSUFFICIENT_DATA`, where it started, and says
+ * nothing until the first configured run (`Runs` 0 would make it fire every two periods).
  */
 export function recordRunMetrics(metrics: Metrics, summary: RunSummary): void {
+  if (summary.status === "not-configured") return;
   metrics.addDimension("audit", summary.audit);
   if (summary.status !== "completed") {
     metrics.addMetric("Runs", MetricUnit.Count, 0);

@@ -813,6 +813,21 @@ describe("sst.config.ts wiring", () => {
     expect(Object.keys(plain as object).filter((k) => /TEMPLATE|GROUP_BY/.test(k))).toEqual([]);
   });
 
+  it("makes each audit's first scheduled run a baseline unless the stage's firstRun says notify", async () => {
+    const stage = async (firstRun?: "notify" | "baseline") =>
+      recordSstConfig("prod", {
+        stages: { default: { ...TELLS, protected: true, ...(firstRun ? { firstRun } : {}) } },
+      });
+    const byDefault = await stage();
+    const told = await stage("notify");
+    for (const name of ["Audit", "ApplicationsAudit"]) {
+      expect(byDefault.named("sst.aws.Function", name).args.environment).toMatchObject({
+        FIRST_RUN: "baseline",
+      });
+      expect(told.named("sst.aws.Function", name).args.environment).toMatchObject({ FIRST_RUN: "notify" });
+    }
+  });
+
   it("catches each kind of mistake (each check shown failing once on a broken copy)", async () => {
     const r = await recordSstConfig("prod");
     /** The recording with one declaration changed (or removed, when `edit` is undefined). */

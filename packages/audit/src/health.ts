@@ -16,6 +16,12 @@ export interface AuditHealth {
    * it persists. Kept here, the audit's one small item that every run reads.
    */
   leftOutTold?: string[];
+  /**
+   * Since when the audit's runs found a secret they need without a value (a stage deployed and
+   * not configured yet), and which: its one notice went out, so the next runs stay quiet until a
+   * run gets past it. Not a bad run: it counts toward no `degraded` notice.
+   */
+  notConfigured?: { since: string; reason: string };
 }
 
 export const HEALTHY: AuditHealth = { badRuns: 0, badSince: null, lastReason: null, degradedNotified: false };
@@ -41,7 +47,10 @@ export function nextHealth(
   run: { ok: boolean; at: string; reason: string | null },
   degradedAfterRuns = DEGRADED_AFTER_RUNS,
 ): HealthStep {
-  const kept = previous.leftOutTold ? { leftOutTold: previous.leftOutTold } : {};
+  const kept = {
+    ...(previous.leftOutTold ? { leftOutTold: previous.leftOutTold } : {}),
+    ...(previous.notConfigured ? { notConfigured: previous.notConfigured } : {}),
+  };
   if (run.ok) {
     if (previous.badRuns === 0 && !previous.degradedNotified) return { health: previous, changed: false };
     return {

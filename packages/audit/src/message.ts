@@ -90,8 +90,11 @@ export function topicsOf(m: Pick<DigestMessage, "topics" | "attributes">): reado
       : ["alerts", "incidents", "critical"];
 }
 
-/** What a message is about: transitions, the auditor's own health, or a test of a route. */
-type MessageKind = TransitionKind | "degraded" | "recovered" | "test";
+/**
+ * What a message is about: transitions, the auditor's own health (`degraded`, `recovered`; and on
+ * a stage's first day, `baseline` and `not-configured`), or a test of a route.
+ */
+type MessageKind = TransitionKind | "degraded" | "recovered" | "baseline" | "not-configured" | "test";
 
 /** One SNS publish: everything `MessageStructure=json` needs, plus which transitions it carries. */
 export interface DigestMessage {

@@ -29,14 +29,16 @@ export function summarizeTransition(t: Transition): TransitionSummary {
 /**
  * The result of one audit run. Consumers parse it: these fields keep their names and meaning.
  * `status` says whether the run did the work (`completed`), found it already done for this
- * scheduled time (`duplicate`), or stood back for an overlapping run (`skipped`).
+ * scheduled time (`duplicate`), stood back for an overlapping run (`skipped`), or could not
+ * start because a secret it needs has no value yet (`not-configured`: a stage deployed and not
+ * configured; `incompleteReason` names the variable and the secret).
  */
 export interface RunSummary {
   audit: string;
   runId: string;
   scheduledTime: string | null;
   dryRun: boolean;
-  status: "completed" | "duplicate" | "skipped";
+  status: "completed" | "duplicate" | "skipped" | "not-configured";
   complete: boolean;
   incompleteReason: string | null;
   /** Why in a word, when incomplete: the KEB error code (`KEB_AUTH`, `KEB_HTTP`, `KEB_TIMEOUT`, …) or `KEB_INCOMPLETE`. */
@@ -44,6 +46,12 @@ export interface RunSummary {
   queries: QuerySummary[];
   flagged: number;
   transitions: TransitionSummary[];
+  /**
+   * The audit's first scheduled run on the stage recorded what is flagged as a baseline: all of it
+   * counted as told, one short notice sent instead (`firstRun`). A run with `notify: false` is
+   * the manual baseline, which sends nothing and is not marked.
+   */
+  baseline?: true;
   /** Present when the inventory moved during the first scan and the run scanned again. */
   rescans?: number;
   /** The run interrupted after publishing whose message this run's digest may repeat. */

@@ -2,6 +2,7 @@ import type { ProxySettings } from "@fleet-auditor/http";
 import type { KebTransport } from "@fleet-auditor/keb";
 import {
   ClientCredentialsTokenProvider,
+  KebAuthError,
   KebClient,
   PasswordTokenProvider,
   StaticTokenProvider,
@@ -13,6 +14,7 @@ import {
   SecretIdSchema,
   type SecretReader,
   type SecretRef,
+  SecretUnreadableError,
   secretOf,
   secretRef,
   secretVariable,
@@ -128,8 +130,18 @@ function tokenProviderFrom(auth: KebAuth, transport: KebTransport, secrets?: Sec
     case "client-credentials": {
       const { kind: _kind, clientSecret, ...options } = auth;
       const source = secretOf(clientSecret, secrets);
-      // A value of one's own stays a string: nothing to re-read after a 401.
-      const secret = "value" in clientSecret ? clientSecret.value : (o: { fresh: boolean }) => source(o);
+      // A value of one's own stays a string: nothing to re-read after a 401. A secret that cannot
+      // be read is KEB's auth failing: as a KebAuthError it stays the scan's error (with the
+      // secret's as its cause), where a run tells "not configured yet" from a failure.
+      const secret =
+        "value" in clientSecret
+          ? clientSecret.value
+          : (o: { fresh: boolean }) =>
+              source(o).catch((err: unknown) => {
+                throw err instanceof SecretUnreadableError
+                  ? new KebAuthError(err.message, { cause: err })
+                  : err;
+              });
       return new ClientCredentialsTokenProvider({ ...options, clientSecret: secret, transport });
     }
   }

@@ -1,7 +1,15 @@
 import { countOf, type Finding } from "@fleet-auditor/audit";
 import { redact } from "@fleet-auditor/http";
 import { displayedState, type RuntimeSource, type ScanResult, scanAll } from "@fleet-auditor/keb";
-import type { AuditSource, Confirmed, Run, RunLogger, Scan, State } from "@fleet-auditor/use-cases";
+import {
+  type AuditSource,
+  type Confirmed,
+  type Run,
+  type RunLogger,
+  type Scan,
+  type State,
+  secretNotSet,
+} from "@fleet-auditor/use-cases";
 import type { KebAuditDefinition } from "./keb-audit-definition.ts";
 import { coveredBy, narrowedQueries } from "./keb-audits.ts";
 
@@ -61,9 +69,13 @@ async function scanWithRescan(deps: KebSourceOptions, run: Run): Promise<Scan> {
   const incompleteReason = broken
     ? redact(`${broken.query}: ${broken.incompleteReason}`).slice(0, 600)
     : null;
-  if (broken) deps.log?.warn("scan incomplete: nothing will be resolved", { reason: incompleteReason });
   const incompleteCode = broken ? (broken.error?.code ?? "KEB_INCOMPLETE") : null;
+  const unconfigured = secretNotSet(broken?.error);
+  // Not configured yet is the run's one warning (`runAudit`), not a scan that failed.
+  if (broken && !unconfigured)
+    deps.log?.warn("scan incomplete: nothing will be resolved", { reason: incompleteReason });
   return {
+    ...(unconfigured ? { unconfigured } : {}),
     queries: pass.scans.map((s) => ({
       query: s.query,
       pages: s.pages,

@@ -1,6 +1,7 @@
 export { CHATBOT_DESCRIPTION_LIMIT, type ChatbotNotification } from "./chatbot/render-chatbot.ts";
 export { renderDigests } from "./digest.ts";
 export { EMAIL_BUDGET } from "./email/render-text.ts";
+export { baselineNotice, notConfiguredNotice } from "./first-day-notices.ts";
 export { HEALTH_RUNBOOK_DOC, healthNotice } from "./health-notice.ts";
 export { MAX_NEW_INCIDENT_MESSAGES, renderIncidentMessages } from "./incident-messages.ts";
 export {

@@ -119,6 +119,12 @@ export const AuditEnvSchema = object({
   LEDGER_RETENTION_DAYS: positiveInt(30),
   LEASE_MINUTES: positiveInt(15),
   MAX_CLOCK_SKEW_HOURS: positiveInt(48),
+  /**
+   * An audit's first scheduled run on the stage: `baseline` (record the backlog, one notice) or
+   * `notify` (tell it). The deploy sets it from the stage's `firstRun` (default baseline); unset,
+   * a process tells, as before the setting existed.
+   */
+  FIRST_RUN: oneOf(["baseline", "notify"]).default("notify"),
 });
 
 /** The alert policy the variables describe. */

@@ -52,17 +52,38 @@ export class RunDeadlineError extends UseCaseError {
 /**
  * A secret could not be read from Secrets Manager (missing, no value set yet, access denied,
  * unreachable): names the variable and the secret's ID, keeps the SDK's error as `cause`.
+ * `notSet` is true when Secrets Manager answered that the secret or its current value does not
+ * exist (`ResourceNotFoundException`): a stage deployed whose value nobody has put yet, which a
+ * run reports as `not-configured` rather than as a failure.
  */
 export class SecretUnreadableError extends UseCaseError {
   readonly variable: string;
   readonly secretId: string;
+  readonly notSet: boolean;
   constructor(variable: string, secretId: string, options?: { cause?: unknown }) {
     const reason = options?.cause instanceof Error ? `: ${options.cause.message}` : "";
     super("SECRET_UNREADABLE", `${variable}: could not read secret ${secretId}${reason}`, options);
     this.name = "SecretUnreadableError";
     this.variable = variable;
     this.secretId = secretId;
+    this.notSet = causes(options?.cause).some((e) => e.name === "ResourceNotFoundException");
   }
+}
+
+/**
+ * The secret without a value behind an error (itself, or a cause: a KEB scan's auth error), if
+ * that is what it is: a run then ends `not-configured` rather than failed.
+ */
+export function secretNotSet(err: unknown): SecretUnreadableError | undefined {
+  const found = causes(err).find((e) => e instanceof SecretUnreadableError);
+  return found instanceof SecretUnreadableError && found.notSet ? found : undefined;
+}
+
+/** An error and its causes, outermost first (Powertools wraps the SDK's error in its own). */
+function causes(err: unknown): Error[] {
+  const chain: Error[] = [];
+  for (let e = err; e instanceof Error && chain.length < 8; e = e.cause) chain.push(e);
+  return chain;
 }
 
 const describe = (problems: readonly Problem[]): string =>

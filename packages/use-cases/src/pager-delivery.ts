@@ -35,7 +35,8 @@ export interface PagerEventFor {
  * The PagerDuty event for what SNS delivered to the pager from the Critical topic: an incident
  * message (`fleet-auditor.digest/v1` with `incident`) triggers while `firing` and resolves once
  * `resolved`, under `incident.key`; a health notice (`fleet-auditor.health/v1`) triggers on
- * `degraded` and resolves on `recovered`, under its episode's `key`; a digest without `incident`
+ * `degraded` and resolves on `recovered`, under its episode's `key` (a `baseline` or
+ * `not-configured` one, never published to the Critical topic, is refused); a digest without `incident`
  * triggers under its run's key; a test notice (`fleet-auditor.test/v1`, `notify test`) triggers
  * (severity `info`, `[TEST]`), `followedBy` a resolve under its own key at once. Anything else,
  * a document its schema refuses, or a key longer than PagerDuty's 255 characters throws
@@ -51,6 +52,15 @@ export function pagerEventFor(delivered: string): PagerEventFor {
     return { event: incidentPagerEvent(digest, digest.incident), about: "incident", runId: digest.runId };
   }
   if (message.kind === "health") {
+    const { status } = message.notice;
+    // Informational notices go to the alerts and incidents topics only: the pager never pages for them.
+    if (status === "baseline" || status === "not-configured")
+      throw new RunInputError([
+        {
+          path: "Message.status",
+          message: `a ${status} notice is not for the pager: it is sent to no Critical topic`,
+        },
+      ]);
     checkKey("Message.key", message.notice.key);
     return { event: healthPagerEvent(message.notice), about: "health", runId: message.notice.runId };
   }

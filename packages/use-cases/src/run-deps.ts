@@ -59,6 +59,14 @@ export interface AuditRunSettings {
   degradedAfterRuns?: number;
   /** `now` and `scheduledTime` of a run that writes must be this close to the clock. Default 48 h. */
   maxClockSkewMs?: number;
+  /**
+   * What an audit's first scheduled run on a stage (no snapshot and no run in the ledger) does
+   * with what is already flagged: `baseline` records it as told and sends one short notice
+   * (`baselineNotice`), `notify` tells it as any run would. Default `notify`; a deployed stage
+   * sets `FIRST_RUN` from its `firstRun` setting, `baseline` unless it says otherwise. An ad-hoc
+   * run (no `scheduledTime`) is never a baseline; `notify: false` is the manual one.
+   */
+  firstRun?: "baseline" | "notify";
 }
 
 /** Where a run takes time and IDs from, and what it tells as it goes. */

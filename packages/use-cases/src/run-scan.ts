@@ -15,17 +15,21 @@ import {
 } from "@fleet-auditor/audit";
 import type { AuditSource } from "./ports.ts";
 import type { ResolvedDeps } from "./run-deps.ts";
+import { isFirstRun } from "./run-first-day.ts";
 import type { LoadedState, Run, Scan, State } from "./run-state.ts";
 
 /**
  * Stage 3, alongside the source's read: the audit's snapshot (or only its fingerprint, one item,
- * when the store keeps one), the silences in force and its health.
+ * when the store keeps one), the silences in force, its health, and whether this is its first
+ * scheduled run here, to be recorded as a baseline (a store with a fingerprint has committed).
  */
 export async function loadState(deps: ResolvedDeps, run: Run): Promise<LoadedState> {
   const { store } = deps.ports;
   const snapshot = async () => {
     const fingerprint = await store.loadFingerprint?.(run.audit.name);
-    return fingerprint ? { fingerprint } : { previous: await store.loadSnapshot(run.audit.name) };
+    if (fingerprint) return { fingerprint };
+    const previous = await store.loadSnapshot(run.audit.name);
+    return { previous, ...((await isFirstRun(deps, run, previous)) ? { baseline: true as const } : {}) };
   };
   const [previous, silences, health, unfinished] = await Promise.all([
     snapshot(),
@@ -129,7 +133,9 @@ export function planTransitions(
       ? { inScope: (entry: SnapshotEntry) => source.covers?.(run, entry.finding) ?? true }
       : {}),
     now: run.now,
-    policy: deps.settings.policy,
+    // A baseline records what is flagged now as firing: it has been failing for longer than any
+    // count of runs, and a finding left pending would be told by the next run, which is no baseline.
+    policy: state.baseline ? { ...deps.settings.policy, fireAfterRuns: 1 } : deps.settings.policy,
     silences: state.silences,
   });
 }

@@ -9,6 +9,7 @@ import type {
   SnapshotEntry,
   SnapshotFingerprint,
 } from "@fleet-auditor/audit";
+import type { SecretUnreadableError } from "./errors.ts";
 import type { AuditRunInput } from "./run-input.ts";
 
 // The values one audit run carries from stage to stage (`run-audit.ts`), and that its source
@@ -66,6 +67,11 @@ export interface Scan {
    * `KEB_INCOMPLETE`; `STATUS_READ` when the status table could not be read.
    */
   incompleteCode: string | null;
+  /**
+   * The secret without a value that kept the source from reading (a stage deployed, its secret
+   * not put yet; `SecretUnreadableError.notSet`): the run ends `not-configured` (`run-first-day.ts`).
+   */
+  unconfigured?: SecretUnreadableError;
 }
 
 /** What the audit remembered, what keeps it quiet, and how well it has seen lately. */
@@ -80,6 +86,8 @@ export interface State {
   health: AuditHealth;
   /** A run interrupted after publishing, whose message this run's digest may repeat. */
   repeats?: string;
+  /** The audit's first scheduled run here, on a stage whose `firstRun` is `baseline` (`run-first-day.ts`). */
+  baseline?: true;
 }
 
 /**

@@ -186,8 +186,16 @@ export const runCommand: Command = {
       printData(io, output, values.audit === "all" ? summaries : summaries[0], () =>
         `${backend.description}\n\n${summaries.map(renderSummary).join("\n")}`.trimEnd(),
       );
-      // KEB refusing the credentials is configuration: exit 1, like a bad variable.
-      if (summaries.some((s) => s.incompleteCode === "KEB_AUTH" || s.incompleteCode === "KEB_CONFIG"))
+      // KEB refusing the credentials, or a secret without a value yet, is configuration: exit 1,
+      // like a bad variable.
+      if (
+        summaries.some(
+          (s) =>
+            s.status === "not-configured" ||
+            s.incompleteCode === "KEB_AUTH" ||
+            s.incompleteCode === "KEB_CONFIG",
+        )
+      )
         return EXIT.failed;
       // An incomplete scan, a message not sent, and a run that stood back for another: exit 2.
       const audited = (s: RunSummary): boolean =>
