@@ -1,7 +1,6 @@
 import { Logger } from "@aws-lambda-powertools/logger";
-import { createHttpAgent } from "@fleet-auditor/http";
+import { createHttpAgent } from "@fleet-auditor/http/agent";
 import { PagerDutyEvents } from "@fleet-auditor/notify";
-import { managedSecretReader } from "@fleet-auditor/store";
 import {
   deliverToPager,
   freshAfterFailure,
@@ -10,6 +9,7 @@ import {
   rotating,
   secretOf,
 } from "@fleet-auditor/use-cases";
+import { secretsOnFirstRead } from "./lib/secret-reader.ts";
 import { snsMessages } from "./lib/sns-event.ts";
 import { functionStack } from "./lib/stack.ts";
 
@@ -21,7 +21,7 @@ const logger = new Logger({ serviceName: "fleet-auditor" });
 const dispatcher = createHttpAgent({ proxy: env.proxy });
 const withPager = freshAfterFailure(
   rotating(
-    secretOf(env.PAGERDUTY_ROUTING_KEY, managedSecretReader()),
+    secretOf(env.PAGERDUTY_ROUTING_KEY, secretsOnFirstRead()),
     (routingKey) => new PagerDutyEvents({ routingKey, eventsUrl: env.PAGERDUTY_EVENTS_URL, dispatcher }),
   ),
 );

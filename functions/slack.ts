@@ -1,6 +1,6 @@
 import { Logger } from "@aws-lambda-powertools/logger";
-import { managedSecretReader } from "@fleet-auditor/store";
 import { deliverToSlack, freshAfterFailure, parseConfig, SlackEnvSchema } from "@fleet-auditor/use-cases";
+import { secretsOnFirstRead } from "./lib/secret-reader.ts";
 import { slackDeps } from "./lib/slack-deps.ts";
 import { snsMessages } from "./lib/sns-event.ts";
 import { functionStack } from "./lib/stack.ts";
@@ -10,7 +10,7 @@ import { functionStack } from "./lib/stack.ts";
 // token is read from Secrets Manager (cached 5 minutes; afresh after a failed delivery).
 const env = parseConfig(SlackEnvSchema, process.env);
 const logger = new Logger({ serviceName: "fleet-auditor" });
-const deps = slackDeps(env, logger, managedSecretReader());
+const deps = slackDeps(env, logger, secretsOnFirstRead());
 const withPoster = freshAfterFailure(deps.poster);
 
 /**

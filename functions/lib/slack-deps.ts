@@ -1,4 +1,4 @@
-import { createHttpAgent } from "@fleet-auditor/http";
+import { createHttpAgent } from "@fleet-auditor/http/agent";
 import { SlackBot, SlackWebhook } from "@fleet-auditor/notify";
 import { DynamoSlackThreads, documentClient } from "@fleet-auditor/store";
 import {

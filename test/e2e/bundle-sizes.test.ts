@@ -1,6 +1,7 @@
 import { readdirSync } from "node:fs";
 import { describe, expect, inject, it } from "vitest";
 import { BUNDLE_BAR_BYTES, FUNCTIONS, measureBundles } from "../bench/bundles.ts";
+import { measureFirstRun } from "../bench/first-run.ts";
 
 // The functions as SST deploys them (esbuild, ESM, node22, minified, the undici package and the
 // AWS SDK inside), measured as `npm run bench -- bundle` measures them, in one round. The size
@@ -22,5 +23,13 @@ describe("the functions' bundles", () => {
       // Each bundle loads (a failed import would throw); its time is a ratio, judged by the benchmark.
       expect(f.ratio, f.name).toBeGreaterThan(0);
     }
+  }, 120_000);
+
+  it("start the audit function cold and complete its first run, timed as the benchmark times it", async () => {
+    // What the import leaves to first use (undici, the number format) runs here: it must work.
+    const first = await measureFirstRun(inject("functionBundles").audit as string, 1);
+    expect(first.importMs).toBeGreaterThan(0);
+    expect(first.runMs).toBeGreaterThan(0);
+    expect(first.totalCpuMs).toBe(first.importCpuMs + first.runCpuMs);
   }, 120_000);
 });

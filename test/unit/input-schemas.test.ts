@@ -1,12 +1,12 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { parseRunInput, parseStatusQuery } from "@fleet-auditor/use-cases";
-import { Ajv2020 } from "ajv/dist/2020.js";
 import { describe, expect, it } from "vitest";
 import {
   auditEventV1JsonSchema,
   runSummaryV1JsonSchema,
   statusQueryV1JsonSchema,
 } from "../../tools/digest-schema-json.ts";
+import { schemaValidator } from "../helpers/json-schema.ts";
 
 // The published schemas of the functions' input events and of the run summary: equal to their
 // zod schemas, named by every console event in events/, and what an editor checks them with.
@@ -34,7 +34,7 @@ describe("input and summary schemas", () => {
       ? "fleet-auditor.status-query.v1.schema.json"
       : "fleet-auditor.audit-event.v1.schema.json";
     expect(event.$schema).toBe(`../schemas/${want}`);
-    const validate = new Ajv2020({ strict: false }).compile(read(`schemas/${want}`));
+    const validate = schemaValidator(read(`schemas/${want}`));
     expect(validate(event), JSON.stringify(validate.errors)).toBe(true);
   });
 
@@ -43,9 +43,7 @@ describe("input and summary schemas", () => {
     expect(parseRunInput({ $schema, audit: "failing" })).toEqual({ audit: "failing" });
     expect(parseStatusQuery({ $schema, node: "edge-1" })).toEqual({ node: "edge-1" });
     expect(() => parseRunInput({ $schema, audit: "failing", dryrun: true })).toThrow(/dryrun/);
-    const validate = new Ajv2020({ strict: false }).compile(
-      read(`schemas/fleet-auditor.audit-event.v1.schema.json`),
-    );
+    const validate = schemaValidator(read(`schemas/fleet-auditor.audit-event.v1.schema.json`));
     expect(validate({ audit: "failing", dryrun: true })).toBe(false);
   });
 });

@@ -30,7 +30,7 @@ import { connect } from "node:net";
 import { env } from "node:process";
 import { fetch } from "undici";
 import { SNSClient } from "@aws-sdk/client-sns";
-import { createHttpAgent } from "@fleet-auditor/http";
+import { createHttpAgent } from "@fleet-auditor/http/agent";
 export const used: unknown[] = [scanAll, isZeroTime, stuckApplications, kebAudits, kubeedgeAudit, DynamoAuditStore, readFileSync, createServer, connect, env, fetch, SNSClient, createHttpAgent];
 export const at = Date.now();
 export const today = new Date();

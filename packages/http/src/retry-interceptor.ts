@@ -1,5 +1,5 @@
 import { type Dispatcher, interceptors, type RetryHandler } from "undici";
-import { RETRY_ERROR_CODES, RETRY_STATUSES, type RetryOptions, retryDelayMs } from "./retry-policy.ts";
+import { brokenOff, retryUntil } from "./retry-until.ts";
 
 /**
  * A request for a dispatcher composed with `RETRY_INTERCEPTORS`: undici's request options and
@@ -7,9 +7,6 @@ import { RETRY_ERROR_CODES, RETRY_STATUSES, type RetryOptions, retryDelayMs } fr
  * request type does not name.
  */
 export type RetryingRequest = Dispatcher.RequestOptions & { retryOptions: RetryHandler.RetryOptions };
-
-/** Errors that broke a response off after its headers had come. */
-const brokenOff = new WeakSet<Error>();
 
 /**
  * undici's retry interceptor, deciding with `retryUntil` (pass it per request as
@@ -24,31 +21,6 @@ export const RETRY_INTERCEPTORS: Dispatcher.DispatcherComposeInterceptor[] = [
   (dispatch) => (options, handler) => dispatch(options, new BrokenOffMarker(handler)),
   interceptors.retry({ throwOnError: false, retry: retryUntil(Number.POSITIVE_INFINITY) }),
 ];
-
-/**
- * The retry handler's decision from this package's policy (`retry-policy.ts`): statuses in
- * `RETRY_STATUSES` and connection errors in `RETRY_ERROR_CODES`, before a response started,
- * after `retryDelayMs`; and no retry at all when that wait would end at or after `deadlineAt`
- * (epoch ms), so that the caller gets the last real answer instead of a timeout. The wait's timer
- * is handed back to undici, which clears it when the request's signal aborts.
- */
-export function retryUntil(deadlineAt: number, options?: RetryOptions): RetryHandler.RetryCallback {
-  return (err, { state }, callback) => {
-    const { statusCode, code, headers } = err as Error & {
-      statusCode?: number;
-      code?: string;
-      headers?: Record<string, string | string[] | undefined>;
-    };
-    // A status to retry arrives as UND_ERR_REQ_RETRY carrying it; anything else is a failure.
-    const retryable =
-      code === "UND_ERR_REQ_RETRY"
-        ? statusCode !== undefined && RETRY_STATUSES.includes(statusCode)
-        : code !== undefined && RETRY_ERROR_CODES.includes(code) && !brokenOff.has(err);
-    const delay = retryable ? retryDelayMs(state.counter, headers?.["retry-after"], options) : undefined;
-    if (delay === undefined || Date.now() + delay >= deadlineAt) return callback(err);
-    return setTimeout(() => callback(null), delay);
-  };
-}
 
 /** The arguments undici passes to a handler's `name` event. */
 type On<K extends keyof Dispatcher.DispatchHandler> = Parameters<NonNullable<Dispatcher.DispatchHandler[K]>>;

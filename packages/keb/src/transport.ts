@@ -1,11 +1,11 @@
 import {
-  createHttpAgent,
   DEFAULT_MAX_RESPONSE_BYTES,
   type Dispatcher,
   type HttpAgentOptions,
-  RETRY_INTERCEPTORS,
+  type RetryingAgent,
   type RetryingRequest,
   type RetryOptions,
+  retryingAgentOnFirstUse,
   retryUntil,
 } from "@fleet-auditor/http";
 
@@ -37,19 +37,19 @@ export type TransportResponse = Dispatcher.ResponseData;
  * HTTP for KEB and its token endpoint, on the undici package: one agent (`createHttpAgent`:
  * keep-alive, timeouts, body cap, proxy) composed with undici's retry interceptor deciding by
  * this package's deadline-aware policy. Redirects are never followed: a bearer token must not go
- * where a redirect points. Create it once per process and share it.
+ * where a redirect points. Create it once per process and share it. The agent is built (and
+ * undici loaded) at the first request, within that request's deadline, not where the process
+ * starts (`retryingAgentOnFirstUse`).
  */
 export class KebTransport {
   /** The largest body a response may have, bytes: a page past it fails. */
   readonly maxResponseBytes: number;
-  readonly #agent: Dispatcher;
-  readonly #dispatcher: Dispatcher;
+  readonly #http: () => Promise<RetryingAgent>;
   readonly #errorBodyBytes: number;
 
   constructor(options: TransportOptions = {}) {
     this.maxResponseBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
-    this.#agent = createHttpAgent(options);
-    this.#dispatcher = this.#agent.compose(RETRY_INTERCEPTORS);
+    this.#http = retryingAgentOnFirstUse(options);
     this.#errorBodyBytes = options.errorBodyBytes ?? 4096;
   }
 
@@ -70,7 +70,7 @@ export class KebTransport {
       signal: options.signal,
       retryOptions: { retry: retryUntil(options.deadlineAt, options.retry) },
     };
-    return this.#dispatcher.request(sent);
+    return this.#http().then(({ retrying }) => retrying.request(sent));
   }
 
   /**
@@ -111,7 +111,7 @@ export class KebTransport {
 
   /** Closes the agent's sockets; requests after this fail. */
   close(): Promise<void> {
-    return this.#agent.close();
+    return this.#http().then(({ agent }) => agent.close());
   }
 }
 

@@ -1,11 +1,6 @@
 import { createServer, type IncomingMessage } from "node:http";
-import {
-  createHttpAgent,
-  type Dispatcher,
-  RETRY_INTERCEPTORS,
-  type RetryingRequest,
-  retryUntil,
-} from "@fleet-auditor/http";
+import { type Dispatcher, type RetryingRequest, retryUntil } from "@fleet-auditor/http";
+import { createHttpAgent, RETRY_INTERCEPTORS } from "@fleet-auditor/http/agent";
 import { afterAll, describe, expect, it } from "vitest";
 import { answerFault, type HttpFault } from "../../helpers/http-fault.ts";
 import { useTestProxy } from "../../helpers/http-proxy.ts";

@@ -1,4 +1,4 @@
-import { createHttpAgent } from "@fleet-auditor/http";
+import { createHttpAgent } from "@fleet-auditor/http/agent";
 import { PagerDutyError, type PagerDutyEvent, PagerDutyEvents } from "@fleet-auditor/notify";
 import { describe, expect, it } from "vitest";
 import { PAGERDUTY_ROUTING_KEY, useFakePagerDuty } from "../../helpers/fake-pagerduty.ts";

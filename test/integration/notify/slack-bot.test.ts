@@ -1,4 +1,4 @@
-import { createHttpAgent } from "@fleet-auditor/http";
+import { createHttpAgent } from "@fleet-auditor/http/agent";
 import { SlackBot, type SlackBotOptions, SlackPostError } from "@fleet-auditor/notify";
 import { beforeEach, describe, expect, it } from "vitest";
 import { useFakeSlackApi } from "../../helpers/fake-slack-api.ts";

@@ -1,4 +1,4 @@
-import { createHttpAgent } from "@fleet-auditor/http";
+import { createHttpAgent } from "@fleet-auditor/http/agent";
 import { PagerDutyEvents } from "@fleet-auditor/notify";
 import { type DeliveredMessage, deliverToPager, type RunLogger } from "@fleet-auditor/use-cases";
 import { afterEach, describe, expect, it } from "vitest";

@@ -1,6 +1,6 @@
 import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import type { DigestMessage } from "@fleet-auditor/audit";
-import { createHttpAgent } from "@fleet-auditor/http";
+import { createHttpAgent } from "@fleet-auditor/http/agent";
 import { SlackBot, SlackWebhook } from "@fleet-auditor/notify";
 import { renderDigests } from "@fleet-auditor/render";
 import { DynamoSlackThreads, documentClient } from "@fleet-auditor/store";

@@ -1,5 +1,4 @@
 import { readFileSync } from "node:fs";
-import { Ajv2020 } from "ajv/dist/2020.js";
 import { describe, expect, it } from "vitest";
 import { RETIRED_VARIABLES } from "../../../infra/retired-variables.ts";
 import {
@@ -10,6 +9,7 @@ import {
 } from "../../../infra/stage-config.ts";
 import { StagesFileSchema } from "../../../infra/stage-schema.ts";
 import { stagesJsonSchema } from "../../../tools/stages-schema-json.ts";
+import { schemaValidator } from "../../helpers/json-schema.ts";
 import { recordSstConfig } from "../../helpers/sst-stand-ins.ts";
 
 // stages.json holds what the deployer's shell used to: a deploy reads the committed file, fails
@@ -73,7 +73,7 @@ describe("stages.json", () => {
 
   it("has a committed JSON Schema equal to the zod schema, which accepts the committed file", () => {
     expect(JSON.parse(readFileSync(SCHEMA, "utf8"))).toEqual(stagesJsonSchema());
-    const validate = new Ajv2020({ strict: false, validateFormats: false }).compile(stagesJsonSchema());
+    const validate = schemaValidator(stagesJsonSchema());
     const committed = JSON.parse(readFileSync(COMMITTED, "utf8"));
     expect(validate(committed), JSON.stringify(validate.errors)).toBe(true);
     expect(validate({ ...committed, stages: { prod: { pagerEmails: ["a@example.com"] } } })).toBe(false);

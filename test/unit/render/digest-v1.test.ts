@@ -2,9 +2,9 @@ import { readFileSync } from "node:fs";
 import type { DigestMessage } from "@fleet-auditor/audit";
 import { byteSize, SNS_MESSAGE_LIMIT } from "@fleet-auditor/notify/sns-envelope";
 import { DIGEST_V1, DigestV1Schema, renderDigests, slackMessage } from "@fleet-auditor/render";
-import { Ajv2020 } from "ajv/dist/2020.js";
 import { describe, expect, it } from "vitest";
 import { digestV1JsonSchema } from "../../../tools/digest-schema-json.ts";
+import { schemaValidator } from "../../helpers/json-schema.ts";
 import { ctx, t } from "../../helpers/transitions.ts";
 
 /** What a Lambda and an SQS subscriber receive: the publish's `default` (it has no `lambda` or `sqs` key). */
@@ -82,7 +82,7 @@ describe("the structured variant (fleet-auditor.digest/v1)", () => {
   it("has a committed JSON Schema that matches the zod schema and accepts real digests", () => {
     // `npm run schema` writes it; this fails when the two drift apart.
     expect(JSON.parse(readFileSync(COMMITTED, "utf8"))).toEqual(digestV1JsonSchema());
-    const validate = new Ajv2020({ strict: false }).compile(digestV1JsonSchema());
+    const validate = schemaValidator(digestV1JsonSchema());
     const [m] = renderDigests({ ...ctx, complete: false, incompleteReason: "HTTP 503" }, [
       t(1),
       t(2, "reminder"),
@@ -92,6 +92,8 @@ describe("the structured variant (fleet-auditor.digest/v1)", () => {
     expect(validate(lambda), JSON.stringify(validate.errors)).toBe(true);
     expect(validate({ ...(lambda as object), schema: "fleet-auditor.digest/v2" })).toBe(false);
     expect(validate({ ...(lambda as object), counts: { firing: -1 } })).toBe(false);
+    // Its times are `format: date-time`, checked as a consumer's validator checks them.
+    expect(validate({ ...(lambda as object), at: "yesterday" })).toBe(false);
   });
 
   it("renders the examples of docs/contracts.md and docs/notifications.md (snapshots: the structured digest and its Slack message)", async () => {

@@ -10,10 +10,10 @@ import {
   slackMessage,
 } from "@fleet-auditor/render";
 import { slackMessageFor } from "@fleet-auditor/use-cases";
-import { Ajv2020 } from "ajv/dist/2020.js";
 import { describe, expect, it } from "vitest";
 import { healthV1JsonSchema } from "../../../tools/digest-schema-json.ts";
 import { refusal as slackRefusal } from "../../helpers/fake-slack.ts";
+import { schemaValidator } from "../../helpers/json-schema.ts";
 import { ctx as digestCtx, t } from "../../helpers/transitions.ts";
 
 const COMMITTED = new URL("../../../schemas/fleet-auditor.health.v1.schema.json", import.meta.url);
@@ -107,7 +107,7 @@ describe("the structured health notice (fleet-auditor.health/v1)", () => {
 
   it("has a committed JSON Schema that matches the zod schema and accepts real notices", () => {
     expect(JSON.parse(readFileSync(COMMITTED, "utf8"))).toEqual(healthV1JsonSchema());
-    const validate = new Ajv2020({ strict: false }).compile(healthV1JsonSchema());
+    const validate = schemaValidator(healthV1JsonSchema());
     const notice = JSON.parse(
       (JSON.parse(healthNotice(ctx, "degraded", bad, bad).message) as { default: string }).default,
     );

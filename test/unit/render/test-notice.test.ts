@@ -10,10 +10,10 @@ import {
   testNotice,
 } from "@fleet-auditor/render";
 import { pagerEventFor, slackMessageFor } from "@fleet-auditor/use-cases";
-import { Ajv2020 } from "ajv/dist/2020.js";
 import { describe, expect, it } from "vitest";
 import { testV1JsonSchema } from "../../../tools/digest-schema-json.ts";
 import { refusal as slackRefusal } from "../../helpers/fake-slack.ts";
+import { schemaValidator } from "../../helpers/json-schema.ts";
 
 // The `notify test` message of each topic, in every variant a subscriber can get: marked TEST,
 // saying that nothing is wrong, and valid for the channel that reads it.
@@ -94,7 +94,7 @@ describe("a test notice", () => {
         channels: TEST_CHANNELS[topic],
         key: expect.stringMatching(/^tst-[\w-]{24}$/),
       });
-      const validate = new Ajv2020({ strict: false }).compile(testV1JsonSchema());
+      const validate = schemaValidator(testV1JsonSchema());
       expect(validate(doc), JSON.stringify(validate.errors)).toBe(true);
       expect(validate({ ...doc, topic: "ops" })).toBe(false);
     },
