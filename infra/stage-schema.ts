@@ -108,6 +108,12 @@ export const StageSettingsSchema = z.strictObject({
     .describe(
       "Keep the status table's retiring byNode and byQuarantine indexes (1.5 write units more per Application message): only on a stage deployed before byNodeId and byQuarantineCode, until those are ACTIVE (docs/kubeedge.md#changing-an-index). A fresh stage never gets them.",
     ),
+  nodeIndex: z
+    .boolean()
+    .optional()
+    .describe(
+      "Give the status table the byNodeId index (node, id; keys only), which `apps status --node` reads: half a write unit more per Application message (every new row enters it). Without it, that query scans the table for the node's rows (docs/kubeedge.md#queries). Default false.",
+    ),
   landscape: z
     .string()
     .regex(/^[\w.-]{1,40}$/, "expected a short name such as prod-eu")

@@ -4,7 +4,7 @@ import { AuditFunctionEnvSchema } from "@fleet-auditor/keb-audits";
 import { ApplicationsAuditEnvSchema } from "@fleet-auditor/kubeedge-audit";
 import {
   auditTableDefinition,
-  retiringStatusIndexes,
+  type StatusTableOptions,
   statusTableDefinition,
   WATCH_SHARDS,
 } from "@fleet-auditor/store";
@@ -221,16 +221,12 @@ function declaredKeys(d: Declared) {
   };
 }
 
-function withRetiring(definition: CreateTableCommandInput): CreateTableCommandInput {
-  const indexes = [...(definition.GlobalSecondaryIndexes ?? []), ...retiringStatusIndexes()];
-  return { ...definition, GlobalSecondaryIndexes: indexes };
-}
-
-function tableProblems(r: Recording, retiring = false): string[] {
+function tableProblems(r: Recording, status: StatusTableOptions = {}): string[] {
   const expected = {
     AuditTable: auditTableDefinition("t"),
-    // Today's indexes, and the retiring ones only on a stage that keeps them (retiringIndexes).
-    ApplicationStatus: retiring ? withRetiring(statusTableDefinition("t")) : statusTableDefinition("t"),
+    // Today's indexes, byNodeId only on a stage that asks for it (nodeIndex), and the retiring
+    // ones only on a stage that keeps them (retiringIndexes).
+    ApplicationStatus: statusTableDefinition("t", status),
   };
   return Object.entries(expected).flatMap(([name, def]) => {
     const got = declaredKeys(r.named("sst.aws.Dynamo", name));
@@ -410,24 +406,42 @@ describe("sst.config.ts wiring", () => {
     ]);
   });
 
-  it("declares the retiring status indexes only on a stage that keeps them, and the cost bench prices what is declared", async () => {
+  it("declares byNodeId only on a stage that asks for it and the retiring status indexes only on one that keeps them, and the cost bench prices what is declared", async () => {
     const fresh = await recordSstConfig("prod");
     expect(tableProblems(fresh)).toEqual([]);
-    const kept = await recordSstConfig("prod", {
-      stages: { stages: { prod: { protected: true, ...TELLS, retiringIndexes: true } } },
-    });
-    expect(tableProblems(kept, true)).toEqual([]);
-    expect(tableProblems(kept)).not.toEqual([]);
+    expect(
+      Object.keys(fresh.named("sst.aws.Dynamo", "ApplicationStatus").args.globalIndexes as object),
+    ).toEqual(["byWatch", "byQuarantineCode"]);
+    const stage = async (settings: StatusTableOptions) =>
+      recordSstConfig("prod", { stages: { stages: { prod: { protected: true, ...TELLS, ...settings } } } });
+    const recorded: Recording[] = [fresh];
+    for (const settings of [
+      { retiringIndexes: true },
+      { nodeIndex: true },
+      { nodeIndex: true, retiringIndexes: true },
+    ]) {
+      const r = await stage(settings);
+      expect(tableProblems(r, settings)).toEqual([]);
+      expect(tableProblems(r)).not.toEqual([]);
+      recorded.push(r);
+    }
     // The bench creates the status table it measures from the declaration, indexes as deployed.
-    for (const r of [fresh, kept]) {
-      const priced = tableAsDeclared(r.named("sst.aws.Dynamo", "ApplicationStatus"), "t");
+    for (const r of recorded) {
+      const declared = r.named("sst.aws.Dynamo", "ApplicationStatus");
+      const priced = tableAsDeclared(declared, "t");
       const names = (priced.GlobalSecondaryIndexes ?? []).map((i) => i.IndexName);
-      expect(names).toEqual(
-        Object.keys(r.named("sst.aws.Dynamo", "ApplicationStatus").args.globalIndexes as object),
-      );
-      expect(declaredKeys({ ...r.named("sst.aws.Dynamo", "ApplicationStatus") })).toEqual(
+      expect(names).toEqual(Object.keys(declared.args.globalIndexes as object));
+      expect(declaredKeys({ ...declared })).toEqual(
         declaredKeys({ kind: "sst.aws.Dynamo", name: "t", args: sstArgsOf(priced) }),
       );
+      // Every key attribute has its field, and no field is unused: DynamoDB refuses either.
+      const used = new Set(
+        [
+          ...(priced.KeySchema ?? []),
+          ...(priced.GlobalSecondaryIndexes ?? []).flatMap((i) => i.KeySchema ?? []),
+        ].map((k) => k.AttributeName),
+      );
+      expect(Object.keys(declared.args.fields as object).sort()).toEqual([...used].sort());
     }
   });
 
@@ -882,7 +896,7 @@ describe("sst.config.ts wiring", () => {
     expect(scheduleProblems(unknownAudit).join("")).toMatch(/schedule AuditFailing: .*nope/);
     const wrongIndex = broken("ApplicationStatus", (args) => {
       const indexes = args.globalIndexes as Record<string, { hashKey: string; rangeKey: string }>;
-      indexes.byNodeId = { hashKey: "node", rangeKey: "receivedAt" };
+      indexes.byQuarantineCode = { hashKey: "qk", rangeKey: "ts" };
     });
     expect(tableProblems(wrongIndex).join("")).toMatch(/table ApplicationStatus: declared/);
     const shortProjection = broken("ApplicationStatus", (args) => {

@@ -223,6 +223,25 @@ describe("statusQueryInput", () => {
     expectAllUsed(read.retiring);
   });
 
+  it("scans for a node's rows, filtered as the index reads are, where a table has no node index", () => {
+    const read = byNode(
+      statusQueryInput("status", { node: "edge-1", status: "Rejected", since, limit: 5 }, NOW),
+    );
+    expect(read.scan).toEqual({
+      TableName: "status",
+      FilterExpression: "#node = :node AND #ttl > :nowS AND #status = :status AND #ts >= :since",
+      ExpressionAttributeNames: { "#node": "node", "#ts": "ts", "#ttl": "ttl", "#status": "status" },
+      ExpressionAttributeValues: {
+        ":node": "edge-1",
+        ":status": "Rejected",
+        ":since": since.getTime(),
+        ":nowS": NOW.getTime() / 1000,
+      },
+    });
+    expectAllUsed(read.scan);
+    expectAllUsed(byNode(statusQueryInput("status", { node: "edge-2" }, NOW)).scan);
+  });
+
   it("holds a node's rows, read whole, to the query as the index filters would", () => {
     const nowS = NOW.getTime() / 1000;
     const row = { id: "a", node: "edge-1", status: "Rejected", ts: since.getTime(), ttl: nowS + 1 };
