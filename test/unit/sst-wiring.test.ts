@@ -52,12 +52,21 @@ const CHATBOT_API_REGIONS = ["us-east-2", "us-west-2", "ap-southeast-1", "eu-wes
  */
 const FUNCTIONS: Record<
   string,
-  { schema: ZodType; secrets: Record<string, string>; managed?: Record<string, string>; anyOf?: true }
+  {
+    schema: ZodType;
+    secrets: Record<string, string>;
+    managed?: Record<string, string>;
+    anyOf?: true;
+    /** Variables a stage gives only when its settings ask for them; the schema says what is enough. */
+    optional?: readonly string[];
+  }
 > = {
   "functions/audit.handler": {
     schema: AuditFunctionEnvSchema,
     secrets: AUDIT_SECRETS,
     managed: AUDIT_MANAGED_SECRETS,
+    // The client secret or the user and password (`keb.grant`), and the proxy (`keb.proxySecret`).
+    optional: ["KEB_USERNAME", "KEB_CLIENT_SECRET", "KEB_PASSWORD", "HTTPS_PROXY"],
   },
   "functions/applications-audit.handler": { schema: ApplicationsAuditEnvSchema, secrets: {} },
   "functions/applications.handler": { schema: ApplicationsEnvSchema, secrets: {} },
@@ -105,7 +114,8 @@ function environmentProblems(r: Recording): string[] {
     const problems: string[] = [];
     for (const [variable, secret] of Object.entries(spec.secrets)) {
       if (linked.has(`secret:${secret}`)) env[variable] ??= secretValue(variable);
-      else if (!spec.anyOf) problems.push(`${f.name}: secret ${secret} (${variable}) is not linked`);
+      else if (!spec.anyOf && !spec.optional?.includes(variable))
+        problems.push(`${f.name}: secret ${secret} (${variable}) is not linked`);
     }
     // A secret in Secrets Manager: its ARN in `<variable>_ARN`, and GetSecretValue granted on it.
     const grants = (f.args.permissions as Array<{ actions: string[]; resources: string[] }>) ?? [];
@@ -115,7 +125,8 @@ function environmentProblems(r: Recording): string[] {
         : undefined;
       const given = env[`${variable}_ARN`];
       if (arn === undefined || given === undefined) {
-        if (!spec.anyOf) problems.push(`${f.name}: secret ${secret} (${variable}_ARN) is not given`);
+        if (!spec.anyOf && !spec.optional?.includes(variable))
+          problems.push(`${f.name}: secret ${secret} (${variable}_ARN) is not given`);
         return false;
       }
       if (!given.includes(`:secret:${arn}-`))
@@ -649,6 +660,69 @@ describe("sst.config.ts wiring", () => {
     expect(environmentProblems(broken((a) => ({ ...a, permissions: ungranted })))).toContainEqual(
       "Slack: may not read secret SlackBotToken (SLACK_BOT_TOKEN_ARN)",
     );
+  });
+
+  it("gives the audit function the KEB secrets its stage declares, each granted alone, by ARN, never by value", async () => {
+    const stage = async (keb: Record<string, unknown>) =>
+      recordSstConfig("prod", { stages: { stages: { prod: { protected: true, ...TELLS, keb } } } });
+    const cases = [
+      [{}, ["KEB_CLIENT_SECRET_ARN"], ["KebClientSecret"]],
+      [{ grant: "password" }, ["KEB_PASSWORD_ARN"], ["KebPassword"]],
+      [
+        { proxySecret: true },
+        ["KEB_CLIENT_SECRET_ARN", "HTTPS_PROXY_ARN"],
+        ["KebClientSecret", "KebHttpsProxy"],
+      ],
+      [
+        { grant: "password", proxySecret: true },
+        ["KEB_PASSWORD_ARN", "HTTPS_PROXY_ARN"],
+        ["KebPassword", "KebHttpsProxy"],
+      ],
+    ] as const;
+    for (const [keb, variables, secrets] of cases) {
+      const r = await stage(keb);
+      expect(environmentProblems(r), JSON.stringify(keb)).toEqual([]);
+      const audit = r.named("sst.aws.Function", "Audit").args;
+      const env = audit.environment as Record<string, string>;
+      expect(Object.keys(env).filter((k) => k.endsWith("_ARN") && /KEB|PROXY/.test(k))).toEqual(variables);
+      expect(
+        r
+          .of("aws.secretsmanager.Secret")
+          .map((d) => d.name)
+          .filter((n) => n.startsWith("Keb")),
+      ).toEqual(secrets);
+      // Exactly the stage's secrets may be read: one grant each, on its own ARN.
+      const grants = (audit.permissions as Array<{ actions: string[]; resources: string[] }>).filter((g) =>
+        g.actions.includes("secretsmanager:GetSecretValue"),
+      );
+      expect(grants.flatMap((g) => g.resources).sort()).toEqual(variables.map((v) => env[v]).sort());
+      // The password grant links the user; no value is in the environment.
+      const linked = ((audit.link as Array<{ value?: string }>) ?? []).map((l) => String(l.value));
+      expect(linked.includes("secret:KebUsername")).toBe("grant" in keb);
+      expect(Object.keys(env)).not.toContain("KEB_PASSWORD");
+      expect(Object.keys(env)).not.toContain("HTTPS_PROXY");
+    }
+    // A password stage not linking its user fails the check, naming the variable.
+    const r = await stage({ grant: "password" });
+    const unlinked: Recording = {
+      ...r,
+      declared: r.declared.map((d) =>
+        d.name === "Audit"
+          ? {
+              ...d,
+              args: {
+                ...d.args,
+                link: (d.args.link as Array<{ value?: string }>).filter(
+                  (l) => l.value !== "secret:KebUsername",
+                ),
+              },
+            }
+          : d,
+      ),
+    };
+    unlinked.of = (kind) => unlinked.declared.filter((d) => d.kind === kind);
+    expect(environmentProblems(unlinked).join("\n")).toMatch(/Audit: KEB_USERNAME: /);
+    await expect(stage({ grant: "implicit" })).rejects.toThrow(/stages\.prod\.keb\.grant: /);
   });
 
   it("keeps failed invocations and dead letters 14 days, behind an alarm", async () => {

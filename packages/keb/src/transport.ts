@@ -13,6 +13,20 @@ import {
 export interface TransportOptions extends HttpAgentOptions {
   /** Largest error body read for the error message, bytes. Default 4096. */
   errorBodyBytes?: number;
+  /**
+   * The https proxy's URL (with `user:password@`) read where it is kept, in place of
+   * `proxy.httpsProxy`: asked before each request (the reader's own cache decides how often the
+   * store is), the agent built anew when the value changed, and asked afresh once after the proxy
+   * refused a tunnel (407), to retry with a value rotated since.
+   */
+  httpsProxySource?: (options: { fresh: boolean }) => Promise<string>;
+}
+
+/** The agent for one proxy URL, and it composed with the retry interceptor. */
+interface Route {
+  proxyUrl: string | undefined;
+  agent: Dispatcher;
+  dispatcher: Dispatcher;
 }
 
 /** One request's method, headers and body. */
@@ -42,15 +56,45 @@ export type TransportResponse = Dispatcher.ResponseData;
 export class KebTransport {
   /** The largest body a response may have, bytes: a page past it fails. */
   readonly maxResponseBytes: number;
-  readonly #agent: Dispatcher;
-  readonly #dispatcher: Dispatcher;
+  readonly #options: TransportOptions;
+  #route: Route;
+  #refreshing: Promise<Route> | undefined;
   readonly #errorBodyBytes: number;
 
   constructor(options: TransportOptions = {}) {
     this.maxResponseBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
-    this.#agent = createHttpAgent(options);
-    this.#dispatcher = this.#agent.compose(RETRY_INTERCEPTORS);
+    this.#options = options;
+    this.#route = this.#routeFor(undefined);
     this.#errorBodyBytes = options.errorBodyBytes ?? 4096;
+  }
+
+  #routeFor(proxyUrl: string | undefined): Route {
+    const proxy =
+      proxyUrl === undefined ? this.#options.proxy : { ...this.#options.proxy, httpsProxy: proxyUrl };
+    const agent = createHttpAgent({ ...this.#options, ...(proxy ? { proxy } : {}) });
+    return { proxyUrl, agent, dispatcher: agent.compose(RETRY_INTERCEPTORS) };
+  }
+
+  /** The route for the proxy URL read afresh, one read at a time. */
+  #refresh(): Promise<Route> {
+    this.#refreshing ??= this.#current(true).finally(() => {
+      this.#refreshing = undefined;
+    });
+    return this.#refreshing;
+  }
+
+  /** The route for the proxy URL the source gives now; the old agent closes once idle. */
+  async #current(fresh: boolean): Promise<Route> {
+    const source = this.#options.httpsProxySource;
+    if (!source) return this.#route;
+    const proxyUrl = await source({ fresh });
+    if (proxyUrl !== this.#route.proxyUrl) {
+      const old = this.#route;
+      this.#route = this.#routeFor(proxyUrl);
+      // close() lets requests in flight finish; nothing waits on it.
+      old.agent.close().catch(() => undefined);
+    }
+    return this.#route;
   }
 
   /**
@@ -59,7 +103,7 @@ export class KebTransport {
    * the final response whatever its status. Throws undici's error (its `code` says which:
    * `timeoutPhase` reads the timeouts), or the signal's reason once it aborts.
    */
-  send(url: string, request: TransportRequest, options: SendOptions): Promise<TransportResponse> {
+  async send(url: string, request: TransportRequest, options: SendOptions): Promise<TransportResponse> {
     const target = new URL(url);
     const sent: RetryingRequest = {
       origin: target.origin,
@@ -70,7 +114,17 @@ export class KebTransport {
       signal: options.signal,
       retryOptions: { retry: retryUntil(options.deadlineAt, options.retry) },
     };
-    return this.#dispatcher.request(sent);
+    const route = await this.#current(false);
+    try {
+      return await route.dispatcher.request(sent);
+    } catch (err) {
+      if (!this.#options.httpsProxySource || !proxyRefused(err)) throw err;
+      // Requests refused together read the secret once: a request beside this one may have
+      // moved on already, or be reading it now.
+      const fresh = this.#route !== route ? this.#route : await this.#refresh();
+      if (fresh.proxyUrl === route.proxyUrl) throw err;
+      return fresh.dispatcher.request(sent);
+    }
   }
 
   /**
@@ -111,7 +165,7 @@ export class KebTransport {
 
   /** Closes the agent's sockets; requests after this fail. */
   close(): Promise<void> {
-    return this.#agent.close();
+    return this.#route.agent.close();
   }
 }
 
@@ -150,4 +204,9 @@ async function prefix(body: TransportResponse["body"], cap: number): Promise<{ t
     }
   }
   return { text: Buffer.concat(chunks).toString("utf8"), cut: false };
+}
+
+/** Whether undici says the proxy refused the tunnel for want of (valid) credentials. */
+function proxyRefused(err: unknown): boolean {
+  return err instanceof Error && /\(407\)/.test(err.message);
 }
