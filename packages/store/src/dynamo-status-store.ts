@@ -127,11 +127,9 @@ export class DynamoStatusStore implements ApplicationStatusStore {
     const read = statusQueryInput(this.#o.tableName, q, now);
     if (read.op === "node") {
       const node = read;
-      const indexes = [STATUS_INDEXES.byNode, RETIRING_STATUS_INDEXES.byNode];
       const rows = await fromIndexes(
-        indexes,
-        async (index) => {
-          if (index !== STATUS_INDEXES.byNode) return this.#newest(node.retiring, node.limit);
+        [STATUS_INDEXES.byNode],
+        async () => {
           const keys: Record<string, unknown>[] = [];
           for await (const page of paginateQuery({ client: this.#o.client }, node.input))
             for (const item of page.Items ?? [])
@@ -139,7 +137,8 @@ export class DynamoStatusStore implements ApplicationStatusStore {
           const rows = await batchGet(this.#o.client, this.#o.tableName, keys);
           return rows.filter((item) => matchesStatusQuery(item, q, now));
         },
-        // A stage without a node index (`nodeIndex`): the node's rows from a scan of the table.
+        // A stage without a node index (`nodeIndex`), or one still backfilling it: the node's rows
+        // from a scan of the table.
         () => this.#scan(node.scan, node.limit, NODE_SCAN_SEGMENTS),
       );
       return rows.sort(newestItemFirst).slice(0, node.limit).map(toRow);

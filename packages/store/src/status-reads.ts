@@ -5,7 +5,7 @@
 import type { QueryCommandInput, ScanCommandInput, UpdateCommandInput } from "@aws-sdk/lib-dynamodb";
 import type { StatusQuery, WatchedRow, WatchQuery } from "@fleet-auditor/metaserver";
 import { FUTURE_CEILING_MS, QUARANTINE_PREFIX, STATUS_ATTRIBUTES, toRow } from "./status-item.ts";
-import { RETIRING_STATUS_INDEXES, STATUS_INDEXES } from "./status-table.ts";
+import { STATUS_INDEXES } from "./status-table.ts";
 import { watchKey, watchKeys, watchSetOf } from "./watch-key.ts";
 
 const A = STATUS_ATTRIBUTES;
@@ -19,10 +19,10 @@ export const NODE_SCAN_SEGMENTS = 8;
 
 /**
  * The read a status query needs: a node's Application IDs from `byNodeId`, whose rows are then
- * read whole by id and matched (`retiring` is the same read on the old `byNode`, newest first,
- * while `byNodeId` cannot be read; `scan`, a scan of the table filtered by node, in
- * `NODE_SCAN_SEGMENTS` segments and stopped once `limit` rows matched, where a stage has
- * neither); the `byWatch` shards of the status's set, each newest first and stopped at `limit`,
+ * read whole by id and matched, or `scan`, a scan of the table filtered by node, in
+ * `NODE_SCAN_SEGMENTS` segments and stopped once `limit` rows matched, while `byNodeId` cannot be
+ * read (a stage without `nodeIndex`, or while it backfills; never the retiring `byNode`, which
+ * may be mid-deletion: DynamoDB Local fails a read of an index being deleted); the `byWatch` shards of the status's set, each newest first and stopped at `limit`,
  * merged, and the rows then read whole by id; or, for rows in no index (Approved, Completed) and
  * for no filter at all, a scan that stops once `limit` rows matched. A node query reads every
  * row of that node from `byNodeId`, and up to the whole table without it.
@@ -31,7 +31,6 @@ export type StatusRead =
   | {
       op: "node";
       input: QueryCommandInput;
-      retiring: QueryCommandInput;
       scan: ScanCommandInput;
       limit: number;
     }
@@ -78,9 +77,8 @@ export function statusQueryInput(tableName: string, q: StatusQuery, now: Date): 
     };
     names["#node"] = A.node;
     values[":node"] = q.node;
-    const retiring = query(RETIRING_STATUS_INDEXES.byNode, "#node = :node AND #ts >= :since");
     const scan = scanInput(tableName, ["#node = :node", ...filters], names, values);
-    return { op: "node", limit, input, retiring, scan };
+    return { op: "node", limit, input, scan };
   }
   const set = q.status ? watchSetOf(q.status) : undefined;
   if (set) {
