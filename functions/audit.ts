@@ -9,8 +9,8 @@ import { linkedEnv } from "./lib/linked-env.ts";
 import { AUDIT_SECRETS } from "./lib/secrets.ts";
 
 // Cold start: configuration (fails here, naming the variable), clients and adapters, once. The KEB
-// client secret is read from Secrets Manager when a token is fetched (cached 5 minutes; afresh
-// after the token endpoint refuses it).
+// client secret or password is read from Secrets Manager when a token is fetched (cached 5 minutes;
+// afresh after the token endpoint refuses it), a proxy with credentials before KEB is asked.
 const env = parseConfig(AuditFunctionEnvSchema, linkedEnv(AUDIT_SECRETS));
 const logger = new Logger({ serviceName: "fleet-auditor" });
 const metrics = new Metrics({ namespace: "FleetAuditor", serviceName: "audit" });
