@@ -60,7 +60,7 @@ export default $config({
       };
     });
 
-    const keb = kebSecrets(protectedStage);
+    const keb = kebSecrets(protectedStage, settings.keb);
     const table = auditTable(protectedStage);
     const t = topics(settings);
     // Alarms to Ops, each linking to its runbook entry (docs/operate.md#alarms-and-their-runbooks).
@@ -105,7 +105,10 @@ export default $config({
       applicationsQueue: app.queue.url,
       applicationsDlq: app.dlq.url,
       applicationStatusFunction: app.statusQuery.name,
-      kebClientSecret: keb.clientSecret.arn,
+      // Where each KEB secret is to be set (docs/deploy.md#secrets).
+      ...(keb.managed.KEB_CLIENT_SECRET ? { kebClientSecret: keb.managed.KEB_CLIENT_SECRET.arn } : {}),
+      ...(keb.managed.KEB_PASSWORD ? { kebPassword: keb.managed.KEB_PASSWORD.arn } : {}),
+      ...(keb.managed.HTTPS_PROXY ? { kebHttpsProxy: keb.managed.HTTPS_PROXY.arn } : {}),
     };
   },
 });

@@ -9,9 +9,10 @@ import { secretsOnFirstRead } from "./lib/secret-reader.ts";
 import { AUDIT_SECRETS } from "./lib/secrets.ts";
 
 // Cold start: configuration (fails here, naming the variable), clients and adapters, once. The KEB
-// client secret is read from Secrets Manager when a token is fetched (cached 5 minutes; afresh
-// after the token endpoint refuses it); that client, and the undici agent, are built at their first
-// use, within the first run's deadline (their import is most of what a cold start would add).
+// client secret or password is read from Secrets Manager when a token is fetched (cached 5 minutes;
+// afresh after the token endpoint refuses it), a proxy with credentials before KEB is asked; that
+// client, and the undici agent, are built at their first use, within the first run's deadline
+// (their import is most of what a cold start would add).
 const env = parseConfig(AuditFunctionEnvSchema, linkedEnv(AUDIT_SECRETS));
 const logger = new Logger({ serviceName: "fleet-auditor" });
 const metrics = new Metrics({ namespace: "FleetAuditor", serviceName: "audit" });

@@ -2,7 +2,7 @@
 // function that consumes it, console queries of the table, and the applications audit, which reads
 // the table's watched index (never a scan) instead of KEB, so it holds no KEB credential.
 
-import { retiringStatusIndexes, statusTableDefinition } from "../packages/store/src/status-table.ts";
+import { statusTableDefinition } from "../packages/store/src/status-table.ts";
 import {
   type alarmTo,
   functionAlarms,
@@ -37,18 +37,20 @@ export function applications(deps: {
 }): Applications {
   const { protectedStage, alarm } = deps;
   // KubeEdge Application status: one row per Application, declared from the definition the store
-  // creates tables from (packages/store/src/status-table.ts: its indexes and why), plus, only on a
-  // stage whose `retiringIndexes` says it had them, the retiring indexes today's replace, kept
-  // until its new ones are ACTIVE (docs/kubeedge.md#changing-an-index): each writes 1.5 units more
-  // per message, so a fresh stage never gets them. Capacity model: docs/capacity.md#capacity.
-  const statusDefinition = statusTableDefinition("ApplicationStatus");
+  // creates tables from (packages/store/src/status-table.ts: its indexes and why), with `byNodeId`
+  // only on a stage whose `nodeIndex` asks for it (half a write unit per message, for `apps status
+  // --node` alone, which otherwise scans), and the retiring indexes today's replace only on a stage
+  // whose `retiringIndexes` says it had them, kept until its new ones are ACTIVE
+  // (docs/kubeedge.md#changing-an-index): each writes 1.5 units more per message, so a fresh stage
+  // never gets them. Capacity model: docs/capacity.md#capacity.
+  const statusDefinition = statusTableDefinition("ApplicationStatus", {
+    nodeIndex: deps.settings.nodeIndex === true,
+    retiringIndexes: deps.settings.retiringIndexes === true,
+  });
   const statusTable = new sst.aws.Dynamo("ApplicationStatus", {
     fields: fieldsOf(statusDefinition),
     primaryIndex: { hashKey: "id" },
-    globalIndexes: {
-      ...globalIndexesOf(statusDefinition.GlobalSecondaryIndexes ?? []),
-      ...(deps.settings.retiringIndexes ? globalIndexesOf(retiringStatusIndexes()) : {}),
-    },
+    globalIndexes: globalIndexesOf(statusDefinition.GlobalSecondaryIndexes ?? []),
     ttl: "ttl",
     deletionProtection: protectedStage,
   });
@@ -61,7 +63,8 @@ export function applications(deps: {
     timeout: "30 seconds",
     permissions: [
       { actions: ["dynamodb:Query"], resources: [$interpolate`${statusTable.arn}/index/*`] },
-      // Rows in no index (Approved, Completed) are scanned up to the limit; byWatch rows read whole.
+      // Rows in no index (Approved, Completed; a node's, without byNodeId) are scanned up to the
+      // limit; byWatch and byNodeId rows read whole.
       { actions: ["dynamodb:Scan", "dynamodb:BatchGetItem"], resources: [statusTable.arn] },
     ],
     environment: applicationsEnv,

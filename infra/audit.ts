@@ -95,10 +95,11 @@ export function auditFunction(deps: {
     ...reservedConcurrency(deps.settings.reservedConcurrency !== false, 4),
     link: keb.link,
     // Exactly what the function sends (test/e2e/iam-contract.test.ts records it).
-    permissions: [...auditRunAccess(table, t), readSecret(keb.clientSecret), failures.send],
+    permissions: [...auditRunAccess(table, t), ...Object.values(keb.managed).map(readSecret), failures.send],
     environment: {
       ...auditRunEnvironment(table, t, deps.settings),
-      KEB_CLIENT_SECRET_ARN: keb.clientSecret.arn,
+      // KEB_CLIENT_SECRET_ARN or KEB_PASSWORD_ARN, and HTTPS_PROXY_ARN: where, never what.
+      ...Object.fromEntries(Object.entries(keb.managed).map(([variable, s]) => [`${variable}_ARN`, s.arn])),
       // Longer than the function timeout: a crashed run's lease expires before the next schedule.
       LEASE_MINUTES: "6",
     },

@@ -108,6 +108,29 @@ export const StageSettingsSchema = z.strictObject({
     .describe(
       "Keep the status table's retiring byNode and byQuarantine indexes (1.5 write units more per Application message): only on a stage deployed before byNodeId and byQuarantineCode, until those are ACTIVE (docs/kubeedge.md#changing-an-index). A fresh stage never gets them.",
     ),
+  keb: z
+    .strictObject({
+      grant: z
+        .enum(["client-credentials", "password"])
+        .optional()
+        .describe(
+          'How the audit function gets its KEB token: "client-credentials" (the default: KebClientId linked, the client secret in Secrets Manager, KEB_CLIENT_SECRET_ARN) or "password" (KebClientId and KebUsername linked, the password in Secrets Manager, KEB_PASSWORD_ARN).',
+        ),
+      proxySecret: z
+        .boolean()
+        .optional()
+        .describe(
+          "true: the audit function reaches KEB through an https proxy whose URL, with its user:password@, is kept in Secrets Manager (HTTPS_PROXY_ARN), never in the function's environment. Default false.",
+        ),
+    })
+    .optional()
+    .describe("How the audit function reaches KEB and authenticates (docs/deploy.md#secrets)."),
+  nodeIndex: z
+    .boolean()
+    .optional()
+    .describe(
+      "Give the status table the byNodeId index (node, id; keys only), which `apps status --node` reads: half a write unit more per Application message (every new row enters it). Without it, that query scans the table for the node's rows (docs/kubeedge.md#queries). Default false.",
+    ),
   landscape: z
     .string()
     .regex(/^[\w.-]{1,40}$/, "expected a short name such as prod-eu")

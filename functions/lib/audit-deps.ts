@@ -1,8 +1,7 @@
 import { SNSClient } from "@aws-sdk/client-sns";
 import type { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import type { MessageTopic } from "@fleet-auditor/audit";
-import { KebTransport } from "@fleet-auditor/keb";
-import { type AuditFunctionEnv, kebAudits, kebClientFrom } from "@fleet-auditor/keb-audits";
+import { type AuditFunctionEnv, kebAudits, kebClientFrom, kebTransportFrom } from "@fleet-auditor/keb-audits";
 import { type ApplicationsAuditEnv, kubeedgeAudit, thresholdsFrom } from "@fleet-auditor/kubeedge-audit";
 import { snsAlertPublisher } from "@fleet-auditor/notify";
 import {
@@ -95,7 +94,7 @@ function runDeps(
 /**
  * The KEB audit function's adapters: the run's, and KEB with its transport (the process's one
  * undici agent, through the proxy the environment names, a socket per page in flight); `secrets`
- * reads a client secret kept in Secrets Manager; `clients`, SDK clients other than the default
+ * reads what is kept in Secrets Manager (the client secret or password, a proxy with credentials); `clients`, SDK clients other than the default
  * (`npm run bench -- cost` counts what they send).
  */
 export function auditDeps(
@@ -104,7 +103,7 @@ export function auditDeps(
   secrets?: SecretReader,
   clients: AuditClients = defaultClients(),
 ): AuditFunctionDeps {
-  const transport = new KebTransport({ proxy: env.proxy, connections: env.KEB_CONCURRENCY });
+  const transport = kebTransportFrom(env, { connections: env.KEB_CONCURRENCY }, secrets);
   const client = kebClientFrom(env, transport, secrets);
   const plugins = [...kebAudits({ client, concurrency: env.KEB_CONCURRENCY, log }), kubeedgeAudit({ log })];
   return runDeps(env, plugins, log, clients);

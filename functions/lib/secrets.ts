@@ -2,15 +2,27 @@
 // who the auditor is), and which it reads from which Secrets Manager secret, by its ARN in
 // `<variable>_ARN`. The wiring test checks that sst.config.ts links or grants every one.
 
-/** The audit function's KEB connection, linked (none of it is secret). */
+/**
+ * The audit function's KEB connection, linked (none of it is secret); `KEB_USERNAME` only on a
+ * stage whose `keb.grant` is `password`.
+ */
 export const AUDIT_SECRETS = {
   KEB_URL: "KebUrl",
   KEB_TOKEN_URL: "KebTokenUrl",
   KEB_CLIENT_ID: "KebClientId",
+  KEB_USERNAME: "KebUsername",
 } as const;
 
-/** The audit function's secrets in Secrets Manager: the KEB client secret. */
-export const AUDIT_MANAGED_SECRETS = { KEB_CLIENT_SECRET: "KebClientSecret" } as const;
+/**
+ * The audit function's secrets in Secrets Manager, as its stage's `keb` declares them: the KEB
+ * client secret (client credentials) or the technical user's password (`grant: "password"`), and
+ * an https proxy's URL with credentials (`proxySecret`).
+ */
+export const AUDIT_MANAGED_SECRETS = {
+  KEB_CLIENT_SECRET: "KebClientSecret",
+  KEB_PASSWORD: "KebPassword",
+  HTTPS_PROXY: "KebHttpsProxy",
+} as const;
 
 /**
  * The Slack function's way to Slack, in Secrets Manager: an incoming webhook, or a bot's token

@@ -1,7 +1,12 @@
 // The reference month's lines: what `npm run bench -- cost` measured, scaled by the model
 // (cost-model.ts) and priced (prices.ts).
 import type { HandlerOutput } from "./cost-handlers.ts";
-import { type CostMeasure, type KebAuditMeasure, STATUS_TABLE } from "./cost-measure.ts";
+import {
+  type CostMeasure,
+  type KebAuditMeasure,
+  type NodeQueryMeasure,
+  STATUS_TABLE,
+} from "./cost-measure.ts";
 import {
   ASSUMED,
   applicationTrafficModel,
@@ -23,6 +28,7 @@ export interface Measured {
   ingest: Awaited<ReturnType<CostMeasure["ingest"]>>;
   appsAudit: Awaited<ReturnType<CostMeasure["applicationsAudit"]>>;
   indexKeyChange: number;
+  nodeQuery: NodeQueryMeasure;
   printed: HandlerOutput;
   alarms: number;
   memoryMb: Record<string, number>;

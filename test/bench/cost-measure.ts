@@ -1,6 +1,6 @@
 import { type CreateTableCommandInput, DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import { SNSClient } from "@aws-sdk/client-sns";
-import { PutCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
+import { PutCommand, paginateScan, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import type { RunSummary } from "@fleet-auditor/audit";
 import { AuditFunctionEnvSchema } from "@fleet-auditor/keb-audits";
 import { applicationTraffic } from "@fleet-auditor/keb-kubeedge-sim";
@@ -62,6 +62,18 @@ export interface AppsAuditMeasure {
   units: Units;
   requests: number;
   rowsRead: number;
+}
+
+/** `apps status --node` on the table as deployed: what it was charged, and the table it read. */
+export interface NodeQueryMeasure {
+  /** The index it read, or `scan` (a stage without `byNodeId`). */
+  read: string;
+  units: Units;
+  requests: number;
+  ms: number;
+  rowsFound: number;
+  tableRows: number;
+  tableBytes: number;
 }
 
 const AUDIT_TABLE = "cost-audit";
@@ -200,6 +212,53 @@ export class CostMeasure {
       requests: steady.requests,
       rowsRead: steady.summary.queries.reduce((n, q) => n + q.listed, 0),
     };
+  }
+
+  /**
+   * `apps status --node` for the node of one row, as the query function runs it on the table the
+   * stage declares: `byNodeId` and the rows by id, or, without it, a scan filtered by node.
+   */
+  async nodeQuery(): Promise<NodeQueryMeasure> {
+    const { dynamo } = this.#counted.clients;
+    let tableRows = 0;
+    let tableBytes = 0;
+    let node = "";
+    for await (const page of paginateScan({ client: dynamo }, { TableName: STATUS_TABLE })) {
+      for (const item of page.Items ?? []) {
+        tableRows++;
+        tableBytes += Buffer.byteLength(JSON.stringify(item));
+        node ||= typeof item.node === "string" ? item.node : "";
+      }
+    }
+    const store = new DynamoStatusStore({ client: dynamo, tableName: STATUS_TABLE });
+    const seen = new Set<string>();
+    const recorder = "nodeQueryReads";
+    dynamo.middlewareStack.add(
+      (next, context) => async (args) => {
+        const index = (args.input as { IndexName?: string }).IndexName;
+        seen.add(index ?? (context.commandName === "ScanCommand" ? "scan" : "table"));
+        return next(args);
+      },
+      { step: "initialize", name: recorder },
+    );
+    this.#counted.capacity.clear();
+    const started = performance.now();
+    try {
+      const rows = await store.query({ node }, new Date());
+      const ms = performance.now() - started;
+      const { capacity } = this.#counted;
+      return {
+        read: seen.has("scan") ? "scan" : STATUS_INDEXES.byNode,
+        units: capacity.all(),
+        requests: capacity.requests,
+        ms,
+        rowsFound: rows.length,
+        tableRows,
+        tableBytes,
+      };
+    } finally {
+      dynamo.middlewareStack.remove(recorder);
+    }
   }
 
   /**

@@ -128,6 +128,8 @@ async function measure(
     stage("ingest");
     const appsAudit = await costs.applicationsAudit();
     stage("applications audit");
+    const nodeQuery = await costs.nodeQuery();
+    stage("node query");
     const samples = Object.assign({}, ...keb.map((k) => k.first.publishes.samples)) as Record<string, string>;
     let second = 0;
     const base = Date.now() - 1_800_000;
@@ -148,6 +150,7 @@ async function measure(
       ingest,
       appsAudit,
       indexKeyChange,
+      nodeQuery,
       printed,
       alarms: prod.of("aws.cloudwatch.MetricAlarm").length,
       memoryMb,
@@ -200,6 +203,15 @@ function goals(lines: Line[], m: Measured, report: Report): boolean {
   const wru = [...m.ingest.units].reduce((s, [, u]) => s + u.write, 0) / m.ingest.messages;
   say(
     `    Application message: ${wru.toFixed(2)} WRU (${perIndex.join(", ")}; ${m.ingest.refused} refused writes counted as 1 WRU each)`,
+  );
+  const q = m.nodeQuery;
+  // A scan reads the whole table whatever it matches: its units grow with the table, not the
+  // node. The reference's table: 5 Applications a second, finished ones kept 72 hours.
+  const referenceRows = (REFERENCE.messagesPerSecond / 2) * 72 * 3_600;
+  const referenceUnits = (q.units.read / Math.max(1, q.tableRows)) * referenceRows;
+  const readPrice = PRICES.get(GOALS.writesPriceRegion)?.dynamoReadUnit.usd ?? 0;
+  say(
+    `    apps status --node, on the table as deployed (${q.read === "scan" ? "no byNodeId: a scan filtered by node" : "byNodeId, then the rows by id"}): ${n(q.units.read, 1)} RRU in ${q.requests} requests, ${n(q.ms)} ms, ${q.rowsFound} rows found among ${n(q.tableRows)} (${n(q.tableBytes / 1024)} KB as JSON)${q.read === "scan" ? `; the reference's ${n(referenceRows)} rows: about ${n(referenceUnits)} RRU, $${(referenceUnits * readPrice).toFixed(3)} a query at ${GOALS.writesPriceRegion}'s price` : ""}`,
   );
   for (const [name, p] of Object.entries(m.printed))
     say(`    log output, ${name}: ${n(p.bytes)} bytes in ${p.lines} lines`);

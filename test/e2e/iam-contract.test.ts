@@ -26,7 +26,13 @@ import { type Declared, recordSstConfig } from "../helpers/sst-stand-ins.ts";
 
 const kit = useKebSimulator({
   fleet: { size: 150, seed: 91, flagged: 15 },
-  auth: { clients: [{ id: "iam-auditor", secret: "iam-client-secret", groups: ["runtimeViewer"] }] },
+  auth: {
+    clients: [
+      { id: "iam-auditor", secret: "iam-client-secret", groups: ["runtimeViewer"] },
+      { id: "iam-kcp" },
+    ],
+    users: [{ username: "iam-user", password: "iam-password", groups: ["runtimeViewer"] }],
+  },
 });
 const secrets = useFakeSecretsManager();
 const dynamo = useDynamo(["iam-audit"]);
@@ -163,6 +169,35 @@ function leadingKeys(f: Declared): RegExp[] {
 }
 
 describe("the IAM contract", () => {
+  it("the audit function of a password-grant stage reads its password, and no client secret", async () => {
+    const config = await recordSstConfig("dev", {
+      stages: { stages: { dev: { keb: { grant: "password" } } } },
+    });
+    const audit = config.named("sst.aws.Function", "Audit");
+    const before = mark();
+    const run = await handlerOf("audit", {
+      KEB_URL: kit.sim.url,
+      KEB_TOKEN_URL: kit.sim.tokenUrl,
+      KEB_CLIENT_ID: "iam-kcp",
+      KEB_USERNAME: "iam-user",
+      KEB_PASSWORD_ARN: secretGiven(audit, "KEB_PASSWORD_ARN", "iam-password"),
+      AUDIT_TABLE: "iam-audit",
+      ALERT_TOPIC_ARN: sns.topicArn,
+    });
+    const summary = (await run({ audit: "expired", dryRun: true }, fakeContext())) as { complete: boolean };
+    expect(summary.complete).toBe(true);
+    expect(requestsSince(before)).toContainEqual(
+      expect.stringMatching(/^secretsmanager:GetSecretValue on .*KebPassword-/),
+    );
+    // Everything it sent is granted, and its only secret grant is the one it read (the rest of its
+    // grants are the client-credentials stage's, used in the test below).
+    const needs = needed(audit, requestsSince(before));
+    expect(needs.filter((n) => n.endsWith("(not granted)"))).toEqual([]);
+    const secretGrants = (pairs: string[]) => pairs.filter((p) => p.startsWith("secretsmanager:"));
+    expect(secretGrants(needs)).toEqual(secretGrants(granted(audit)));
+    expect(secretGrants(needs)).toHaveLength(1);
+  });
+
   it("each function sends exactly the actions on the resources sst.config.ts grants it", async () => {
     const config = await recordSstConfig("dev", {
       stages: { stages: { dev: { slack: { way: "webhook" }, pagerDuty: true } } },

@@ -1,14 +1,16 @@
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import type { RunSummary } from "@fleet-auditor/audit";
 import { auditTableDefinition, ensureTable } from "@fleet-auditor/store";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { cli, runArgs } from "../helpers/cli.ts";
 import { useDynamo } from "../helpers/dynamo.ts";
+import { useFakeSecretsManager } from "../helpers/fake-secrets-manager.ts";
 import { invokeInProcess } from "../helpers/function-process.ts";
 import { useTestProxy } from "../helpers/http-proxy.ts";
 import { useKebSimulator } from "../helpers/keb.ts";
-import { emulatorEnv } from "../helpers/lambda.ts";
+import { emulatorEnv, fakeContext, recentHour, withEnv } from "../helpers/lambda.ts";
 import { useSns } from "../helpers/sns.ts";
 import { startTlsRelay, type TlsRelay, testCertificate, trustInThisProcess } from "../helpers/test-tls.ts";
 
@@ -79,5 +81,59 @@ describe("HTTPS_PROXY, end to end", () => {
     expect(bad.code).toBe(1);
     expect(bad.stderr).toContain("HTTPS_PROXY");
     expect(bad.stderr).not.toContain("secretword");
+  }, 60_000);
+});
+
+describe("HTTPS_PROXY_ARN: a proxy with credentials kept in Secrets Manager", () => {
+  const stand = useFakeSecretsManager();
+  const ARN = "arn:aws:secretsmanager:us-east-1:123456789012:secret:fleet-auditor/test/KebHttpsProxy-AbC123";
+  const withCredentials = (credentials: string) => proxy.proxy.url.replace("//", `//${credentials}@`);
+  let restore: () => void = () => undefined;
+  afterEach(() => {
+    restore();
+    proxy.proxy.credentials = undefined;
+  });
+
+  it("the warm audit function reaches KEB through it, and after the proxy refuses a rotated password, reads it afresh once", async () => {
+    trustInThisProcess(certificate.cert);
+    proxy.proxy.credentials = "auditor:proxy-before";
+    stand.sm.put(ARN, withCredentials("auditor:proxy-before"));
+    restore = withEnv({
+      ...keb(),
+      HTTPS_PROXY: undefined,
+      HTTPS_PROXY_ARN: ARN,
+      AUDIT_TABLE: "proxy-audit",
+      ALERT_TOPIC_ARN: sns.topicArn,
+      ...emulatorEnv({ dynamodb: dynamo.db.endpoint, sns: `http://127.0.0.1:${sns.server.port}` }),
+      AWS_ENDPOINT_URL_SECRETS_MANAGER: stand.sm.url,
+    });
+    vi.resetModules();
+    const { handler } = await import("../../functions/audit.ts");
+    const reads = () => stand.sm.requests.filter((r) => r.secretId === ARN).length;
+    const seen = proxy.proxy.seen.length;
+    const first = (await handler(
+      { audit: "failing", scheduledTime: recentHour(10) },
+      fakeContext(),
+    )) as RunSummary;
+    expect(first.complete).toBe(true);
+    expect(new Set(proxy.proxy.seen.slice(seen))).toEqual(new Set(["CONNECT keb.test:443"]));
+    expect(reads()).toBe(1);
+
+    // Rotated at the proxy (which ends its tunnels) and in Secrets Manager: the next tunnel with
+    // the password the function holds is refused (407), so it reads the secret afresh and retries.
+    proxy.proxy.credentials = "auditor:proxy-after";
+    proxy.proxy.dropTunnels();
+    stand.sm.put(ARN, withCredentials("auditor:proxy-after"));
+    const again = proxy.proxy.seen.length;
+    const second = (await handler(
+      { audit: "failing", scheduledTime: recentHour(11) },
+      fakeContext(),
+    )) as RunSummary;
+    expect(second.complete, JSON.stringify([second, proxy.proxy.seen.slice(again)])).toBe(true);
+    expect(proxy.proxy.seen.slice(again)).toContain("407 CONNECT keb.test:443");
+    expect(proxy.proxy.seen.at(-1)).toBe("CONNECT keb.test:443");
+    expect(reads()).toBe(2);
+    expect(JSON.stringify([first, second])).not.toContain("proxy-before");
+    expect(JSON.stringify([first, second])).not.toContain("proxy-after");
   }, 60_000);
 });

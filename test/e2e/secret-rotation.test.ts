@@ -15,7 +15,12 @@ import { snsEvent } from "../helpers/sns-event.ts";
 // secret afresh once and retries, with no redeploy and no new cold start.
 
 const client = { id: "auditor", secret: "before-rotation", groups: ["runtimeViewer"] };
-const kit = useKebSimulator({ fleet: { size: 60, seed: 7, flagged: 6 }, auth: { clients: [client] } });
+// A public client and a technical user, for the password grant (as kcp's IAS application).
+const user = { username: "tech-user", password: "pw-before-rotation", groups: ["runtimeViewer"] };
+const kit = useKebSimulator({
+  fleet: { size: 60, seed: 7, flagged: 6 },
+  auth: { clients: [client, { id: "kcp" }], users: [user] },
+});
 const dynamo = useDynamo(["rot-audit"]);
 const sns = useSns();
 const stand = useFakeSecretsManager();
@@ -40,7 +45,32 @@ async function auditHandler() {
   return (await import("../../functions/audit.ts")).handler;
 }
 
-const reads = () => stand.sm.requests.filter((r) => r.operation === "GetSecretValue").length;
+const reads = (id?: string) =>
+  stand.sm.requests.filter((r) => r.operation === "GetSecretValue" && (id === undefined || r.secretId === id))
+    .length;
+
+const PASSWORD_ARN =
+  "arn:aws:secretsmanager:us-east-1:123456789012:secret:fleet-auditor/test/KebPassword-AbC123";
+
+/** The audit function of a stage whose `keb.grant` is `password`: the user linked, the password by ARN. */
+async function passwordHandler() {
+  restore = withEnv({
+    KEB_URL: kit.sim.url,
+    KEB_TOKEN_URL: kit.sim.tokenUrl,
+    KEB_CLIENT_ID: "kcp",
+    KEB_CLIENT_SECRET: undefined,
+    KEB_CLIENT_SECRET_ARN: undefined,
+    KEB_USERNAME: user.username,
+    KEB_PASSWORD: undefined,
+    KEB_PASSWORD_ARN: PASSWORD_ARN,
+    AUDIT_TABLE: "rot-audit",
+    ALERT_TOPIC_ARN: sns.topicArn,
+    ...emulatorEnv({ dynamodb: dynamo.db.endpoint, sns: `http://127.0.0.1:${sns.server.port}` }),
+    AWS_ENDPOINT_URL_SECRETS_MANAGER: stand.sm.url,
+  });
+  vi.resetModules();
+  return (await import("../../functions/audit.ts")).handler;
+}
 
 describe("the KEB client secret in Secrets Manager", () => {
   it("is read when the first token is fetched, and afresh once after the token endpoint refuses it", async () => {
@@ -78,6 +108,46 @@ describe("the KEB client secret in Secrets Manager", () => {
     );
     expect(run).toContain("KEB_CLIENT_SECRET_ARN");
     expect(run).not.toContain("rotation");
+  });
+});
+
+describe("the KEB password in Secrets Manager (password grant)", () => {
+  it("is read when the first token is fetched, and afresh once after the issuer refuses it", async () => {
+    stand.sm.put(PASSWORD_ARN, "pw-before-rotation");
+    const handler = await passwordHandler();
+    const first = (await handler(
+      { audit: "failing", scheduledTime: recentHour(3) },
+      fakeContext(),
+    )) as RunSummary;
+    expect(first.complete).toBe(true);
+    expect(reads(PASSWORD_ARN)).toBe(1);
+
+    // Rotated at the issuer and in Secrets Manager: the password the function holds is refused
+    // (400 invalid_grant, as RFC 6749 answers a wrong password), so it reads it afresh once.
+    user.password = "pw-after-rotation";
+    stand.sm.put(PASSWORD_ARN, "pw-after-rotation");
+    await kit.sim.auth?.rotateKeys();
+    const issued = kit.sim.auth?.issued.password ?? 0;
+    const second = (await handler(
+      { audit: "failing", scheduledTime: recentHour(4) },
+      fakeContext(),
+    )) as RunSummary;
+    expect(second.complete).toBe(true);
+    expect(reads(PASSWORD_ARN)).toBe(2);
+    expect(kit.sim.auth?.issued.password).toBe(issued + 1);
+    expect(JSON.stringify([first, second])).not.toContain("pw-");
+  });
+
+  it("fails the run naming the variable and the secret when it has no value yet, never a value", async () => {
+    stand.sm.put(PASSWORD_ARN, undefined);
+    await kit.sim.auth?.rotateKeys();
+    const handler = await passwordHandler();
+    const run = await handler({ audit: "failing", scheduledTime: recentHour(5) }, fakeContext()).then(
+      (s) => JSON.stringify(s),
+      (e: unknown) => String(e),
+    );
+    expect(run).toContain("KEB_PASSWORD_ARN");
+    expect(run).not.toContain("pw-");
   });
 });
 

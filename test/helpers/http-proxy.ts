@@ -11,6 +11,13 @@ export interface TestProxy {
   url: string;
   /** What came through, in order: `CONNECT keb.test:443`, `GET http://keb.test:80/path`. */
   seen: string[];
+  /**
+   * `user:password` a tunnel must present (`Proxy-Authorization: Basic …`), as a corporate proxy
+   * asks; a tunnel without them is refused with 407 (and `seen` says `407 CONNECT …`). Unset: none.
+   */
+  credentials: string | undefined;
+  /** Ends the tunnels open now, as a proxy does when its credentials change. */
+  dropTunnels(): void;
   close(): Promise<void>;
 }
 
@@ -24,6 +31,20 @@ async function startTestProxy(routes: ProxyRoutes): Promise<TestProxy> {
   const seen: string[] = [];
   // A tunnel leaves the HTTP server's hands: closing it must end them too.
   const tunnels = new Set<{ destroy(): void }>();
+  const proxy: TestProxy = {
+    url: "",
+    seen,
+    credentials: undefined,
+    dropTunnels: () => {
+      for (const s of tunnels) s.destroy();
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const s of tunnels) s.destroy();
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
   const server = createServer((req, res) => {
     seen.push(`${req.method} ${req.url}`);
     const target = URL.canParse(req.url ?? "") ? new URL(req.url ?? "") : undefined;
@@ -49,6 +70,14 @@ async function startTestProxy(routes: ProxyRoutes): Promise<TestProxy> {
     req.pipe(upstream);
   });
   server.on("connect", (req, client, head) => {
+    const wanted = proxy.credentials && `Basic ${Buffer.from(proxy.credentials).toString("base64")}`;
+    if (wanted && req.headers["proxy-authorization"] !== wanted) {
+      seen.push(`407 CONNECT ${req.url}`);
+      client.end(
+        'HTTP/1.1 407 Proxy Authentication Required\r\nProxy-Authenticate: Basic realm="test"\r\n\r\n',
+      );
+      return;
+    }
     seen.push(`CONNECT ${req.url}`);
     const route = routes[(req.url ?? "").replace(/:\d+$/, "")];
     if (!route) {
@@ -69,17 +98,8 @@ async function startTestProxy(routes: ProxyRoutes): Promise<TestProxy> {
     client.on("error", () => upstream.destroy());
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    seen,
-    close: () =>
-      new Promise<void>((resolve) => {
-        for (const s of tunnels) s.destroy();
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
+  proxy.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return proxy;
 }
 
 /** A test proxy for one test file, started before its tests and closed after. */

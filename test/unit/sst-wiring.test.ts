@@ -4,7 +4,7 @@ import { AuditFunctionEnvSchema } from "@fleet-auditor/keb-audits";
 import { ApplicationsAuditEnvSchema } from "@fleet-auditor/kubeedge-audit";
 import {
   auditTableDefinition,
-  retiringStatusIndexes,
+  type StatusTableOptions,
   statusTableDefinition,
   WATCH_SHARDS,
 } from "@fleet-auditor/store";
@@ -52,12 +52,21 @@ const CHATBOT_API_REGIONS = ["us-east-2", "us-west-2", "ap-southeast-1", "eu-wes
  */
 const FUNCTIONS: Record<
   string,
-  { schema: ZodType; secrets: Record<string, string>; managed?: Record<string, string>; anyOf?: true }
+  {
+    schema: ZodType;
+    secrets: Record<string, string>;
+    managed?: Record<string, string>;
+    anyOf?: true;
+    /** Variables a stage gives only when its settings ask for them; the schema says what is enough. */
+    optional?: readonly string[];
+  }
 > = {
   "functions/audit.handler": {
     schema: AuditFunctionEnvSchema,
     secrets: AUDIT_SECRETS,
     managed: AUDIT_MANAGED_SECRETS,
+    // The client secret or the user and password (`keb.grant`), and the proxy (`keb.proxySecret`).
+    optional: ["KEB_USERNAME", "KEB_CLIENT_SECRET", "KEB_PASSWORD", "HTTPS_PROXY"],
   },
   "functions/applications-audit.handler": { schema: ApplicationsAuditEnvSchema, secrets: {} },
   "functions/applications.handler": { schema: ApplicationsEnvSchema, secrets: {} },
@@ -105,7 +114,8 @@ function environmentProblems(r: Recording): string[] {
     const problems: string[] = [];
     for (const [variable, secret] of Object.entries(spec.secrets)) {
       if (linked.has(`secret:${secret}`)) env[variable] ??= secretValue(variable);
-      else if (!spec.anyOf) problems.push(`${f.name}: secret ${secret} (${variable}) is not linked`);
+      else if (!spec.anyOf && !spec.optional?.includes(variable))
+        problems.push(`${f.name}: secret ${secret} (${variable}) is not linked`);
     }
     // A secret in Secrets Manager: its ARN in `<variable>_ARN`, and GetSecretValue granted on it.
     const grants = (f.args.permissions as Array<{ actions: string[]; resources: string[] }>) ?? [];
@@ -115,7 +125,8 @@ function environmentProblems(r: Recording): string[] {
         : undefined;
       const given = env[`${variable}_ARN`];
       if (arn === undefined || given === undefined) {
-        if (!spec.anyOf) problems.push(`${f.name}: secret ${secret} (${variable}_ARN) is not given`);
+        if (!spec.anyOf && !spec.optional?.includes(variable))
+          problems.push(`${f.name}: secret ${secret} (${variable}_ARN) is not given`);
         return false;
       }
       if (!given.includes(`:secret:${arn}-`))
@@ -221,16 +232,12 @@ function declaredKeys(d: Declared) {
   };
 }
 
-function withRetiring(definition: CreateTableCommandInput): CreateTableCommandInput {
-  const indexes = [...(definition.GlobalSecondaryIndexes ?? []), ...retiringStatusIndexes()];
-  return { ...definition, GlobalSecondaryIndexes: indexes };
-}
-
-function tableProblems(r: Recording, retiring = false): string[] {
+function tableProblems(r: Recording, status: StatusTableOptions = {}): string[] {
   const expected = {
     AuditTable: auditTableDefinition("t"),
-    // Today's indexes, and the retiring ones only on a stage that keeps them (retiringIndexes).
-    ApplicationStatus: retiring ? withRetiring(statusTableDefinition("t")) : statusTableDefinition("t"),
+    // Today's indexes, byNodeId only on a stage that asks for it (nodeIndex), and the retiring
+    // ones only on a stage that keeps them (retiringIndexes).
+    ApplicationStatus: statusTableDefinition("t", status),
   };
   return Object.entries(expected).flatMap(([name, def]) => {
     const got = declaredKeys(r.named("sst.aws.Dynamo", name));
@@ -410,24 +417,42 @@ describe("sst.config.ts wiring", () => {
     ]);
   });
 
-  it("declares the retiring status indexes only on a stage that keeps them, and the cost bench prices what is declared", async () => {
+  it("declares byNodeId only on a stage that asks for it and the retiring status indexes only on one that keeps them, and the cost bench prices what is declared", async () => {
     const fresh = await recordSstConfig("prod");
     expect(tableProblems(fresh)).toEqual([]);
-    const kept = await recordSstConfig("prod", {
-      stages: { stages: { prod: { protected: true, ...TELLS, retiringIndexes: true } } },
-    });
-    expect(tableProblems(kept, true)).toEqual([]);
-    expect(tableProblems(kept)).not.toEqual([]);
+    expect(
+      Object.keys(fresh.named("sst.aws.Dynamo", "ApplicationStatus").args.globalIndexes as object),
+    ).toEqual(["byWatch", "byQuarantineCode"]);
+    const stage = async (settings: StatusTableOptions) =>
+      recordSstConfig("prod", { stages: { stages: { prod: { protected: true, ...TELLS, ...settings } } } });
+    const recorded: Recording[] = [fresh];
+    for (const settings of [
+      { retiringIndexes: true },
+      { nodeIndex: true },
+      { nodeIndex: true, retiringIndexes: true },
+    ]) {
+      const r = await stage(settings);
+      expect(tableProblems(r, settings)).toEqual([]);
+      expect(tableProblems(r)).not.toEqual([]);
+      recorded.push(r);
+    }
     // The bench creates the status table it measures from the declaration, indexes as deployed.
-    for (const r of [fresh, kept]) {
-      const priced = tableAsDeclared(r.named("sst.aws.Dynamo", "ApplicationStatus"), "t");
+    for (const r of recorded) {
+      const declared = r.named("sst.aws.Dynamo", "ApplicationStatus");
+      const priced = tableAsDeclared(declared, "t");
       const names = (priced.GlobalSecondaryIndexes ?? []).map((i) => i.IndexName);
-      expect(names).toEqual(
-        Object.keys(r.named("sst.aws.Dynamo", "ApplicationStatus").args.globalIndexes as object),
-      );
-      expect(declaredKeys({ ...r.named("sst.aws.Dynamo", "ApplicationStatus") })).toEqual(
+      expect(names).toEqual(Object.keys(declared.args.globalIndexes as object));
+      expect(declaredKeys({ ...declared })).toEqual(
         declaredKeys({ kind: "sst.aws.Dynamo", name: "t", args: sstArgsOf(priced) }),
       );
+      // Every key attribute has its field, and no field is unused: DynamoDB refuses either.
+      const used = new Set(
+        [
+          ...(priced.KeySchema ?? []),
+          ...(priced.GlobalSecondaryIndexes ?? []).flatMap((i) => i.KeySchema ?? []),
+        ].map((k) => k.AttributeName),
+      );
+      expect(Object.keys(declared.args.fields as object).sort()).toEqual([...used].sort());
     }
   });
 
@@ -635,6 +660,69 @@ describe("sst.config.ts wiring", () => {
     expect(environmentProblems(broken((a) => ({ ...a, permissions: ungranted })))).toContainEqual(
       "Slack: may not read secret SlackBotToken (SLACK_BOT_TOKEN_ARN)",
     );
+  });
+
+  it("gives the audit function the KEB secrets its stage declares, each granted alone, by ARN, never by value", async () => {
+    const stage = async (keb: Record<string, unknown>) =>
+      recordSstConfig("prod", { stages: { stages: { prod: { protected: true, ...TELLS, keb } } } });
+    const cases = [
+      [{}, ["KEB_CLIENT_SECRET_ARN"], ["KebClientSecret"]],
+      [{ grant: "password" }, ["KEB_PASSWORD_ARN"], ["KebPassword"]],
+      [
+        { proxySecret: true },
+        ["KEB_CLIENT_SECRET_ARN", "HTTPS_PROXY_ARN"],
+        ["KebClientSecret", "KebHttpsProxy"],
+      ],
+      [
+        { grant: "password", proxySecret: true },
+        ["KEB_PASSWORD_ARN", "HTTPS_PROXY_ARN"],
+        ["KebPassword", "KebHttpsProxy"],
+      ],
+    ] as const;
+    for (const [keb, variables, secrets] of cases) {
+      const r = await stage(keb);
+      expect(environmentProblems(r), JSON.stringify(keb)).toEqual([]);
+      const audit = r.named("sst.aws.Function", "Audit").args;
+      const env = audit.environment as Record<string, string>;
+      expect(Object.keys(env).filter((k) => k.endsWith("_ARN") && /KEB|PROXY/.test(k))).toEqual(variables);
+      expect(
+        r
+          .of("aws.secretsmanager.Secret")
+          .map((d) => d.name)
+          .filter((n) => n.startsWith("Keb")),
+      ).toEqual(secrets);
+      // Exactly the stage's secrets may be read: one grant each, on its own ARN.
+      const grants = (audit.permissions as Array<{ actions: string[]; resources: string[] }>).filter((g) =>
+        g.actions.includes("secretsmanager:GetSecretValue"),
+      );
+      expect(grants.flatMap((g) => g.resources).sort()).toEqual(variables.map((v) => env[v]).sort());
+      // The password grant links the user; no value is in the environment.
+      const linked = ((audit.link as Array<{ value?: string }>) ?? []).map((l) => String(l.value));
+      expect(linked.includes("secret:KebUsername")).toBe("grant" in keb);
+      expect(Object.keys(env)).not.toContain("KEB_PASSWORD");
+      expect(Object.keys(env)).not.toContain("HTTPS_PROXY");
+    }
+    // A password stage not linking its user fails the check, naming the variable.
+    const r = await stage({ grant: "password" });
+    const unlinked: Recording = {
+      ...r,
+      declared: r.declared.map((d) =>
+        d.name === "Audit"
+          ? {
+              ...d,
+              args: {
+                ...d.args,
+                link: (d.args.link as Array<{ value?: string }>).filter(
+                  (l) => l.value !== "secret:KebUsername",
+                ),
+              },
+            }
+          : d,
+      ),
+    };
+    unlinked.of = (kind) => unlinked.declared.filter((d) => d.kind === kind);
+    expect(environmentProblems(unlinked).join("\n")).toMatch(/Audit: KEB_USERNAME: /);
+    await expect(stage({ grant: "implicit" })).rejects.toThrow(/stages\.prod\.keb\.grant: /);
   });
 
   it("keeps failed invocations and dead letters 14 days, behind an alarm", async () => {
@@ -897,7 +985,7 @@ describe("sst.config.ts wiring", () => {
     expect(scheduleProblems(unknownAudit).join("")).toMatch(/schedule AuditFailing: .*nope/);
     const wrongIndex = broken("ApplicationStatus", (args) => {
       const indexes = args.globalIndexes as Record<string, { hashKey: string; rangeKey: string }>;
-      indexes.byNodeId = { hashKey: "node", rangeKey: "receivedAt" };
+      indexes.byQuarantineCode = { hashKey: "qk", rangeKey: "ts" };
     });
     expect(tableProblems(wrongIndex).join("")).toMatch(/table ApplicationStatus: declared/);
     const shortProjection = broken("ApplicationStatus", (args) => {

@@ -24,6 +24,7 @@ const GROUPS = {
     "KEB_CLIENT_SECRET_ARN",
     "KEB_USERNAME",
     "KEB_PASSWORD",
+    "KEB_PASSWORD_ARN",
   ],
   landscape: ["LANDSCAPE"],
 } as const;

@@ -7,7 +7,7 @@ export {
   KEB_GROUP_BY,
   narrowedQueries,
 } from "./keb-audits.ts";
-export { KebEnvSchema, kebClientFrom } from "./keb-connection.ts";
+export { KebEnvSchema, kebClientFrom, kebTransportFrom } from "./keb-connection.ts";
 export {
   type FailingOperation,
   KEB_LABELS,

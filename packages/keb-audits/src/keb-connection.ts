@@ -1,12 +1,13 @@
 import type { ProxySettings } from "@fleet-auditor/http";
-import type { KebTransport } from "@fleet-auditor/keb";
 import {
   ClientCredentialsTokenProvider,
   KebAuthError,
   KebClient,
+  KebTransport,
   PasswordTokenProvider,
   StaticTokenProvider,
   type TokenProvider,
+  type TransportOptions,
 } from "@fleet-auditor/keb";
 import {
   PROXY_VARIABLES,
@@ -34,7 +35,7 @@ interface OAuth2Settings {
 export type KebAuth =
   | { kind: "static"; token: string }
   | ({ kind: "client-credentials"; clientSecret: SecretRef } & OAuth2Settings)
-  | ({ kind: "password"; username: string; password: string; clientSecret?: string } & OAuth2Settings);
+  | ({ kind: "password"; username: string; password: SecretRef; clientSecret?: string } & OAuth2Settings);
 
 /** The KEB connection: where, how to authenticate, and the proxy on the way, if any. */
 export interface KebConnection {
@@ -42,7 +43,15 @@ export interface KebConnection {
   auth: KebAuth;
   /** From `HTTPS_PROXY`, `HTTP_PROXY` and `NO_PROXY`; absent when no proxy is set. */
   proxy?: ProxySettings;
+  /**
+   * The https proxy's URL kept in Secrets Manager (`HTTPS_PROXY_ARN`: one with `user:password@`),
+   * in place of `proxy.httpsProxy`; absent when `HTTPS_PROXY` gives it (which wins) or none is set.
+   */
+  httpsProxySecret?: SecretRef;
 }
+
+/** A proxy URL read from Secrets Manager, checked as `HTTPS_PROXY` is. */
+const proxySecretUrl = () => url({ protocol: /^(https?|socks5?)$/ });
 
 const KebVariables = object({
   KEB_URL: url({ protocol: /^https?$/ }),
@@ -54,6 +63,10 @@ const KebVariables = object({
   KEB_CLIENT_SECRET_ARN: SecretIdSchema,
   KEB_USERNAME: optional(string().min(1)),
   KEB_PASSWORD: optional(secretVariable()),
+  /** Where the password is kept instead (Secrets Manager), read when a token is fetched. */
+  KEB_PASSWORD_ARN: SecretIdSchema,
+  /** Where a proxy URL with credentials is kept (Secrets Manager), read before KEB is asked. */
+  HTTPS_PROXY_ARN: SecretIdSchema,
   KEB_SCOPE: optional(string().min(1)),
   KEB_TOKEN_FIELD: optional(oneOf(["access_token", "id_token"])),
   KEB_CLIENT_AUTH: optional(oneOf(["basic", "post"])),
@@ -65,14 +78,21 @@ const KebVariables = object({
  * a tagged union. Auth is one of: `KEB_TOKEN` (a static bearer token), or `KEB_TOKEN_URL` +
  * `KEB_CLIENT_ID` with either `KEB_CLIENT_SECRET` (client credentials; or `KEB_CLIENT_SECRET_ARN`,
  * the Secrets Manager secret that holds it, as deployed) or `KEB_USERNAME` + `KEB_PASSWORD`
- * (password grant; it wins when a user is given).
+ * (password grant; it wins when a user is given; or `KEB_PASSWORD_ARN`). A proxy with
+ * credentials may be kept in Secrets Manager too, its ARN in `HTTPS_PROXY_ARN`.
  */
 export const KebEnvSchema = KebVariables.transform((env, ctx): KebConnection => {
   const proxy = proxyFrom(env);
+  // A proxy given in the variable wins, as a value does over its `_ARN` everywhere.
+  const httpsProxySecret =
+    (env.https_proxy ?? env.HTTPS_PROXY)
+      ? undefined
+      : secretRef("HTTPS_PROXY", undefined, env.HTTPS_PROXY_ARN, proxySecretUrl());
   const connection = (auth: KebAuth): KebConnection => ({
     KEB_URL: env.KEB_URL,
     auth,
     ...(proxy ? { proxy } : {}),
+    ...(httpsProxySecret ? { httpsProxySecret } : {}),
   });
   const problem = (variable: string, message: string): typeof NEVER => {
     ctx.addIssue({ code: "custom", path: [variable], message });
@@ -91,12 +111,13 @@ export const KebEnvSchema = KebVariables.transform((env, ctx): KebConnection => 
     tokenField: env.KEB_TOKEN_FIELD,
     clientAuth: env.KEB_CLIENT_AUTH,
   };
-  if (env.KEB_USERNAME && env.KEB_PASSWORD) {
+  const password = secretRef("KEB_PASSWORD", env.KEB_PASSWORD, env.KEB_PASSWORD_ARN, secretVariable());
+  if (env.KEB_USERNAME && password) {
     return connection({
       kind: "password",
       ...oauth,
       username: env.KEB_USERNAME,
-      password: env.KEB_PASSWORD,
+      password,
       clientSecret: env.KEB_CLIENT_SECRET,
     });
   }
@@ -107,9 +128,10 @@ export const KebEnvSchema = KebVariables.transform((env, ctx): KebConnection => 
     secretVariable(),
   );
   if (!clientSecret) {
+    if (password) return problem("KEB_USERNAME", "required with KEB_PASSWORD or KEB_PASSWORD_ARN");
     return problem(
       "KEB_CLIENT_SECRET",
-      "KEB_TOKEN_URL needs KEB_CLIENT_SECRET (or KEB_CLIENT_SECRET_ARN: client credentials) or KEB_USERNAME and KEB_PASSWORD (password grant)",
+      "KEB_TOKEN_URL needs KEB_CLIENT_SECRET (or KEB_CLIENT_SECRET_ARN: client credentials) or KEB_USERNAME and KEB_PASSWORD (or KEB_PASSWORD_ARN: password grant)",
     );
   }
   return connection({ kind: "client-credentials", ...oauth, clientSecret });
@@ -124,8 +146,10 @@ function tokenProviderFrom(auth: KebAuth, transport: KebTransport, secrets?: Sec
     case "static":
       return new StaticTokenProvider(auth.token);
     case "password": {
-      const { kind: _kind, ...options } = auth;
-      return new PasswordTokenProvider({ ...options, transport });
+      const { kind: _kind, password, ...options } = auth;
+      const source = secretOf(password, secrets);
+      const value = "value" in password ? password.value : (o: { fresh: boolean }) => source(o);
+      return new PasswordTokenProvider({ ...options, password: value, transport });
     }
     case "client-credentials": {
       const { kind: _kind, clientSecret, ...options } = auth;
@@ -145,6 +169,24 @@ function tokenProviderFrom(auth: KebAuth, transport: KebTransport, secrets?: Sec
       return new ClientCredentialsTokenProvider({ ...options, clientSecret: secret, transport });
     }
   }
+}
+
+/**
+ * The transport for this connection: its proxy, and a proxy URL kept in Secrets Manager read
+ * through `secrets` (without it, such a setting fails naming `HTTPS_PROXY_ARN`). Create it once
+ * per process.
+ */
+export function kebTransportFrom(
+  env: KebConnection,
+  options: Omit<TransportOptions, "proxy" | "httpsProxySource">,
+  secrets?: SecretReader,
+): KebTransport {
+  const source = env.httpsProxySecret && secretOf(env.httpsProxySecret, secrets);
+  return new KebTransport({
+    ...options,
+    ...(env.proxy ? { proxy: env.proxy } : {}),
+    ...(source ? { httpsProxySource: (o: { fresh: boolean }) => source(o) } : {}),
+  });
 }
 
 /** A KEB client for this connection; `secrets` reads what is kept in Secrets Manager. */

@@ -14,4 +14,4 @@ export { requireComplete, scanAll } from "./scan-all.ts";
 export * from "./schemas.ts";
 export * from "./states.ts";
 export * from "./time.ts";
-export { KebTransport } from "./transport.ts";
+export { KebTransport, type TransportOptions } from "./transport.ts";

@@ -13,6 +13,23 @@ import {
 export interface TransportOptions extends HttpAgentOptions {
   /** Largest error body read for the error message, bytes. Default 4096. */
   errorBodyBytes?: number;
+  /**
+   * The https proxy's URL (with `user:password@`) read where it is kept, in place of
+   * `proxy.httpsProxy`: asked before each request (the reader's own cache decides how often the
+   * store is), the agent built anew when the value changed, and asked afresh once after the proxy
+   * refused a tunnel (407), to retry with a value rotated since.
+   */
+  httpsProxySource?: (options: { fresh: boolean }) => Promise<string>;
+}
+
+/**
+ * The agent for one proxy URL and it composed with the retry interceptor, built (and undici
+ * loaded) at the route's first request, within that request's deadline, not where the process
+ * starts (`retryingAgentOnFirstUse`).
+ */
+interface Route {
+  proxyUrl: string | undefined;
+  http: () => Promise<RetryingAgent>;
 }
 
 /** One request's method, headers and body. */
@@ -37,20 +54,52 @@ export type TransportResponse = Dispatcher.ResponseData;
  * HTTP for KEB and its token endpoint, on the undici package: one agent (`createHttpAgent`:
  * keep-alive, timeouts, body cap, proxy) composed with undici's retry interceptor deciding by
  * this package's deadline-aware policy. Redirects are never followed: a bearer token must not go
- * where a redirect points. Create it once per process and share it. The agent is built (and
- * undici loaded) at the first request, within that request's deadline, not where the process
- * starts (`retryingAgentOnFirstUse`).
+ * where a redirect points. Create it once per process and share it.
  */
 export class KebTransport {
   /** The largest body a response may have, bytes: a page past it fails. */
   readonly maxResponseBytes: number;
-  readonly #http: () => Promise<RetryingAgent>;
+  readonly #options: TransportOptions;
+  #route: Route;
+  #refreshing: Promise<Route> | undefined;
   readonly #errorBodyBytes: number;
 
   constructor(options: TransportOptions = {}) {
     this.maxResponseBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
-    this.#http = retryingAgentOnFirstUse(options);
+    this.#options = options;
+    this.#route = this.#routeFor(undefined);
     this.#errorBodyBytes = options.errorBodyBytes ?? 4096;
+  }
+
+  #routeFor(proxyUrl: string | undefined): Route {
+    const proxy =
+      proxyUrl === undefined ? this.#options.proxy : { ...this.#options.proxy, httpsProxy: proxyUrl };
+    return { proxyUrl, http: retryingAgentOnFirstUse({ ...this.#options, ...(proxy ? { proxy } : {}) }) };
+  }
+
+  /** The route for the proxy URL read afresh, one read at a time. */
+  #refresh(): Promise<Route> {
+    this.#refreshing ??= this.#current(true).finally(() => {
+      this.#refreshing = undefined;
+    });
+    return this.#refreshing;
+  }
+
+  /** The route for the proxy URL the source gives now; the old agent closes once idle. */
+  async #current(fresh: boolean): Promise<Route> {
+    const source = this.#options.httpsProxySource;
+    if (!source) return this.#route;
+    const proxyUrl = await source({ fresh });
+    if (proxyUrl !== this.#route.proxyUrl) {
+      const old = this.#route;
+      this.#route = this.#routeFor(proxyUrl);
+      // close() lets requests in flight finish; nothing waits on it.
+      old
+        .http()
+        .then(({ agent }) => agent.close())
+        .catch(() => undefined);
+    }
+    return this.#route;
   }
 
   /**
@@ -59,7 +108,7 @@ export class KebTransport {
    * the final response whatever its status. Throws undici's error (its `code` says which:
    * `timeoutPhase` reads the timeouts), or the signal's reason once it aborts.
    */
-  send(url: string, request: TransportRequest, options: SendOptions): Promise<TransportResponse> {
+  async send(url: string, request: TransportRequest, options: SendOptions): Promise<TransportResponse> {
     const target = new URL(url);
     const sent: RetryingRequest = {
       origin: target.origin,
@@ -70,7 +119,17 @@ export class KebTransport {
       signal: options.signal,
       retryOptions: { retry: retryUntil(options.deadlineAt, options.retry) },
     };
-    return this.#http().then(({ retrying }) => retrying.request(sent));
+    const route = await this.#current(false);
+    try {
+      return await (await route.http()).retrying.request(sent);
+    } catch (err) {
+      if (!this.#options.httpsProxySource || !proxyRefused(err)) throw err;
+      // Requests refused together read the secret once: a request beside this one may have
+      // moved on already, or be reading it now.
+      const fresh = this.#route !== route ? this.#route : await this.#refresh();
+      if (fresh.proxyUrl === route.proxyUrl) throw err;
+      return (await fresh.http()).retrying.request(sent);
+    }
   }
 
   /**
@@ -111,7 +170,7 @@ export class KebTransport {
 
   /** Closes the agent's sockets; requests after this fail. */
   close(): Promise<void> {
-    return this.#http().then(({ agent }) => agent.close());
+    return this.#route.http().then(({ agent }) => agent.close());
   }
 }
 
@@ -150,4 +209,9 @@ async function prefix(body: TransportResponse["body"], cap: number): Promise<{ t
     }
   }
   return { text: Buffer.concat(chunks).toString("utf8"), cut: false };
+}
+
+/** Whether undici says the proxy refused the tunnel for want of (valid) credentials. */
+function proxyRefused(err: unknown): boolean {
+  return err instanceof Error && /\(407\)/.test(err.message);
 }

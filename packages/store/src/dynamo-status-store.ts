@@ -6,6 +6,7 @@ import {
   paginateQuery,
   paginateScan,
   type QueryCommandInput,
+  type ScanCommandInput,
   UpdateCommand,
 } from "@aws-sdk/lib-dynamodb";
 import type {
@@ -23,11 +24,12 @@ import type {
 import { batchGet } from "./batch-get.ts";
 import { WriteRefusedError } from "./errors.ts";
 import { isFinalWriteError } from "./final-write-errors.ts";
-import { fromIndex } from "./index-fallback.ts";
+import { fromIndex, fromIndexes } from "./index-fallback.ts";
 import { quarantineToItem, toQuarantineItem } from "./quarantine-item.ts";
 import { STATUS_ATTRIBUTES, statusUpdateCommand, toRow } from "./status-item.ts";
 import {
   matchesStatusQuery,
+  NODE_SCAN_SEGMENTS,
   statusQueryInput,
   toWatchedRow,
   watchedQueryInputs,
@@ -125,29 +127,23 @@ export class DynamoStatusStore implements ApplicationStatusStore {
     const read = statusQueryInput(this.#o.tableName, q, now);
     if (read.op === "node") {
       const node = read;
-      return fromIndex(STATUS_INDEXES.byNode, RETIRING_STATUS_INDEXES.byNode, async (index) => {
-        if (index !== STATUS_INDEXES.byNode)
-          return (await this.#newest(node.retiring, node.limit)).map(toRow);
-        const keys: Record<string, unknown>[] = [];
-        for await (const page of paginateQuery({ client: this.#o.client }, node.input))
-          for (const item of page.Items ?? [])
-            keys.push({ [STATUS_ATTRIBUTES.id]: item[STATUS_ATTRIBUTES.id] });
-        const rows = await batchGet(this.#o.client, this.#o.tableName, keys);
-        return rows
-          .filter((item) => matchesStatusQuery(item, q, now))
-          .sort(newestItemFirst)
-          .slice(0, node.limit)
-          .map(toRow);
-      });
+      const rows = await fromIndexes(
+        [STATUS_INDEXES.byNode],
+        async () => {
+          const keys: Record<string, unknown>[] = [];
+          for await (const page of paginateQuery({ client: this.#o.client }, node.input))
+            for (const item of page.Items ?? [])
+              keys.push({ [STATUS_ATTRIBUTES.id]: item[STATUS_ATTRIBUTES.id] });
+          const rows = await batchGet(this.#o.client, this.#o.tableName, keys);
+          return rows.filter((item) => matchesStatusQuery(item, q, now));
+        },
+        // A stage without a node index (`nodeIndex`), or one still backfilling it: the node's rows
+        // from a scan of the table.
+        () => this.#scan(node.scan, node.limit, NODE_SCAN_SEGMENTS),
+      );
+      return rows.sort(newestItemFirst).slice(0, node.limit).map(toRow);
     }
-    if (read.op === "scan") {
-      const items: Record<string, unknown>[] = [];
-      for await (const page of paginateScan({ client: this.#o.client }, read.input)) {
-        items.push(...(page.Items ?? []));
-        if (items.length >= read.limit) break;
-      }
-      return items.sort(newestItemFirst).slice(0, read.limit).map(toRow);
-    }
+    if (read.op === "scan") return (await this.#scan(read.input, read.limit, 1)).map(toRow);
     const each = await Promise.all(read.inputs.map((input) => this.#newest(input, read.limit)));
     const ids = each
       .flat()
@@ -213,6 +209,24 @@ export class DynamoStatusStore implements ApplicationStatusStore {
       }
     }
     return { scanned, updated };
+  }
+
+  /**
+   * The items a filtered scan matches, newest first, in `segments` parallel segments, each
+   * stopping after the page at which the segments together have matched `limit` items: at most
+   * `limit` items (of what was read), never more pages than the table holds.
+   */
+  async #scan(input: ScanCommandInput, limit: number, segments: number): Promise<Record<string, unknown>[]> {
+    const items: Record<string, unknown>[] = [];
+    const segment = async (Segment: number): Promise<void> => {
+      const each = segments > 1 ? { ...input, Segment, TotalSegments: segments } : input;
+      for await (const page of paginateScan({ client: this.#o.client }, each)) {
+        // Another segment may have filled the limit while this page was read: keep it all the same.
+        if (items.push(...(page.Items ?? [])) >= limit) return;
+      }
+    };
+    await Promise.all(Array.from({ length: segments }, (_, n) => segment(n)));
+    return items.sort(newestItemFirst).slice(0, limit);
   }
 
   /** The first `limit` items of an index query (newest first), reading no further. */

@@ -73,7 +73,7 @@ async function serve(
   });
   const definitions = [
     ...options.tables.map(auditTableDefinition),
-    ...(options.statusTables ?? []).map(statusTableDefinition),
+    ...(options.statusTables ?? []).map((t) => statusTableDefinition(t)),
   ];
   for (const definition of definitions) await ensureTable(raw, definition);
   const client = documentClient(raw);

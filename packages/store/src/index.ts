@@ -7,7 +7,7 @@ export { DynamoSlackThreads } from "./dynamo-slack-threads.ts";
 export { DynamoStatusStore } from "./dynamo-status-store.ts";
 export { type EmbeddedDynamo, ensureTable, startEmbeddedDynamo } from "./embedded-dynamo.ts";
 export * from "./errors.ts";
-export { fromIndex } from "./index-fallback.ts";
+export { fromIndex, fromIndexes } from "./index-fallback.ts";
 export { managedSecretReader } from "./managed-secrets.ts";
 export { quarantineToItem, toQuarantineItem } from "./quarantine-item.ts";
 export { QUARANTINE_PREFIX, STATUS_ATTRIBUTES, statusUpdateCommand, toRow } from "./status-item.ts";
@@ -16,6 +16,7 @@ export {
   RETIRING_STATUS_INDEXES,
   retiringStatusIndexes,
   STATUS_INDEXES,
+  type StatusTableOptions,
   statusTableDefinition,
 } from "./status-table.ts";
 export { WATCH_PROJECTION, WATCH_SHARDS, watchKey, watchKeys } from "./watch-key.ts";

@@ -5,27 +5,41 @@
 import type { QueryCommandInput, ScanCommandInput, UpdateCommandInput } from "@aws-sdk/lib-dynamodb";
 import type { StatusQuery, WatchedRow, WatchQuery } from "@fleet-auditor/metaserver";
 import { FUTURE_CEILING_MS, QUARANTINE_PREFIX, STATUS_ATTRIBUTES, toRow } from "./status-item.ts";
-import { RETIRING_STATUS_INDEXES, STATUS_INDEXES } from "./status-table.ts";
+import { STATUS_INDEXES } from "./status-table.ts";
 import { watchKey, watchKeys, watchSetOf } from "./watch-key.ts";
 
 const A = STATUS_ATTRIBUTES;
 
 /**
+ * Segments of a node scan, read in parallel: a scan pages 1 MB at a time, and the reference
+ * stage's table (about 1.3 million rows, 700 MB) is some 700 pages, which one reader would page
+ * through for a minute, eight in about as many seconds (docs/kubeedge.md#queries).
+ */
+export const NODE_SCAN_SEGMENTS = 8;
+
+/**
  * The read a status query needs: a node's Application IDs from `byNodeId`, whose rows are then
- * read whole by id and matched (`retiring` is the same read on the old `byNode`, newest first,
- * while `byNodeId` cannot be read); the `byWatch` shards of the status's set, each newest first
- * and stopped at `limit`, merged, and the rows then read whole by id; or, for rows in no index
- * (Approved, Completed) and for no filter at all, a scan that stops once `limit` rows matched.
- * Only a node query reads more than about `limit` rows: every row of that node.
+ * read whole by id and matched, or `scan`, a scan of the table filtered by node, in
+ * `NODE_SCAN_SEGMENTS` segments and stopped once `limit` rows matched, while `byNodeId` cannot be
+ * read (a stage without `nodeIndex`, or while it backfills; never the retiring `byNode`, which
+ * may be mid-deletion: DynamoDB Local fails a read of an index being deleted); the `byWatch` shards of the status's set, each newest first and stopped at `limit`,
+ * merged, and the rows then read whole by id; or, for rows in no index (Approved, Completed) and
+ * for no filter at all, a scan that stops once `limit` rows matched. A node query reads every
+ * row of that node from `byNodeId`, and up to the whole table without it.
  */
 export type StatusRead =
-  | { op: "node"; input: QueryCommandInput; retiring: QueryCommandInput; limit: number }
+  | {
+      op: "node";
+      input: QueryCommandInput;
+      scan: ScanCommandInput;
+      limit: number;
+    }
   | { op: "watch"; inputs: QueryCommandInput[]; limit: number }
   | { op: "scan"; input: ScanCommandInput; limit: number };
 
 /**
  * The read for a status query at `now`: `byNodeId` with a node (its rows then held to the query
- * by `matchesStatusQuery`); with only a status, `byWatch` for an unfinished or refused one,
+ * by `matchesStatusQuery`), or a scan filtered by node where the table has no node index; with only a status, `byWatch` for an unfinished or refused one,
  * newest first from `since`; else a bounded scan. TTL deletion lags by up to two days, so
  * expired rows are filtered out here.
  */
@@ -63,8 +77,8 @@ export function statusQueryInput(tableName: string, q: StatusQuery, now: Date): 
     };
     names["#node"] = A.node;
     values[":node"] = q.node;
-    const retiring = query(RETIRING_STATUS_INDEXES.byNode, "#node = :node AND #ts >= :since");
-    return { op: "node", limit, input, retiring };
+    const scan = scanInput(tableName, ["#node = :node", ...filters], names, values);
+    return { op: "node", limit, input, scan };
   }
   const set = q.status ? watchSetOf(q.status) : undefined;
   if (set) {
@@ -74,17 +88,22 @@ export function statusQueryInput(tableName: string, q: StatusQuery, now: Date): 
     );
     return { op: "watch", inputs, limit };
   }
+  return { op: "scan", limit, input: scanInput(tableName, filters, names, values) };
+}
+
+/** A scan of the table's Application rows that match `filters` and `since`. */
+function scanInput(
+  tableName: string,
+  filters: readonly string[],
+  names: Record<string, string>,
+  values: Record<string, unknown>,
+): ScanCommandInput {
   // Quarantined bodies share the table; they have no `ts`, which the filter asks for anyway.
-  filters.push("#ts >= :since");
   return {
-    op: "scan",
-    limit,
-    input: {
-      TableName: tableName,
-      FilterExpression: filters.join(" AND "),
-      ExpressionAttributeNames: names,
-      ExpressionAttributeValues: values,
-    },
+    TableName: tableName,
+    FilterExpression: [...filters, "#ts >= :since"].join(" AND "),
+    ExpressionAttributeNames: { ...names },
+    ExpressionAttributeValues: { ...values },
   };
 }
 

@@ -21,25 +21,52 @@ const key = (hash: string, range: string) => [
   { AttributeName: range, KeyType: "RANGE" as const },
 ];
 
+/** Settings of `statusTableDefinition`. */
+export interface StatusTableOptions {
+  /**
+   * Whether the table has `byNodeId`. Default false: every new row enters it, half a write unit
+   * per message (a fifth of the table's writes), for one reader, `apps status --node`, which
+   * without it scans the table for the node's rows (docs/kubeedge.md#queries). A stage opts in
+   * with `nodeIndex` in stages.json.
+   */
+  nodeIndex?: boolean;
+  /**
+   * Whether the table keeps the retiring `byNode` and `byQuarantine` beside today's: only a stage
+   * deployed before their replacements, until those are ACTIVE (`retiringStatusIndexes`).
+   */
+  retiringIndexes?: boolean;
+}
+
 /**
  * The Application status table: `id` is the Application ID (or `QUARANTINE#<sqs message id>`).
  * Sparse indexes, each projecting what its readers need and keyed so that an ordinary message
  * rewrites as little of them as it can:
- * - `byNodeId` (node, id), keys only: which Applications a node has. Its keys change only when a
- *   row is created or changes node, so a message costs it nothing; `apps status --node` reads
- *   the rows whole by id.
+ * - `byNodeId` (node, id), keys only, only with `nodeIndex`: which Applications a node has. Its
+ *   keys change only when a row is created or changes node, so an update costs it nothing, but
+ *   every new row does; `apps status --node` reads the rows whole by id.
  * - `byWatch` (wk, ts): only the rows an audit watches, unfinished (`open#<n>`) and refused
  *   (`refused#<n>`), spread over shards and projecting what the audit reads (`watch-key.ts`).
  * - `byQuarantineCode` (qk, receivedAt), with `code`: what the applications audit counts; the
  *   excerpts (up to 4 KB) stay in the table, read by id for `apps quarantine`.
  */
-export function statusTableDefinition(tableName: string): CreateTableCommandInput {
+export function statusTableDefinition(
+  tableName: string,
+  options: StatusTableOptions = {},
+): CreateTableCommandInput {
+  const byNodeId: GlobalSecondaryIndex = {
+    IndexName: STATUS_INDEXES.byNode,
+    KeySchema: key("node", "id"),
+    Projection: { ProjectionType: "KEYS_ONLY" },
+  };
   return {
     TableName: tableName,
     BillingMode: "PAY_PER_REQUEST",
     AttributeDefinitions: [
       { AttributeName: "id", AttributeType: "S" },
-      { AttributeName: "node", AttributeType: "S" },
+      // DynamoDB refuses a definition no key uses.
+      ...(options.nodeIndex || options.retiringIndexes
+        ? [{ AttributeName: "node", AttributeType: "S" as const }]
+        : []),
       { AttributeName: "wk", AttributeType: "S" },
       { AttributeName: "ts", AttributeType: "N" },
       { AttributeName: "qk", AttributeType: "S" },
@@ -47,11 +74,7 @@ export function statusTableDefinition(tableName: string): CreateTableCommandInpu
     ],
     KeySchema: [{ AttributeName: "id", KeyType: "HASH" }],
     GlobalSecondaryIndexes: [
-      {
-        IndexName: STATUS_INDEXES.byNode,
-        KeySchema: key("node", "id"),
-        Projection: { ProjectionType: "KEYS_ONLY" },
-      },
+      ...(options.nodeIndex ? [byNodeId] : []),
       {
         IndexName: STATUS_INDEXES.watch,
         KeySchema: key("wk", "ts"),
@@ -62,6 +85,7 @@ export function statusTableDefinition(tableName: string): CreateTableCommandInpu
         KeySchema: key("qk", "receivedAt"),
         Projection: { ProjectionType: "INCLUDE", NonKeyAttributes: ["code"] },
       },
+      ...(options.retiringIndexes ? retiringStatusIndexes() : []),
     ],
   };
 }

@@ -154,6 +154,32 @@ describe("authentication to KEB", () => {
     expect(JSON.stringify({ provider: badClient })).not.toContain(SECRET);
   });
 
+  it("reads a password kept elsewhere for each fetch, afresh once when the issuer refuses it, and never repeats it", async () => {
+    const kept = { value: "rotated-away-pw", reads: [] as boolean[] };
+    const tokens = new PasswordTokenProvider({
+      ...common(),
+      clientId: "kcp-cli",
+      username: "tech-user",
+      password: async ({ fresh }) => {
+        kept.reads.push(fresh);
+        return fresh ? PASSWORD : kept.value;
+      },
+    });
+    // The value read first is refused (400 invalid_grant); the one read afresh is taken.
+    await expect(tokens.getToken()).resolves.toMatch(/^ey/);
+    expect(kept.reads).toEqual([false, true]);
+    // A value that is wrong wherever it is read: one refusal, no retry with the same value.
+    const wrong = new PasswordTokenProvider({
+      ...common(),
+      clientId: "kcp-cli",
+      username: "tech-user",
+      password: async () => "still-wrong-pw",
+    });
+    const err = await wrong.getToken().catch((e: unknown) => e);
+    expect(err).toMatchObject({ code: "KEB_AUTH", status: 400 });
+    expect(`${(err as Error).message} ${JSON.stringify(err)}`).not.toContain("still-wrong-pw");
+  });
+
   it("says the token endpoint answered an HTML page, not that it is unreachable", async () => {
     kit.sim.faults.add({ path: "/oauth2/token", action: { kind: "invalid-json" } });
     const provider = new ClientCredentialsTokenProvider({

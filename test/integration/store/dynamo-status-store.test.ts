@@ -95,52 +95,103 @@ describe("DynamoStatusStore on a real DynamoDB API (dynalite, or DynamoDB Local 
     expect(after?.error).toBeUndefined();
   });
 
-  it("answers a node's applications by time and a status since a time, newest first", async () => {
+  it.each([
+    ["with byNodeId", true],
+    ["without it (a scan filtered by node)", false],
+  ])(
+    "answers a node's applications by time and a status since a time, newest first, %s",
+    async (_, nodeIndex) => {
+      await ensureTable(dynamo.db.client, statusTableDefinition(`${table}-n`, { nodeIndex }));
+      const s = new DynamoStatusStore({ client: dynamo.db.client, tableName: `${table}-n` });
+      await s.apply(update("a1", "Approved", ms(240), "a1m"), NOW);
+      await s.apply(update("b1", "Rejected", ms(120), "b1m", "edge-2"), NOW);
+      await s.apply(update("b2", "Rejected", ms(30), "b2m", "edge-2"), NOW);
+      await s.apply(update("b3", "InApplying", ms(20), "b3m", "edge-2"), NOW);
+      await s.apply(update("b4", "Rejected", ms(10), "b4m", "edge-3"), NOW);
+      expect((await s.query({ node: "edge-2" }, NOW)).map((r) => r.id)).toEqual(["b3", "b2", "b1"]);
+      expect((await s.query({ node: "edge-2", status: "Rejected" }, NOW)).map((r) => r.id)).toEqual([
+        "b2",
+        "b1",
+      ]);
+      // byNodeId keeps IDs only: the rows are read whole, then held to the time and the limit; the
+      // scan reads them whole and filters them as it reads.
+      expect(
+        (await s.query({ node: "edge-2", since: new Date(ms(25)) }, NOW)).map((r) => [r.id, r.msgId]),
+      ).toEqual([["b3", "b3m"]]);
+      expect((await s.query({ node: "edge-2", limit: 2 }, NOW)).map((r) => r.id)).toEqual(["b3", "b2"]);
+      expect((await s.query({ status: "Rejected", since: new Date(ms(60)) }, NOW)).map((r) => r.id)).toEqual([
+        "b4",
+        "b2",
+      ]);
+      expect(
+        (await s.query({ status: "InApplying", since: new Date(ms(25)) }, NOW)).map((r) => r.id),
+      ).toContain("b3");
+      // A watched status comes from the byWatch shards, read back whole (the index projects less).
+      const [rejected] = await s.query({ status: "Rejected", limit: 1 }, NOW);
+      expect(rejected).toMatchObject({
+        id: "b4",
+        msgId: "b4m",
+        kind: "request",
+        updatedAt: NOW.toISOString(),
+      });
+      // Approved rows are in no index (they are most of the traffic): a scan stopped at the limit.
+      expect((await s.query({ status: "Approved" }, NOW)).map((r) => r.id)).toEqual(["a1"]);
+      const all = await s.query({}, NOW);
+      expect(all.map((r) => r.id).sort()).toEqual(["a1", "b1", "b2", "b3", "b4"]);
+      expect(all.map((r) => r.messageTime)).toEqual(
+        all
+          .map((r) => r.messageTime)
+          .sort()
+          .reverse(),
+      );
+      // Neither node nor status: a scan that stops at the limit, newest first of what it read.
+      const three = await s.query({ limit: 3 }, NOW);
+      expect(three).toHaveLength(3);
+      expect(three.map((r) => r.messageTime)).toEqual(
+        three
+          .map((r) => r.messageTime)
+          .sort()
+          .reverse(),
+      );
+    },
+  );
+
+  it("scans for a node's rows where the table has no node index, in parallel segments, at most the limit", async () => {
     const s = store();
-    await s.apply(update("a1", "Approved", ms(240), "a1m"), NOW);
-    await s.apply(update("b1", "Rejected", ms(120), "b1m", "edge-2"), NOW);
-    await s.apply(update("b2", "Rejected", ms(30), "b2m", "edge-2"), NOW);
-    await s.apply(update("b3", "InApplying", ms(20), "b3m", "edge-2"), NOW);
-    await s.apply(update("b4", "Rejected", ms(10), "b4m", "edge-3"), NOW);
-    expect((await s.query({ node: "edge-2" }, NOW)).map((r) => r.id)).toEqual(["b3", "b2", "b1"]);
-    expect((await s.query({ node: "edge-2", status: "Rejected" }, NOW)).map((r) => r.id)).toEqual([
-      "b2",
-      "b1",
-    ]);
-    // byNodeId keeps IDs only: the rows are read whole, then held to the time and the limit.
-    expect(
-      (await s.query({ node: "edge-2", since: new Date(ms(25)) }, NOW)).map((r) => [r.id, r.msgId]),
-    ).toEqual([["b3", "b3m"]]);
-    expect((await s.query({ node: "edge-2", limit: 2 }, NOW)).map((r) => r.id)).toEqual(["b3", "b2"]);
-    expect((await s.query({ status: "Rejected", since: new Date(ms(60)) }, NOW)).map((r) => r.id)).toEqual([
-      "b4",
-      "b2",
-    ]);
-    expect(
-      (await s.query({ status: "InApplying", since: new Date(ms(25)) }, NOW)).map((r) => r.id),
-    ).toContain("b3");
-    // A watched status comes from the byWatch shards, read back whole (the index projects less).
-    const [rejected] = await s.query({ status: "Rejected", limit: 1 }, NOW);
-    expect(rejected).toMatchObject({ id: "b4", msgId: "b4m", kind: "request", updatedAt: NOW.toISOString() });
-    // Approved rows are in no index (they are most of the traffic): a scan stopped at the limit.
-    expect((await s.query({ status: "Approved" }, NOW)).map((r) => r.id)).toEqual(["a1"]);
-    const all = await s.query({}, NOW);
-    expect(all.map((r) => r.id).sort()).toEqual(["a1", "b1", "b2", "b3", "b4"]);
-    expect(all.map((r) => r.messageTime)).toEqual(
-      all
-        .map((r) => r.messageTime)
-        .sort()
-        .reverse(),
+    const scans: Array<{ segment?: number; total?: number }> = [];
+    const recorder = "recordNodeScans";
+    dynamo.db.client.middlewareStack.add(
+      (next) => async (args) => {
+        const input = args.input as { TableName?: string; Segment?: number; TotalSegments?: number };
+        if (input.TableName === table && (args.input as { IndexName?: string }).IndexName === undefined)
+          if ("FilterExpression" in (args.input as object))
+            scans.push({ segment: input.Segment, total: input.TotalSegments });
+        return next(args);
+      },
+      { step: "initialize", name: recorder },
     );
-    // Neither node nor status: a scan that stops at the limit, newest first of what it read.
-    const three = await s.query({ limit: 3 }, NOW);
-    expect(three).toHaveLength(3);
-    expect(three.map((r) => r.messageTime)).toEqual(
-      three
-        .map((r) => r.messageTime)
-        .sort()
-        .reverse(),
-    );
+    try {
+      // 120 rows over 6 nodes, a node's 20 spread over the whole table.
+      for (let i = 0; i < 120; i++)
+        await s.apply(update(`app-${i}`, "Approved", ms(200 - i), `m${i}`, `edge-${i % 6}`), NOW);
+      const all = await s.query({ node: "edge-4" }, NOW);
+      expect(all.map((r) => r.id)).toEqual(Array.from({ length: 20 }, (_, k) => `app-${4 + 6 * (19 - k)}`));
+      expect(new Set(scans.map((x) => x.segment))).toEqual(new Set([0, 1, 2, 3, 4, 5, 6, 7]));
+      expect(scans.every((x) => x.total === 8)).toBe(true);
+      // At most `limit` rows, each the node's and newest first of what was read.
+      const five = await s.query({ node: "edge-4", limit: 5 }, NOW);
+      expect(five).toHaveLength(5);
+      expect(five.every((r) => r.node === "edge-4")).toBe(true);
+      expect(five.map((r) => r.messageTime)).toEqual(
+        five
+          .map((r) => r.messageTime)
+          .sort()
+          .reverse(),
+      );
+      expect(await s.query({ node: "edge-none" }, NOW)).toEqual([]);
+    } finally {
+      dynamo.db.client.middlewareStack.remove(recorder);
+    }
   });
 
   it("keeps each Application on one byWatch shard: open while in flight, refused when refused, out when done", async () => {
@@ -163,11 +214,14 @@ describe("DynamoStatusStore on a real DynamoDB API (dynalite, or DynamoDB Local 
   });
 
   it("writes an Application without a Status or a node: no empty index key, which DynamoDB refuses", async () => {
-    const s = store();
+    // A stage's table with every index that keys on node.
+    const withNodes = `${table}-n`;
+    await ensureTable(dynamo.db.client, statusTableDefinition(withNodes, { nodeIndex: true }));
+    const s = new DynamoStatusStore({ client: dynamo.db.client, tableName: withNodes });
     expect(await s.apply(update("no-status", "", ms(5), "ns1", ""), NOW)).toBe("applied");
     // The raw write shows the rule this store keeps: DynamoDB (and DynamoDB Local) refuse it.
     const refused = await dynamo.db.client
-      .send(new PutCommand({ TableName: table, Item: { id: "raw", node: "", ts: 1 } }))
+      .send(new PutCommand({ TableName: withNodes, Item: { id: "raw", node: "", ts: 1 } }))
       .then(
         () => "accepted",
         (err: Error) => err.name,

@@ -29,7 +29,7 @@ const ms = (minutesAgo: number) => NOW.getTime() - minutesAgo * 60_000;
 
 /** The status table as the release before this one created it: byNode and byQuarantine, whole rows. */
 function tableBefore(name: string): CreateTableCommandInput {
-  const now = statusTableDefinition(name);
+  const now = statusTableDefinition(name, { retiringIndexes: true });
   const kept = (now.GlobalSecondaryIndexes ?? []).filter((i) => i.IndexName === STATUS_INDEXES.watch);
   return { ...now, GlobalSecondaryIndexes: [...kept, ...retiringStatusIndexes()] };
 }
@@ -86,7 +86,10 @@ beforeAll(() => {
 
 async function filled(table: string): Promise<DynamoStatusStore> {
   await ensureTable(dynamo.db.client, tableBefore(table));
-  const s = new DynamoStatusStore({ client: dynamo.db.client, tableName: table });
+  return fill(new DynamoStatusStore({ client: dynamo.db.client, tableName: table }));
+}
+
+async function fill(s: DynamoStatusStore): Promise<DynamoStatusStore> {
   await s.apply(update("a1", "Rejected", ms(40), "a1m", "edge-1"), NOW);
   await s.apply(update("a2", "InApplying", ms(30), "a2m", "edge-1"), NOW);
   await s.apply(update("a3", "Rejected", ms(90), "a3m", "edge-1"), NOW);
@@ -113,88 +116,102 @@ describe("the status table's index change, step by step", () => {
       { code: "MS_BAD_HEADER", receivedAt: new Date(ms(30)).toISOString() },
     ]);
     expect(before.open.map((r) => r.id).sort()).toEqual(["a2", "b2"]);
-    // Each new index was tried, refused, and its retiring one read.
-    expect(seen.indexes).toContain(RETIRING_STATUS_INDEXES.byNode);
+    // Each new index was tried and refused; the retiring byQuarantine read, and the node's rows
+    // scanned for (never the retiring byNode, which a stage drops while node queries run).
+    expect(seen.indexes).toContain(STATUS_INDEXES.byNode);
+    expect(seen.indexes).not.toContain(RETIRING_STATUS_INDEXES.byNode);
     expect(seen.indexes).toContain(RETIRING_STATUS_INDEXES.quarantine);
-    // The same answers as on a table made with today's definition.
-    await ensureTable(dynamo.db.client, statusTableDefinition("status-now"));
-    const fresh = await filled("status-now");
-    expect(await answers(fresh)).toEqual(before);
+    // The same answers as on a table made with today's definition, with byNodeId or without it
+    // (a stage's `nodeIndex`: the node's rows are then scanned for).
+    for (const nodeIndex of [true, false]) {
+      const name = `status-now-${nodeIndex}`;
+      await ensureTable(dynamo.db.client, statusTableDefinition(name, { nodeIndex }));
+      const fresh = new DynamoStatusStore({ client: dynamo.db.client, tableName: name });
+      await fill(fresh);
+      expect(await answers(fresh)).toEqual(before);
+    }
   });
 
   // dynalite cannot add an index to a table (it asks for provisioned throughput on an on-demand
   // table), so the steps themselves run on AWS's DynamoDB Local.
-  it.runIf(local)(
-    "adds the new indexes beside the old, reads them once they can be read, drops the old, and answers the same throughout",
-    async () => {
-      const table = "status-migrated";
-      const s = await filled(table);
-      const expected = await answers(s);
-      const write = async (ts: number, msgId: string) => {
-        seen.capacity.length = 0;
-        await s.apply(update("a2", "InApplying", ts, msgId, "edge-1"), NOW);
-        return seen.capacity.at(-1)?.GlobalSecondaryIndexes ?? {};
-      };
-      // Before: a message that moves a row's time rewrites its whole byNode entry (a delete and a put).
-      expect((await write(ms(29), "a2m2"))[RETIRING_STATUS_INDEXES.byNode]?.CapacityUnits).toBe(2);
-      expected.node = await s.query({ node: "edge-1" }, NOW);
-      expected.open = await s.watched({ set: "open", before: new Date(ms(5)) }, NOW);
+  for (const nodeIndex of [true, false])
+    it.runIf(local)(
+      `adds the new indexes beside the old, reads them once they can be read, drops the old, and answers the same throughout (nodeIndex ${nodeIndex})`,
+      async () => {
+        const table = `status-migrated-${nodeIndex}`;
+        const s = await filled(table);
+        const expected = await answers(s);
+        const write = async (ts: number, msgId: string) => {
+          seen.capacity.length = 0;
+          await s.apply(update("a2", "InApplying", ts, msgId, "edge-1"), NOW);
+          return seen.capacity.at(-1)?.GlobalSecondaryIndexes ?? {};
+        };
+        // Before: a message that moves a row's time rewrites its whole byNode entry (a delete and a put).
+        expect((await write(ms(29), "a2m2"))[RETIRING_STATUS_INDEXES.byNode]?.CapacityUnits).toBe(2);
+        expected.node = await s.query({ node: "edge-1" }, NOW);
+        expected.open = await s.watched({ set: "open", before: new Date(ms(5)) }, NOW);
 
-      const wanted = statusTableDefinition(table);
-      const definitionOf = (name: string) => wanted.GlobalSecondaryIndexes?.find((i) => i.IndexName === name);
-      // Step 1: each new index beside the old one (DynamoDB takes one index change per UpdateTable).
-      for (const name of [STATUS_INDEXES.byNode, STATUS_INDEXES.quarantine]) {
-        await dynamo.db.client.send(
-          new UpdateTableCommand({
-            TableName: table,
-            AttributeDefinitions: wanted.AttributeDefinitions,
-            GlobalSecondaryIndexUpdates: [{ Create: definitionOf(name) }],
-          }),
-        );
-        // Readers never fail while it is created and backfilled.
+        // A stage with `nodeIndex` gets byNodeId; one without reads a node's rows from a scan once
+        // byNode is dropped.
+        const wanted = statusTableDefinition(table, { nodeIndex });
+        const definitionOf = (name: string) =>
+          wanted.GlobalSecondaryIndexes?.find((i) => i.IndexName === name);
+        const added = nodeIndex
+          ? [STATUS_INDEXES.byNode, STATUS_INDEXES.quarantine]
+          : [STATUS_INDEXES.quarantine];
+        // Step 1: each new index beside the old one (DynamoDB takes one index change per UpdateTable).
+        for (const name of added) {
+          await dynamo.db.client.send(
+            new UpdateTableCommand({
+              TableName: table,
+              AttributeDefinitions: wanted.AttributeDefinitions,
+              GlobalSecondaryIndexUpdates: [{ Create: definitionOf(name) }],
+            }),
+          );
+          // Readers never fail while it is created and backfilled.
+          expect(await answers(s)).toEqual(expected);
+          await untilIndexes(table, (all) => all.every((i) => i.IndexStatus === "ACTIVE"));
+        }
+        // Step 2: readers are on the new indexes by themselves, once they can be read.
+        seen.indexes.length = 0;
         expect(await answers(s)).toEqual(expected);
-        await untilIndexes(table, (all) => all.every((i) => i.IndexStatus === "ACTIVE"));
-      }
-      // Step 2: readers are on the new indexes by themselves, once they can be read.
-      seen.indexes.length = 0;
-      expect(await answers(s)).toEqual(expected);
-      expect(seen.indexes).toContain(STATUS_INDEXES.byNode);
-      expect(seen.indexes).toContain(STATUS_INDEXES.quarantine);
-      expect(seen.indexes).not.toContain(RETIRING_STATUS_INDEXES.byNode);
-      expect(seen.indexes).not.toContain(RETIRING_STATUS_INDEXES.quarantine);
-      // Step 3: the old indexes dropped, one at a time.
-      for (const name of [RETIRING_STATUS_INDEXES.byNode, RETIRING_STATUS_INDEXES.quarantine]) {
-        await dynamo.db.client.send(
-          new UpdateTableCommand({
-            TableName: table,
-            GlobalSecondaryIndexUpdates: [{ Delete: { IndexName: name } }],
-          }),
-        );
+        expect(seen.indexes).toContain(STATUS_INDEXES.byNode);
+        expect(seen.indexes).toContain(STATUS_INDEXES.quarantine);
+        expect(seen.indexes).not.toContain(RETIRING_STATUS_INDEXES.byNode);
+        expect(seen.indexes).not.toContain(RETIRING_STATUS_INDEXES.quarantine);
+        // Step 3: the old indexes dropped, one at a time.
+        for (const name of [RETIRING_STATUS_INDEXES.byNode, RETIRING_STATUS_INDEXES.quarantine]) {
+          await dynamo.db.client.send(
+            new UpdateTableCommand({
+              TableName: table,
+              GlobalSecondaryIndexUpdates: [{ Delete: { IndexName: name } }],
+            }),
+          );
+          expect(await answers(s)).toEqual(expected);
+          await untilIndexes(table, (all) => all.every((i) => i.IndexName !== name));
+        }
         expect(await answers(s)).toEqual(expected);
-        await untilIndexes(table, (all) => all.every((i) => i.IndexName !== name));
-      }
-      expect(await answers(s)).toEqual(expected);
-      // The table ends where today's definition starts one.
-      const { Table } = await dynamo.db.client.send(new DescribeTableCommand({ TableName: table }));
-      const shape = (i: {
-        IndexName?: string;
-        KeySchema?: unknown;
-        Projection?: { ProjectionType?: string; NonKeyAttributes?: string[] };
-      }) => ({
-        name: i.IndexName,
-        key: i.KeySchema,
-        projection: i.Projection?.ProjectionType,
-        attributes: [...(i.Projection?.NonKeyAttributes ?? [])].sort(),
-      });
-      expect((Table?.GlobalSecondaryIndexes ?? []).map(shape).sort(byName)).toEqual(
-        (wanted.GlobalSecondaryIndexes ?? []).map(shape).sort(byName),
-      );
-      // After: the same message costs byNodeId nothing (its keys did not change) and no index twice.
-      const after = await write(ms(28), "a2m3");
-      expect(after[STATUS_INDEXES.byNode]).toBeUndefined();
-      expect(after[RETIRING_STATUS_INDEXES.byNode]).toBeUndefined();
-    },
-  );
+        // The table ends where today's definition starts one.
+        const { Table } = await dynamo.db.client.send(new DescribeTableCommand({ TableName: table }));
+        const shape = (i: {
+          IndexName?: string;
+          KeySchema?: unknown;
+          Projection?: { ProjectionType?: string; NonKeyAttributes?: string[] };
+        }) => ({
+          name: i.IndexName,
+          key: i.KeySchema,
+          projection: i.Projection?.ProjectionType,
+          attributes: [...(i.Projection?.NonKeyAttributes ?? [])].sort(),
+        });
+        expect((Table?.GlobalSecondaryIndexes ?? []).map(shape).sort(byName)).toEqual(
+          (wanted.GlobalSecondaryIndexes ?? []).map(shape).sort(byName),
+        );
+        // After: the same message costs byNodeId nothing (its keys did not change) and no index twice.
+        const after = await write(ms(28), "a2m3");
+        expect(after[STATUS_INDEXES.byNode]).toBeUndefined();
+        expect(after[RETIRING_STATUS_INDEXES.byNode]).toBeUndefined();
+      },
+    );
 });
 
 const byName = (a: { name?: string }, b: { name?: string }) => String(a.name).localeCompare(String(b.name));

@@ -3,7 +3,6 @@ import {
   matchesStatusQuery,
   QUARANTINE_PREFIX,
   quarantineToItem,
-  RETIRING_STATUS_INDEXES,
   STATUS_ATTRIBUTES,
   STATUS_INDEXES,
   statusQueryInput,
@@ -194,7 +193,7 @@ describe("statusQueryInput", () => {
     return read;
   };
 
-  it("lists a node's IDs from byNodeId (keys only, nothing to filter), and keeps the old byNode read for the retiring index", () => {
+  it("lists a node's IDs from byNodeId (keys only, nothing to filter)", () => {
     const read = byNode(
       statusQueryInput("status", { node: "edge-1", status: "Rejected", since, limit: 5 }, NOW),
     );
@@ -206,21 +205,26 @@ describe("statusQueryInput", () => {
       ExpressionAttributeNames: { "#node": "node" },
       ExpressionAttributeValues: { ":node": "edge-1" },
     });
-    expect(read.retiring).toMatchObject({
-      TableName: "status",
-      IndexName: RETIRING_STATUS_INDEXES.byNode,
-      KeyConditionExpression: "#node = :node AND #ts >= :since",
-      FilterExpression: "#ttl > :nowS AND #status = :status",
-      ScanIndexForward: false,
-    });
-    expect(read.retiring.ExpressionAttributeValues).toEqual({
-      ":node": "edge-1",
-      ":status": "Rejected",
-      ":since": since.getTime(),
-      ":nowS": NOW.getTime() / 1000,
-    });
     expectAllUsed(read.input);
-    expectAllUsed(read.retiring);
+  });
+
+  it("scans for a node's rows, filtered as the index reads are, where a table has no node index", () => {
+    const read = byNode(
+      statusQueryInput("status", { node: "edge-1", status: "Rejected", since, limit: 5 }, NOW),
+    );
+    expect(read.scan).toEqual({
+      TableName: "status",
+      FilterExpression: "#node = :node AND #ttl > :nowS AND #status = :status AND #ts >= :since",
+      ExpressionAttributeNames: { "#node": "node", "#ts": "ts", "#ttl": "ttl", "#status": "status" },
+      ExpressionAttributeValues: {
+        ":node": "edge-1",
+        ":status": "Rejected",
+        ":since": since.getTime(),
+        ":nowS": NOW.getTime() / 1000,
+      },
+    });
+    expectAllUsed(read.scan);
+    expectAllUsed(byNode(statusQueryInput("status", { node: "edge-2" }, NOW)).scan);
   });
 
   it("holds a node's rows, read whole, to the query as the index filters would", () => {
@@ -235,7 +239,7 @@ describe("statusQueryInput", () => {
     expect(matchesStatusQuery({ ...row, status: "Failed" }, { node: "edge-1", status: "" }, NOW)).toBe(true);
   });
 
-  it("queries every byWatch shard of a watched status, and the retiring byNode without a status filter with a node alone", () => {
+  it("queries every byWatch shard of a watched status, and scans for a node without a status filter with a node alone", () => {
     for (const [status, set] of [
       ["InApplying", "open"],
       ["Rejected", "refused"],
@@ -257,8 +261,8 @@ describe("statusQueryInput", () => {
       }
     }
     const node = byNode(statusQueryInput("status", { node: "edge-2" }, NOW));
-    expect(node.retiring.FilterExpression).toBe("#ttl > :nowS");
-    expectAllUsed(node.retiring);
+    expect(node.scan.FilterExpression).toBe("#node = :node AND #ttl > :nowS AND #ts >= :since");
+    expectAllUsed(node.scan);
   });
 
   it("reads rows in no index (Approved, Completed) and everything with a scan that stops at the limit", () => {

@@ -1,7 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { RunSummary } from "@fleet-auditor/audit";
-import { KebTransport } from "@fleet-auditor/keb";
-import { KebEnvSchema, kebClientFrom } from "@fleet-auditor/keb-audits";
+import { KebEnvSchema, kebClientFrom, kebTransportFrom } from "@fleet-auditor/keb-audits";
 import { thresholdsFrom } from "@fleet-auditor/kubeedge-audit";
 import { MAX_NEW_INCIDENT_MESSAGES } from "@fleet-auditor/render";
 import { managedSecretReader } from "@fleet-auditor/store";
@@ -38,7 +37,8 @@ options:
                                 at most 24d)
 
 KEB audits (failing, expired): --keb-url or KEB_URL; auth (environment): KEB_TOKEN, or
-KEB_TOKEN_URL + KEB_CLIENT_ID with KEB_CLIENT_SECRET or KEB_USERNAME + KEB_PASSWORD.
+KEB_TOKEN_URL + KEB_CLIENT_ID with KEB_CLIENT_SECRET or KEB_USERNAME + KEB_PASSWORD (a secret
+also by its <VARIABLE>_ARN in Secrets Manager, as HTTPS_PROXY_ARN, a proxy with credentials).
 applications reads the Application status table (embedded, or STATUS_TABLE); thresholds:
 STUCK_AFTER_MINUTES, REJECTED_BURST, REJECTED_WINDOW_MINUTES. all: every KEB audit, and
 applications unless AWS is used without STATUS_TABLE.
@@ -100,11 +100,11 @@ export const runCommand: Command = {
     const keb = inputs.some((i) => readsKeb(i.audit))
       ? parseConfig(KebEnvSchema, { ...vars, KEB_URL: values["keb-url"] ?? vars.KEB_URL })
       : undefined;
-    // A client secret given by its ARN (KEB_CLIENT_SECRET_ARN, as `sst shell` links it) is read
-    // from Secrets Manager as the function reads it, again after the token endpoint refuses it.
-    const client = keb
-      ? kebClientFrom(keb, new KebTransport({ proxy: keb.proxy }), managedSecretReader())
-      : undefined;
+    // A client secret, password or proxy given by its ARN (KEB_CLIENT_SECRET_ARN, as `sst shell`
+    // links it; KEB_PASSWORD_ARN, HTTPS_PROXY_ARN) is read from Secrets Manager as the function
+    // reads it, again after the token endpoint (or the proxy) refuses it.
+    const secrets = keb ? managedSecretReader() : undefined;
+    const client = keb ? kebClientFrom(keb, kebTransportFrom(keb, {}, secrets), secrets) : undefined;
     const backend = await openBackend(values["state-dir"], env, {
       status: inputs.some((i) => readsStatusTable(i.audit)),
     });

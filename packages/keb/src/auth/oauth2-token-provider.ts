@@ -34,8 +34,17 @@ export interface OAuth2Options {
   now?: () => number;
 }
 
-/** Reads the client secret; `fresh` bypasses any cache (the endpoint refused the value last read). */
+/**
+ * Reads a secret (the client secret, a password); `fresh` bypasses any cache (the endpoint refused
+ * the value last read).
+ */
 export type ClientSecretSource = (options: { fresh: boolean }) => Promise<string>;
+
+/** What one token request sends: the client secret, if any, and the grant's form fields. */
+interface Credentials {
+  clientSecret: string | undefined;
+  fields: Record<string, string>;
+}
 
 const TokenResponse = object({
   access_token: string().min(1),
@@ -70,11 +79,17 @@ abstract class OAuth2TokenProvider implements TokenProvider {
     this.#now = options.now ?? Date.now;
   }
 
-  /** The grant's own form fields. */
-  protected abstract grantFields(): Record<string, string>;
-  /** The grant's own secrets, redacted from every error. */
+  /** The grant's own form fields; a secret among them read afresh when `fresh`. */
+  protected abstract grantFields(fresh: boolean): Promise<Record<string, string>>;
+  /** The grant's own secrets given as values, redacted from every error. */
   protected grantSecrets(): string[] {
     return [];
+  }
+
+  /** A secret read from a source: remembered, so that every error redacts it. */
+  protected remember(secret: string): string {
+    this.#secretsSeen = [secret, ...this.#secretsSeen.filter((s) => s !== secret)].slice(0, 8);
+    return secret;
   }
 
   /**
@@ -104,31 +119,32 @@ abstract class OAuth2TokenProvider implements TokenProvider {
   }
 
   /**
-   * A token for the current client secret; when the secret is read from a store and the endpoint
-   * answers 401, once more with the secret read afresh, if it changed (rotated since it was read).
+   * A token for the current credentials; when the endpoint refuses them (401, or 400: RFC 6749
+   * answers a wrong password `400 invalid_grant`), once more with the secrets read afresh where
+   * they are kept, if any changed (rotated since they were read). Values of one's own re-read as
+   * themselves: no second request.
    */
   async #fetch(signal?: AbortSignal): Promise<CachedToken> {
-    const source = this.#options.clientSecret;
-    if (typeof source !== "function") return this.#fetchWith(source, signal);
-    const secret = this.#remember(await source({ fresh: false }));
+    const first = await this.#credentials(false);
     try {
-      return await this.#fetchWith(secret, signal);
+      return await this.#fetchWith(first, signal);
     } catch (err) {
-      if (!(err instanceof KebAuthError) || err.status !== 401) throw err;
-      const fresh = this.#remember(await source({ fresh: true }));
-      if (fresh === secret) throw err;
+      if (!(err instanceof KebAuthError) || (err.status !== 401 && err.status !== 400)) throw err;
+      const fresh = await this.#credentials(true);
+      if (sameCredentials(fresh, first)) throw err;
       return this.#fetchWith(fresh, signal);
     }
   }
 
-  #remember(secret: string): string {
-    this.#secretsSeen = [secret, ...this.#secretsSeen.filter((s) => s !== secret)].slice(0, 4);
-    return secret;
+  async #credentials(fresh: boolean): Promise<Credentials> {
+    const source = this.#options.clientSecret;
+    const clientSecret = typeof source === "function" ? this.remember(await source({ fresh })) : source;
+    return { clientSecret, fields: await this.grantFields(fresh) };
   }
 
-  async #fetchWith(clientSecret: string | undefined, signal?: AbortSignal): Promise<CachedToken> {
-    const o = { ...this.#options, clientSecret };
-    const form = new URLSearchParams(this.grantFields());
+  async #fetchWith(credentials: Credentials, signal?: AbortSignal): Promise<CachedToken> {
+    const o = { ...this.#options, clientSecret: credentials.clientSecret };
+    const form = new URLSearchParams(credentials.fields);
     if (o.scope) form.set("scope", o.scope);
     const headers: Record<string, string> = {
       "content-type": "application/x-www-form-urlencoded",
@@ -233,6 +249,10 @@ abstract class OAuth2TokenProvider implements TokenProvider {
   }
 }
 
+function sameCredentials(a: Credentials, b: Credentials): boolean {
+  return a.clientSecret === b.clientSecret && JSON.stringify(a.fields) === JSON.stringify(b.fields);
+}
+
 /** `promise`, or `late()` thrown as soon as `signal` aborts, whichever comes first. */
 function untilAborted<T>(
   promise: Promise<T>,
@@ -264,24 +284,31 @@ export class ClientCredentialsTokenProvider extends OAuth2TokenProvider {
   constructor(options: OAuth2Options & { clientSecret: string | ClientSecretSource }) {
     super(options);
   }
-  protected grantFields(): Record<string, string> {
+  protected async grantFields(): Promise<Record<string, string>> {
     return { grant_type: "client_credentials" };
   }
 }
 
-/** OAuth2 resource-owner password grant: an IAS technical user in the `runtimeViewer` group. */
+/**
+ * OAuth2 resource-owner password grant: an IAS technical user in the `runtimeViewer` group. The
+ * password is a value, or a function that reads one that may be rotated where it is kept, as
+ * `clientSecret`: called for each token fetch, and with `fresh: true` once after the token
+ * endpoint refuses it.
+ */
 export class PasswordTokenProvider extends OAuth2TokenProvider {
   readonly #username: string;
-  readonly #password: string;
-  constructor(options: OAuth2Options & { username: string; password: string }) {
+  readonly #password: string | ClientSecretSource;
+  constructor(options: OAuth2Options & { username: string; password: string | ClientSecretSource }) {
     super(options);
     this.#username = options.username;
     this.#password = options.password;
   }
-  protected grantFields(): Record<string, string> {
-    return { grant_type: "password", username: this.#username, password: this.#password };
+  protected async grantFields(fresh: boolean): Promise<Record<string, string>> {
+    const source = this.#password;
+    const password = typeof source === "function" ? this.remember(await source({ fresh })) : source;
+    return { grant_type: "password", username: this.#username, password };
   }
   protected override grantSecrets(): string[] {
-    return [this.#password];
+    return typeof this.#password === "string" ? [this.#password] : [];
   }
 }
