@@ -1,4 +1,3 @@
-import { createHash } from "node:crypto";
 import {
   type DigestContext,
   type DigestMessage,
@@ -8,6 +7,7 @@ import {
   slackText,
 } from "@fleet-auditor/audit";
 import { snsMessage } from "@fleet-auditor/notify/sns-envelope";
+import { noticeKey } from "./health-notice.ts";
 import { HEALTH_V1 } from "./structured/health-v1-name.ts";
 import type { HealthV1 } from "./structured/health-v1-schema.ts";
 import { asciiSubject } from "./subject.ts";
@@ -109,7 +109,6 @@ function informational(
       additionalContext: { runId: ctx.runId, since: fields.since },
     },
   };
-  const identity = JSON.stringify([ctx.landscape ?? "", ctx.audit, status, fields.since]);
   const structured: HealthV1 = {
     schema: HEALTH_V1,
     ...(ctx.landscape ? { landscape: ctx.landscape } : {}),
@@ -117,7 +116,7 @@ function informational(
     runId: ctx.runId,
     at: ctx.at,
     status,
-    key: `hlt-${createHash("sha256").update(identity).digest("base64url").slice(0, 24)}`,
+    key: noticeKey(ctx, status, fields.since),
     ...fields,
     text: text[0],
   };

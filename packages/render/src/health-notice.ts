@@ -85,7 +85,7 @@ export function healthNotice(
     runId: ctx.runId,
     at: ctx.at,
     status: notice,
-    key: healthKey(ctx, since),
+    key: noticeKey(ctx, "health", since),
     since,
     badRuns: episode.badRuns,
     reason,
@@ -110,8 +110,15 @@ export function healthNotice(
   };
 }
 
-/** The episode's key: where (landscape, audit) and since when, so the next episode gets its own. */
-function healthKey(ctx: Pick<DigestContext, "audit" | "landscape">, since: string): string {
-  const identity = JSON.stringify([ctx.landscape ?? "", ctx.audit, "health", since]);
+/**
+ * A notice's key: where (landscape, audit), what (`health`, `baseline`…) and since when, so the
+ * next episode gets its own (the pager's dedup key of a health notice).
+ */
+export function noticeKey(
+  ctx: Pick<DigestContext, "audit" | "landscape">,
+  what: string,
+  since: string,
+): string {
+  const identity = JSON.stringify([ctx.landscape ?? "", ctx.audit, what, since]);
   return `hlt-${createHash("sha256").update(identity).digest("base64url").slice(0, 24)}`;
 }
