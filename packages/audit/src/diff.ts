@@ -171,6 +171,7 @@ export function diffSnapshot(input: DiffInput): DiffResult {
         key: incident.key,
         startsAt: onsets.get(incident.key) ?? t.since,
         openedAt: incident.openedAt,
+        firing: after.open.get(incident.key) ?? 0,
         ...(after.open.has(incident.key) ? {} : { ended: true as const }),
         ...(was !== is ? { pager: is ? ("trigger" as const) : ("resolve" as const) } : {}),
       },
@@ -179,16 +180,17 @@ export function diffSnapshot(input: DiffInput): DiffResult {
   return { transitions, changes };
 
   /**
-   * The incidents a firing entry still belongs to once this run's writes are committed, and those
+   * The incidents a firing entry still belongs to once this run's writes are committed, with how
+   * many members each keeps, and those
    * of them with a critical member whose firing was told (what a pager has heard of).
    */
-  function incidentsAfter(): { open: Set<string>; critical: Set<string> } {
+  function incidentsAfter(): { open: Map<string, number>; critical: Set<string> } {
     const written = new Map<string, SnapshotEntry | undefined>();
     for (const c of changes)
       written.set(c.op === "put" ? c.entry.key : c.key, c.op === "put" ? c.entry : undefined);
-    const keys = { open: new Set<string>(), critical: new Set<string>() };
+    const keys = { open: new Map<string, number>(), critical: new Set<string>() };
     const add = (entry: SnapshotEntry, key: string): void => {
-      keys.open.add(key);
+      keys.open.set(key, (keys.open.get(key) ?? 0) + 1);
       if (toldCritical(entry)) keys.critical.add(key);
     };
     for (const prev of previous.values()) {
@@ -196,7 +198,8 @@ export function diffSnapshot(input: DiffInput): DiffResult {
       if (entry?.phase === "firing" && open) add(entry, open.of(entry).key);
     }
     for (const entry of written.values())
-      if (entry?.phase === "firing" && entry.incident) add(entry, entry.incident.key);
+      if (entry?.phase === "firing" && entry.incident && !previous.has(entry.key))
+        add(entry, entry.incident.key);
     return keys;
   }
 

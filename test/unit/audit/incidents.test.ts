@@ -63,6 +63,20 @@ describe("incidents", () => {
     expect(later.next.get("a")?.incident?.key).toBe(eu);
   });
 
+  it("say how many members still fire after a partial recovery, and none once the last resolves", () => {
+    const fleet = ["a", "b", "c", "d"].map((id) => inRegion(id, "eu-1"));
+    const first = run(new Map(), fleet, 0);
+    expect(first.result.transitions.map((t) => t.incident?.firing)).toEqual([4, 4, 4, 4]);
+    const partial = run(first.next, fleet.slice(0, 1), 10);
+    expect(partial.result.transitions.map((t) => [t.kind, t.incident?.firing, t.incident?.ended])).toEqual([
+      ["resolved", 1, undefined],
+      ["resolved", 1, undefined],
+      ["resolved", 1, undefined],
+    ]);
+    const over = run(partial.next, [], 20);
+    expect(over.result.transitions.map((t) => [t.incident?.firing, t.incident?.ended])).toEqual([[0, true]]);
+  });
+
   it("keep a finding whose reason changes in the incident it fired in, and tell the change there", () => {
     const first = run(new Map(), [inRegion("a", "eu-1"), inRegion("b", "eu-1")], 0);
     const incident = first.incidentOf("a");
