@@ -43,7 +43,10 @@ describe("routing by message format", () => {
       { badRuns: 2, badSince: ctx.at, degradedNotified: false, lastReason: "KEB 503" },
     );
     const [paging] = renderPagerMessages(ctx, [
-      { ...t(3), incident: { key: "inc-3", startsAt: ctx.at, openedAt: ctx.at, firing: 1, pager: "trigger" } },
+      {
+        ...t(3),
+        incident: { key: "inc-3", startsAt: ctx.at, openedAt: ctx.at, firing: 1, pager: "trigger" },
+      },
     ]);
     const outcomes = await publisher.publishBatch?.(
       [digest, incident, health, paging].filter((m) => m !== undefined),
