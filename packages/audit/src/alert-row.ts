@@ -31,7 +31,7 @@ export interface AlertRow {
   note?: string;
   /** The command that shows what it is about, when one can be pasted. */
   inspect?: string;
-  /** What a message's subject says when it tells this one transition alone. */
+  /** What a title calls it when a message tells it alone: state and reason first (`Presenter.subject`). */
   subject: string;
   /** Name/value pairs for a pager's details and a chat's fields. */
   details: readonly AlertDetail[];
@@ -58,7 +58,6 @@ export function alertRow(
 ): AlertRow {
   const f = t.finding;
   const now = stateOf(f);
-  const stateWord = t.kind === "resolved" ? `no longer ${now}` : t.kind === "reminder" ? `still ${now}` : now;
   const groupNote = presenter.groupNote(f);
   const note = t.kind === "resolved" ? undefined : presenter.chatNote(f, t.since);
   return {
@@ -71,7 +70,7 @@ export function alertRow(
     ...(groupNote !== undefined ? { groupNote } : {}),
     ...(note !== undefined ? { note } : {}),
     ...(extra.inspect !== undefined ? { inspect: extra.inspect } : {}),
-    subject: presenter.subject(t, stateWord, reasonOf(f)),
+    subject: presenter.subject(t, now, reasonOf(f)),
     details: presenter.details(f),
     links: extra.links,
   };

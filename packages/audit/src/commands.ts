@@ -95,6 +95,26 @@ export function silenceCommand(g: GroupMatch, store: CommandStore = {}): string 
 }
 
 /**
+ * `fleet-auditor silences add --incident KEY …`: silences one open incident, whatever its
+ * `groupBy` (the CLI matches its labels); what a page suggests, since a pager's incident may
+ * group by audit alone, with no value to match. Undefined when the key cannot be pasted.
+ *
+ * @example incidentSilenceCommand("failing", "inc-Xa3", {}) // fleet-auditor silences add --audit failing --incident inc-Xa3 --for 4h --comment 'acknowledged: incident inc-Xa3' --by "$USER"
+ */
+export function incidentSilenceCommand(
+  audit: string,
+  key: string,
+  store: CommandStore = {},
+): string | undefined {
+  if (!every([audit, key])) return undefined;
+  return inStore(
+    `fleet-auditor silences add ${shellOption("--audit", audit)} ${shellOption("--incident", key)} --for 4h ${shellOption("--comment", `acknowledged: incident ${key}`)} --by "$USER"`,
+    store,
+    "audit",
+  );
+}
+
+/**
  * `fleet-auditor runs show RUN_ID` against the store that holds it (`inStore`).
  *
  * @example reportCommand("run-1", { table: "fleet-audit" }) // AUDIT_TABLE=fleet-audit fleet-auditor runs show run-1

@@ -171,6 +171,7 @@ export function diffSnapshot(input: DiffInput): DiffResult {
         key: incident.key,
         startsAt: onsets.get(incident.key) ?? t.since,
         openedAt: incident.openedAt,
+        values: incident.values,
         firing: after.open.get(incident.key) ?? 0,
         ...(after.open.has(incident.key) ? {} : { ended: true as const }),
         ...(was !== is ? { pager: is ? ("trigger" as const) : ("resolve" as const) } : {}),

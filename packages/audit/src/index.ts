@@ -1,6 +1,7 @@
 export { type AuditDefinition, withGroupBy } from "./audit-definition.ts";
 export {
   type CommandStore,
+  incidentSilenceCommand,
   inStore,
   pastableCommand,
   reportCommand,

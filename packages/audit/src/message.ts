@@ -52,7 +52,15 @@ export interface DigestContext {
    * The incident this message tells alone: its Chatbot thread is the incident's, and the
    * structured digest says which incident and whether it is over.
    */
-  incident?: { key: string; status: "firing" | "resolved"; startsAt: string };
+  incident?: {
+    key: string;
+    status: "firing" | "resolved";
+    startsAt: string;
+    /** The `groupBy` values it opened with: what its titles lead with. */
+    values?: Readonly<Record<string, string>>;
+    /** Members still firing after the run: 0 when it ended (a pager's `resolved` need not be an end). */
+    firing?: number;
+  };
   /**
    * The message goes to channels that render it out of process (the incidents and critical topics:
    * the Slack and pager functions): its structured digest carries each named row as every

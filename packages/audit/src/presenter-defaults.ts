@@ -42,10 +42,11 @@ const DEFAULTS: Presenter = {
   tally: { label: "state", word: "states" },
   noun: () => "findings",
   placeWord: "in",
+  placeLabel: "",
   example: (f) => oneLine(f.summary || f.key, 80),
   lines,
   groupNote: () => undefined,
-  subject: (t, state) => `${t.kind} ${state}: ${t.finding.summary || t.key}`,
+  subject: (t, state, reason) => `${state}${reason ? ` (${reason})` : ""} ${t.finding.summary || t.key}`,
   chatNote: () => undefined,
   inspect: () => undefined,
   // Any label that changes is a change: an audit whose labels hold counts says otherwise.

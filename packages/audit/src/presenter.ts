@@ -20,13 +20,22 @@ export interface Presenter {
   noun(state: string): string;
   /** The words before a group's place in Slack ("in eu-1", "on node edge-1"). */
   readonly placeWord: string;
+  /**
+   * The label that says where a finding is (`region`, `node`; "" for none): a title of an incident
+   * whose `groupBy` leaves it out counts its places ("in 33 regions").
+   */
+  readonly placeLabel: string;
   /** A member of a collapsed group, as its examples name it. */
   example(f: Finding): string;
   /** The e-mail's lines for one transition, without its links and commands. */
   lines(t: Transition, at: string, brief: boolean): string[];
   /** A line under a collapsed group's examples (what the first member says), if any. */
   groupNote(f: Finding): string | undefined;
-  /** The subject's words for a message of this one transition. */
+  /**
+   * What a title calls this one finding when a message tells it alone: its state and reason
+   * first, then where it is (`failed (err_x) shoot c-1 in eu-1`), without the transition's kind
+   * (the title's news says it).
+   */
   subject(t: Transition, state: string, reason: string): string;
   /** What chat lists say after a member's name: its failing operation, its status. */
   chatNote(f: Finding, since: string): string | undefined;

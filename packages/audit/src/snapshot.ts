@@ -18,6 +18,8 @@ interface TransitionIncident {
   startsAt: string;
   /** When it opened (ISO): a run's time; it opened in this run when that is the run's. */
   openedAt: string;
+  /** The `groupBy` labels and values it was opened with: what its titles lead with. */
+  values?: Readonly<Record<string, string>>;
   /**
    * How many of its members still fire once the run's writes are committed: a partial recovery
    * says "24 recovered, 6 still failing"; 0 when it ended.

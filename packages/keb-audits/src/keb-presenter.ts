@@ -115,14 +115,16 @@ export const kebPresenter: Presenter = {
   tally: { label: "plan", word: "plans" },
   noun: () => "runtimes",
   placeWord: "in",
+  placeLabel: "region",
   example: (f) => `shoot ${oneLine(label(f, "shoot"), 40) || "-"} (instance ${oneLine(f.key, 60)})`,
   lines,
   groupNote(f) {
     const description = kebDetail(f).operation?.description;
     return description ? `description: ${oneLine(description, 300)}` : undefined;
   },
+  // State and reason first: a title cut at its end loses the shoot and region before the reason.
   subject: (t, state, reason) =>
-    `${t.kind} ${t.finding.summary || t.finding.key} ${label(t.finding, "region") || "-"} ${state}${reason ? ` (${reason})` : ""}`,
+    `${state}${reason ? ` (${reason})` : ""} shoot ${t.finding.summary || t.finding.key} in ${label(t.finding, "region") || "-"}`,
   chatNote(f) {
     const op = kebDetail(f).operation;
     return op ? `${op.kind} ${op.state}: ${op.description}` : undefined;

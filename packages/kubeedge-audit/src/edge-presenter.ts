@@ -63,13 +63,14 @@ export const edgePresenter: Presenter = {
   tally: { label: "verb", word: "verbs" },
   noun: (state) => NOUNS[state] ?? "findings",
   placeWord: "on node",
+  placeLabel: "node",
   example: (f) => oneLine(f.summary, 80),
   lines,
   groupNote: () => undefined,
-  // The node first: the Application's key is long and the subject is cut at 99 characters.
-  subject(t, state) {
+  // The state, reason and node first: the Application's key is long, and a title is cut at its end.
+  subject(t, state, reason) {
     const node = edgeDetail(t.finding).node;
-    return `${t.kind} ${state}${node ? ` on ${node}` : ""}: ${t.finding.summary}`;
+    return `${state}${reason ? ` (${reason})` : ""}${node ? ` on node ${node}` : ""}, ${t.finding.summary}`;
   },
   chatNote(f, since) {
     const e = edgeDetail(f);

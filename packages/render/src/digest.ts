@@ -15,7 +15,7 @@ import { renderText } from "./email/render-text.ts";
 import { shortDigest } from "./short-digest.ts";
 import { structuredDigest, structuredTransition } from "./structured/digest-v1.ts";
 import type { DigestV1Transition } from "./structured/digest-v1-schema.ts";
-import { subjectLine } from "./subject.ts";
+import { digestTitles } from "./subject.ts";
 
 /**
  * Renders a run's transitions into one grouped digest (silenced ones left out): a subject, a
@@ -36,14 +36,8 @@ export function renderDigests(
   // Findings left out are a warning: something is flagged that the audit cannot follow.
   const severity = ctx.leftOut && refs.length === 0 ? "warning" : messageSeverity(transitions, refs);
   const email = renderText(ctx, groups);
-  const subject = subjectLine(ctx, groups, severity);
-  const chatbot = chatbotNotification(
-    ctx,
-    groups,
-    severity,
-    subject.replace(/^\[fleet-auditor\] /, ""),
-    sequence,
-  );
+  const { subject, chat } = digestTitles(ctx, groups, severity, transitions);
+  const chatbot = chatbotNotification(ctx, groups, severity, chat, sequence);
   const https = JSON.stringify(chatbot);
   const attributes = {
     audit: ctx.audit,
@@ -79,7 +73,7 @@ export function renderDigests(
     transitions,
     groups,
     refs,
-    subject: subjectLine(ctx, groups, severity, "", { countsOnly: true }),
+    titles: digestTitles(ctx, groups, severity, transitions, { countsOnly: true }),
     severity,
     attributes,
     sequence,

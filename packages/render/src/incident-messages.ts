@@ -48,7 +48,12 @@ export function renderIncidentMessages(
     const own: DigestContext = {
       ...ctx,
       forChannels: true,
-      incident: { key: incident.key, status: about.ended ? "resolved" : "firing", startsAt: about.startsAt },
+      incident: {
+        key: incident.key,
+        status: about.ended ? "resolved" : "firing",
+        startsAt: about.startsAt,
+        ...incidentFacts(about),
+      },
     };
     out.push(...subset(own, transitions, incident.refs, sequenceFrom + out.length));
   }
@@ -109,6 +114,13 @@ export function subset(
         }
       : {}),
   }));
+}
+
+/** What a message's title and end say of its incident: its values and the members still firing. */
+export function incidentFacts(
+  about: NonNullable<Transition["incident"]>,
+): Pick<NonNullable<DigestContext["incident"]>, "values" | "firing"> {
+  return { ...(about.values ? { values: about.values } : {}), firing: about.firing };
 }
 
 /** The roll-up is an incident message too: it goes where incident messages go. */

@@ -1,5 +1,5 @@
 import type { DigestContext, DigestMessage, Transition, TransitionRef } from "@fleet-auditor/audit";
-import { subset } from "./incident-messages.ts";
+import { incidentFacts, subset } from "./incident-messages.ts";
 
 // The pager hears an incident's lifecycle, not its news: one message when it becomes critical
 // (opens critical, or a member turns critical) and one when it stops being critical (its last
@@ -29,7 +29,12 @@ export function renderPagerMessages(
     const own: DigestContext = {
       ...ctx,
       forChannels: true,
-      incident: { key, status: about.pager === "trigger" ? "firing" : "resolved", startsAt: about.startsAt },
+      incident: {
+        key,
+        status: about.pager === "trigger" ? "firing" : "resolved",
+        startsAt: about.startsAt,
+        ...incidentFacts(about),
+      },
     };
     // A resolve names every end of the incident, silenced ones too: the alert it closes was
     // opened before the silence, and a refused resolve must hold back every end it carries, or

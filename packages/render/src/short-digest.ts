@@ -16,6 +16,7 @@ import { snsMessage } from "@fleet-auditor/notify/sns-envelope";
 import { chatbotNotification } from "./chatbot/render-chatbot.ts";
 import { reportPointer } from "./email/render-text.ts";
 import { structuredDigest } from "./structured/digest-v1.ts";
+import type { DigestTitles } from "./subject.ts";
 
 /** What the short form of a digest is made from: the full one's parts. */
 export interface ShortDigestInput {
@@ -24,8 +25,8 @@ export interface ShortDigestInput {
   groups: readonly PlannedGroup[];
   /** The transitions the full digest is about (silenced ones left out). */
   refs: readonly TransitionRef[];
-  /** A subject that counts and names none. */
-  subject: string;
+  /** Titles that count and name none. */
+  titles: DigestTitles;
   severity: Severity;
   attributes: DigestMessage["attributes"];
   sequence: number;
@@ -40,7 +41,8 @@ export interface ShortDigestInput {
  * fit. It only counts, so it tells its transitions only if the report holding them was stored.
  */
 export function shortDigest(input: ShortDigestInput): ShortDigest {
-  const { ctx, transitions, groups, refs, subject, severity } = input;
+  const { ctx, transitions, groups, refs, severity } = input;
+  const { subject } = input.titles;
   const why =
     refs.length > 0
       ? `This message names none of the ${refs.length} transitions (${countLine(groups)}): the digest naming them was too large for SNS.`
@@ -58,13 +60,7 @@ export function shortDigest(input: ShortDigestInput): ShortDigest {
     `Run ${oneLine(ctx.runId, 100)}.`,
   ].join("\n");
   // Chatbot's notification without groups says the scan, the repeat and the report; the counts go first.
-  const note = chatbotNotification(
-    ctx,
-    [],
-    severity,
-    subject.replace(/^\[fleet-auditor\] /, ""),
-    input.sequence,
-  );
+  const note = chatbotNotification(ctx, [], severity, input.titles.chat, input.sequence);
   const chatbot = {
     ...note,
     id: `${note.id}:short`,

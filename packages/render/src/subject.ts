@@ -1,54 +1,48 @@
-import {
-  type DigestContext,
-  formatCount,
-  type PlannedGroup,
-  type PlannedMember,
-  type Severity,
-  TRANSITION_KINDS,
-  type TransitionGroup,
-} from "@fleet-auditor/audit";
+import type { DigestContext, PlannedGroup, Severity, Transition } from "@fleet-auditor/audit";
+import { fitTitle, type TitlePart } from "./title/fit-title.ts";
+import { planTitleSource } from "./title/plan-title.ts";
+import { titleParts } from "./title/title-parts.ts";
 
-// The e-mail subject, also every Chatbot and Slack title: printable ASCII within 99 characters.
+// The e-mail subject of a digest: its title (`title-parts.ts`) in printable ASCII within 99
+// characters, `[fleet-auditor]` last, fitted as every title is (`fitTitle`).
 
-function counts(groups: readonly TransitionGroup[]): string {
-  return (
-    TRANSITION_KINDS.map((k) => [k, groups.filter((g) => g.kind === k)] as const)
-      .map(([k, gs]) => [k, gs.reduce((n, g) => n + g.members.length, 0)] as const)
-      .filter(([, n]) => n > 0)
-      // "10 reminders", "1 reminder"; the other kinds read as adjectives ("3 firing, 2 resolved").
-      .map(([k, n]) => `${formatCount(n)} ${k}${k === "reminder" && n !== 1 ? "s" : ""}`)
-      .join(", ")
-  );
+/** SNS refuses a subject of 100 characters or more. */
+const SUBJECT_MAX = 99;
+/** What Chatbot's title shows of a title (its notification's `title` and `summary`). */
+const CHAT_TITLE_MAX = 250;
+
+/** A digest's titles: the e-mail subject (also the structured digest's) and Chatbot's title. */
+export interface DigestTitles {
+  subject: string;
+  chat: string;
 }
 
 /**
- * The e-mail subject: `[fleet-auditor] [landscape] SEVERITY audit: …`. One transition names
- * it as its presenter says (a runtime: its shoot, region, state and reason); several give counts; only resolutions read `[RESOLVED]`;
- * an incomplete scan says INCOMPLETE. Printable ASCII within 99 characters; `suffix`
- * (e.g. "(part 2 of 3)") is never cut.
+ * A digest's titles: `failed (err_quota) in eu-1: 30 new runtimes | prod-eu | CRITICAL | failing
+ * audit [fleet-auditor]`, the incident's values first and what happened with numbers; one
+ * transition is named as its presenter says (state and reason first). The subject is printable
+ * ASCII within 99 characters; Chatbot's has no `[fleet-auditor]` and `CHAT_TITLE_MAX`. When a title
+ * must be cut, decorations go first, never the reason before them (`fitTitle`).
  */
-export function subjectLine(
-  ctx: Pick<DigestContext, "audit" | "landscape" | "complete" | "leftOut">,
+export function digestTitles(
+  ctx: DigestContext,
   groups: readonly PlannedGroup[],
   severity: Severity,
-  suffix = "",
-  /** Counts even for one transition: the subject of a digest that names none. */
+  transitions: readonly Transition[],
+  /** Counts even for one transition: the titles of a digest that names none. */
   options: { countsOnly?: boolean } = {},
-): string {
-  const resolvedOnly = groups.length > 0 && groups.every((g) => g.kind === "resolved");
-  const label = resolvedOnly ? "[RESOLVED]" : severity.toUpperCase();
-  const scan = ctx.complete ? "" : " INCOMPLETE scan,";
-  const single =
-    !options.countsOnly && groups.length === 1 && groups[0]?.members.length === 1 ? groups[0] : undefined;
-  let what: string;
-  if (single) {
-    what = (single.told[0] as PlannedMember).row.subject;
-  } else {
-    what = counts(groups);
-  }
-  if (ctx.leftOut) what = [what, `${ctx.leftOut.count} left out`].filter(Boolean).join(", ");
-  const landscape = ctx.landscape ? `[${ctx.landscape}] ` : "";
-  return asciiSubject(`[fleet-auditor] ${landscape}${label} ${ctx.audit}:${scan} ${what}`, suffix);
+): DigestTitles {
+  const source = planTitleSource(ctx, groups, transitions, severity, options);
+  return {
+    subject: asciiTitle(titleParts(source, { tag: true })),
+    chat: fitTitle(titleParts(source), { max: CHAT_TITLE_MAX, ellipsis: "…" }),
+  };
+}
+
+/** Parts as an ASCII subject within 99 characters. */
+function asciiTitle(parts: readonly TitlePart[]): string {
+  const ascii = parts.map((p) => ({ ...p, text: toAscii(p.text), sep: toAscii(p.sep) }));
+  return fitTitle(ascii, { max: SUBJECT_MAX, ellipsis: "..." });
 }
 
 // What NFKD does not take to ASCII, spelled out rather than dropped.
@@ -77,21 +71,24 @@ const TRANSLITERATIONS: ReadonlyMap<string, string> = new Map(
     "”": '"',
     "…": "...",
     "×": "x",
+    "·": "/",
   }),
 );
 
+/** Printable ASCII, transliterated, whitespace folded (what NFKD and the table cannot spell is `?`). */
+function toAscii(text: string): string {
+  return Array.from(text.normalize("NFKD").replace(/\p{M}+/gu, ""))
+    .map((c) => TRANSLITERATIONS.get(c) ?? c)
+    .join("")
+    .replace(/[\p{Cc}\s]+/gu, " ")
+    .replace(/[^\x20-\x7e]/g, "?")
+    .replace(/ +/g, " ");
+}
+
 /** Printable ASCII, transliterated, whitespace folded, cut to 99 characters (the suffix kept whole). */
 export function asciiSubject(raw: string, suffix = ""): string {
-  const ascii = (text: string): string =>
-    Array.from(text.normalize("NFKD").replace(/\p{M}+/gu, ""))
-      .map((c) => TRANSLITERATIONS.get(c) ?? c)
-      .join("")
-      .replace(/[\p{Cc}\s]+/gu, " ")
-      .replace(/[^\x20-\x7e]/g, "?")
-      .replace(/ +/g, " ")
-      .trim();
-  const tail = suffix ? ` ${ascii(suffix)}` : "";
-  const head = ascii(raw);
-  const room = 99 - tail.length;
+  const tail = suffix ? ` ${toAscii(suffix).trim()}` : "";
+  const head = toAscii(raw).trim();
+  const room = SUBJECT_MAX - tail.length;
   return `${head.length <= room ? head : `${head.slice(0, room - 3)}...`}${tail}`;
 }

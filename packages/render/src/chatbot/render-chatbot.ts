@@ -23,6 +23,7 @@ import {
   type TransitionKind,
 } from "@fleet-auditor/audit";
 import { rollUpNoun } from "../roll-up-noun.ts";
+import { incidentLine, incidentOf } from "../title/incident-line.ts";
 
 /** The emoji a Slack message (Chatbot's or the webhook's) shows for a severity. */
 export const SEVERITY_EMOJI: Readonly<Record<Severity, string>> = {
@@ -77,6 +78,8 @@ export function chatbotNotification(
   sequence = 0,
 ): ChatbotNotification {
   const lines: string[] = [];
+  // The incident's key, its start and whether it ended, before anything else: a page and this thread match by it.
+  if (ctx.incident) lines.push(incidentLine(incidentOf(ctx.incident), ctx.at, (k) => slackCode(k, 100)));
   if (!ctx.complete) {
     lines.push(
       `:warning: Scan incomplete (${slackText(ctx.incompleteReason ?? "unknown", 300)}): nothing was resolved.`,

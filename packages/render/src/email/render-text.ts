@@ -20,6 +20,7 @@ import {
   type TransitionRef,
 } from "@fleet-auditor/audit";
 import { rollUpNoun } from "../roll-up-noun.ts";
+import { incidentLine, incidentOf } from "../title/incident-line.ts";
 
 const HEADINGS: Record<TransitionKind, string> = {
   firing: "NEW",
@@ -129,6 +130,7 @@ function head(ctx: DigestContext): string[] {
       ? `Scan complete: ${listed} listed, ${formatCount(ctx.flagged)} flagged.`
       : `Scan INCOMPLETE (${oneLine(ctx.incompleteReason ?? "unknown", 300)}): nothing was resolved this run; ${listed} listed.`,
   );
+  if (ctx.incident) lines.push(oneLine(incidentLine(incidentOf(ctx.incident), ctx.at), 300));
   if (ctx.repeats)
     lines.push(
       `Run ${oneLine(ctx.repeats, 80)} was interrupted after publishing: some of this may repeat its message.`,

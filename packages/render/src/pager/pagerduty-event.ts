@@ -1,21 +1,28 @@
 import { createHash } from "node:crypto";
-import { oneLine, safeLink } from "@fleet-auditor/audit";
+import { humanDuration, incidentSilenceCommand, oneLine, safeLink, shortTime } from "@fleet-auditor/audit";
 import type { DigestV1 } from "../structured/digest-v1-schema.ts";
 import type { HealthV1 } from "../structured/health-v1-schema.ts";
 import type { TestV1 } from "../structured/test-v1-schema.ts";
+import { digestTitleSource } from "../title/digest-title.ts";
+import { fitTitle, type TitlePart } from "../title/fit-title.ts";
+import { titleParts } from "../title/title-parts.ts";
 
 // PagerDuty Events API v2 events built from this product's structured messages: the pager's
 // channel, beside the e-mail, Chatbot and Slack renderings; pure, no I/O. use-cases'
 // `pager-delivery.ts` chooses which one a delivered message is; notify's `PagerDutyEvents` adds
 // the routing key and sends it.
 
-/** PagerDuty's limits: a `dedup_key` of at most 255 characters, a `summary` of at most 1,024. */
-export const PAGER_LIMITS = { dedupKey: 255, summary: 1_024, transitions: 20 } as const;
+/**
+ * PagerDuty's limits, as its Events API v2 states them: a `dedup_key` of at most 255 characters, a
+ * `summary` of at most 1,024, an event of at most 512 KB (counted here as 512,000 bytes, the
+ * smaller reading); and ours: at most 20 transitions in `custom_details`.
+ */
+export const PAGER_LIMITS = { dedupKey: 255, summary: 1_024, eventBytes: 512_000, transitions: 20 } as const;
 
 /** The severities PagerDuty knows; the digest's and the notice's are among them. */
 type PagerSeverity = "critical" | "error" | "warning" | "info";
 
-/** A link PagerDuty shows on the alert: always a plain `https:` URL (`SAFE_LINK`). */
+/** A link PagerDuty shows on the alert (`href`, `text`): always a plain `https:` URL (`SAFE_LINK`). */
 interface PagerLink {
   href: string;
   text: string;
@@ -39,7 +46,11 @@ export interface PagerTrigger {
     group?: string;
     /** The transition kinds told (`firing,changed`), or the notice's status. */
     class: string;
-    /** Bounded: at most 20 transitions, every text cut, whatever the digest holds. */
+    /**
+     * Bounded: at most 20 transitions, every text cut, whatever the digest holds. An incident's
+     * carry `incident_key`, and when every row shares them `shoot`, `region`, `console` and
+     * `runbook`, and the `silence` command of the incident.
+     */
     custom_details: Record<string, unknown>;
   };
   links: PagerLink[];
@@ -136,15 +147,25 @@ export function testPagerEvents(notice: TestV1): [PagerTrigger, PagerResolve] {
 function digestTrigger(digest: DigestV1, key: string, startsAt: string): PagerTrigger {
   const shown = digest.transitions.slice(0, PAGER_LIMITS.transitions);
   const kinds = Object.entries(digest.counts).filter(([, n]) => n > 0);
-  const runbook = digest.transitions.find((t) => t.links.runbook)?.links.runbook;
+  const runbooks = new Set(digest.transitions.map((t) => t.links.runbook));
+  const runbook = runbooks.size === 1 ? digest.transitions[0]?.links.runbook : undefined;
+  const firstRunbook = digest.transitions.find((t) => t.links.runbook)?.links.runbook;
+  const where = placeOf(digest.transitions);
+  const silence = digest.incident ? incidentSilenceCommand(digest.audit, key, digest.store ?? {}) : undefined;
   return {
     event_action: "trigger",
     dedup_key: key,
     payload: {
-      ...common(digest, digest.subject, startsAt),
+      ...common(digest, phoneSummary(digest, startsAt), startsAt),
       severity: digest.severity,
       class: kinds.map(([kind]) => kind).join(",") || "digest",
       custom_details: {
+        incident_key: key,
+        ...(where.shoot ? { shoot: cut(where.shoot) } : {}),
+        ...(where.region ? { region: cut(where.region) } : {}),
+        ...(where.console ? { console: where.console } : {}),
+        ...(runbook ? { runbook } : {}),
+        ...(silence && silence.length <= 1_000 ? { silence } : {}),
         runId: cut(digest.runId),
         at: digest.at,
         ...(digest.incident ? { incident: digest.incident } : {}),
@@ -163,16 +184,79 @@ function digestTrigger(digest: DigestV1, key: string, startsAt: string): PagerTr
           kind: t.kind,
           state: cut(t.state, 100),
           reason: cut(t.reason),
+          ...(detailOf(t, "shoot") ? { shoot: cut(detailOf(t, "shoot") as string, 100) } : {}),
+          ...(detailOf(t, "region") ? { region: cut(detailOf(t, "region") as string, 100) } : {}),
+          ...(t.links.runtime && safeLink(t.links.runtime) ? { console: t.links.runtime } : {}),
         })),
         // What this event does not list, the run report does.
         moreTransitions: digest.transitions.length - shown.length + digest.omitted,
       },
     },
     links: links([
+      ...shown
+        .slice(0, CONSOLE_LINKS)
+        .map((t): [string, string | undefined] => [
+          `Console: ${cut(t.alert?.summary || t.shootName || t.instanceID, 60)}`,
+          t.links.runtime,
+        ]),
+      ["Runbook", runbook ?? firstRunbook],
       ["Run report", digest.report.url],
-      ["Runbook", runbook],
     ]),
     client: "fleet-auditor",
+  };
+}
+
+// Console links a trigger carries, of its first transitions; the rest are in its details and the report.
+const CONSOLE_LINKS = 5;
+
+/**
+ * The summary an on-call person hears on the phone: what (the incident's values), how many and
+ * what happened, what is inside, where (the landscape), since when, and the finding's
+ * description (KEB's), within PagerDuty's 1,024 characters, fitted as every title is.
+ */
+function phoneSummary(digest: DigestV1, startsAt: string): string {
+  const age = humanDuration(Date.parse(digest.at) - Date.parse(startsAt));
+  const parts: TitlePart[] = [
+    ...titleParts(digestTitleSource(digest)),
+    { role: "detail", text: `since ${shortTime(startsAt)} (${age})`, sep: " | " },
+    { role: "detail", text: descriptionOf(digest.transitions), sep: " | " },
+  ];
+  return fitTitle(
+    parts.map((p) => ({ ...p, text: oneLine(p.text, PAGER_LIMITS.summary) })),
+    { max: PAGER_LIMITS.summary, ellipsis: "…" },
+  );
+}
+
+/** The description the rows share (`description: quota exceeded`), or the first one's, said to be one. */
+function descriptionOf(rows: DigestV1["transitions"]): string {
+  const told = rows.filter((t) => t.kind !== "resolved");
+  const described = told.filter((t) => detailOf(t, "description"));
+  const first = described[0];
+  if (!first) return "";
+  const text = detailOf(first, "description") as string;
+  if (described.every((t) => detailOf(t, "description") === text) && described.length === told.length)
+    return `description: ${text}`;
+  return `e.g. ${first.alert?.summary || first.instanceID}: ${text}`;
+}
+
+/** A row's detail by name (its presenter's: `description`, `shoot`, `region`), or undefined. */
+function detailOf(t: DigestV1["transitions"][number], name: string): string | undefined {
+  return t.alert?.details.find((d) => d.name === name)?.value || undefined;
+}
+
+/** The shoot, region and console page every row shares: one runtime's, or none. */
+function placeOf(rows: DigestV1["transitions"]): { shoot?: string; region?: string; console?: string } {
+  const one = (values: ReadonlyArray<string | undefined>): string | undefined =>
+    new Set(values).size === 1 ? values[0] : undefined;
+  const console = one(rows.map((t) => t.links.runtime));
+  return {
+    ...(one(rows.map((t) => detailOf(t, "shoot")))
+      ? { shoot: one(rows.map((t) => detailOf(t, "shoot"))) }
+      : {}),
+    ...(one(rows.map((t) => detailOf(t, "region")))
+      ? { region: one(rows.map((t) => detailOf(t, "region"))) }
+      : {}),
+    ...(console && safeLink(console) ? { console } : {}),
   };
 }
 

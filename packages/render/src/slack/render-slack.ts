@@ -20,6 +20,10 @@ import {
 } from "@fleet-auditor/audit";
 import { SEVERITY_EMOJI } from "../chatbot/render-chatbot.ts";
 import type { DigestV1 } from "../structured/digest-v1-schema.ts";
+import { digestTitleSource } from "../title/digest-title.ts";
+import { fitTitle } from "../title/fit-title.ts";
+import { incidentLine, incidentOf } from "../title/incident-line.ts";
+import { titleParts } from "../title/title-parts.ts";
 
 /** What Slack accepts in one message (Block Kit reference); a message past them is refused. */
 export const SLACK_LIMITS = {
@@ -64,6 +68,8 @@ const TITLE: Record<TransitionKind, string> = {
   reminder: "STILL FAILING",
   resolved: "RESOLVED",
 };
+// What the notification's `text` shows of the title.
+const TEXT_MAX = 300;
 // A command longer than this is left out rather than cut (a cut command runs something else).
 const MAX_COMMAND = 1_000;
 // Plans (or verbs) named in a group's line; the rest are "…".
@@ -84,12 +90,20 @@ const PLANS = 4;
  * topic, and `fleet-auditor slack preview` (the CLI's `commands/slack.ts`) prints it.
  */
 export function slackMessage(digest: DigestV1): SlackMessage {
-  const title = digest.subject.replace(/^\[fleet-auditor\] /, "");
+  const emoji = SEVERITY_EMOJI[digest.severity];
+  const parts = titleParts(digestTitleSource(digest));
+  // The header holds the emoji, a space and the title within Slack's 150 characters.
+  const within = (max: number) => ({ max: max - Array.from(emoji).length - 1, ellipsis: "…" });
+  const title = fitTitle(parts, within(SLACK_LIMITS.headerText));
   const blocks: SlackBlock[] = [
-    { type: "header", text: plain(`${SEVERITY_EMOJI[digest.severity]} ${title}`, SLACK_LIMITS.headerText) },
+    { type: "header", text: plain(`${emoji} ${title}`, SLACK_LIMITS.headerText) },
     { type: "section", fields: summaryFields(digest) },
   ];
   const notes = [
+    // The incident's key, its start and whether it ended: a page and this thread match by it.
+    ...(digest.incident
+      ? [incidentLine(incidentOf(digest.incident), digest.at, (k) => slackCode(k, 100))]
+      : []),
     ...(digest.leftOut ? [`:no_entry_sign: ${slackText(leftOutLine(digest.leftOut), 600)}`] : []),
     ...(digest.repeats
       ? [
@@ -128,7 +142,7 @@ export function slackMessage(digest: DigestV1): SlackMessage {
     });
   }
   blocks.push(...tail);
-  return { text: slackText(`${SEVERITY_EMOJI[digest.severity]} ${title}`, 300), blocks };
+  return { text: slackText(`${emoji} ${fitTitle(parts, within(TEXT_MAX))}`, TEXT_MAX), blocks };
 }
 
 /** The digest's groups as a roll-up counts them. */

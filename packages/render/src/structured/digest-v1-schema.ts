@@ -23,6 +23,12 @@ const Kind = oneOf(TRANSITION_KINDS);
 const Time = iso.datetime({ offset: true, error: "expected an ISO 8601 date-time" });
 const Link = string().regex(SAFE_LINK, "expected an https: URL of printable ASCII without |, < or >");
 
+/** Values of one label among a group's members, most first. */
+const MixTally = object({
+  top: array(object({ value: string(), count: number().int().positive() })).max(10),
+  distinct: number().int().nonnegative().describe("how many distinct values its members have"),
+});
+
 const Operation = object({
   kind: string(),
   operationID: string(),
@@ -92,6 +98,12 @@ const DigestV1TransitionSchema = object({
   alert: object({
     key: string().describe("the finding's key"),
     summary: string().describe("one line that names it"),
+    subject: string()
+      .max(1_000)
+      .optional()
+      .describe(
+        "what a title calls it when a message tells it alone: state and reason first (added in place)",
+      ),
     note: string().max(1_000).optional().describe("what a chat list says after its name"),
     inspect: string().max(1_000).optional().describe("the command that shows what it is about"),
     details: array(object({ name: string().max(100), value: string().max(1_000) }))
@@ -134,6 +146,17 @@ const DigestV1GroupSchema = object({
   })
     .optional()
     .describe("the words channels tell it with (in incident and pager messages; added in place)"),
+  mix: object({
+    state: MixTally.optional(),
+    reason: MixTally.optional(),
+    place: MixTally.extend({
+      label: string().max(100).describe("the place label: 'region', 'node'"),
+    }).optional(),
+  })
+    .optional()
+    .describe(
+      "what its members are by the state, reason and place its groupBy leaves out (an incident grouped by audit alone), so that a title counts them rather than naming the first member's (added in place)",
+    ),
 });
 
 /**
@@ -182,8 +205,25 @@ export const DigestV1Schema = object({
     .describe("a run interrupted after publishing: some of this may repeat its message"),
   incident: object({
     key: string().describe("incidentKey: stable for the incident's whole episode, never reused"),
-    status: oneOf(["firing", "resolved"]).describe("resolved: its last member resolved in this run"),
+    status: oneOf(["firing", "resolved"]).describe(
+      "resolved: its last member resolved in this run (on the Critical topic: it stopped being critical; `firing` says whether it ended)",
+    ),
     startsAt: Time.describe("when the incident began: its earliest member's onset"),
+    values: record(string(), string())
+      .optional()
+      .describe("the groupBy labels and values it opened with: what its titles lead with (added in place)"),
+    firing: number()
+      .int()
+      .nonnegative()
+      .optional()
+      .describe(
+        "its members still firing after the run: 0 when it ended; a pager's resolved with members firing is no end (added in place)",
+      ),
+    lastedSeconds: number()
+      .int()
+      .nonnegative()
+      .optional()
+      .describe("it ended in this run: how long it lasted, from startsAt to the run (added in place)"),
   })
     .optional()
     .describe("an incident message: the one incident it tells (added in place)"),

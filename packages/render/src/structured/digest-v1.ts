@@ -10,6 +10,8 @@ import {
   type TransitionRef,
 } from "@fleet-auditor/audit";
 import { regexes } from "zod";
+import { type GroupMix, groupMix } from "../title/group-mix.ts";
+import { incidentEnded } from "../title/plan-title.ts";
 import { DIGEST_V1 } from "./digest-v1-name.ts";
 import type { DigestV1, DigestV1Transition } from "./digest-v1-schema.ts";
 
@@ -75,6 +77,7 @@ export function structuredDigest(
       ...g.digestV1,
       ...(g.from ? { from: g.from.map(([was, count]) => ({ was, count })) } : {}),
       ...(ctx.forChannels ? { words: { ...g.words } } : {}),
+      ...mixOf(ctx, transitions, g),
     })),
     transitions: [...named],
     omitted: order.length - Math.min(named.length, order.length),
@@ -91,6 +94,9 @@ export function structuredDigest(
             key: ctx.incident.key,
             status: ctx.incident.status,
             startsAt: digestTime(ctx.incident.startsAt) ?? ctx.at,
+            ...(ctx.incident.values ? { values: { ...ctx.incident.values } } : {}),
+            ...(ctx.incident.firing !== undefined ? { firing: ctx.incident.firing } : {}),
+            ...lasted(ctx, ctx.incident),
           },
         }
       : {}),
@@ -156,15 +162,33 @@ function alertOf(m: PlannedMember): NonNullable<DigestV1Transition["alert"]> {
   return {
     key: r.key,
     summary: r.summary,
+    subject: oneLine(r.subject, ALERT_SUBJECT),
     ...(r.note !== undefined ? { note: oneLine(r.note, ALERT_NOTE) } : {}),
     ...(r.inspect !== undefined ? { inspect: r.inspect } : {}),
     details: r.details.map((d) => ({ name: oneLine(d.name, 60), value: oneLine(d.value, ALERT_DETAIL) })),
   };
 }
 
-// What a channel shows of a note and of a detail's value.
+// What a channel shows of a note, of a title's name of one row, and of a detail's value.
 const ALERT_NOTE = 160;
+const ALERT_SUBJECT = 300;
 const ALERT_DETAIL = 300;
+
+/** What a group holds that its `groupBy` does not say (`group-mix.ts`), when there is any. */
+function mixOf(ctx: DigestContext, transitions: readonly Transition[], g: PlannedGroup): { mix?: GroupMix } {
+  const mix = groupMix(ctx.groupBy, ctx.presenter.placeLabel, transitions, g.members);
+  return mix ? { mix } : {};
+}
+
+/** An ended incident's length, from its start to the run (whole seconds). */
+function lasted(
+  ctx: DigestContext,
+  incident: NonNullable<DigestContext["incident"]>,
+): { lastedSeconds?: number } {
+  if (!incidentEnded(incident)) return {};
+  const ms = Date.parse(ctx.at) - Date.parse(incident.startsAt);
+  return Number.isFinite(ms) ? { lastedSeconds: Math.max(0, Math.floor(ms / 1000)) } : {};
+}
 
 /** A detail whose time field is one the schema takes, or has none (the flat form's, as it was). */
 function withTimes(detail: unknown, field: string): Record<string, unknown> {
