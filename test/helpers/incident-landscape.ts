@@ -6,7 +6,11 @@ import {
   type SnapshotEntry,
 } from "@fleet-auditor/audit";
 import { KEB_GROUP_BY, kebPresenter } from "@fleet-auditor/keb-audits";
-import { MAX_NEW_INCIDENT_MESSAGES, renderIncidentMessages } from "@fleet-auditor/render";
+import {
+  MAX_NEW_INCIDENT_MESSAGES,
+  renderIncidentMessages,
+  renderPagerMessages,
+} from "@fleet-auditor/render";
 import { edited, finding } from "./findings.ts";
 import { ctx } from "./transitions.ts";
 
@@ -27,6 +31,21 @@ export class Landscape {
   snapshot = new Map<string, SnapshotEntry>();
   /** One run `hour` hours after the first: the diff, its writes committed, its incident messages. */
   run(findings: Finding[], hour: number, maxNew = MAX_NEW_INCIDENT_MESSAGES): DigestMessage[] {
+    const { now, transitions } = this.#diff(findings, hour);
+    return renderIncidentMessages(
+      { ...ctx, runId: `run-${hour}`, at: now.toISOString() },
+      transitions,
+      maxNew,
+    );
+  }
+
+  /** One run as `run`, rendering what it sends the Critical topic (the pager's messages). */
+  runPager(findings: Finding[], hour: number): DigestMessage[] {
+    const { now, transitions } = this.#diff(findings, hour);
+    return renderPagerMessages({ ...ctx, runId: `run-${hour}`, at: now.toISOString() }, transitions);
+  }
+
+  #diff(findings: Finding[], hour: number) {
     const now = new Date(T0 + hour * 3_600_000);
     const diff = diffSnapshot({
       audit: "failing",
@@ -40,10 +59,6 @@ export class Landscape {
     });
     for (const c of diff.changes)
       c.op === "put" ? this.snapshot.set(c.entry.key, c.entry) : this.snapshot.delete(c.key);
-    return renderIncidentMessages(
-      { ...ctx, runId: `run-${hour}`, at: now.toISOString() },
-      diff.transitions,
-      maxNew,
-    );
+    return { now, transitions: diff.transitions };
   }
 }

@@ -35,7 +35,7 @@ const VERB: Record<TransitionKind, string> = {
   firing: "new",
   changed: "changed",
   reminder: "still failing",
-  resolved: "resolved",
+  resolved: "recovered",
 };
 /** Slack refuses section text over 3,000 characters; Chatbot's description is budgeted as one section. */
 export const CHATBOT_DESCRIPTION_LIMIT = 3_000;

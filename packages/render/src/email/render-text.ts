@@ -26,13 +26,13 @@ const HEADINGS: Record<TransitionKind, string> = {
   firing: "NEW",
   changed: "CHANGED",
   reminder: "STILL FAILING",
-  resolved: "RESOLVED",
+  resolved: "RECOVERED",
 };
 const WORDS: Record<TransitionKind, string> = {
   firing: "new",
   changed: "changed",
   reminder: "still failing",
-  resolved: "resolved",
+  resolved: "recovered",
 };
 /** Gmail clips a body past about 102 KB: the e-mail stays under this, in UTF-8 bytes. */
 export const EMAIL_BUDGET = 100_000;

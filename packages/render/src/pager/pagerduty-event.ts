@@ -218,8 +218,8 @@ function phoneSummary(digest: DigestV1, startsAt: string): string {
   const age = humanDuration(Date.parse(digest.at) - Date.parse(startsAt));
   const parts: TitlePart[] = [
     ...titleParts(digestTitleSource(digest)),
-    { role: "detail", text: `since ${shortTime(startsAt)} (${age})`, sep: " | " },
-    { role: "detail", text: descriptionOf(digest.transitions), sep: " | " },
+    { role: "aside", text: `since ${shortTime(startsAt)} (${age})`, sep: " | " },
+    { role: "aside", text: descriptionOf(digest.transitions), sep: " | " },
   ];
   return fitTitle(
     parts.map((p) => ({ ...p, text: oneLine(p.text, PAGER_LIMITS.summary) })),

@@ -66,7 +66,7 @@ const TITLE: Record<TransitionKind, string> = {
   firing: "NEW",
   changed: "CHANGED",
   reminder: "STILL FAILING",
-  resolved: "RESOLVED",
+  resolved: "RECOVERED",
 };
 // What the notification's `text` shows of the title.
 const TEXT_MAX = 300;

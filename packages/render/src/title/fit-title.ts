@@ -9,16 +9,27 @@
  * 1. `tag`: `[fleet-auditor]`, dropped;
  * 2. `audit`: `failing audit`, dropped;
  * 3. `severity`: `CRITICAL`, dropped (the channel shows it besides: an emoji, PagerDuty's field);
- * 4. `landscape`: `prod-eu`, dropped: the last decoration to go;
- * 5. `detail`: what an incident holds beyond its values (`in 33 regions (err_a 1,000 · …)`, `and 6
- *    more incidents`, since when, a description), cut from its end, then dropped;
- * 6. `lead`: the incident's values, state and reason first (`failed (err_quota) in eu-1`), cut from
+ * 4. `aside`: what else a message holds (`+6 more` incidents, since when, a description), cut
+ *    from its end, then dropped;
+ * 5. `landscape`: `prod-eu`, dropped: the last decoration to go;
+ * 6. `inside`: what an incident holds beyond its values (`in 33 regions (err_a 1,000 · …)`: an
+ *    incident grouped by audit alone says its reasons here), cut from its end, then dropped;
+ * 7. `lead`: the incident's values, state and reason first (`failed (err_quota) in eu-1`), cut from
  *    its end: the place goes before the reason, the reason before the state;
- * 7. `news`: how many and what happened (`24 recovered, 6 still failing`), cut last.
+ * 8. `news`: how many and what happened (`24 recovered, 6 still failing`), cut last.
  *
  * Within a role, later parts yield first.
  */
-export const TITLE_YIELD_ORDER = ["tag", "audit", "severity", "landscape", "detail", "lead", "news"] as const;
+export const TITLE_YIELD_ORDER = [
+  "tag",
+  "audit",
+  "severity",
+  "aside",
+  "landscape",
+  "inside",
+  "lead",
+  "news",
+] as const;
 export type TitleRole = (typeof TITLE_YIELD_ORDER)[number];
 
 /** Roles that are dropped whole; the others are cut from their end first. */

@@ -79,7 +79,7 @@ export function titleParts(source: TitleSource, options: { tag?: boolean } = {})
     { role: "lead", text: one ? one.subject : leadText(source, mix), sep: "" },
     ...(source.incident || one ? [] : moreIncidents(source.groups)),
     { role: "news", text: news(source, one), sep: ": " },
-    { role: "detail", text: one ? "" : inside(mix), sep: " " },
+    { role: "inside", text: one ? "" : inside(mix), sep: " " },
     { role: "landscape", text: source.landscape ?? "", sep: " | " },
     { role: "severity", text: source.severity === "info" ? "" : source.severity.toUpperCase(), sep: " | " },
     { role: "audit", text: `${source.audit} audit`, sep: " | " },
@@ -117,11 +117,11 @@ function named(t: MixTally, shown: number): string {
   return `${values.join(", ")}${t.distinct > shown ? ", …" : ""}`;
 }
 
-/** A digest of many incidents: ` and 6 more incidents` after the first one's values. */
+/** A digest of many incidents: ` +6 more` (incidents) after the first one's values. */
 function moreIncidents(groups: readonly TitleGroup[]): TitlePart[] {
   const keys = new Set(groups.map((g) => JSON.stringify(g.labels ?? v1Values(g))));
   const more = keys.size - 1;
-  return more > 0 ? [{ role: "detail", text: `and ${countOf(more, "more incidents")}`, sep: " " }] : [];
+  return more > 0 ? [{ role: "aside", text: `+${formatCount(more)} more`, sep: " " }] : [];
 }
 
 /** What happened, with numbers: `30 new runtimes`, `24 recovered, 6 still failing`, `resolved, lasted 3h 12m`. */
@@ -130,6 +130,9 @@ function news(source: TitleSource, one: TitleSource["one"]): string {
   const noun = source.groups[0]?.words?.noun ?? "findings";
   const items: string[] = [];
   if (!source.complete) items.push("INCOMPLETE scan");
+  // Its end first: what an on-call person needs to know before the numbers.
+  if (incident?.ended)
+    items.push(`resolved, lasted ${humanDuration(Date.parse(source.at) - Date.parse(incident.startsAt))}`);
   const firing = incident?.ended ? undefined : incident?.firing;
   if (one) items.push(KIND_WORD[one.kind]);
   else {
@@ -139,9 +142,7 @@ function news(source: TitleSource, one: TitleSource["one"]): string {
     if (counts.reminder && firing === undefined) items.push(`${formatCount(counts.reminder)} still failing`);
     if (counts.resolved) items.push(`${formatCount(counts.resolved)} recovered`);
   }
-  if (incident?.ended) {
-    items.push(`resolved, lasted ${humanDuration(Date.parse(source.at) - Date.parse(incident.startsAt))}`);
-  } else if (firing !== undefined) {
+  if (firing !== undefined) {
     if (counts.resolved || counts.reminder) items.push(`${formatCount(firing)} still failing`);
     else if (firing !== counts.firing) items.push(`${formatCount(firing)} failing in all`);
   }
