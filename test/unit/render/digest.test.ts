@@ -21,7 +21,7 @@ describe("digests", () => {
     expect(rest).toEqual([]);
     const { default: structured, email } = body(m);
     expect(email).toContain("NEW (1)");
-    expect(email).toContain("RESOLVED (1)");
+    expect(email).toContain("RECOVERED (1)");
     expect(JSON.parse(structured)).toMatchObject({ schema: "fleet-auditor.digest/v1", runId: "run-1" });
     expect(chatbot(m)).toMatchObject({
       version: "1.0",
@@ -34,7 +34,9 @@ describe("digests", () => {
       kinds: ["firing", "resolved"],
       format: "digest",
     });
-    expect(m?.subject).toBe("[fleet-auditor] [prod-eu] CRITICAL failing: 1 firing, 1 resolved");
+    expect(m?.subject).toBe(
+      "failed (err_keb_timeout) in westeurope +1 more: 1 new runtime, 1 recovered | prod-eu | CRITICAL",
+    );
   });
 
   it("leave silenced transitions out, and render nothing when nothing notifies", () => {
@@ -49,23 +51,28 @@ describe("digests", () => {
     expect(lines[3]).toBe("  https://console.example/runs/run-1");
   });
 
-  it("name one runtime in the subject: shoot, region, state and reason", () => {
+  it("name one runtime in the subject: state and reason, then shoot and region", () => {
     const [m] = renderDigests(ctx, [t(1)]);
     expect(m?.subject).toBe(
-      "[fleet-auditor] [prod-eu] CRITICAL failing: firing c-0000001 westeurope failed (err_keb_timeout)",
+      "failed (err_keb_timeout) shoot c-0000001 in westeurope: new | prod-eu | CRITICAL | failing audit",
     );
   });
 
-  it("mark a digest of only resolutions info and [RESOLVED], saying how long and how it ended", () => {
+  it("mark a digest of only resolutions info and say they recovered, how long and how they ended", () => {
     const [m] = renderDigests(ctx, [t(1, "resolved"), t(2, "resolved")]);
     expect(m?.attributes.severity).toBe("info");
-    expect(m?.subject).toBe("[fleet-auditor] [prod-eu] [RESOLVED] failing: 2 resolved");
+    expect(m?.subject).toBe(
+      "failed (err_quota) in us-east-1 +1 more: 2 recovered | prod-eu | failing audit [fleet-auditor]",
+    );
+    expect(m?.subject).not.toMatch(/RESOLVED/);
     expect(body(m).email).toMatch(
       /- resolved after 1h: aws westeurope shoot c-0000001, was failed \(err_keb_timeout\), now succeeded/,
     );
     const [gone] = renderDigests(ctx, [{ ...t(3, "resolved"), ending: "no longer listed" }]);
     expect(body(gone).email).toContain("now no longer listed");
-    expect(gone?.subject).toContain("[RESOLVED] failing: resolved c-0000003 eu-central-1 no longer failed");
+    expect(gone?.subject).toContain(
+      "failed (err_provisioning) shoot c-0000003 in eu-central-1: recovered | prod-eu",
+    );
   });
 
   it("say old -> new for a change, since when for a reminder, and the steps a deprovisioning left undone", () => {
@@ -108,7 +115,9 @@ describe("digests", () => {
   it("say when the scan was incomplete, in the subject too", () => {
     const [m] = renderDigests({ ...ctx, complete: false, incompleteReason: "page 3 failed" }, [t(1), t(2)]);
     expect(body(m).email).toContain("Scan INCOMPLETE (page 3 failed): nothing was resolved");
-    expect(m?.subject).toBe("[fleet-auditor] [prod-eu] CRITICAL failing: INCOMPLETE scan, 2 firing");
+    expect(m?.subject).toBe(
+      "failed (err_quota) in us-east-1 +1 more: INCOMPLETE scan, 2 new runtimes | prod-eu | CRITICAL",
+    );
   });
 
   it("say so when the report could not be stored", () => {
@@ -137,7 +146,7 @@ describe("a large incident", () => {
     expect(byteSize(m as DigestMessage)).toBeLessThanOrEqual(SNS_MESSAGE_LIMIT);
     expect(Buffer.byteLength(body(m).email)).toBeLessThan(EMAIL_BUDGET);
     expect(new Set([...(m?.transitions ?? []), ...(m?.omitted ?? [])]).size).toBe(all.length);
-    expect(body(m).email).toMatch(/^Summary: 2,751 new, 100 still failing, 149 resolved$/m);
+    expect(body(m).email).toMatch(/^Summary: 2,751 new, 100 still failing, 149 recovered$/m);
   });
 
   it("keeps the Chatbot description within Slack's 3,000 characters", () => {

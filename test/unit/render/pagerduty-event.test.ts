@@ -58,18 +58,40 @@ describe("the pager's event for an incident message", () => {
           report: { command: "fleet-auditor runs show run-1", url: "https://console.example/runs/run-1" },
           // In the digest's order.
           transitions: expect.arrayContaining([
-            { key: "instance-00001", kind: "firing", state: "failed", reason: "err_keb_timeout" },
-            { key: "instance-00004", kind: "changed", state: "failed", reason: "err_keb_timeout" },
+            {
+              key: "instance-00001",
+              kind: "firing",
+              state: "failed",
+              reason: "err_keb_timeout",
+              console: "https://console.example/runtimes/instance-00001",
+            },
+            {
+              key: "instance-00004",
+              kind: "changed",
+              state: "failed",
+              reason: "err_keb_timeout",
+              console: "https://console.example/runtimes/instance-00004",
+            },
           ]),
           moreTransitions: 0,
         },
       },
       links: [
-        { href: "https://console.example/runs/run-1", text: "Run report" },
+        { href: "https://console.example/runtimes/instance-00001", text: "Console: c-0000001" },
+        { href: "https://console.example/runtimes/instance-00004", text: "Console: c-0000004" },
         { href: "https://runbooks.example/err_keb_timeout", text: "Runbook" },
+        { href: "https://console.example/runs/run-1", text: "Run report" },
       ],
     });
-    expect(e.payload.summary).toMatch(/^\[fleet-auditor\] \[prod-eu\] CRITICAL failing/);
+    expect(e.payload.custom_details).toMatchObject({
+      incident_key: KEY,
+      runbook: "https://runbooks.example/err_keb_timeout",
+      silence: `fleet-auditor silences add --audit failing --incident ${KEY} --for 4h --comment 'acknowledged: incident ${KEY}' --by "$USER"`,
+    });
+    // What is wrong, how many, where and since when; no "CRITICAL failing: 2 firing".
+    expect(e.payload.summary).toBe(
+      "failed (err_keb_timeout) in westeurope: 1 new finding, 1 changed | prod-eu | CRITICAL | failing audit | since 2026-11-30 04:00 UTC (2h)",
+    );
   });
 
   it("resolves a resolved incident under the same key, with nothing but the key", () => {
@@ -87,11 +109,11 @@ describe("the pager's event for an incident message", () => {
   it("cuts a summary at 1,024 whole characters, on one line", () => {
     // 🔥 is two UTF-16 units: a cut by units would leave half of one.
     const text = editedIncident((d) => {
-      d.subject = `line one\nline two ${"🔥".repeat(2_000)}`;
+      (d.incident as { values: unknown }).values = { state: `line one\nline two ${"🔥".repeat(2_000)}` };
     });
     const { summary } = trigger(text).payload;
     expect(Array.from(summary)).toHaveLength(PAGER_LIMITS.summary);
-    expect(summary).toMatch(/^line one line two (🔥)+…$/u);
+    expect(summary).toMatch(/^line one line two (🔥)+…: 1 new finding$/u);
     // No half of a surrogate pair at the cut.
     expect(summary).not.toMatch(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])/);
   });

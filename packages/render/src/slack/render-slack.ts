@@ -91,7 +91,9 @@ const PLANS = 4;
  */
 export function slackMessage(digest: DigestV1): SlackMessage {
   const emoji = SEVERITY_EMOJI[digest.severity];
-  const parts = titleParts(digestTitleSource(digest));
+  // Every word of the title may come from another publisher: escaped before it is fitted, so that
+  // neither the header nor the notification's text can mention, link or format.
+  const parts = titleParts(digestTitleSource(digest)).map((p) => ({ ...p, text: slackText(p.text, 600) }));
   // The header holds the emoji, a space and the title within Slack's 150 characters.
   const within = (max: number) => ({ max: max - Array.from(emoji).length - 1, ellipsis: "…" });
   const title = fitTitle(parts, within(SLACK_LIMITS.headerText));
@@ -142,7 +144,7 @@ export function slackMessage(digest: DigestV1): SlackMessage {
     });
   }
   blocks.push(...tail);
-  return { text: slackText(`${emoji} ${fitTitle(parts, within(TEXT_MAX))}`, TEXT_MAX), blocks };
+  return { text: `${emoji} ${fitTitle(parts, within(TEXT_MAX))}`, blocks };
 }
 
 /** The digest's groups as a roll-up counts them. */

@@ -127,7 +127,10 @@ function moreIncidents(groups: readonly TitleGroup[]): TitlePart[] {
 /** What happened, with numbers: `30 new runtimes`, `24 recovered, 6 still failing`, `resolved, lasted 3h 12m`. */
 function news(source: TitleSource, one: TitleSource["one"]): string {
   const { counts, incident } = source;
-  const noun = source.groups[0]?.words?.noun ?? "findings";
+  // One noun for the message's members only when every group has it: 30 new runtimes, not 30 new
+  // Applications when 20 of them are refusals.
+  const nouns = new Set(source.groups.map((g) => g.words?.noun ?? "findings"));
+  const noun = nouns.size === 1 ? ([...nouns][0] as string) : "findings";
   const items: string[] = [];
   if (!source.complete) items.push("INCOMPLETE scan");
   // Its end first: what an on-call person needs to know before the numbers.
