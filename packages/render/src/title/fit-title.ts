@@ -20,7 +20,7 @@
  *
  * Within a role, later parts yield first.
  */
-export const TITLE_YIELD_ORDER = [
+const TITLE_YIELD_ORDER = [
   "tag",
   "audit",
   "severity",
@@ -30,7 +30,7 @@ export const TITLE_YIELD_ORDER = [
   "lead",
   "news",
 ] as const;
-export type TitleRole = (typeof TITLE_YIELD_ORDER)[number];
+type TitleRole = (typeof TITLE_YIELD_ORDER)[number];
 
 /** Roles that are dropped whole; the others are cut from their end first. */
 const DROPPED: ReadonlySet<TitleRole> = new Set(["tag", "audit", "severity", "landscape"]);
@@ -51,7 +51,7 @@ export interface TitleRoom {
 }
 
 /** The title as one line: its parts in order, each after its separator. */
-export function joinTitle(parts: readonly TitlePart[]): string {
+function joinTitle(parts: readonly TitlePart[]): string {
   return parts.map((p, i) => (i === 0 ? p.text : `${p.sep}${p.text}`)).join("");
 }
 

@@ -14,7 +14,7 @@ import { type GroupMix, type MixTally, mergeMixes } from "./group-mix.ts";
 // structured digest (`digest-title.ts`); `fitTitle` cuts the parts to the channel's room.
 
 /** A group as a title reads it: the plan's and the structured digest's alike. */
-export interface TitleGroup {
+interface TitleGroup {
   kind: TransitionKind;
   state: string;
   reason: string;
