@@ -106,9 +106,11 @@ describe("functions/slack.ts", () => {
     const [payload] = slack.accepted() as SlackMessage[];
     expect(payload?.blocks[0]).toMatchObject({ type: "header" });
     expect(payload?.blocks[0]?.type === "header" && payload.blocks[0].text.text).toContain(
-      "[prod-eu] CRITICAL failing",
+      "| prod-eu | CRITICAL | failing audit",
     );
-    expect(payload?.text).toContain("[prod-eu]");
+    // The title leads with what is wrong: the first incident's state and reason.
+    expect(payload?.text).toMatch(/^:red_circle: failed \(err_\w+\) in /);
+    expect(payload?.text).toContain("| prod-eu |");
     expect(payload?.blocks[1]).toMatchObject({ type: "section" });
     expect(texts(payload?.blocks[1])).toMatch(/\*Scan\*\\ncomplete: \d+ listed, \d+ flagged/);
     expect(texts(payload)).toContain("https://dash.example/runtimes/");
@@ -271,7 +273,7 @@ describe("functions/slack.ts", () => {
     const handler = await coldStart();
     await handler(snsEvent(delivered), withTime(30_000));
     const [payload] = slack.accepted() as SlackMessage[];
-    expect(payload?.text).toContain("[e2e] CRITICAL failing");
+    expect(payload?.text).toContain("| e2e | CRITICAL | failing audit");
   });
 });
 
