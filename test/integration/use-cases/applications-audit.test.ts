@@ -137,7 +137,7 @@ describe("the applications audit (status table, dynalite or DynamoDB Local, faux
       "firing refusals:edge-17:403:Forbidden",
     ]);
     const [told] = digestsOf(await drain());
-    expect(told?.subject).toMatch(/^\[fleet-auditor\] \[test-edge\] WARNING applications/);
+    expect(told?.subject).toMatch(/\| test-edge \| WARNING/);
     expect(told?.email).toContain("node edge-17: 6 × 403 Forbidden on list services");
     expect(told?.email).toContain("node edge-17: list /core/v1/services/null/null");
     expect(told?.email).toContain("inspect: fleet-auditor apps status --node edge-17");
@@ -195,7 +195,7 @@ describe("the applications audit (status table, dynalite or DynamoDB Local, faux
     const dry = await run(30, { dryRun: true });
     expect(dry).toMatchObject({ dryRun: true, writes: { snapshot: 0 } });
     expect(dry.preview?.[0]?.subject).toContain(
-      "applications: firing stuck on edge-17: list /core/v1/service",
+      "stuck on node edge-17, list /core/v1/services/null/null: new | test-edge | WARNING",
     );
     expect(await drain()).toEqual([]);
     const baseline = await run(31, { notify: false });

@@ -99,7 +99,7 @@ describe("runAudit end to end (KEB simulator, dynalite, fauxqs)", () => {
     expect(summary.notified).toMatchObject({ messages: 1, transitions: summary.flagged, failed: 0 });
     const [msg, ...more] = messagesOf(await drainAll());
     expect(more).toEqual([]);
-    expect(msg?.subject).toMatch(/^\[fleet-auditor\] CRITICAL failing: \d+ firing$/);
+    expect(msg?.subject).toMatch(/: \d+ new runtimes \| CRITICAL \| failing audit/);
     expect(msg?.body.email).toContain(`NEW (${summary.flagged})`);
     expect(JSON.parse(msg?.body.https ?? "{}")).toMatchObject({ version: "1.0", source: "custom" });
   });
@@ -166,7 +166,9 @@ describe("runAudit end to end (KEB simulator, dynalite, fauxqs)", () => {
     expect(byId.get(healthy?.instanceID as string)).toMatchObject({ kind: "firing", state: "error" });
     expect(second.transitions).toHaveLength(3);
     const [msg] = messagesOf(await drainAll());
-    expect(msg?.subject).toBe("[fleet-auditor] CRITICAL failing: 1 firing, 1 changed, 1 resolved");
+    expect(msg?.subject).toBe(
+      "error (err_deprovisioning) in uksouth +2 more: 1 new runtime, 1 changed, 1 recovered | CRITICAL",
+    );
   });
 
   it("audits expired runtimes with state=all and rates suspended ones info", async () => {
@@ -333,7 +335,7 @@ describe("runAudit end to end (KEB simulator, dynalite, fauxqs)", () => {
     const dry = await runAudit(deps, { audit: "failing", dryRun: true });
     expect(dry.dryRun).toBe(true);
     expect(dry.transitions.length).toBeGreaterThan(0);
-    expect(dry.preview?.[0]?.subject).toMatch(/firing/);
+    expect(dry.preview?.[0]?.subject).toMatch(/new runtime/);
     expect(await drainAll()).toEqual([]);
     expect(sumOf(ddbCalls, /^(Put|Delete|Update|BatchWrite)/)).toBe(0);
     const real = await runAudit(deps, { audit: "failing" });

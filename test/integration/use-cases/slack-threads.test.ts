@@ -73,7 +73,8 @@ const delivery = (m: DigestMessage | undefined): DeliveredMessage[] => [
   { id: crypto.randomUUID(), text: forLambda(m?.message ?? "{}") },
 ];
 const soon = (): number => Date.now() + 10_000;
-const kindsOf = (text: string): string => text.replace(/^.*?failing: /, "");
+/** What a title says happened: what follows the incident's values. */
+const kindsOf = (text: string): string => text.replace(/^:\w+: /, "").replace(/^.*?: /, "");
 
 describe("Slack threads through the bot", () => {
   it("puts an incident's firing, change, reminder and end in one thread, another incident in its own, the rest on their own", async () => {
@@ -104,17 +105,17 @@ describe("Slack threads through the bot", () => {
 
     const [euParent, usParent, stormParent, rollUp, health, digest, ...rest] = fake.api.topLevel();
     expect(rest).toEqual([]);
-    expect(kindsOf(euParent?.text ?? "")).toMatch(/^2 firing/);
+    expect(kindsOf(euParent?.text ?? "")).toMatch(/^2 new runtimes/);
     expect(fake.api.replies(euParent?.ts ?? "").map((r) => [kindsOf(r.text), r.broadcast])).toEqual([
-      [expect.stringMatching(/^changed /), false],
-      [expect.stringMatching(/^reminder|^2 reminder/), false],
-      [expect.stringMatching(/^2 resolved|\[RESOLVED\]/), true],
+      [expect.stringMatching(/^changed, 2 failing in all/), false],
+      [expect.stringMatching(/^2 still failing/), false],
+      [expect.stringMatching(/^resolved, lasted 26h, 2 recovered/), true],
     ]);
     expect(fake.api.replies(usParent?.ts ?? "")).toHaveLength(1);
     expect(fake.api.replies(stormParent?.ts ?? "")).toEqual([]);
-    expect(rollUp?.text).toContain("firing");
+    expect(rollUp?.text).toContain("shoot c-s2 in ap-2: new");
     expect(health?.text).toContain("DEGRADED");
-    expect(digest?.text).toContain("[prod-eu]");
+    expect(digest?.text).toContain("| prod-eu |");
     expect(
       logs
         .filter((line) => line.startsWith("posted to Slack"))

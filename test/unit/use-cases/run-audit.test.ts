@@ -427,7 +427,7 @@ describe("runAudit: plan, dry run and baseline", () => {
     const dry = await failing(0, { dryRun: true });
     expect(dry.dryRun).toBe(true);
     expect(dry.transitions.length).toBeGreaterThan(0);
-    expect(dry.preview?.[0]?.subject).toMatch(/firing/);
+    expect(dry.preview?.[0]?.subject).toMatch(/: new|new runtime/);
     expect(dry.notified).toEqual({ messages: 0, transitions: 0, failed: 0, suppressed: 0 });
     expect(dry.writes).toEqual({ snapshot: 0, deleted: 0 });
     expect(publisher.published).toEqual([]);
