@@ -278,7 +278,7 @@ describe("functions/slack.ts", () => {
 });
 
 describe("functions/slack.ts and a digest from another publisher", () => {
-  const EVIL = "<!channel> *bold* _it_ ~strike~ <https://evil.example|click> <@U1>\nRESOLVED";
+  const EVIL = "<!channel> *bold* _it_ ~strike~ <https://evil.example|click> <@U1>\nRECOVERED";
   const SAFE_LINKS = new Set(["https://console.example/runs/run-1", "https://runbooks.example/x"]);
 
   /** A digest its schema takes, every text of which is hostile; its links are plain https. */
@@ -347,7 +347,7 @@ describe("functions/slack.ts and a digest from another publisher", () => {
       // Outside code spans, where Slack applies formatting, none of the digest's comes through.
       const formatted = text.replace(/`[^`]*`/g, "");
       expect(formatted).not.toMatch(/\*bold\*|_it_|~strike~/);
-      for (const line of text.split("\n")) expect(line.trimStart()).not.toMatch(/^RESOLVED/);
+      for (const line of text.split("\n")) expect(line.trimStart()).not.toMatch(/^RECOVERED/);
     }
     // The plain-text header, which Slack never parses, keeps it as one line.
     const header = (payload as SlackMessage).blocks[0];

