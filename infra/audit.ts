@@ -70,6 +70,7 @@ export function auditRunEnvironment(
     ...(links.runbook ? { RUNBOOK_URL_TEMPLATE: links.runbook } : {}),
     ...(links.report ? { REPORT_URL_TEMPLATE: links.report } : {}),
     ...Object.fromEntries(groupBy),
+    ...(settings.routes ? { ROUTES: JSON.stringify(settings.routes) } : {}),
   };
 }
 

@@ -3,7 +3,7 @@
 // it, `npm run schema` writes it as JSON Schema (`schemas/fleet-auditor.stages.schema.json`) for
 // editors, and a test keeps the two equal.
 
-import { type AuditDefinition, templateCanLink } from "@fleet-auditor/audit";
+import { type AuditDefinition, parseMatcher, ROUTE_NAME, templateCanLink } from "@fleet-auditor/audit";
 import { KEB_AUDITS } from "@fleet-auditor/keb-audits/audits";
 import { applicationsAudit } from "@fleet-auditor/kubeedge-audit/audits";
 import { z } from "zod";
@@ -68,6 +68,61 @@ const GroupBySchema = z
     >,
   )
   .describe("The labels whose values make one incident, per audit (GROUP_BY_<AUDIT>).");
+
+// Routes as the audit function reads them (`ROUTES`, parsed again there): Alertmanager's route,
+// flattened. Matchers are text, as silences take them; `audit` and `severity` are labels too.
+const ROUTE_LABELS = [...new Set(["audit", "severity", ...AUDITS.flatMap((a) => a.labels)])];
+const MatcherTextSchema = z.string().superRefine((text, ctx) => {
+  try {
+    parseMatcher(text);
+  } catch (err) {
+    ctx.addIssue({ code: "custom", message: (err as Error).message });
+  }
+});
+const RouteSchema = z.strictObject({
+  name: z
+    .string()
+    .regex(ROUTE_NAME, "expected lowercase letters, digits and _, starting with a letter")
+    .describe("Unique: in its incidents' keys. `default` keeps the incident keys of before routes."),
+  receiver: z
+    .enum(["alerts", "incidents", "critical"])
+    .describe("alerts: the run's e-mail digest; incidents: chat (Chatbot, Slack); critical: the pager."),
+  matchers: z
+    .array(MatcherTextSchema)
+    .max(20)
+    .optional()
+    .describe('Label matchers, all of which must hold, such as "severity=critical" or "region=~eu-.*".'),
+  groupBy: z
+    .array(z.enum(ROUTE_LABELS as [string, ...string[]]))
+    .max(10)
+    .optional()
+    .describe("The labels whose values make one of its incidents; the audit's groupBy when not given."),
+  continue: z.boolean().optional().describe("Whether a finding it takes goes on to the next routes too."),
+  maxNew: z
+    .number()
+    .int()
+    .min(1)
+    .max(100)
+    .optional()
+    .describe(
+      "New incidents told on their own per run; the rest share one roll-up. Default 10 (3 for critical).",
+    ),
+});
+const RoutesSchema = z
+  .array(RouteSchema)
+  .min(1)
+  .max(20)
+  .superRefine((routes, ctx) => {
+    const seen = new Set<string>();
+    for (const [i, r] of routes.entries()) {
+      if (seen.has(r.name))
+        ctx.addIssue({ code: "custom", path: [i, "name"], message: `route name ${r.name} is used twice` });
+      seen.add(r.name);
+    }
+  })
+  .describe(
+    "Which findings each receiver hears, grouped how (ROUTES; docs/notifications.md#routes). Not given: a default route to chat by each audit's groupBy, and a pager route of critical findings grouped by audit.",
+  );
 
 const EmailSchema = z.email("expected an e-mail address");
 
@@ -147,6 +202,7 @@ export const StageSettingsSchema = z.strictObject({
     .optional()
     .describe("URL templates for links in messages (docs/configuration.md)."),
   groupBy: GroupBySchema.optional(),
+  routes: RoutesSchema.optional(),
   firstRun: z
     .enum(["baseline", "notify"])
     .optional()

@@ -1,5 +1,6 @@
 import {
   DEFAULT_POLICY,
+  DEFAULT_ROUTE,
   type DigestMessage,
   diffSnapshot,
   type Finding,
@@ -33,17 +34,25 @@ export class Landscape {
       previous: this.snapshot,
       findings,
       problemKey: kebPresenter.problemKey,
-      incidents: { landscape: "prod-eu", groupBy: KEB_GROUP_BY },
+      incidents: {
+        landscape: "prod-eu",
+        routes: [
+          {
+            name: DEFAULT_ROUTE,
+            receiver: "incidents",
+            matchers: [],
+            groupBy: KEB_GROUP_BY,
+            continue: true,
+            maxNew,
+          },
+        ],
+      },
       complete: true,
       now,
       policy: DEFAULT_POLICY,
     });
     for (const c of diff.changes)
       c.op === "put" ? this.snapshot.set(c.entry.key, c.entry) : this.snapshot.delete(c.key);
-    return renderIncidentMessages(
-      { ...ctx, runId: `run-${hour}`, at: now.toISOString() },
-      diff.transitions,
-      maxNew,
-    );
+    return renderIncidentMessages({ ...ctx, runId: `run-${hour}`, at: now.toISOString() }, diff.transitions);
   }
 }

@@ -8,7 +8,7 @@ export {
   silenceCommand,
 } from "./commands.ts";
 export { committable, type Delivery, toldBy, toldQuietly } from "./delivery.ts";
-export { type DiffResult, diffSnapshot } from "./diff.ts";
+export { type DiffResult, diffSnapshot, type LegacyPage } from "./diff.ts";
 export * from "./errors.ts";
 export {
   bounded,
@@ -57,6 +57,16 @@ export type { AlertDetail, DigestV1Row, Presenter } from "./presenter.ts";
 export { definePresenter } from "./presenter-defaults.ts";
 export type { RunReport } from "./report.ts";
 export { listedBeside, type RollUpGroup, rollUpGroup, rollUps, rollUpText } from "./roll-up.ts";
+export {
+  DEFAULT_ROUTE,
+  defaultRoutes,
+  MAX_NEW_INCIDENTS,
+  MAX_NEW_PAGES,
+  ROUTE_NAME,
+  type Route,
+  routesOf,
+  routingLabels,
+} from "./route.ts";
 export { pastable, shellOption } from "./shell.ts";
 export { incidentMatchers, type Silence, silenceState, silencing } from "./silence.ts";
 export {
@@ -64,6 +74,7 @@ export {
   type SnapshotEntry,
   TRANSITION_KINDS,
   type Transition,
+  type TransitionIncident,
   type TransitionKind,
   type TransitionRef,
 } from "./snapshot.ts";

@@ -8,10 +8,15 @@ export interface IncidentRef {
   openedAt: string;
   /** The `groupBy` labels and values it was opened with. */
   values: Readonly<Record<string, string>>;
+  /**
+   * The roll-up it was told in when it opened in a storm (its route's `maxNew` new incidents were
+   * told already): its news goes to that roll-up's thread (and page), never to a thread of its own.
+   */
+  thread?: string;
 }
 
-/** The incident a transition belongs to, as messages tell it. */
-interface TransitionIncident {
+/** The incident a transition belongs to on one route, as messages tell it. */
+export interface TransitionIncident {
   /** `incidentKey`. */
   key: string;
   /** When the incident began: its earliest member's onset (ISO). */
@@ -26,9 +31,14 @@ interface TransitionIncident {
   /** Its last member resolved in this run: the incident is over. */
   ended?: true;
   /**
-   * What the pager hears of it in this run: `trigger` when it became critical (a critical member's
-   * firing or change was told), `resolve` when it stopped being critical (its last told critical
-   * member resolved or changed to less). Absent when its being critical did not change.
+   * The roll-up it was told in (a storm): its messages go to that thread, its page is that one.
+   * `ended` once no incident rolled into it is open.
+   */
+  thread?: { key: string; ended?: true };
+  /**
+   * What the pager hears of it in this run, on a route to the critical topic: `trigger` when it
+   * (or the roll-up it is in) became known, its first member told; `resolve` when it ended (the
+   * roll-up: when the last incident in it ended). Absent when neither happened in this run.
    */
   pager?: "trigger" | "resolve";
 }
@@ -48,8 +58,13 @@ export interface SnapshotEntry {
   clearRuns: number;
   /** When a run first saw it flagged (ISO); its onset is the finding's `startsAt`, when known. */
   firstSeenAt: string;
-  /** The incident it fired in (firing entries; absent for one that fired before incidents). */
+  /**
+   * The incident it fired in on the default route (firing entries; absent for one that fired
+   * before incidents, or not on that route).
+   */
   incident?: IncidentRef;
+  /** Its incidents on the other routes it is on, by route name. */
+  routes?: Readonly<Record<string, IncidentRef>>;
   /** When the last notification about it was published; null while silenced or never sent. */
   notifiedAt: string | null;
   /** Bumped on each write; shows how often the item changed. */
@@ -79,8 +94,16 @@ export interface Transition {
   since: string;
   /** When a run first saw it flagged (ISO). */
   firstSeenAt?: string;
-  /** The incident it belongs to. */
+  /** Its incident on the default route (what reports and the run's digest read). */
   incident?: TransitionIncident;
+  /** Its incident on each route this transition is news for, by route name. */
+  incidents?: Readonly<Record<string, TransitionIncident>>;
+  /**
+   * A finding that fired before and joins a route it now matches (a route added, or its labels
+   * changed without a change to its problem): news for that route alone (`incidents`), not for
+   * the run's digest.
+   */
+  joined?: true;
   /** `changed`: the finding as it was, so a message can say old → new. */
   previous?: Finding;
   /**
