@@ -21,7 +21,7 @@ export interface IncidentScope {
 const BEFORE_INCIDENTS = "before-incidents";
 
 /** A firing entry's incident on a route, as the snapshot keeps it (undefined: not on it). */
-export function storedIncident(entry: SnapshotEntry, route: string): IncidentRef | undefined {
+function storedIncident(entry: SnapshotEntry, route: string): IncidentRef | undefined {
   return route === DEFAULT_ROUTE ? entry.incident : entry.routes?.[route];
 }
 

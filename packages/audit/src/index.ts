@@ -65,7 +65,6 @@ export {
   ROUTE_NAME,
   type Route,
   routesOf,
-  routingLabels,
 } from "./route.ts";
 export { pastable, shellOption } from "./shell.ts";
 export { incidentMatchers, type Silence, silenceState, silencing } from "./silence.ts";
@@ -74,7 +73,6 @@ export {
   type SnapshotEntry,
   TRANSITION_KINDS,
   type Transition,
-  type TransitionIncident,
   type TransitionKind,
   type TransitionRef,
 } from "./snapshot.ts";

@@ -30,7 +30,7 @@ export { PagerEnvSchema } from "./pager-config.ts";
 export { deliverToPager, pagerEventFor } from "./pager-delivery.ts";
 export type { AuditSource, Confirmed, RunLogger, SlackPoster, SlackThreads } from "./ports.ts";
 export { PROXY_VARIABLES, proxyFrom } from "./proxy-env.ts";
-export { type RouteSetting, RoutesJsonSchema, RoutesSchema } from "./route-config.ts";
+export { type RouteSetting, RoutesJsonSchema } from "./route-config.ts";
 export { runAudit } from "./run-audit.ts";
 export type { AuditRunDeps, AuditRunHooks, AuditRunPorts, AuditRunSettings } from "./run-deps.ts";
 export { LEDGER_TRANSITIONS } from "./run-finish.ts";

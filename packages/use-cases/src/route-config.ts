@@ -33,7 +33,7 @@ const RouteSettingSchema = object({
 }).strict();
 
 /** The routes of a stage: names unique; the walk stops at the first route that does not `continue`. */
-export const RoutesSchema = array(RouteSettingSchema)
+const RoutesSchema = array(RouteSettingSchema)
   .min(1)
   .max(20)
   .superRefine((routes, ctx) => {
