@@ -4,7 +4,7 @@ import type { DigestV1Transition } from "./digest-v1-schema.ts";
 // A row's `alert`: what a channel out of process (the Slack and pager functions) renders of it,
 // carried in incident and pager messages. Every byte of it is a byte less for naming runtimes
 // within SNS's 256 KiB, so a row carries only what a channel shows of it and nothing its v1 fields
-// already say: a large incident's Slack message names as many runtimes as the run's digest does.
+// already say: a large incident's Slack message names nearly as many runtimes as the run's digest.
 
 /** Where a row stands among its group's rows in one message: what of its `alert` is shown. */
 export interface RowPlace {
@@ -19,9 +19,10 @@ type DigestV1Alert = NonNullable<DigestV1Transition["alert"]>;
 /**
  * The row as a channel renders it: its key and summary (each left out when the row's `instanceID`
  * or `shootName` says the same), its note (cut to what Slack shows), its inspect command on its
- * group's first row only, and its details only when it is its group's one member. Measured at
- * 3,000 KEB transitions: a row past its group's first costs its note and 12 bytes beside the v1
- * row, where the whole alert cost 423 bytes (escaped as the publish carries it).
+ * group's first row only (Slack's `inspect:` line is the group's first member's), and its details
+ * only when it is its group's one member (what a chat can show of one finding). Measured at 3,000
+ * KEB transitions, escaped as the publish carries it: 51 bytes a row, where every field on every
+ * row cost 423 (docs/contracts.md).
  */
 export function channelAlert(
   m: PlannedMember,
