@@ -1,6 +1,7 @@
 import {
   type DigestContext,
   type DigestMessage,
+  type PlannedGroup,
   type PlannedMember,
   planNotification,
   SEVERITY_RANK,
@@ -55,10 +56,10 @@ export function renderDigests(
   // round-robin over the groups (`order`), so that every incident has its first runtimes named.
   // Rows are built in that order as far as the room goes: a large run names a few hundred of its
   // thousands, and builds no row it cannot name.
-  const byRef = new Map(groups.flatMap((g) => g.told.map((m) => [m.ref, m] as const)));
+  const byRef = new Map(groups.flatMap((g) => g.told.map((m) => [m.ref, { member: m, group: g }] as const)));
   const rows = lazyRows(
     ctx,
-    order.map((r) => byRef.get(r) as PlannedMember),
+    order.map((r) => byRef.get(r) as Named),
   );
   const build = (named: number): DigestMessage => {
     const structured = JSON.stringify(
@@ -106,6 +107,12 @@ export function renderDigests(
 // estimate is within a few bytes of the message, so past this no whole message can fit.
 const REACH = 4_096;
 
+/** A named member and the group it is told in. */
+interface Named {
+  member: PlannedMember;
+  group: PlannedGroup;
+}
+
 /** The structured rows of the named members, each built when first wanted. */
 interface LazyRows {
   readonly length: number;
@@ -113,14 +120,22 @@ interface LazyRows {
   upTo(n: number): DigestV1Transition[];
 }
 
-function lazyRows(ctx: DigestContext, members: readonly PlannedMember[]): LazyRows {
+function lazyRows(ctx: DigestContext, named: readonly Named[]): LazyRows {
   const built: DigestV1Transition[] = [];
+  // Groups whose first row is built: a row's `alert` carries the inspect command only on its
+  // group's first, the one a chat shows it of (`RowPlace`).
+  const begun = new Set<PlannedGroup>();
   const at = (i: number): DigestV1Transition => {
-    while (built.length <= i) built.push(structuredTransition(ctx, members[built.length] as PlannedMember));
+    while (built.length <= i) {
+      const { member, group } = named[built.length] as Named;
+      const first = !begun.has(group);
+      begun.add(group);
+      built.push(structuredTransition(ctx, member, { first, alone: group.members.length === 1 }));
+    }
     return built[i] as DigestV1Transition;
   };
   return {
-    length: members.length,
+    length: named.length,
     at,
     upTo: (n) => {
       if (n > 0) at(n - 1);
