@@ -19,7 +19,8 @@ const GO_SPACE = "[\\t\\n\\v\\f\\r \\u0085\\u00a0\\u1680\\u2000-\\u200a\\u2028\\
 const TRIM = new RegExp(`^${GO_SPACE}|${GO_SPACE}$`, "g");
 const LONE_SURROGATE = /\p{Cs}/u;
 
-const FORMAT = "expected NAME=VALUE, NAME!=VALUE, NAME=~REGEX or NAME!~REGEX (the value may be double-quoted)";
+const FORMAT =
+  "expected NAME=VALUE, NAME!=VALUE, NAME=~REGEX or NAME!~REGEX (the value may be double-quoted)";
 const COMMA = 'a value that holds a comma is written in double quotes: reason="a, b"';
 const QUOTE = 'a double quote inside a value is written \\" and the value put in double quotes';
 

@@ -199,7 +199,9 @@ describe("formatMatcher", () => {
     expect(formatMatcher(m(["reason", "=~", "err_keb_.*"]))).toBe("reason=~err_keb_.*");
     expect(formatMatcher(m(["region", "=~", ".+"]))).toBe("region=~.+");
     expect(formatMatcher(m(["reason", "=", "403 Forbidden"]))).toBe('reason="403 Forbidden"');
-    expect(formatMatcher(m(["reason", "=", 'quota "m5", {eu}']))).toBe(String.raw`reason="quota \"m5\", {eu}"`);
+    expect(formatMatcher(m(["reason", "=", 'quota "m5", {eu}']))).toBe(
+      String.raw`reason="quota \"m5\", {eu}"`,
+    );
     expect(formatMatcher(m(["reason", "=~", String.raw`err\.x`]))).toBe(String.raw`reason=~"err\\.x"`);
     expect(formatMatcher(m(["reason", "=", "~x"]))).toBe('reason="~x"');
     expect(formatMatcher(m(["reason", "=~", ""]))).toBe('reason=~""');
