@@ -128,6 +128,19 @@ describe("silences", () => {
     ).toBeUndefined();
   });
 
+  it("match a stored silence by its matchers as they were stored, whatever their text would read as now", () => {
+    // Earlier releases took `--match reason=a,b` and `--match 'reason=~err\.x'` as one matcher
+    // each and stored the values as typed; the store keeps matchers, never their text.
+    const labels = { ...keb.labels, reason: "quota, retry", region: "eu\\1" };
+    const stored = silence({
+      match: [
+        { name: "reason", op: "=", value: "quota, retry" },
+        { name: "region", op: "=~", value: "eu\\\\1" },
+      ],
+    });
+    expect(silencing({ ...keb, labels }, "failing", [stored], NOW)?.id).toBe("s-1");
+  });
+
   it("never silence everything: a silence without a matcher matches nothing", () => {
     expect(silencing(keb, "failing", [silence({ match: [] })], NOW)).toBeUndefined();
     expect(silencing(keb, "failing", [silence({ audit: "failing" })], NOW)).toBeUndefined();
