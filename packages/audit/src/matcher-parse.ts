@@ -4,12 +4,14 @@ import { checkedMatcher, type LabelMatcher, type MatchOp } from "./matcher.ts";
 
 // Text to matchers as Alertmanager reads it. Alertmanager has two parsers: the classic one
 // (`pkg/labels/parse.go`), tolerant, and the newer UTF-8 one (`matcher/parse/`), strict. amtool
-// and its configuration try both and, where both read an input and disagree, take the classic
-// reading (`matcher/compat/parse.go`, fallback mode). This is the classic parser, ported rule for
-// rule: the optional braces, the split at commas outside double quotes, the white space around
-// the operator and the value, the escapes. Where the two differ the classic reading holds:
-// `foo=bar baz` is "bar baz", `{foo=bar}}` is "bar}", `"a\tb"` keeps its backslash. Inputs only
-// the UTF-8 parser reads (quoted label names, text after the closing brace) are refused. Label
+// and Alertmanager's configuration try both and, where both read an input and disagree, take the
+// classic reading (`matcher/compat/parse.go`, fallback mode). This is the classic parser, ported
+// rule for rule: the optional braces, the split at commas outside double quotes, the white space
+// around the operator and the value, the escapes. Where the two differ the classic reading holds:
+// `foo=bar baz` is "bar baz", `{foo=bar}}` is "bar}", `"a\tb"` keeps its backslash. Inputs only the
+// UTF-8 parser reads (a quoted label name; `{foo="bar"} `, a space after the brace) are refused.
+// One text is read as a list (`ParseMatchers`, as the configuration's `matchers:` are): `foo=a,b`
+// is two matchers, where amtool's `silence add`, one matcher an argument, would read "a,b". Label
 // names are this product's, stricter than Prometheus' (`checkedMatcher`).
 
 /** `ParseMatcher`'s pattern, as it is: RE2's `\s` is `[\t\n\f\r ]`, and `(?s)` lets a value span lines. */

@@ -139,8 +139,13 @@ describe("parseMatchers, where Alertmanager's two parsers differ", () => {
     [String.raw`foo="\xf0\x9f\x99\x82"`, [["foo", "=", String.raw`\xf0\x9f\x99\x82`]]], // 🙂
     [String.raw`foo=!bar\n`, [["foo", "=", "!bar\n"]]], // refused (`matcher/compat/parse_test.go`)
     ["{foo=bar}}", [["foo", "=", "bar}"]]], // refused: a brace too many
+    ["{foo=bar} ", [["foo", "=", "bar}"]]], // "bar": the brace closes the list
   ])("reads %s as the classic parser does", (input, want) => {
     expect(parseMatchers(input)).toEqual(want.map(m));
+  });
+
+  it("refuses what only the UTF-8 parser reads: a quoted value with a space after the brace", () => {
+    expect(() => parseMatchers('{foo="bar"} ')).toThrow(/double quote/);
   });
 });
 
