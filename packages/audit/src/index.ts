@@ -31,7 +31,9 @@ export {
   safeLink,
   templateCanLink,
 } from "./links.ts";
-export { formatMatcher, type LabelMatcher, matchesAll, parseMatcher } from "./matcher.ts";
+export { type LabelMatcher, matchesAll } from "./matcher.ts";
+export { formatMatcher } from "./matcher-format.ts";
+export { parseMatchers } from "./matcher-parse.ts";
 export {
   type DigestContext,
   type DigestMessage,
