@@ -10,6 +10,7 @@ export { type EmbeddedDynamo, ensureTable, startEmbeddedDynamo } from "./embedde
 export * from "./errors.ts";
 export { fromIndex, fromIndexes } from "./index-fallback.ts";
 export { managedSecretReader } from "./managed-secrets.ts";
+export { orderStateOf } from "./message-order-item.ts";
 export { quarantineToItem, toQuarantineItem } from "./quarantine-item.ts";
 export { QUARANTINE_PREFIX, STATUS_ATTRIBUTES, statusUpdateCommand, toRow } from "./status-item.ts";
 export { matchesStatusQuery, statusQueryInput } from "./status-reads.ts";
