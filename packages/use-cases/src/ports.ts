@@ -44,7 +44,7 @@ export interface SlackThreads {
 }
 
 /** What `MessageOrder.hold` found: the key held, a message at or after this one applied, or another holder. */
-export type OrderHold =
+type OrderHold =
   | { kind: "held"; token: string }
   | { kind: "applied"; last: number }
   | { kind: "busy"; until: number };
