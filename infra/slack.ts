@@ -48,10 +48,10 @@ export function slackFunction(deps: {
     memory: "256 MB",
     retries: 2,
     transform: failures.destination,
-    // One delivery at a time: two deliveries of one incident never race to start two threads, and
-    // Slack takes about one message a second per channel anyway. Lambda keeps the events it
-    // throttles and retries them, within the hour the failure destination allows.
-    // Without it (reservedConcurrency: false, a sandbox), two deliveries may start two threads.
+    // One delivery at a time: Slack takes about one message a second per channel anyway. Lambda
+    // keeps the events it throttles and retries them, within the hour the failure destination
+    // allows. Without it (reservedConcurrency: false, a sandbox), two deliveries of one incident
+    // still go one after the other: each holds its key in the audit table while it posts.
     ...reservedConcurrency(deps.reserveConcurrency, 1),
     permissions: [readSecret(secret), failures.send, access],
     environment,
