@@ -11,9 +11,9 @@ import type { MessageOrder, RunLogger } from "./ports.ts";
 /** How often a message whose key another delivery holds asks again, in ms. */
 const BUSY_POLL_MS = 200;
 
-/** What became of a message: applied (with what `apply` gave), or dropped, and why. */
-export type InOrder<T> =
-  | { applied: true; value: T }
+/** What became of a message: applied, or dropped, and why. */
+type InOrder =
+  | { applied: true }
   | {
       applied: false;
       /** `older`: a later message of its key was applied; `repeat`: this very message was. */
@@ -37,32 +37,20 @@ export type InOrder<T> =
  * resolve after it, delivered at once, could reach PagerDuty in either order. A hold ends at its
  * holder's deadline, so that one whose function was killed keeps the key no longer than that.
  */
-export async function inOrder<T>(
+export async function inOrder(
   deps: { order: MessageOrder; log?: RunLogger },
   message: MessagePlace,
   deadline: number,
-  apply: () => Promise<T>,
+  apply: () => Promise<void>,
   logKeys: Record<string, unknown>,
-): Promise<InOrder<T>> {
-  const { key, place } = message;
-  let token: string | undefined;
-  let waited = false;
-  while (token === undefined) {
-    const hold = await deps.order.hold(key, place, deadline);
-    if (hold.kind === "applied") return dropped(deps.log, message, hold.last, logKeys);
-    if (hold.kind === "held") token = hold.token;
-    else {
-      if (Date.now() + BUSY_POLL_MS > deadline) throw new OrderBusyError(key);
-      if (!waited) deps.log?.info("another delivery holds this message's key: waiting for it", logKeys);
-      waited = true;
-      await new Promise((resolve) => setTimeout(resolve, BUSY_POLL_MS));
-    }
-  }
-  let value: T;
+): Promise<InOrder> {
+  const held = await holdKey(deps, message, deadline, logKeys);
+  if (held.kind === "applied") return dropped(deps.log, message, held.last, logKeys);
+  const { token } = held;
   try {
-    value = await apply();
+    await apply();
   } catch (err) {
-    await deps.order.release(key, token).catch((releaseError: unknown) =>
+    await deps.order.release(message.key, token).catch((releaseError: unknown) =>
       deps.log?.warn("the key's hold was not let go: it ends at this invocation's deadline", {
         ...logKeys,
         error: (releaseError as Error).message,
@@ -71,16 +59,32 @@ export async function inOrder<T>(
     throw err;
   }
   await record(deps, message, token, logKeys);
-  return { applied: true, value };
+  return { applied: true };
 }
 
-/** A message at or before the key's last applied, logged as dropped: older, or a repeat. */
+/** Steps 1 and 3: the key held for the message, or the place applied at or after it. */
+async function holdKey(
+  deps: { order: MessageOrder; log?: RunLogger },
+  { key, place }: MessagePlace,
+  deadline: number,
+  logKeys: Record<string, unknown>,
+): Promise<{ kind: "held"; token: string } | { kind: "applied"; last: number }> {
+  for (let waited = false; ; waited = true) {
+    const hold = await deps.order.hold(key, place, deadline);
+    if (hold.kind !== "busy") return hold;
+    if (Date.now() + BUSY_POLL_MS > deadline) throw new OrderBusyError(key);
+    if (!waited) deps.log?.info("another delivery holds this message's key: waiting for it", logKeys);
+    await new Promise((resolve) => setTimeout(resolve, BUSY_POLL_MS));
+  }
+}
+
+/** Step 2: a message at or before the key's last applied, logged as dropped: older, or a repeat. */
 function dropped(
   log: RunLogger | undefined,
   message: MessagePlace,
   last: number,
   logKeys: Record<string, unknown>,
-): InOrder<never> {
+): InOrder {
   const why = last === message.place ? "repeat" : "older";
   const lastAt = placeTime(last);
   const fields = { ...logKeys, at: message.at, lastAppliedAt: lastAt };
