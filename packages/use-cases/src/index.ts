@@ -28,7 +28,7 @@ export {
 } from "./notify-test.ts";
 export { PagerEnvSchema } from "./pager-config.ts";
 export { deliverToPager, pagerEventFor } from "./pager-delivery.ts";
-export type { AuditSource, Confirmed, RunLogger, SlackPoster, SlackThreads } from "./ports.ts";
+export type { AuditSource, Confirmed, MessageOrder, RunLogger, SlackPoster, SlackThreads } from "./ports.ts";
 export { PROXY_VARIABLES, proxyFrom } from "./proxy-env.ts";
 export { runAudit } from "./run-audit.ts";
 export type { AuditRunDeps, AuditRunHooks, AuditRunPorts, AuditRunSettings } from "./run-deps.ts";
