@@ -887,7 +887,7 @@ describe("sst.config.ts wiring", () => {
     }
   });
 
-  it("tells both audit functions how messages read: the stage's landscape, links and groupings", async () => {
+  it("tells both audit functions how messages read: the stage's landscape, links, groupings and inhibition rules", async () => {
     const messages = {
       landscape: "prod-eu",
       links: {
@@ -896,6 +896,9 @@ describe("sst.config.ts wiring", () => {
         report: "https://console.example/runs/{runId}",
       },
       groupBy: { failing: ["state", "reason"], applications: ["node"] },
+      inhibitRules: {
+        failing: [{ sourceMatchers: ["state=error"], targetMatchers: ["state=failed"], equal: ["region"] }],
+      },
     };
     const r = await recordSstConfig("prod", {
       stages: { default: { ...messages, ...TELLS, protected: true } },
@@ -909,12 +912,13 @@ describe("sst.config.ts wiring", () => {
         REPORT_URL_TEMPLATE: "https://console.example/runs/{runId}",
         GROUP_BY_FAILING: "state,reason",
         GROUP_BY_APPLICATIONS: "node",
+        INHIBIT_RULES_FAILING: JSON.stringify(messages.inhibitRules.failing),
       });
     }
     // Without them: the stage's name, and each audit's own grouping.
     const plain = (await recordSstConfig("prod")).named("sst.aws.Function", "Audit").args.environment;
     expect(plain).toMatchObject({ LANDSCAPE: "prod" });
-    expect(Object.keys(plain as object).filter((k) => /TEMPLATE|GROUP_BY/.test(k))).toEqual([]);
+    expect(Object.keys(plain as object).filter((k) => /TEMPLATE|GROUP_BY|INHIBIT/.test(k))).toEqual([]);
   });
 
   it("makes each audit's first scheduled run a baseline unless the stage's firstRun says notify", async () => {

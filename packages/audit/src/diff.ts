@@ -1,8 +1,16 @@
 import { type Finding, stateOf } from "./finding.ts";
 import { type IncidentScope, OpenIncidents } from "./incident.ts";
+import { type InhibitRule, inhibitor } from "./inhibition.ts";
 import type { AlertPolicy } from "./policy.ts";
 import { type Silence, silencing } from "./silence.ts";
-import type { IncidentRef, SnapshotChange, SnapshotEntry, Transition, TransitionRef } from "./snapshot.ts";
+import {
+  heldBack,
+  type IncidentRef,
+  type SnapshotChange,
+  type SnapshotEntry,
+  type Transition,
+  type TransitionRef,
+} from "./snapshot.ts";
 
 /** Everything one diff needs; time is an input, nothing here reads a clock. */
 export interface DiffInput {
@@ -28,6 +36,11 @@ export interface DiffInput {
   now: Date;
   policy: AlertPolicy;
   silences?: readonly Silence[];
+  /**
+   * The audit's inhibition rules: a finding that fires now holds back the findings they name
+   * (`inhibition.ts`), as a silence would, without resolving them.
+   */
+  inhibitRules?: readonly InhibitRule[];
 }
 
 /** The transitions to notify and the snapshot writes; an unchanged finding yields neither. */
@@ -43,7 +56,9 @@ export interface DiffResult {
  * when the scan was complete. A finding that fires joins the open incident of its `groupBy`
  * values, or opens one, and stays in it until it resolves. Writes tied to a transition carry its
  * `TransitionRef`: they are committed only once that transition was told (`committable`), so a
- * failed publish is retried.
+ * failed publish is retried. A transition held back (silenced, or inhibited by a finding that
+ * fires now) tells nobody: a finding held back since it fired stays untold (`notifiedAt` null),
+ * so the first run after its release tells it as `firing`.
  */
 export function diffSnapshot(input: DiffInput): DiffResult {
   const { previous, now, policy, problemKey } = input;
@@ -51,6 +66,7 @@ export function diffSnapshot(input: DiffInput): DiffResult {
   const transitions: Transition[] = [];
   const changes: SnapshotChange[] = [];
   const silences = input.silences ?? [];
+  const inhibiting = inhibitor(input.inhibitRules ?? [], firingNow(input));
   const open =
     input.incidents && new OpenIncidents({ ...input.incidents, audit: input.audit }, previous.values());
   // Each incident's members' onsets, for its `startsAt`: the earliest of them.
@@ -63,13 +79,17 @@ export function diffSnapshot(input: DiffInput): DiffResult {
     return incident;
   };
   const memberships = new Map<TransitionRef, IncidentRef>();
+  // A silence or, for a finding flagged now, an inhibition holds a transition back; a resolve of
+  // one no longer flagged is no target: inhibition never ends (nor hides the end of) a finding.
   const notify = (
-    t: Omit<Transition, "silencedBy" | "incident">,
+    t: Omit<Transition, "silencedBy" | "inhibitedBy" | "incident">,
     finding: Finding,
     incident: IncidentRef | undefined,
+    flagged = true,
   ): TransitionRef => {
     const silence = silencing(finding, input.audit, silences, now);
-    transitions.push(silence ? { ...t, silencedBy: silence.id } : t);
+    const by = silence || !flagged ? undefined : inhibiting(finding);
+    transitions.push(silence ? { ...t, silencedBy: silence.id } : by ? { ...t, inhibitedBy: by } : t);
     const ref = transitions.length - 1;
     if (incident) memberships.set(ref, incident);
     return ref;
@@ -109,7 +129,7 @@ export function diffSnapshot(input: DiffInput): DiffResult {
         continue;
       }
       const index = notify({ ...base, kind: "firing", previousState: null }, finding, incident);
-      entry.notifiedAt = transitions[index]?.silencedBy ? null : at;
+      entry.notifiedAt = heldBack(transitions[index]) ? null : at;
       changes.push({ op: "put", entry, transition: index });
       continue;
     }
@@ -127,9 +147,9 @@ export function diffSnapshot(input: DiffInput): DiffResult {
         finding,
         incident,
       );
-      const silenced = transitions[index]?.silencedBy !== undefined;
-      // A still-silenced, unchanged finding is not written again: steady state writes nothing.
-      if (silenced && !changed && prev.clearRuns === 0) {
+      const held = heldBack(transitions[index]);
+      // A still held back, unchanged finding is not written again: steady state writes nothing.
+      if (held && !changed && prev.clearRuns === 0) {
         transitions.pop();
         memberships.delete(index);
         continue;
@@ -138,7 +158,7 @@ export function diffSnapshot(input: DiffInput): DiffResult {
         ...prev,
         finding,
         clearRuns: 0,
-        notifiedAt: silenced ? prev.notifiedAt : at,
+        notifiedAt: held ? prev.notifiedAt : at,
         version: prev.version + 1,
         ...(incident ? { incident } : {}),
       };
@@ -220,7 +240,7 @@ export function diffSnapshot(input: DiffInput): DiffResult {
         continue;
       }
       if (prev.notifiedAt === null) {
-        // Never told anyone (silenced throughout): forget it quietly.
+        // Never told anyone (held back throughout): forget it quietly.
         changes.push({ op: "delete", key: prev.key });
         continue;
       }
@@ -239,6 +259,7 @@ export function diffSnapshot(input: DiffInput): DiffResult {
         },
         f,
         member(open?.of(prev), since),
+        false,
       );
       changes.push({ op: "delete", key: prev.key, transition: index });
     }
@@ -251,6 +272,18 @@ export function diffSnapshot(input: DiffInput): DiffResult {
  */
 function toldCritical(entry: SnapshotEntry): boolean {
   return entry.phase === "firing" && entry.notifiedAt !== null && entry.finding.severity === "critical";
+}
+
+/**
+ * The findings that fire now, and so may inhibit: flagged in this run, and firing already or
+ * firing with it. A pending one inhibits nothing, as in Alertmanager.
+ */
+function firingNow({ findings, previous, policy, inhibitRules }: DiffInput): Finding[] {
+  if (!inhibitRules?.length) return [];
+  return findings.filter((f) => {
+    const prev = previous.get(f.key);
+    return prev?.phase === "firing" || (prev?.flaggedRuns ?? 0) + 1 >= policy.fireAfterRuns;
+  });
 }
 
 /**

@@ -1,6 +1,7 @@
 import {
   type DigestContext,
   type DigestMessage,
+  heldBack,
   type PlannedGroup,
   type PlannedMember,
   planNotification,
@@ -19,7 +20,7 @@ import type { DigestV1Transition } from "./structured/digest-v1-schema.ts";
 import { subjectLine } from "./subject.ts";
 
 /**
- * Renders a run's transitions into one grouped digest (silenced ones left out): a subject, a
+ * Renders a run's transitions into one grouped digest (held-back ones left out): a subject, a
  * structured digest for programs (`default`), the e-mail (`renderText`, under 100 KB) and the
  * Chatbot notification.
  * Everything the message does not name is counted and is in the run report. A digest of only
@@ -31,7 +32,7 @@ export function renderDigests(
   /** Makes the Chatbot notification's `id` unique among a run's messages. */
   sequence = 0,
 ): DigestMessage[] {
-  const refs = [...transitions.keys()].filter((i) => transitions[i]?.silencedBy === undefined);
+  const refs = [...transitions.keys()].filter((i) => !heldBack(transitions[i]));
   if (refs.length === 0 && !ctx.leftOut) return [];
   const { groups, order } = planNotification(ctx, transitions, refs);
   // Findings left out are a warning: something is flagged that the audit cannot follow.

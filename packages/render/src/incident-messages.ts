@@ -1,6 +1,7 @@
 import {
   type DigestContext,
   type DigestMessage,
+  heldBack,
   SEVERITY_RANK,
   type Severity,
   type Transition,
@@ -25,8 +26,8 @@ interface Incident {
 }
 
 /**
- * The run's incident messages (attribute `format=incident`): one per incident with unsilenced
- * news, most severe first; new incidents past `maxNew` share one roll-up message. Each is a
+ * The run's incident messages (attribute `format=incident`): one per incident with news not
+ * held back (silenced or inhibited), most severe first; new incidents past `maxNew` share one roll-up message. Each is a
  * whole digest of its transitions (e-mail text, Chatbot, the structured digest with its
  * `incident`), fitted to SNS like any digest; each message's `transitions` name the run's refs.
  */
@@ -65,7 +66,7 @@ export function renderIncidentMessages(
 function incidentsOf(ctx: DigestContext, transitions: readonly Transition[]): Incident[] {
   const byKey = new Map<string, Incident>();
   for (const [ref, t] of transitions.entries()) {
-    if (t.silencedBy !== undefined || !t.incident) continue;
+    if (heldBack(t) || !t.incident) continue;
     let incident = byKey.get(t.incident.key);
     if (!incident) {
       incident = { key: t.incident.key, refs: [], severity: "info", opened: t.incident.openedAt === ctx.at };

@@ -1,4 +1,10 @@
-import type { DigestContext, DigestMessage, Transition, TransitionRef } from "@fleet-auditor/audit";
+import {
+  type DigestContext,
+  type DigestMessage,
+  heldBack,
+  type Transition,
+  type TransitionRef,
+} from "@fleet-auditor/audit";
 import { subset } from "./incident-messages.ts";
 
 // The pager hears an incident's lifecycle, not its news: one message when it becomes critical
@@ -31,20 +37,21 @@ export function renderPagerMessages(
       forChannels: true,
       incident: { key, status: about.pager === "trigger" ? "firing" : "resolved", startsAt: about.startsAt },
     };
-    // A resolve names every end of the incident, silenced ones too: the alert it closes was
-    // opened before the silence, and a refused resolve must hold back every end it carries, or
-    // the next run would no longer see a critical incident ending. A trigger whose transitions
-    // are all silenced is sent as they are (the diff already counts it told to the pager).
-    const unsilence =
-      about.pager === "resolve" || refs.every((r) => transitions[r]?.silencedBy !== undefined);
-    const shown = unsilence ? transitions.map((t, r) => (refs.includes(r) ? unsilenced(t) : t)) : transitions;
+    // A resolve names every end of the incident, held-back ones too: the alert it closes was
+    // opened before the silence or inhibition, and a refused resolve must hold back every end it
+    // carries, or the next run would no longer see a critical incident ending. A trigger whose
+    // transitions are all held back is sent as they are (the diff already counts it told to the
+    // pager).
+    const release = about.pager === "resolve" || refs.every((r) => heldBack(transitions[r]));
+    const shown = release ? transitions.map((t, r) => (refs.includes(r) ? released(t) : t)) : transitions;
     for (const m of subset(own, shown, refs, sequenceFrom + out.length)) out.push(toCritical(m));
   }
   return out;
 }
 
-function unsilenced(t: Transition): Transition {
-  const { silencedBy: _, ...rest } = t;
+/** The transition as a message shows it, neither silenced nor inhibited. */
+function released(t: Transition): Transition {
+  const { silencedBy: _s, inhibitedBy: _i, ...rest } = t;
   return rest;
 }
 

@@ -18,6 +18,7 @@ export {
 } from "./deadline.ts";
 export * from "./errors.ts";
 export { type IngestCounts, ingestBatch, lineMessageId, type QueuedMessage } from "./ingest-applications.ts";
+export { inhibitRulesEnvSchema } from "./inhibit-config.ts";
 export {
   isNotifyTestRequest,
   NotifyTestInputSchema,

@@ -67,6 +67,7 @@ export async function knownState(
     now: run.now,
     policy: deps.settings.policy,
     silences: rest.silences,
+    ...(run.audit.inhibitRules ? { inhibitRules: run.audit.inhibitRules } : {}),
   });
   if (unchanged) return { ...rest, previous: new Map(), unchanged };
   return { ...rest, previous: await deps.ports.store.loadSnapshot(run.audit.name) };
@@ -137,6 +138,7 @@ export function planTransitions(
     // count of runs, and a finding left pending would be told by the next run, which is no baseline.
     policy: state.baseline ? { ...deps.settings.policy, fireAfterRuns: 1 } : deps.settings.policy,
     silences: state.silences,
+    ...(run.audit.inhibitRules ? { inhibitRules: run.audit.inhibitRules } : {}),
   });
 }
 
