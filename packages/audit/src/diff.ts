@@ -1,15 +1,17 @@
 import { type Finding, SEVERITY_RANK, stateOf } from "./finding.ts";
 import { type IncidentScope, incidentKey, RouteIncidents, withIncidents } from "./incident.ts";
+import { type InhibitRule, inhibitor } from "./inhibition.ts";
 import type { AlertPolicy } from "./policy.ts";
 import { DEFAULT_ROUTE, MAX_NEW_INCIDENTS, type Route, routesOf } from "./route.ts";
 import { type Silence, silencing } from "./silence.ts";
-import type {
-  IncidentRef,
-  SnapshotChange,
-  SnapshotEntry,
-  Transition,
-  TransitionIncident,
-  TransitionRef,
+import {
+  heldBack,
+  type IncidentRef,
+  type SnapshotChange,
+  type SnapshotEntry,
+  type Transition,
+  type TransitionIncident,
+  type TransitionRef,
 } from "./snapshot.ts";
 
 /** Everything one diff needs; time is an input, nothing here reads a clock. */
@@ -38,6 +40,11 @@ export interface DiffInput {
   now: Date;
   policy: AlertPolicy;
   silences?: readonly Silence[];
+  /**
+   * The audit's inhibition rules: a finding that fires now holds back the findings they name
+   * (`inhibition.ts`), as a silence would, without resolving them.
+   */
+  inhibitRules?: readonly InhibitRule[];
 }
 
 /** The transitions to notify and the snapshot writes; an unchanged finding yields neither. */
@@ -67,7 +74,9 @@ export interface LegacyPage {
  * when the scan was complete. A finding that fires joins the open incident of its `groupBy`
  * values, or opens one, and stays in it until it resolves. Writes tied to a transition carry its
  * `TransitionRef`: they are committed only once that transition was told (`committable`), so a
- * failed publish is retried.
+ * failed publish is retried. A transition held back (silenced, or inhibited by a finding that
+ * fires now) tells nobody: a finding held back since it fired stays untold (`notifiedAt` null),
+ * so the first run after its release tells it as `firing`.
  */
 export function diffSnapshot(input: DiffInput): DiffResult {
   const { previous, now, policy, problemKey } = input;
@@ -89,6 +98,7 @@ export function diffSnapshot(input: DiffInput): DiffResult {
         },
       ]);
   const books = scope ? routes.map((r) => new RouteIncidents(scope, r, previous.values())) : [];
+  const inhibiting = inhibitor(input.inhibitRules ?? [], firingNow(input));
   // Each incident's members' onsets, for its `startsAt`: the earliest of them.
   const onsets = new Map<string, string>();
   const onset = (incident: IncidentRef, since: string): void => {
@@ -116,13 +126,17 @@ export function diffSnapshot(input: DiffInput): DiffResult {
   };
   // What each transition is news for: its incident on each route.
   const memberships = new Map<TransitionRef, Map<string, IncidentRef>>();
+  // A silence or, for a finding flagged now, an inhibition holds a transition back; a resolve of
+  // one no longer flagged is no target: inhibition never ends (nor hides the end of) a finding.
   const notify = (
-    t: Omit<Transition, "silencedBy" | "incident" | "incidents">,
+    t: Omit<Transition, "silencedBy" | "inhibitedBy" | "incident" | "incidents">,
     finding: Finding,
     refs: ReadonlyMap<string, IncidentRef>,
+    flagged = true,
   ): TransitionRef => {
     const silence = silencing(finding, input.audit, silences, now);
-    transitions.push(silence ? { ...t, silencedBy: silence.id } : t);
+    const by = silence || !flagged ? undefined : inhibiting(finding);
+    transitions.push(silence ? { ...t, silencedBy: silence.id } : by ? { ...t, inhibitedBy: by } : t);
     const ref = transitions.length - 1;
     if (refs.size) memberships.set(ref, new Map(refs));
     for (const incident of refs.values()) onset(incident, t.since);
@@ -165,7 +179,7 @@ export function diffSnapshot(input: DiffInput): DiffResult {
         continue;
       }
       const index = notify({ ...base, kind: "firing", previousState: null }, finding, refs);
-      entry.notifiedAt = transitions[index]?.silencedBy ? null : at;
+      entry.notifiedAt = heldBack(transitions[index]) ? null : at;
       changes.push({ op: "put", entry, transition: index });
       continue;
     }
@@ -185,9 +199,9 @@ export function diffSnapshot(input: DiffInput): DiffResult {
         finding,
         refs,
       );
-      const silenced = transitions[index]?.silencedBy !== undefined;
-      // A still-silenced, unchanged finding is not written again: steady state writes nothing.
-      if (silenced && !changed && prev.clearRuns === 0 && joined.size === 0) {
+      const held = heldBack(transitions[index]);
+      // A still held back, unchanged finding is not written again: steady state writes nothing.
+      if (held && !changed && prev.clearRuns === 0 && joined.size === 0) {
         transitions.pop();
         memberships.delete(index);
         continue;
@@ -197,7 +211,7 @@ export function diffSnapshot(input: DiffInput): DiffResult {
           ...prev,
           finding,
           clearRuns: 0,
-          notifiedAt: silenced ? prev.notifiedAt : at,
+          notifiedAt: held ? prev.notifiedAt : at,
           version: prev.version + 1,
         },
         refs,
@@ -275,7 +289,7 @@ export function diffSnapshot(input: DiffInput): DiffResult {
       for (const [ref, refs] of memberships) {
         const incident = refs.get(book.route.name);
         const t = transitions[ref] as Transition;
-        if (!incident || t.silencedBy !== undefined || incident.openedAt !== at) continue;
+        if (!incident || heldBack(t) || incident.openedAt !== at) continue;
         const known = told.get(incident.key) ?? { severity: 0, size: 0 };
         told.set(incident.key, {
           severity: Math.max(known.severity, SEVERITY_RANK[t.severity]),
@@ -383,7 +397,7 @@ export function diffSnapshot(input: DiffInput): DiffResult {
         continue;
       }
       if (prev.notifiedAt === null) {
-        // Never told anyone (silenced throughout): forget it quietly.
+        // Never told anyone (held back throughout): forget it quietly.
         changes.push({ op: "delete", key: prev.key });
         continue;
       }
@@ -402,6 +416,7 @@ export function diffSnapshot(input: DiffInput): DiffResult {
         },
         f,
         refsOf(prev),
+        false,
       );
       changes.push({ op: "delete", key: prev.key, transition: index });
     }
@@ -414,6 +429,18 @@ export function diffSnapshot(input: DiffInput): DiffResult {
  */
 function toldCritical(entry: SnapshotEntry): boolean {
   return entry.phase === "firing" && entry.notifiedAt !== null && entry.finding.severity === "critical";
+}
+
+/**
+ * The findings that fire now, and so may inhibit: flagged in this run, and firing already or
+ * firing with it. A pending one inhibits nothing, as in Alertmanager.
+ */
+function firingNow({ findings, previous, policy, inhibitRules }: DiffInput): Finding[] {
+  if (!inhibitRules?.length) return [];
+  return findings.filter((f) => {
+    const prev = previous.get(f.key);
+    return prev?.phase === "firing" || (prev?.flaggedRuns ?? 0) + 1 >= policy.fireAfterRuns;
+  });
 }
 
 /**

@@ -1,4 +1,4 @@
-export { type AuditDefinition, withGroupBy } from "./audit-definition.ts";
+export { type AuditDefinition, withGroupBy, withInhibitRules } from "./audit-definition.ts";
 export {
   type CommandStore,
   inStore,
@@ -22,6 +22,12 @@ export {
 export { keyPart } from "./finding-key.ts";
 export { placeText, type TransitionGroup } from "./groups.ts";
 export { type AuditHealth, HEALTHY, nextHealth } from "./health.ts";
+export {
+  MAX_RULE_PARTS,
+  parseInhibitRule,
+  ruleMatcherProblem,
+} from "./inhibit-rule-text.ts";
+export { type InhibitRule, inhibitor } from "./inhibition.ts";
 export { keepable, LEFT_OUT_LISTED, type LeftOut, leftOutLine, leftOutNews } from "./left-out.ts";
 export {
   fillTemplate,
@@ -31,7 +37,9 @@ export {
   safeLink,
   templateCanLink,
 } from "./links.ts";
-export { formatMatcher, type LabelMatcher, matchesAll, parseMatcher } from "./matcher.ts";
+export { type LabelMatcher, matchesAll } from "./matcher.ts";
+export { formatMatcher } from "./matcher-format.ts";
+export { parseMatchers } from "./matcher-parse.ts";
 export {
   type DigestContext,
   type DigestMessage,
@@ -69,6 +77,7 @@ export {
 export { pastable, shellOption } from "./shell.ts";
 export { incidentMatchers, type Silence, silenceState, silencing } from "./silence.ts";
 export {
+  heldBack,
   type SnapshotChange,
   type SnapshotEntry,
   TRANSITION_KINDS,

@@ -45,7 +45,7 @@ export interface TransitionIncident {
 
 /**
  * What the audit remembers of one finding between runs (one item per key per audit).
- * `pending`: flagged, not yet for enough runs to fire. `firing`: flagged and notified (or silenced).
+ * `pending`: flagged, not yet for enough runs to fire. `firing`: flagged and notified (or held back).
  */
 export interface SnapshotEntry {
   /** The finding's key. */
@@ -65,7 +65,7 @@ export interface SnapshotEntry {
   incident?: IncidentRef;
   /** Its incidents on the other routes it is on, by route name. */
   routes?: Readonly<Record<string, IncidentRef>>;
-  /** When the last notification about it was published; null while silenced or never sent. */
+  /** When the last notification about it was published; null while held back or never sent. */
   notifiedAt: string | null;
   /** Bumped on each write; shows how often the item changed. */
   version: number;
@@ -113,6 +113,19 @@ export interface Transition {
   ending?: string;
   /** The silence that keeps it from being published. */
   silencedBy?: string;
+  /**
+   * The key of the firing finding whose inhibition rule keeps it from being published
+   * (`inhibition.ts`); absent when a silence already does.
+   */
+  inhibitedBy?: string;
+}
+
+/**
+ * Whether a transition is held back from every message: silenced (`silencedBy`) or inhibited
+ * (`inhibitedBy`). Every renderer leaves these out, and the commit counts them as done (`delivery.ts`).
+ */
+export function heldBack(t: Pick<Transition, "silencedBy" | "inhibitedBy"> | undefined): boolean {
+  return t !== undefined && (t.silencedBy !== undefined || t.inhibitedBy !== undefined);
 }
 
 /**

@@ -1,6 +1,7 @@
 import {
   type DigestContext,
   type DigestMessage,
+  heldBack,
   SEVERITY_RANK,
   type Severity,
   type Transition,
@@ -31,7 +32,7 @@ interface Thread {
 
 /**
  * The run's incident messages (attribute `format=incident`) for the transitions' `incident`s
- * (one route's): one per incident with unsilenced news, most severe first, then one per roll-up.
+ * (one route's): one per incident with news not held back (silenced or inhibited), most severe first, then one per roll-up.
  * Each is a whole digest of its transitions (e-mail text, Chatbot, the structured digest with its
  * `incident`: the incident's, or the roll-up's key), fitted to SNS like any digest; each
  * message's `transitions` name the run's refs.
@@ -58,7 +59,7 @@ function threadsOf(transitions: readonly Transition[]): Thread[] {
   const byKey = new Map<string, Thread>();
   for (const [ref, t] of transitions.entries()) {
     const incident = t.incident;
-    if (t.silencedBy !== undefined || !incident) continue;
+    if (heldBack(t) || !incident) continue;
     const key = incident.thread?.key ?? incident.key;
     let thread = byKey.get(key);
     if (!thread) {

@@ -1,9 +1,10 @@
-import type {
-  DigestContext,
-  DigestMessage,
-  LegacyPage,
-  Transition,
-  TransitionRef,
+import {
+  type DigestContext,
+  type DigestMessage,
+  heldBack,
+  type LegacyPage,
+  type Transition,
+  type TransitionRef,
 } from "@fleet-auditor/audit";
 import { subset } from "./incident-messages.ts";
 
@@ -62,19 +63,21 @@ function pageMessages(
     forChannels: true,
     incident: { key, status: page.status, startsAt: page.startsAt },
   };
-  // A resolve names every end of the incident, silenced ones too: the alert it closes was
-  // opened before the silence, and a refused resolve must hold back every end it carries, or
-  // the next run would no longer see a critical incident ending. A trigger whose transitions
-  // are all silenced is sent as they are (the diff already counts it told to the pager).
+  // A resolve names every end of the incident, held-back ones too: the alert it closes was
+  // opened before the silence or inhibition, and a refused resolve must hold back every end it
+  // carries, or the next run would no longer see a critical incident ending. A trigger whose
+  // transitions are all held back is sent as they are (the diff already counts it told to the
+  // pager).
   const { refs } = page;
-  const unsilence = page.status === "resolved" || refs.every((r) => transitions[r]?.silencedBy !== undefined);
+  const release = page.status === "resolved" || refs.every((r) => heldBack(transitions[r]));
   const chosen = new Set(refs);
-  const shown = unsilence ? transitions.map((t, r) => (chosen.has(r) ? unsilenced(t) : t)) : transitions;
+  const shown = release ? transitions.map((t, r) => (chosen.has(r) ? released(t) : t)) : transitions;
   return subset(own, shown, refs, sequence).map(toCritical);
 }
 
-function unsilenced(t: Transition): Transition {
-  const { silencedBy: _, ...rest } = t;
+/** A transition as a pager's resolve tells it: neither silenced nor inhibited. */
+function released(t: Transition): Transition {
+  const { silencedBy: _s, inhibitedBy: _i, ...rest } = t;
   return rest;
 }
 

@@ -2,9 +2,10 @@ import {
   type AuditDefinition,
   DEFAULT_ROUTE,
   defaultRoutes,
+  type LabelMatcher,
   MAX_NEW_INCIDENTS,
   MAX_NEW_PAGES,
-  parseMatcher,
+  parseMatchers,
   ROUTE_NAME,
   type Route,
 } from "@fleet-auditor/audit";
@@ -13,12 +14,13 @@ import { array, boolean, number, object, enum as oneOf, optional, type output, s
 // Routes as a stage sets them (stages.json's `routes`, the `ROUTES` variable, the CLI's
 // `--routes FILE`): Alertmanager's route, flattened. Matchers are typed as silences take them.
 
-const matcher = string().transform((text, ctx) => {
+// One element: a matcher, or a braced list of them (amtool's spellings).
+const matcher = string().transform((text, ctx): LabelMatcher[] => {
   try {
-    return parseMatcher(text);
+    return parseMatchers(text);
   } catch (err) {
     ctx.addIssue({ code: "custom", message: (err as Error).message });
-    return parseMatcher("never=");
+    return [];
   }
 });
 
@@ -26,7 +28,10 @@ const matcher = string().transform((text, ctx) => {
 const RouteSettingSchema = object({
   name: string().regex(ROUTE_NAME, "expected lowercase letters, digits and _, starting with a letter"),
   receiver: oneOf(["alerts", "incidents", "critical"]),
-  matchers: array(matcher).max(20).default([]),
+  matchers: array(matcher)
+    .max(20)
+    .default([])
+    .transform((lists) => lists.flat()),
   groupBy: optional(array(string().regex(/^[a-z][a-z0-9_]{0,63}$/)).max(10)),
   continue: boolean().default(false),
   maxNew: optional(number().int().positive().max(100)),

@@ -69,6 +69,7 @@ export async function knownState(
     policy: deps.settings.policy,
     silences: rest.silences,
     incidents: { routes: routesFor(deps.settings, run.audit) },
+    ...(run.audit.inhibitRules ? { inhibitRules: run.audit.inhibitRules } : {}),
   });
   if (unchanged) return { ...rest, previous: new Map(), unchanged };
   return { ...rest, previous: await deps.ports.store.loadSnapshot(run.audit.name) };
@@ -139,6 +140,7 @@ export function planTransitions(
     // count of runs, and a finding left pending would be told by the next run, which is no baseline.
     policy: state.baseline ? { ...deps.settings.policy, fireAfterRuns: 1 } : deps.settings.policy,
     silences: state.silences,
+    ...(run.audit.inhibitRules ? { inhibitRules: run.audit.inhibitRules } : {}),
   });
 }
 

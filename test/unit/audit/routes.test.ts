@@ -6,7 +6,7 @@ import {
   diffSnapshot,
   type Finding,
   keyPrintOf,
-  parseMatcher,
+  parseMatchers,
   type Route,
   routesOf,
   type SnapshotEntry,
@@ -58,8 +58,8 @@ const route = (r: Partial<Route> & Pick<Route, "name">): Route => ({
 describe("routes", () => {
   it("take a finding on each matching route until one does not continue, matching audit and severity as labels", () => {
     const routes = [
-      route({ name: "eu", matchers: [parseMatcher("region=~eu-.*")], continue: true }),
-      route({ name: "pages", receiver: "critical", matchers: [parseMatcher("severity=critical")] }),
+      route({ name: "eu", matchers: parseMatchers("region=~eu-.*"), continue: true }),
+      route({ name: "pages", receiver: "critical", matchers: parseMatchers("severity=critical") }),
       route({ name: "rest" }),
     ];
     const names = (f: Finding) => routesOf(routes, "failing", f).map((r) => r.name);
@@ -69,7 +69,7 @@ describe("routes", () => {
     expect(names(runtime("d", "eu-1", "err_x", "warning"))).toEqual(["eu", "rest"]);
     expect(
       routesOf(
-        [route({ name: "x", matchers: [parseMatcher("audit=expired")] })],
+        [route({ name: "x", matchers: parseMatchers("audit=expired") })],
         "failing",
         runtime("e", "eu-1"),
       ),
