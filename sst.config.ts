@@ -78,7 +78,8 @@ export default $config({
         reserveConcurrency: settings.reservedConcurrency !== false,
         alarm,
       });
-    if (settings.pagerDuty) pagerFunction({ critical: t.critical, failures, protectedStage, alarm });
+    if (settings.pagerDuty)
+      pagerFunction({ critical: t.critical, auditTable: table, failures, protectedStage, alarm });
     const schedules = auditScheduling({
       settings,
       functions: { audit, applicationsAudit: app.audit },

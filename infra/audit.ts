@@ -46,7 +46,8 @@ function landscapeOf(settings: StageSettings): string {
 
 /**
  * What every audit run's function is told: its table and topics, and how its messages read (the
- * landscape's name, the stage's unless stages.json names one; link templates; groupings), as the
+ * landscape's name, the stage's unless stages.json names one; link templates; groupings;
+ * inhibition rules), as the
  * function's variables (docs/configuration.md) name them.
  */
 export function auditRunEnvironment(
@@ -56,6 +57,10 @@ export function auditRunEnvironment(
 ): Record<string, $util.Input<string>> {
   const groupBy = Object.entries(settings.groupBy ?? {}).flatMap(([audit, labels]) =>
     labels ? [[`GROUP_BY_${audit.toUpperCase()}`, labels.join(",")]] : [],
+  );
+  // JSON in the variable: the function checks it again where it starts (`inhibitRulesEnvSchema`).
+  const inhibitRules = Object.entries(settings.inhibitRules ?? {}).flatMap(([audit, rules]) =>
+    rules?.length ? [[`INHIBIT_RULES_${audit.toUpperCase()}`, JSON.stringify(rules)]] : [],
   );
   const links = settings.links ?? {};
   return {
@@ -70,6 +75,8 @@ export function auditRunEnvironment(
     ...(links.runbook ? { RUNBOOK_URL_TEMPLATE: links.runbook } : {}),
     ...(links.report ? { REPORT_URL_TEMPLATE: links.report } : {}),
     ...Object.fromEntries(groupBy),
+    ...(settings.routes ? { ROUTES: JSON.stringify(settings.routes) } : {}),
+    ...Object.fromEntries(inhibitRules),
   };
 }
 

@@ -1,6 +1,8 @@
 // Slack without Chatbot: Block Kit to an incoming webhook, or through a bot that keeps each
 // incident in one thread; deployed only on a stage whose `slack` in stages.json says which, its
-// secret created in Secrets Manager for the operator to set (docs/deploy.md#secrets).
+// secret created in Secrets Manager for the operator to set (docs/deploy.md#secrets). Each
+// incident's and health episode's last message posted is kept in the audit table, so that an
+// older one Lambda retries late is dropped.
 
 import { type alarmTo, functionAlarms, reservedConcurrency, watchedFunction } from "./alarms.ts";
 import type { Failures } from "./failures.ts";
@@ -23,34 +25,21 @@ export function slackFunction(deps: {
     slack.way === "bot"
       ? managedSecret("SlackBotToken", "the Slack bot's token (xoxb-…)", deps.protectedStage)
       : managedSecret("SlackWebhookUrl", "the Slack incoming webhook URL", deps.protectedStage);
-  // The bot keeps each incident's thread parent in the audit table, and may read and write those
-  // items only (partition keys SLACK#<incidentKey>, store's `itemKey.slackThread`).
-  const bot: {
-    access: Array<{
-      actions: string[];
-      resources: $util.Input<string>[];
-      conditions: Array<{ test: string; variable: string; values: string[] }>;
-    }>;
-    environment: Record<string, $util.Input<string>>;
-  } =
-    slack.way === "bot"
-      ? {
-          access: [
-            {
-              actions: ["dynamodb:GetItem", "dynamodb:PutItem"],
-              resources: [deps.auditTable.arn],
-              conditions: [
-                { test: "ForAllValues:StringLike", variable: "dynamodb:LeadingKeys", values: ["SLACK#*"] },
-              ],
-            },
-          ],
-          environment: {
-            SLACK_BOT_TOKEN_ARN: secret.arn,
-            SLACK_CHANNEL: slack.channel,
-            AUDIT_TABLE: deps.auditTable.name,
-          },
-        }
-      : { access: [], environment: { SLACK_WEBHOOK_URL_ARN: secret.arn } };
+  // The function keeps each key's last message posted in the audit table (partition keys
+  // SLACK#<key>, store's `itemKey.messageOrder`: held and recorded by UpdateItem, read by GetItem
+  // where a refused condition comes back without the item), and the bot each incident's thread
+  // parent (SLACK#<incidentKey>, `itemKey.slackThread`: GetItem, PutItem). Those items only.
+  const bot = slack.way === "bot";
+  const access = {
+    actions: bot
+      ? ["dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:UpdateItem"]
+      : ["dynamodb:GetItem", "dynamodb:UpdateItem"],
+    resources: [deps.auditTable.arn],
+    conditions: [{ test: "ForAllValues:StringLike", variable: "dynamodb:LeadingKeys", values: ["SLACK#*"] }],
+  };
+  const environment: Record<string, $util.Input<string>> = slack.way === "bot"
+    ? { SLACK_BOT_TOKEN_ARN: secret.arn, SLACK_CHANNEL: slack.channel, AUDIT_TABLE: deps.auditTable.name }
+    : { SLACK_WEBHOOK_URL_ARN: secret.arn, AUDIT_TABLE: deps.auditTable.name };
   const args = {
     handler: "functions/slack.handler",
     // Room for a 429's Retry-After and a few backoffs; a post that still fails throws, Lambda
@@ -59,13 +48,13 @@ export function slackFunction(deps: {
     memory: "256 MB",
     retries: 2,
     transform: failures.destination,
-    // One delivery at a time: two deliveries of one incident never race to start two threads, and
-    // Slack takes about one message a second per channel anyway. Lambda keeps the events it
-    // throttles and retries them, within the hour the failure destination allows.
-    // Without it (reservedConcurrency: false, a sandbox), two deliveries may start two threads.
+    // One delivery at a time: Slack takes about one message a second per channel anyway. Lambda
+    // keeps the events it throttles and retries them, within the hour the failure destination
+    // allows. Without it (reservedConcurrency: false, a sandbox), two deliveries of one incident
+    // still go one after the other: each holds its key in the audit table while it posts.
     ...reservedConcurrency(deps.reserveConcurrency, 1),
-    permissions: [readSecret(secret), failures.send, ...bot.access],
-    environment: bot.environment,
+    permissions: [readSecret(secret), failures.send, access],
+    environment,
   } satisfies sst.aws.FunctionArgs;
   const fn = deps.incidents.subscribe("Slack", args);
   functionAlarms(deps.alarm, watchedFunction("Slack", fn.nodes.function.name, args, 2));

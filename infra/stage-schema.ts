@@ -3,7 +3,14 @@
 // it, `npm run schema` writes it as JSON Schema (`schemas/fleet-auditor.stages.schema.json`) for
 // editors, and a test keeps the two equal.
 
-import { type AuditDefinition, templateCanLink } from "@fleet-auditor/audit";
+import {
+  type AuditDefinition,
+  MAX_RULE_PARTS,
+  parseMatchers,
+  ROUTE_NAME,
+  ruleMatcherProblem,
+  templateCanLink,
+} from "@fleet-auditor/audit";
 import { KEB_AUDITS } from "@fleet-auditor/keb-audits/audits";
 import { applicationsAudit } from "@fleet-auditor/kubeedge-audit/audits";
 import { z } from "zod";
@@ -68,6 +75,102 @@ const GroupBySchema = z
     >,
   )
   .describe("The labels whose values make one incident, per audit (GROUP_BY_<AUDIT>).");
+
+// Routes as the audit function reads them (`ROUTES`, parsed again there): Alertmanager's route,
+// flattened. Matchers are text, as silences take them; `audit` and `severity` are labels too.
+const ROUTE_LABELS = [...new Set(["audit", "severity", ...AUDITS.flatMap((a) => a.labels)])];
+const MatcherTextSchema = z.string().superRefine((text, ctx) => {
+  try {
+    if (parseMatchers(text).length === 0) ctx.addIssue({ code: "custom", message: "no matcher in it" });
+  } catch (err) {
+    ctx.addIssue({ code: "custom", message: (err as Error).message });
+  }
+});
+const RouteSchema = z.strictObject({
+  name: z
+    .string()
+    .regex(ROUTE_NAME, "expected lowercase letters, digits and _, starting with a letter")
+    .describe("Unique: in its incidents' keys. `default` keeps the incident keys of before routes."),
+  receiver: z
+    .enum(["alerts", "incidents", "critical"])
+    .describe("alerts: the run's e-mail digest; incidents: chat (Chatbot, Slack); critical: the pager."),
+  matchers: z
+    .array(MatcherTextSchema)
+    .max(20)
+    .optional()
+    .describe('Label matchers, all of which must hold, such as "severity=critical" or "region=~eu-.*".'),
+  groupBy: z
+    .array(z.enum(ROUTE_LABELS as [string, ...string[]]))
+    .max(10)
+    .optional()
+    .describe("The labels whose values make one of its incidents; the audit's groupBy when not given."),
+  continue: z.boolean().optional().describe("Whether a finding it takes goes on to the next routes too."),
+  maxNew: z
+    .number()
+    .int()
+    .min(1)
+    .max(100)
+    .optional()
+    .describe(
+      "New incidents told on their own per run; the rest share one roll-up. Default 10 (3 for critical).",
+    ),
+});
+const RoutesSchema = z
+  .array(RouteSchema)
+  .min(1)
+  .max(20)
+  .superRefine((routes, ctx) => {
+    const seen = new Set<string>();
+    for (const [i, r] of routes.entries()) {
+      if (seen.has(r.name))
+        ctx.addIssue({ code: "custom", path: [i, "name"], message: `route name ${r.name} is used twice` });
+      seen.add(r.name);
+    }
+  })
+  .describe(
+    "Which findings each receiver hears, grouped how (ROUTES; docs/notifications.md#routes). Not given: a default route to chat by each audit's groupBy, and a pager route of critical findings grouped by audit.",
+  );
+
+/**
+ * One audit's inhibition rules (INHIBIT_RULES_<AUDIT>): matchers as silences take them, each
+ * checked here (a bad one fails the deploy naming the rule and the field, not the function's start).
+ */
+const inhibitRulesOf = (audit: AuditDefinition) => {
+  const matchers = z
+    .array(
+      z.string().superRefine((text, ctx) => {
+        const problem = ruleMatcherProblem(text, audit.labels);
+        if (problem) ctx.addIssue({ code: "custom", message: problem });
+      }),
+    )
+    .min(1, "expected at least one matcher, such as state=refused")
+    .max(MAX_RULE_PARTS);
+  return z
+    .array(
+      z.strictObject({
+        sourceMatchers: matchers.describe(
+          'Matchers a firing finding must all meet to hold others back: "state=refused", "reason=~err_.*".',
+        ),
+        targetMatchers: matchers.describe("Matchers a finding must all meet to be held back."),
+        equal: z
+          .array(z.enum(audit.labels as [string, ...string[]]))
+          .max(MAX_RULE_PARTS)
+          .optional()
+          .describe("Labels whose values the source and the target must share (absent reads as empty)."),
+      }),
+    )
+    .max(50);
+};
+const InhibitRulesSchema = z
+  .strictObject(
+    Object.fromEntries(AUDITS.map((a) => [a.name, inhibitRulesOf(a).optional()])) as Record<
+      string,
+      z.ZodOptional<ReturnType<typeof inhibitRulesOf>>
+    >,
+  )
+  .describe(
+    "Inhibition rules per audit, after the audit's shipped ones (INHIBIT_RULES_<AUDIT>): while a finding matching sourceMatchers fires, findings matching targetMatchers with the same equal labels are held back (docs/notifications.md#inhibition).",
+  );
 
 const EmailSchema = z.email("expected an e-mail address");
 
@@ -147,6 +250,8 @@ export const StageSettingsSchema = z.strictObject({
     .optional()
     .describe("URL templates for links in messages (docs/configuration.md)."),
   groupBy: GroupBySchema.optional(),
+  routes: RoutesSchema.optional(),
+  inhibitRules: InhibitRulesSchema.optional(),
   firstRun: z
     .enum(["baseline", "notify"])
     .optional()

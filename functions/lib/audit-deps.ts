@@ -75,6 +75,7 @@ function runDeps(
       ...messagingFrom(env),
       ...(env.INCIDENT_TOPIC_ARN ? { incidentMessages: { maxNew: env.MAX_NEW_INCIDENT_MESSAGES } } : {}),
       ...(env.CRITICAL_TOPIC_ARN ? { pagerMessages: true } : {}),
+      ...(env.ROUTES ? { routes: env.ROUTES } : {}),
       maxClockSkewMs: env.MAX_CLOCK_SKEW_HOURS * 3_600_000,
       firstRun: env.FIRST_RUN,
     },

@@ -115,7 +115,7 @@ describe("the bundled handlers with SST's linked resources", () => {
         POWERTOOLS_METRICS_DISABLED: "true",
       },
     );
-    expect(out.result).toEqual({ posted: 1 });
+    expect(out.result).toEqual({ posted: 1, dropped: 0 });
     expect(fake.slack.accepted()).toHaveLength(1);
     expect(out.logs).not.toContain("sEcReTwEbHoOkToKeN42");
   }, 60_000);
@@ -131,7 +131,7 @@ describe("the bundled handlers with SST's linked resources", () => {
         POWERTOOLS_METRICS_DISABLED: "true",
       },
     );
-    expect(out.result).toEqual({ sent: 1, triggered: 1, resolved: 0 });
+    expect(out.result).toEqual({ sent: 1, triggered: 1, resolved: 0, dropped: 0 });
     expect(pd.pagerduty.open("inc-bundled")).toBeDefined();
     expect(out.logs).toContain("sent to PagerDuty");
     expect(out.logs).not.toContain(PAGERDUTY_ROUTING_KEY);
@@ -149,7 +149,7 @@ describe("the bundled handlers with SST's linked resources", () => {
         AUDIT_TABLE: "bundled-audit",
         ...aws(),
       });
-      expect(out.result).toEqual({ posted: 1 });
+      expect(out.result).toEqual({ posted: 1, dropped: 0 });
       expect(out.logs).not.toContain("SeCrEtBoTtOkEn");
     }
     const [parent, ...others] = api.api.topLevel();

@@ -10,10 +10,11 @@ import { runSummary } from "../helpers/summaries.ts";
 import { t } from "../helpers/transitions.ts";
 
 // The runs CSV keeps today's columns in today's order for the KEB audits (spreadsheets and
-// scripts read them by position) and appends a column for each label those columns do not hold.
+// scripts read them by position), then the columns added since (`inhibitedBy`), and appends a
+// column for each label those columns do not hold.
 
 const TODAY =
-  "kind,severity,state,previousState,instanceID,runtimeID,shootName,globalAccountID,subAccountID,plan,region,provider,reason,since,ending,silencedBy,expiredAt,operationKind,operationID,operationState,operationDescription";
+  "kind,severity,state,previousState,instanceID,runtimeID,shootName,globalAccountID,subAccountID,plan,region,provider,reason,since,ending,silencedBy,expiredAt,operationKind,operationID,operationState,operationDescription,inhibitedBy";
 
 async function csvOf(audit: string, rows: RunReport["transitions"]): Promise<string[]> {
   const dir = mkdtempSync(join(tmpdir(), "fa-csv-"));
@@ -42,9 +43,11 @@ async function csvOf(audit: string, rows: RunReport["transitions"]): Promise<str
 
 describe("runs show --output csv", () => {
   it("keeps today's columns, in today's order, for a KEB audit", async () => {
-    const csv = await csvOf("failing", [t(1)]);
+    const csv = await csvOf("failing", [t(1), { ...t(2), inhibitedBy: "instance-00001" }]);
     expect(csv[0]).toBe(TODAY);
     expect(csv[1]).toMatch(/^firing,critical,failed,,instance-00001,rt-instance-00001,c-0000001,/);
+    expect(csv[1]?.endsWith(",")).toBe(true);
+    expect(csv[2]?.endsWith(",instance-00001")).toBe(true);
   });
 
   it("appends the labels those columns do not hold, for an edge finding", async () => {

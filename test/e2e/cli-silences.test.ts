@@ -194,6 +194,77 @@ describe("fleet-auditor silences", () => {
     expect((await add(`reason=~${"a".repeat(1_001)}`)).code).toBe(1);
   });
 
+  it("takes matchers as Alertmanager's operators type them: quoted, spaced, several in braces", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "fa-sil-"));
+    const add = (...match: string[]) =>
+      cli([
+        "silences",
+        "add",
+        ...match.flatMap((m) => ["--match", m]),
+        "--for",
+        "1h",
+        "--comment",
+        "quota raise",
+        "--by",
+        "sre",
+        "--state-dir",
+        dir,
+        "--force",
+        "-o",
+        "json",
+      ]);
+    const added = await add(
+      '{state="failed", reason = "quota exceeded, retry \\"later\\"",}',
+      "region!~eu-.*",
+    );
+    expect(added.code, added.stderr).toBe(0);
+    const want = [
+      { name: "state", op: "=", value: "failed" },
+      { name: "reason", op: "=", value: 'quota exceeded, retry "later"' },
+      { name: "region", op: "!~", value: "eu-.*" },
+    ];
+    expect(JSON.parse(added.stdout).match).toEqual(want);
+    // Listed as `--match` reads it back: the value with a comma and quotes in double quotes.
+    const listed = (await cli(["silences", "list", "--state-dir", dir])).stdout;
+    const printed = 'reason="quota exceeded, retry \\"later\\""';
+    expect(listed).toContain(`state=failed ${printed} region!~eu-.*`);
+    const again = await add("state=failed", printed, "region!~eu-.*");
+    expect(JSON.parse(again.stdout).match).toEqual(want);
+  });
+
+  it("names the matcher at fault and its problem, and how to quote a comma", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "fa-sil-"));
+    const add = (match: string) =>
+      cli([
+        "silences",
+        "add",
+        "--match",
+        match,
+        "--for",
+        "1h",
+        "--comment",
+        "x",
+        "--by",
+        "me",
+        "--state-dir",
+        dir,
+      ]);
+    const comma = await add("reason=quota exceeded, retry later");
+    expect(comma.code).toBe(1);
+    expect(comma.stderr).toContain(
+      '--match reason=quota exceeded, retry later: retry later: expected NAME=VALUE, NAME!=VALUE, NAME=~REGEX or NAME!~REGEX (the value may be double-quoted); a value that holds a comma is written in double quotes: reason="a, b"',
+    );
+    expect((await add('{region="eu", Plan=trial}')).stderr).toContain(
+      "Plan=trial: a label name is lowercase letters, digits and _",
+    );
+    expect((await add('reason="quota')).stderr).toMatch(
+      /--match reason="quota: a double quote inside a value/,
+    );
+    expect((await add('{reason=~"err_(", plan=trial}')).stderr).toMatch(
+      /reason=~"err_\(": not a regular expression RE2/,
+    );
+  });
+
   it("plans a window that begins later: pending until it starts, and silencing nothing before", async () => {
     const dir = mkdtempSync(join(tmpdir(), "fa-sil-"));
     const later = new Date(Date.now() + 3_600_000).toISOString();

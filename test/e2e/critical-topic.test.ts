@@ -50,28 +50,35 @@ const structured = (d: Delivered) =>
   DigestV1Schema.parse(JSON.parse((JSON.parse(d.Message) as { default: string }).default));
 
 describe("the Critical topic", () => {
-  it("hears each critical incident open and end, one message each, and nothing else; a refused one is sent again", async () => {
+  it("hears one page per audit episode: opened once, quiet while part recovers, ended with the last; a refused end is sent again", async () => {
     const handler = await coldStart();
     const first = await handler({ audit: "failing", scheduledTime: sched(0) }, fakeContext());
     expect(first.notified.failed).toBe(0);
     const alerted = await alerts();
     expect(alerted.map((d) => d.MessageAttributes?.format?.Value)).toEqual(["digest"]);
     const digest = structured(alerted[0] as Delivered);
-    const critical = new Map<string, string[]>();
-    for (const t of digest.transitions) {
-      if (t.severity !== "critical" || !t.incident) continue;
-      critical.set(t.incident.key, [...(critical.get(t.incident.key) ?? []), t.instanceID]);
-    }
-    expect(critical.size).toBeGreaterThan(1);
+    const critical = digest.transitions.filter((t) => t.severity === "critical");
+    const chatIncidents = new Set(critical.flatMap((t) => (t.incident ? [t.incident.key] : [])));
+    expect(chatIncidents.size).toBeGreaterThan(1);
+    // One page for every critical incident of the audit, under a key of its own.
     const opened = (await pager()).map(structured);
-    // One message per critical incident, keyed by it, and no warning incident.
-    expect(opened.map((m) => m.incident?.key).sort()).toEqual([...critical.keys()].sort());
-    expect(opened.every((m) => m.incident?.status === "firing" && m.severity === "critical")).toBe(true);
+    expect(opened.map((m) => m.incident?.status)).toEqual(["firing"]);
+    const page = opened[0]?.incident?.key as string;
+    expect(chatIncidents.has(page)).toBe(false);
+    expect(opened[0]?.severity).toBe("critical");
 
-    // One incident's runtimes recover: its end reaches the pager, and nothing else does. Its
-    // message is refused first: not told, not committed; the retry sends it again, to each topic.
-    const [ending, members] = [...critical][0] as [string, string[]];
+    // One chat incident's runtimes recover: the page stays open, and the pager hears nothing.
+    const [one] = [...chatIncidents];
+    const members = critical.filter((t) => t.incident?.key === one).map((t) => t.instanceID);
     for (const id of members) kit.sim.fleet.recover(id);
+    await handler({ audit: "failing", scheduledTime: sched(1) }, fakeContext());
+    expect(await pager()).toEqual([]);
+    await alerts();
+
+    // The rest recover. The end's message is refused first: not told, not committed; the retry
+    // sends it again, to each topic.
+    const rest = critical.map((t) => t.instanceID).filter((id) => !members.includes(id));
+    for (const id of rest) kit.sim.fleet.recover(id);
     for (const operation of ["Publish", "PublishBatch"]) {
       snsProxy.proxy.add({
         operation,
@@ -80,25 +87,25 @@ describe("the Critical topic", () => {
         action: { kind: "error", status: 500, code: "InternalError", message: "pager topic down" },
       });
     }
-    const refused = await handler({ audit: "failing", scheduledTime: sched(1) }, fakeContext());
-    expect(refused.notified.failed).toBe(members.length);
+    const refused = await handler({ audit: "failing", scheduledTime: sched(2) }, fakeContext());
+    expect(refused.notified.failed).toBe(rest.length);
     expect(refused.notified.error).toMatch(/pager topic down/);
     expect(refused.writes).toEqual({ snapshot: 0, deleted: 0 });
     expect(await alerts()).toHaveLength(1);
     expect(await pager()).toEqual([]);
     snsProxy.proxy.clear();
-    const retry = await handler({ audit: "failing", scheduledTime: sched(1) }, fakeContext());
+    const retry = await handler({ audit: "failing", scheduledTime: sched(2) }, fakeContext());
     expect(retry.notified.failed).toBe(0);
-    expect(retry.writes.deleted).toBe(members.length);
+    expect(retry.writes.deleted).toBe(rest.length);
     const ended = (await pager()).map(structured);
     expect(ended.map((m) => m.incident)).toEqual([
-      expect.objectContaining({ key: ending, status: "resolved" }),
+      expect.objectContaining({ key: page, status: "resolved" }),
     ]);
-    expect(ended[0]?.transitions.map((t) => t.instanceID).sort()).toEqual([...members].sort());
+    expect(ended[0]?.transitions.map((t) => t.instanceID).sort()).toEqual([...rest].sort());
     expect((await alerts()).map((d) => d.MessageAttributes?.format?.Value)).toEqual(["digest"]);
 
     // Nothing new: the pager hears nothing.
-    await handler({ audit: "failing", scheduledTime: sched(2) }, fakeContext());
+    await handler({ audit: "failing", scheduledTime: sched(3) }, fakeContext());
     expect(await pager()).toEqual([]);
   });
 });

@@ -316,40 +316,63 @@ describe("the IAM contract", () => {
     );
 
     // The Slack function with a webhook, and the pager (PagerDuty is reached over HTTPS with its
-    // routing key): each reads its one secret, and may otherwise only fail to its destination.
+    // routing key): each reads its one secret, keeps the last message it applied per key in the
+    // audit table (its own prefix's items only), and may otherwise only fail to its destination.
+    // Each message is delivered twice: the second is dropped, its hold refused, and (on dynalite,
+    // which returns no item with a refusal) the item read.
     const failuresArn = "arn:aws:sqs:eu-central-1:123456789012:fleet-auditor-dev-Failures";
     const slackHook = await handlerOf("slack", {
       SLACK_WEBHOOK_URL_ARN: secretGiven(fn("Slack"), "SLACK_WEBHOOK_URL_ARN", webhook.slack.url),
+      AUDIT_TABLE: "iam-audit",
       SLACK_MIN_INTERVAL_MS: "0",
     });
     const beforeHook = mark();
     const hookLandscape = new Landscape();
-    for (const m of hookLandscape.run([failing("h", "eu-1")], 0))
-      await slackHook(snsEvent([forLambda(m.message)]), fakeContext("fleet-auditor-slack"));
+    // Another incident than the bot's below (its region): the two share the audit table here.
+    for (const m of hookLandscape.run([failing("h", "us-1")], 0))
+      for (const _ of [1, 2])
+        await slackHook(snsEvent([forLambda(m.message)]), fakeContext("fleet-auditor-slack"));
     expect(webhook.slack.accepted()).toHaveLength(1);
     const hookSent = requestsSince(beforeHook);
+    const hookKeys = ddb.proxy.requests.slice(beforeHook.ddb).map((r) => partitionKeyOf(r.body));
     const beforePager = mark();
     const pagerFn = await handlerOf("pager", {
       PAGERDUTY_ROUTING_KEY_ARN: secretGiven(fn("Pager"), "PAGERDUTY_ROUTING_KEY_ARN", PAGERDUTY_ROUTING_KEY),
       PAGERDUTY_EVENTS_URL: pagerDuty.pagerduty.url,
+      AUDIT_TABLE: "iam-audit",
     });
-    await pagerFn(
-      snsEvent([incidentText("firing", "inc-iam")], "Critical"),
-      fakeContext("fleet-auditor-pager"),
-    );
-    expect(pagerDuty.pagerduty.alerts).toHaveLength(1);
-    for (const [name, sent] of [
-      ["Slack", hookSent],
-      ["Pager", requestsSince(beforePager)],
-    ] as const) {
-      expect(sent).toHaveLength(1);
-      expect(sent[0]).toMatch(
-        new RegExp(
-          `^secretsmanager:GetSecretValue on .*/${name === "Slack" ? "SlackWebhookUrl" : "PagerDutyRoutingKey"}-`,
-        ),
+    for (const _ of [1, 2])
+      await pagerFn(
+        snsEvent([incidentText("firing", "inc-iam")], "Critical"),
+        fakeContext("fleet-auditor-pager"),
       );
-      expect(granted(fn(name))).toEqual([sent[0], `sqs:SendMessage on ${failuresArn}`].sort());
+    expect(pagerDuty.pagerduty.alerts).toHaveLength(1);
+    expect(pagerDuty.pagerduty.alerts[0]?.triggers).toHaveLength(1);
+    const pagerKeys = ddb.proxy.requests.slice(beforePager.ddb).map((r) => partitionKeyOf(r.body));
+    for (const [name, sent, keys] of [
+      ["Slack", hookSent, hookKeys],
+      ["Pager", requestsSince(beforePager), pagerKeys],
+    ] as const) {
+      const secret = name === "Slack" ? "SlackWebhookUrl" : "PagerDutyRoutingKey";
+      expect(sent.filter((r) => r.startsWith("secretsmanager:"))).toEqual([
+        expect.stringMatching(new RegExp(`^secretsmanager:GetSecretValue on .*/${secret}-`)),
+      ]);
+      const table = `arn:aws:dynamodb:eu-central-1:123456789012:table/fleet-auditor-dev-AuditTable`;
+      expect([...new Set(sent.filter((r) => r.startsWith("dynamodb:")))].sort()).toEqual([
+        `dynamodb:GetItem on ${table}`,
+        `dynamodb:UpdateItem on ${table}`,
+      ]);
       expect(needed(fn(name), sent)).toEqual(granted(fn(name)));
+      expect(granted(fn(name))).toContain(`sqs:SendMessage on ${failuresArn}`);
+      // Every item it read or wrote is one its dynamodb:LeadingKeys condition allows.
+      const patterns = leadingKeys(fn(name));
+      expect(patterns).toHaveLength(1);
+      expect(keys.length).toBeGreaterThan(0);
+      for (const key of keys)
+        expect(
+          patterns.some((p) => p.test(key)),
+          `${name}: ${key}`,
+        ).toBe(true);
     }
     // A function whose on-failure destination is not granted loses its failed events on AWS.
     const undelivered = structuredClone(fn("Audit"));
@@ -358,8 +381,8 @@ describe("the IAM contract", () => {
     );
     expect(needed(undelivered, [])).not.toEqual(granted(undelivered));
 
-    // With a bot: an incident's first message keeps its thread parent, its end looks it up; every
-    // item it reads or writes is one its dynamodb:LeadingKeys condition allows.
+    // With a bot: an incident's first message keeps its thread parent, its end looks it up, each
+    // keeps its place; every item it reads or writes is one its dynamodb:LeadingKeys condition allows.
     const botConfig = await recordSstConfig("dev", {
       stages: { stages: { dev: { slack: { way: "bot", channel: slackApi.api.channel } } } },
     });

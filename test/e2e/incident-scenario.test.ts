@@ -117,11 +117,11 @@ const about = (told: Told, id: string) =>
 const alertsOf = (key: string) => pd.pagerduty.alerts.filter((a) => a.dedupKey === key).map((a) => a.status);
 
 describe("an incident followed from start to end, in every channel", () => {
-  it("keeps one thread and one pager alert per incident, a new key for the next, and a storm to the cap", async () => {
+  it("keeps one thread per incident and one page per audit episode, a new key for the next, and a storm to the cap", async () => {
     const [a, b] = kit.sim.fleet.create(2).map((c) => c.instanceID) as [string, string];
     for (const id of [a, b]) kit.sim.fleet.fail(id, "provision");
 
-    // Hour 0: two incidents open, each in a thread of its own, each paged once.
+    // Hour 0: two incidents open, each in a thread of its own; the pager gets one page for both.
     const opened = await runAt(0);
     const [inA] = about(opened, a);
     const [inB] = about(opened, b);
@@ -131,8 +131,11 @@ describe("an incident followed from start to end, in every channel", () => {
     expect(keyA).toMatch(/^inc-/);
     expect(keyB).not.toBe(keyA);
     expect(inA?.threadId).toBe(`fleet-auditor:e2e:failing:incident:${keyA}`);
-    expect(opened.paged.map(keyOf).sort()).toEqual([keyA, keyB].sort());
-    expect(alertsOf(keyA)).toEqual(["triggered"]);
+    expect(opened.paged).toHaveLength(1);
+    const page = keyOf(opened.paged[0]) as string;
+    expect([keyA, keyB]).not.toContain(page);
+    expect(opened.paged[0]?.transitions.map((t) => t.instanceID).sort()).toEqual([a, b].sort());
+    expect(alertsOf(page)).toEqual(["triggered"]);
     const parents = slack.api.topLevel();
     expect(parents).toHaveLength(2);
     const parentA = parents.find((m) => JSON.stringify(m.blocks).includes(a));
@@ -160,13 +163,13 @@ describe("an incident followed from start to end, in every channel", () => {
     );
     expect(reminded.paged).toEqual([]);
 
-    // Hour 27: a recovers: its incident ends, in its thread, and its pager alert closes.
+    // Hour 27: a recovers: its incident ends, in its thread; the page stays open for b.
     kit.sim.fleet.recover(a);
     const ended = await runAt(27);
     expect(ended.chat.map((m) => [keyOf(m), m.doc.incident?.status])).toEqual([[keyA, "resolved"]]);
     expect(ended.chat[0]?.threadId).toBe(inA?.threadId);
-    expect(ended.paged.map((p) => [keyOf(p), p.incident?.status])).toEqual([[keyA, "resolved"]]);
-    expect(alertsOf(keyA)).toEqual(["resolved"]);
+    expect(ended.paged).toEqual([]);
+    expect(alertsOf(page)).toEqual(["triggered"]);
 
     // One Slack thread held all of a's news: the parent, then the change, the reminder, the end
     // (broadcast, so the channel sees it end).
@@ -174,36 +177,57 @@ describe("an incident followed from start to end, in every channel", () => {
     expect(repliesA).toHaveLength(3);
     expect(repliesA.map((r) => r.broadcast)).toEqual([false, false, true]);
 
-    // Hour 28: a fails again: a new incident, under a new key, in a new thread, a new alert.
+    // Hour 28: a fails again: a new incident, under a new key, in a new thread; it joins the open page.
     kit.sim.fleet.fail(a, "provision");
     const again = await runAt(28);
     const keyA2 = keyOf(again.chat[0]) as string;
     expect(again.chat).toHaveLength(1);
     expect(keyA2).not.toBe(keyA);
     expect(again.chat[0]?.threadId).not.toBe(inA?.threadId);
-    expect(alertsOf(keyA2)).toEqual(["triggered"]);
-    expect(alertsOf(keyA)).toEqual(["resolved"]);
+    expect(again.paged).toEqual([]);
     expect(slack.api.topLevel()).toHaveLength(3);
 
     // Hour 29: a storm of 50 new incidents while b ends: 10 of them told on their own and the rest
-    // in one roll-up; b's end still reaches b's thread; the pager hears every one (no cap).
+    // in one roll-up with a thread of its own; b's end still reaches b's thread; the page, open
+    // already, hears nothing: one event, one page.
     const storm = kit.sim.fleet.create(50).map((c) => c.instanceID);
     for (const id of storm) kit.sim.fleet.fail(id, "provision");
     kit.sim.fleet.recover(b);
     const stormy = await runAt(29);
-    const own = stormy.chat.filter((m) => m.doc.incident !== undefined);
-    const rollUps = stormy.chat.filter((m) => m.doc.incident === undefined);
+    const size = (m: { doc: DigestV1 }) => m.doc.transitions.length + (m.doc.omitted ?? 0);
+    const rollUps = stormy.chat.filter((m) => size(m) > 1);
+    const own = stormy.chat.filter((m) => size(m) === 1 && keyOf(m) !== keyB);
     expect(own.filter((m) => m.doc.incident?.status === "firing")).toHaveLength(10);
     expect(rollUps).toHaveLength(1);
-    expect((rollUps[0]?.doc.transitions.length ?? 0) + (rollUps[0]?.doc.omitted ?? 0)).toBe(40);
-    const endOfB = own.filter((m) => keyOf(m) === keyB);
+    expect(size(rollUps[0] as { doc: DigestV1 })).toBe(40);
+    expect(rollUps[0]?.doc.incident?.status).toBe("firing");
+    const endOfB = stormy.chat.filter((m) => keyOf(m) === keyB);
     expect(endOfB.map((m) => [m.doc.incident?.status, m.threadId])).toEqual([["resolved", inB?.threadId]]);
-    expect(stormy.paged.filter((p) => p.incident?.status === "firing")).toHaveLength(50);
-    expect(alertsOf(keyB)).toEqual(["resolved"]);
-    expect(pd.pagerduty.alerts.filter((x) => x.status === "triggered")).toHaveLength(51);
+    expect(stormy.paged).toEqual([]);
+    expect(pd.pagerduty.alerts.filter((x) => x.status === "triggered")).toHaveLength(1);
     // In Slack: b's thread holds its reminder and its end; the storm is 10 parents and a roll-up.
     const parentB = parents.find((m) => JSON.stringify(m.blocks).includes(b));
     expect(slack.api.replies(parentB?.ts ?? "").map((r) => r.broadcast)).toEqual([false, true]);
     expect(slack.api.topLevel()).toHaveLength(3 + 10 + 1);
+
+    // Hour 30: half of the rolled-up runtimes recover: one message, in the roll-up's thread; no
+    // new top-level post, and the page stays open.
+    const rolled = rollUps[0]?.doc.transitions.map((t) => t.instanceID) ?? [];
+    for (const id of rolled.slice(0, 20)) kit.sim.fleet.recover(id);
+    const partial = await runAt(30);
+    expect(partial.chat.map((m) => m.threadId)).toEqual([rollUps[0]?.threadId]);
+    expect(partial.chat[0]?.doc.incident?.status).toBe("firing");
+    expect(partial.paged).toEqual([]);
+    expect(slack.api.topLevel()).toHaveLength(14);
+
+    // Hour 31: everything recovers: the page is resolved once, every end in a thread it had.
+    for (const id of [a, ...storm]) kit.sim.fleet.recover(id);
+    const over = await runAt(31);
+    expect(over.paged.map((p) => [keyOf(p), p.incident?.status])).toEqual([[page, "resolved"]]);
+    expect(alertsOf(page)).toEqual(["resolved"]);
+    expect(
+      over.chat.filter((m) => m.threadId === rollUps[0]?.threadId).map((m) => m.doc.incident?.status),
+    ).toEqual(["resolved"]);
+    expect(slack.api.topLevel()).toHaveLength(14);
   }, 120_000);
 });

@@ -35,17 +35,19 @@ afterEach(() => {
   expect(logs.join("")).not.toContain(PAGERDUTY_ROUTING_KEY);
 });
 
-type Result = { sent: number; triggered: number; resolved: number };
+type Result = { sent: number; triggered: number; resolved: number; dropped: number };
 type Handler = (event: unknown, context: Context) => Promise<Result>;
 
 async function coldStart(vars: Record<string, string | undefined> = {}): Promise<Handler> {
   restore();
   restore = withEnv({
+    ...emulatorEnv({ dynamodb: dynamo.db.endpoint }),
     PAGERDUTY_ROUTING_KEY,
     PAGERDUTY_EVENTS_URL: fake.pagerduty.url,
     PAGERDUTY_DEADLINE_MARGIN_MS: "0",
     POWERTOOLS_LOG_LEVEL: "INFO",
     POWERTOOLS_METRICS_DISABLED: "true",
+    AUDIT_TABLE: "pager-chain",
     ...vars,
   });
   vi.resetModules();
@@ -57,6 +59,8 @@ const withTime = (ms: number): Context => ({
   getRemainingTimeInMillis: () => ms,
 });
 const alerts = () => fake.pagerduty.alerts.map((a) => [a.dedupKey, a.status]);
+/** The time of the run after `AT`'s (scheduled every 15 minutes). */
+const NEXT_RUN = "2026-11-30T06:15:00.000Z";
 
 describe("functions/pager.ts", () => {
   it("opens an alert when a critical incident fires and closes it when it ends, logging the events sent", async () => {
@@ -67,6 +71,7 @@ describe("functions/pager.ts", () => {
       sent: 1,
       triggered: 1,
       resolved: 0,
+      dropped: 0,
     });
     expect(alerts()).toEqual([["inc-e2e", "triggered"]]);
     await handler(snsEvent([incidentText("resolved", "inc-e2e", [t(1, "resolved")])]), withTime(30_000));
@@ -97,6 +102,7 @@ describe("functions/pager.ts", () => {
       sent: 2,
       triggered: 1,
       resolved: 1,
+      dropped: 0,
     });
     const [trigger, resolve] = fake.pagerduty.attempts.map((a) => a.event as Record<string, unknown>);
     expect(fake.pagerduty.attempts.map((a) => a.status)).toEqual([202, 202]);
@@ -138,6 +144,48 @@ describe("functions/pager.ts", () => {
     expect(fake.pagerduty.attempts).toHaveLength(1);
     expect(`${err.stack}`).not.toContain(PAGERDUTY_ROUTING_KEY);
     expect(logs.join("")).toContain("PagerDuty did not take the event");
+  });
+
+  it("keeps an incident's alert closed when Lambda retries its trigger after its resolve went through", async () => {
+    const handler = await coldStart({ POWERTOOLS_METRICS_DISABLED: "false" });
+    const trigger = snsEvent(
+      [incidentText("firing", "inc-late", [t(1)], { runId: "run-1", at: AT })],
+      "Critical",
+    );
+    const resolve = snsEvent(
+      [incidentText("resolved", "inc-late", [t(1, "resolved")], { runId: "run-2", at: NEXT_RUN })],
+      "Critical",
+    );
+    // PagerDuty is down for the trigger's first invocation only: it fails, and Lambda keeps it.
+    fake.pagerduty.faults.push(...Array.from({ length: 10 }, () => ({ status: 503 })));
+    await expect(handler(trigger, withTime(1_200))).rejects.toThrow(/trigger of inc-late kept failing/);
+    fake.pagerduty.faults.length = 0;
+    // The next run tells the incident's end, which goes through.
+    expect(await handler(resolve, withTime(30_000))).toMatchObject({ resolved: 1 });
+    // Lambda's retry of the trigger comes after it: it is older than the resolve, and dropped.
+    expect(await handler(trigger, withTime(30_000))).toEqual({
+      sent: 0,
+      triggered: 0,
+      resolved: 0,
+      dropped: 1,
+    });
+    expect(fake.pagerduty.open("inc-late")).toBeUndefined();
+    const taken = fake.pagerduty.attempts.filter((a) => a.status === 202);
+    expect(taken.map((a) => (a.event as { event_action: string }).event_action)).toEqual(["resolve"]);
+    const text = logs.join("");
+    expect(text).toContain("older than the last message applied under its key: dropped");
+    expect(text).toContain('"dedupKey":"inc-late"');
+    // Counted, as a metric of its own (printed only when something was dropped).
+    expect(text).toMatch(/"Dropped":\s*1/);
+  });
+
+  it("sends a message retried after it was sent once only", async () => {
+    const handler = await coldStart();
+    const trigger = snsEvent([incidentText("firing", "inc-twice", [t(1)], { runId: "run-1", at: AT })]);
+    expect(await handler(trigger, withTime(30_000))).toMatchObject({ triggered: 1, dropped: 0 });
+    expect(await handler(trigger, withTime(30_000))).toMatchObject({ triggered: 0, dropped: 1 });
+    expect(fake.pagerduty.open("inc-twice")?.triggers).toHaveLength(1);
+    expect(logs.join("")).toContain("already applied under its key: dropped");
   });
 
   it("refuses what it cannot send, naming the field, and a bad configuration at cold start without echoing it", async () => {
@@ -202,21 +250,27 @@ describe("functions/pager.ts after the audit function", () => {
       withTime(30_000),
     );
 
-  it("opens an alert per critical incident the Critical topic delivers, and closes each when it ends", async () => {
+  it("opens one alert for the audit's critical runtimes the Critical topic delivers, and closes it when they recover", async () => {
     await auditRun();
     const opened = await paged();
-    expect(opened.length).toBeGreaterThan(0);
+    // The default pager route: one incident per audit episode, whatever their regions and reasons.
+    expect(opened).toHaveLength(1);
     const keys = opened.map((m) => m.incident?.key);
     expect(opened.map((m) => m.incident?.status)).toEqual(keys.map(() => "firing"));
-    expect(await page(opened)).toEqual({ sent: keys.length, triggered: keys.length, resolved: 0 });
+    expect(await page(opened)).toEqual({
+      sent: keys.length,
+      triggered: keys.length,
+      resolved: 0,
+      dropped: 0,
+    });
     expect(alerts()).toEqual(keys.map((k) => [k, "triggered"]));
 
-    // Their runtimes recover: the next run tells each incident's end, under the same key.
+    // Its runtimes recover: the next run tells its end, under the same key.
     for (const m of opened) for (const tr of m.transitions) kit.sim.fleet.recover(tr.instanceID);
     await auditRun();
     const ended = await paged();
     expect(ended.map((m) => [m.incident?.key, m.incident?.status])).toEqual(keys.map((k) => [k, "resolved"]));
-    expect(await page(ended)).toEqual({ sent: keys.length, triggered: 0, resolved: keys.length });
+    expect(await page(ended)).toEqual({ sent: keys.length, triggered: 0, resolved: keys.length, dropped: 0 });
     expect(alerts()).toEqual(keys.map((k) => [k, "resolved"]));
   });
 });

@@ -3,6 +3,7 @@ import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import type { RunSummary } from "@fleet-auditor/audit";
+import { generateFleet } from "@fleet-auditor/keb-kubeedge-sim";
 import { describe, expect, it } from "vitest";
 import { cli, runArgs } from "../helpers/cli.ts";
 import { useKebSimulator } from "../helpers/keb.ts";
@@ -96,5 +97,52 @@ describe("a silence line pasted from a message", () => {
       .join("\n");
     expect(told).toContain(c);
     expect(told).not.toContain(b as string);
+  });
+
+  it("quotes a value the matcher syntax would read otherwise, and a braced list typed by hand works alike", async () => {
+    const state = mkdtempSync(join(tmpdir(), "fa-paste-state-"));
+    const elsewhere = mkdtempSync(join(tmpdir(), "fa-paste-cwd-"));
+    const fleet = kit.sim.fleet;
+    fleet.reset(generateFleet({ size: 60, seed: 31, flagged: 0 }));
+    const [a, b, c, d] = fleet.all();
+    if (!a || !b || !c || !d) throw new Error("the fleet has fewer than four runtimes");
+    // A space, a comma, double quotes, braces and a backslash: bare, `--match` would split the
+    // value at the comma, or refuse the quotes. A second region is the first's start: a value cut
+    // short would silence it.
+    const odd = 'eu "west", {1} \\ x';
+    const near = 'eu "west"';
+    a.region = odd;
+    b.region = odd;
+    c.region = near;
+
+    fleet.fail(a.instanceID);
+    const first = await cli(runArgs("failing", kit.sim.url, state), { env });
+    expect(first.code, first.stderr).toBe(0);
+    const digest = outbox(state).find((l) => l.attributes.format === "digest") as OutboxLine;
+    const silence = variants(digest)
+      .email.split("\n")
+      .find((l) => l.startsWith("    silence: "))
+      ?.slice("    silence: ".length) as string;
+    expect(silence).toContain(`--match 'region="eu \\"west\\", {1} \\\\ x"'`);
+    const pasted = paste(silence, elsewhere);
+    expect(pasted.code, pasted.stderr).toBe(0);
+    const oddId = /^silence (\S+) until /.exec(pasted.stdout)?.[1] as string;
+
+    // What an operator types for the other region, several matchers in one --match.
+    const typed = paste(
+      `fleet-auditor silences add --match '{state=~"failed|error", region = "eu \\"west\\"",}' --for 1h --comment 'near region' --by "$USER" --state-dir '${state}'`,
+      elsewhere,
+    );
+    expect(typed.code, typed.stderr).toBe(0);
+    const nearId = /^silence (\S+) until /.exec(typed.stdout)?.[1] as string;
+
+    for (const i of [b, c, d]) fleet.fail(i.instanceID);
+    const second = await cli(runArgs("failing", kit.sim.url, state, "--output", "json"), { env });
+    expect(second.code, second.stderr).toBe(0);
+    const byId = new Map((JSON.parse(second.stdout) as RunSummary).transitions.map((t) => [t.instanceID, t]));
+    expect(byId.get(b.instanceID)).toMatchObject({ kind: "firing", silencedBy: oddId });
+    expect(byId.get(c.instanceID)).toMatchObject({ kind: "firing", silencedBy: nearId });
+    expect(byId.get(d.instanceID)?.kind).toBe("firing");
+    expect(byId.get(d.instanceID)?.silencedBy).toBeUndefined();
   });
 });

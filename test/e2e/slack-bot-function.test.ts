@@ -28,7 +28,7 @@ beforeEach(() => {
 });
 afterEach(() => restore());
 
-type Handler = (event: unknown, context: Context) => Promise<{ posted: number }>;
+type Handler = (event: unknown, context: Context) => Promise<{ posted: number; dropped: number }>;
 
 async function coldStart(vars: Record<string, string | undefined> = {}): Promise<Handler> {
   restore();
@@ -64,7 +64,7 @@ describe("functions/slack.ts with a bot token", () => {
     // Each delivery a cold start of its own, as separate Lambda instances would take them.
     for (const m of [...opened, ...changed, ...ended]) {
       const handler = await coldStart();
-      expect(await handler(event(m), context())).toEqual({ posted: 1 });
+      expect(await handler(event(m), context())).toEqual({ posted: 1, dropped: 0 });
     }
     // Two parents (one per incident, whichever came first); the change and the end under one.
     const threads = fake.api.topLevel().map((p) => fake.api.replies(p.ts).map((r) => r.broadcast));
@@ -83,12 +83,33 @@ describe("functions/slack.ts with a bot token", () => {
       landscape: "e2e",
     });
     const before = await everythingStored(dynamo.db.client, ["slack-bot"]);
-    expect(await handler(event(notice), context())).toEqual({ posted: 1 });
+    expect(await handler(event(notice), context())).toEqual({ posted: 1, dropped: 0 });
     expect(fake.api.messages).toEqual([
       expect.objectContaining({ text: "[TEST] [e2e] incidents topic: nothing is wrong" }),
     ]);
     expect(fake.api.messages[0]?.threadTs).toBeUndefined();
     expect(await everythingStored(dynamo.db.client, ["slack-bot"])).toBe(before);
+  });
+
+  it("posts nothing in a thread below its incident's end that Lambda retries from before it", async () => {
+    const l = new Landscape();
+    const [opened] = l.run([failing("late", "ap-9")], 0);
+    const [changed] = l.run([failing("late", "ap-9", "err_timeout", "op-2")], 1);
+    const [ended] = l.run([], 2);
+    const handler = await coldStart();
+    await handler(event(opened), context());
+    // Slack is down for the change's first delivery; the incident's end, an hour later, goes through.
+    fake.api.faults.push(...Array.from({ length: 10 }, () => ({ status: 503 })));
+    const short = { ...context(), getRemainingTimeInMillis: () => 1_200 };
+    await expect(handler(event(changed), short)).rejects.toThrow(/kept failing/);
+    fake.api.faults.length = 0;
+    expect(await handler(event(ended), context())).toEqual({ posted: 1, dropped: 0 });
+    expect(await handler(event(changed), context())).toEqual({ posted: 0, dropped: 1 });
+    const [parent, ...others] = fake.api.topLevel();
+    expect(others).toEqual([]);
+    // The end is the thread's last word: the late change is not posted under it.
+    expect(fake.api.replies(parent?.ts ?? "").map((r) => r.broadcast)).toEqual([true]);
+    expect(logs.join("")).toContain("older than the last message applied under its key: dropped");
   });
 
   it("posts with the bot when a webhook is set too, and says so at cold start", async () => {

@@ -13,8 +13,9 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } 
 import { useDynamo } from "../helpers/dynamo.ts";
 import { type FakeSlack, refusal, useFakeSlack } from "../helpers/fake-slack.ts";
 import { useTestProxy } from "../helpers/http-proxy.ts";
+import { failing, Landscape } from "../helpers/incident-landscape.ts";
 import { useKebSimulator } from "../helpers/keb.ts";
-import { fakeContext, withEnv } from "../helpers/lambda.ts";
+import { emulatorEnv, fakeContext, withEnv } from "../helpers/lambda.ts";
 import {
   FleetSource,
   MemoryAuditStore,
@@ -47,7 +48,7 @@ beforeEach(() => {
 });
 afterEach(() => restore());
 
-type Handler = (event: unknown, context: Context) => Promise<{ posted: number }>;
+type Handler = (event: unknown, context: Context) => Promise<{ posted: number; dropped: number }>;
 
 async function coldStart(vars: Record<string, string | undefined> = {}): Promise<Handler> {
   restore();
@@ -102,7 +103,7 @@ describe("functions/slack.ts", () => {
   it("posts a run's digest as Block Kit that Slack accepts: header, summary fields, groups, report button", async () => {
     const digest = await auditDigest();
     const handler = await coldStart();
-    expect(await handler(snsEvent([delivered(digest)]), withTime(30_000))).toEqual({ posted: 1 });
+    expect(await handler(snsEvent([delivered(digest)]), withTime(30_000))).toEqual({ posted: 1, dropped: 0 });
     const [payload] = slack.accepted() as SlackMessage[];
     expect(payload?.blocks[0]).toMatchObject({ type: "header" });
     expect(payload?.blocks[0]?.type === "header" && payload.blocks[0].text.text).toContain(
@@ -132,6 +133,7 @@ describe("functions/slack.ts", () => {
     const handler = await coldStart();
     expect(await handler(snsEvent([delivered(notice)], "Incidents"), withTime(30_000))).toEqual({
       posted: 1,
+      dropped: 0,
     });
     const [payload] = slack.accepted() as SlackMessage[];
     expect(refusal(payload)).toBeUndefined();
@@ -188,7 +190,10 @@ describe("functions/slack.ts", () => {
     const [m] = renderDigests(ctx, [t(1)]);
     slack.faults.push({ status: 200, body: "ok", breakOff: true });
     const handler = await coldStart();
-    await expect(handler(snsEvent([delivered(m)]), withTime(30_000))).resolves.toEqual({ posted: 1 });
+    await expect(handler(snsEvent([delivered(m)]), withTime(30_000))).resolves.toEqual({
+      posted: 1,
+      dropped: 0,
+    });
     expect(slack.attempts.map((a) => a.status)).toEqual([200]);
   });
 
@@ -223,6 +228,38 @@ describe("functions/slack.ts", () => {
     // Paced from the first answer, so the stand-in sees the interval whatever the network did;
     // 2 ms for whole-millisecond clocks on both sides.
     expect((b?.at ?? 0) - (a?.at ?? 0)).toBeGreaterThanOrEqual(398);
+  });
+
+  it("with the audit table, drops an incident message Lambda retries after the next run's was posted, and counts it", async () => {
+    const l = new Landscape();
+    const [opened] = l.run([failing("o", "eu-1")], 0);
+    const [changed] = l.run([failing("o", "eu-1", "err_timeout", "op-2")], 1);
+    const handler = await coldStart({
+      ...emulatorEnv({ dynamodb: dynamo.db.endpoint }),
+      AUDIT_TABLE: "slack-chain",
+      POWERTOOLS_LOG_LEVEL: "INFO",
+      POWERTOOLS_METRICS_DISABLED: "false",
+    });
+    // Slack is down for the opening's first delivery; the change goes through.
+    slack.faults.push(...Array.from({ length: 10 }, () => ({ status: 503 })));
+    await expect(handler(snsEvent([delivered(opened)]), withTime(1_200))).rejects.toThrow(/kept failing/);
+    slack.faults.length = 0;
+    expect(await handler(snsEvent([delivered(changed)]), withTime(30_000))).toEqual({
+      posted: 1,
+      dropped: 0,
+    });
+    // Lambda's retry of the opening: older than the change, dropped rather than posted below it.
+    expect(await handler(snsEvent([delivered(opened)]), withTime(30_000))).toEqual({ posted: 0, dropped: 1 });
+    expect(slack.accepted().map((p) => texts(p).match(/changed|firing/)?.[0])).toEqual(["changed"]);
+    const out = logs.join("");
+    expect(out).toContain("older than the last message applied under its key: dropped");
+    expect(out).toMatch(/"Dropped":\s*1/);
+    // Without the table (a local run), messages are posted in the order they arrive.
+    const unordered = await coldStart();
+    expect(await unordered(snsEvent([delivered(opened)]), withTime(30_000))).toEqual({
+      posted: 1,
+      dropped: 0,
+    });
   });
 
   it("posts a message that is not a digest (a health notice's default text) as escaped text", async () => {
@@ -329,7 +366,10 @@ describe("functions/slack.ts and a digest from another publisher", () => {
     const digest = hostileDigest();
     expect(DigestV1Schema.safeParse(digest).success).toBe(true);
     const handler = await coldStart();
-    expect(await handler(snsEvent([JSON.stringify(digest)]), withTime(30_000))).toEqual({ posted: 1 });
+    expect(await handler(snsEvent([JSON.stringify(digest)]), withTime(30_000))).toEqual({
+      posted: 1,
+      dropped: 0,
+    });
     const [payload] = slack.accepted() as SlackMessage[];
     expect(refusal(payload)).toBeUndefined();
     const links = markup(payload as SlackMessage).flatMap((text) => [
@@ -410,7 +450,10 @@ describe("functions/slack.ts behind a proxy", () => {
       SLACK_WEBHOOK_URL: `https://hooks.test${new URL(slack.url).pathname}`,
       HTTPS_PROXY: proxy.proxy.url,
     });
-    await expect(handler(snsEvent([delivered(m)]), withTime(30_000))).resolves.toEqual({ posted: 1 });
+    await expect(handler(snsEvent([delivered(m)]), withTime(30_000))).resolves.toEqual({
+      posted: 1,
+      dropped: 0,
+    });
     expect(slack.accepted()).toHaveLength(1);
     expect(proxy.proxy.seen.slice(seen)).toEqual(["CONNECT hooks.test:443"]);
   });
@@ -419,7 +462,10 @@ describe("functions/slack.ts behind a proxy", () => {
     const [m] = renderDigests(ctx, [t(1)]);
     const seen = proxy.proxy.seen.length;
     const handler = await coldStart({ HTTPS_PROXY: proxy.proxy.url, HTTP_PROXY: proxy.proxy.url });
-    await expect(handler(snsEvent([delivered(m)]), withTime(30_000))).resolves.toEqual({ posted: 1 });
+    await expect(handler(snsEvent([delivered(m)]), withTime(30_000))).resolves.toEqual({
+      posted: 1,
+      dropped: 0,
+    });
     expect(slack.accepted()).toHaveLength(1);
     expect(proxy.proxy.seen.slice(seen)).toEqual([]);
   });

@@ -1,5 +1,6 @@
 import {
   DEFAULT_POLICY,
+  DEFAULT_ROUTE,
   type DigestMessage,
   diffSnapshot,
   type Finding,
@@ -31,28 +32,46 @@ export class Landscape {
   snapshot = new Map<string, SnapshotEntry>();
   /** One run `hour` hours after the first: the diff, its writes committed, its incident messages. */
   run(findings: Finding[], hour: number, maxNew = MAX_NEW_INCIDENT_MESSAGES): DigestMessage[] {
-    const { now, transitions } = this.#diff(findings, hour);
-    return renderIncidentMessages(
-      { ...ctx, runId: `run-${hour}`, at: now.toISOString() },
-      transitions,
-      maxNew,
-    );
+    const { now, transitions } = this.#diff(findings, hour, maxNew);
+    return renderIncidentMessages({ ...ctx, runId: `run-${hour}`, at: now.toISOString() }, transitions);
   }
 
-  /** One run as `run`, rendering what it sends the Critical topic (the pager's messages). */
+  /** One run as `run`, rendering what its pager route sends the Critical topic (the pager's messages). */
   runPager(findings: Finding[], hour: number): DigestMessage[] {
-    const { now, transitions } = this.#diff(findings, hour);
-    return renderPagerMessages({ ...ctx, runId: `run-${hour}`, at: now.toISOString() }, transitions);
+    const { now, transitions } = this.#diff(findings, hour, MAX_NEW_INCIDENT_MESSAGES);
+    const onPager = transitions.map((t) => ({ ...t, incident: t.incidents?.pager }));
+    return renderPagerMessages({ ...ctx, runId: `run-${hour}`, at: now.toISOString() }, onPager);
   }
 
-  #diff(findings: Finding[], hour: number) {
+  #diff(findings: Finding[], hour: number, maxNew: number) {
     const now = new Date(T0 + hour * 3_600_000);
     const diff = diffSnapshot({
       audit: "failing",
       previous: this.snapshot,
       findings,
       problemKey: kebPresenter.problemKey,
-      incidents: { landscape: "prod-eu", groupBy: KEB_GROUP_BY },
+      incidents: {
+        landscape: "prod-eu",
+        routes: [
+          {
+            name: DEFAULT_ROUTE,
+            receiver: "incidents",
+            matchers: [],
+            groupBy: KEB_GROUP_BY,
+            continue: true,
+            maxNew,
+          },
+          // A pager route by the audit's own incidents: each of them paged, as titles are tested.
+          {
+            name: "pager",
+            receiver: "critical",
+            matchers: [],
+            groupBy: KEB_GROUP_BY,
+            continue: true,
+            maxNew,
+          },
+        ],
+      },
       complete: true,
       now,
       policy: DEFAULT_POLICY,

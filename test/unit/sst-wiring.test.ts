@@ -393,10 +393,11 @@ describe("sst.config.ts wiring", () => {
       name: "Incidents",
     });
     // The pager hears the Critical topic unfiltered; it may do nothing on AWS but read its routing
-    // key and fail to Failures.
+    // key, keep the last event sent per key in the audit table's PAGER# items, and fail to Failures.
     const failures = "arn:aws:sqs:eu-central-1:123456789012:fleet-auditor-prod-Failures";
     const routingKey =
       "arn:aws:secretsmanager:eu-central-1:123456789012:secret:fleet-auditor/prod/PagerDutyRoutingKey-AbC123";
+    const auditTable = "arn:aws:dynamodb:eu-central-1:123456789012:table/fleet-auditor-prod-AuditTable";
     expect(prod.named("sst.aws.Function", "Pager")).toMatchObject({
       subscribedTo: { kind: "sst.aws.SnsTopic", name: "Critical" },
       args: {
@@ -405,8 +406,15 @@ describe("sst.config.ts wiring", () => {
         permissions: [
           { actions: ["secretsmanager:GetSecretValue"], resources: [routingKey] },
           { actions: ["sqs:SendMessage"], resources: [failures] },
+          {
+            actions: ["dynamodb:GetItem", "dynamodb:UpdateItem"],
+            resources: [auditTable],
+            conditions: [
+              { test: "ForAllValues:StringLike", variable: "dynamodb:LeadingKeys", values: ["PAGER#*"] },
+            ],
+          },
         ],
-        environment: { PAGERDUTY_ROUTING_KEY_ARN: routingKey },
+        environment: { PAGERDUTY_ROUTING_KEY_ARN: routingKey, AUDIT_TABLE: "fleet-auditor-prod-AuditTable" },
         transform: { eventInvokeConfig: { destinationConfig: { onFailure: { destination: failures } } } },
       },
     });
@@ -597,7 +605,7 @@ describe("sst.config.ts wiring", () => {
     expect(protectionProblems(await recordSstConfig("prod", { stages: {} }), false)).toEqual([]);
   });
 
-  it("deploys the Slack function with a bot token: its channel, the audit table's thread items only, one delivery at a time", async () => {
+  it("deploys the Slack function with a bot token: its channel, the audit table's SLACK# items only, one delivery at a time", async () => {
     const bot = await recordSstConfig("prod", {
       stages: {
         stages: {
@@ -621,7 +629,7 @@ describe("sst.config.ts wiring", () => {
     });
     expect(slack.args.concurrency).toEqual({ reserved: 1 });
     expect(slack.args.permissions).toContainEqual({
-      actions: ["dynamodb:GetItem", "dynamodb:PutItem"],
+      actions: ["dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:UpdateItem"],
       resources: ["arn:aws:dynamodb:eu-central-1:123456789012:table/fleet-auditor-prod-AuditTable"],
       conditions: [
         { test: "ForAllValues:StringLike", variable: "dynamodb:LeadingKeys", values: ["SLACK#*"] },
@@ -630,11 +638,19 @@ describe("sst.config.ts wiring", () => {
     expect(bot.named("aws.cloudwatch.MetricAlarm", "SlackErrors").args.dimensions).toEqual({
       FunctionName: "fleet-auditor-prod-Slack",
     });
-    // A webhook alone has no table access and no channel.
+    // A webhook has no channel and no thread items: the table's SLACK# items, for the order of
+    // each key's messages only (no PutItem).
     const hook = await recordSstConfig("dev", { stages: { default: { slack: { way: "webhook" } } } });
     const hooked = hook.named("sst.aws.Function", "Slack").args;
-    expect(hooked.environment).not.toHaveProperty("AUDIT_TABLE");
-    expect(JSON.stringify(hooked.permissions)).not.toContain("dynamodb");
+    expect(hooked.environment).toMatchObject({ AUDIT_TABLE: "fleet-auditor-dev-AuditTable" });
+    expect(hooked.environment).not.toHaveProperty("SLACK_CHANNEL");
+    expect(hooked.permissions).toContainEqual({
+      actions: ["dynamodb:GetItem", "dynamodb:UpdateItem"],
+      resources: ["arn:aws:dynamodb:eu-central-1:123456789012:table/fleet-auditor-dev-AuditTable"],
+      conditions: [
+        { test: "ForAllValues:StringLike", variable: "dynamodb:LeadingKeys", values: ["SLACK#*"] },
+      ],
+    });
     await expect(
       recordSstConfig("prod", { stages: { stages: { prod: { slack: { way: "bot" } } } } }),
     ).rejects.toThrow(/stages\.prod\.slack\.channel: /);
@@ -871,7 +887,7 @@ describe("sst.config.ts wiring", () => {
     }
   });
 
-  it("tells both audit functions how messages read: the stage's landscape, links and groupings", async () => {
+  it("tells both audit functions how messages read: the stage's landscape, links, groupings and inhibition rules", async () => {
     const messages = {
       landscape: "prod-eu",
       links: {
@@ -880,6 +896,9 @@ describe("sst.config.ts wiring", () => {
         report: "https://console.example/runs/{runId}",
       },
       groupBy: { failing: ["state", "reason"], applications: ["node"] },
+      inhibitRules: {
+        failing: [{ sourceMatchers: ["state=error"], targetMatchers: ["state=failed"], equal: ["region"] }],
+      },
     };
     const r = await recordSstConfig("prod", {
       stages: { default: { ...messages, ...TELLS, protected: true } },
@@ -893,12 +912,13 @@ describe("sst.config.ts wiring", () => {
         REPORT_URL_TEMPLATE: "https://console.example/runs/{runId}",
         GROUP_BY_FAILING: "state,reason",
         GROUP_BY_APPLICATIONS: "node",
+        INHIBIT_RULES_FAILING: JSON.stringify(messages.inhibitRules.failing),
       });
     }
     // Without them: the stage's name, and each audit's own grouping.
     const plain = (await recordSstConfig("prod")).named("sst.aws.Function", "Audit").args.environment;
     expect(plain).toMatchObject({ LANDSCAPE: "prod" });
-    expect(Object.keys(plain as object).filter((k) => /TEMPLATE|GROUP_BY/.test(k))).toEqual([]);
+    expect(Object.keys(plain as object).filter((k) => /TEMPLATE|GROUP_BY|INHIBIT/.test(k))).toEqual([]);
   });
 
   it("makes each audit's first scheduled run a baseline unless the stage's firstRun says notify", async () => {

@@ -1,3 +1,4 @@
+import type { InhibitRule } from "./inhibition.ts";
 import type { Presenter } from "./presenter.ts";
 
 /**
@@ -18,6 +19,19 @@ export interface AuditDefinition {
   /** The labels its findings carry: what `groupBy`, silences and link templates can name. */
   labels: readonly string[];
   presenter: Presenter;
+  /**
+   * Which of its firing findings hold back which others (`inhibition.ts`): the plug-in's shipped
+   * defaults, then the stage's own (`INHIBIT_RULES_<AUDIT>`, added by `withInhibitRules`).
+   */
+  inhibitRules?: readonly InhibitRule[];
+}
+
+/** The audit with `rules` after its own inhibition rules (none given keeps it as it is). */
+export function withInhibitRules<A extends AuditDefinition>(
+  audit: A,
+  rules: readonly InhibitRule[] | undefined,
+): A {
+  return rules?.length ? { ...audit, inhibitRules: [...(audit.inhibitRules ?? []), ...rules] } : audit;
 }
 
 /** The audit with another `groupBy` (an empty list keeps its own). */

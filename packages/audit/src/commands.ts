@@ -1,3 +1,6 @@
+import type { LabelMatcher } from "./matcher.ts";
+import { formatMatcher } from "./matcher-format.ts";
+import { parseMatchers } from "./matcher-parse.ts";
 import { pastable, shellOption, shellQuote } from "./shell.ts";
 
 // The commands messages suggest, one function each: every channel (e-mail, Chatbot, Slack)
@@ -72,19 +75,22 @@ export function pastableCommand(command: string): string | undefined {
 
 /**
  * The `fleet-auditor silences add` line that silences a group in `store`, its matchers the
- * group's exact values (`silencing` compares them as they are), each `--match` one quoted word;
- * undefined for a group with no value to match (it would silence the whole audit). Its comment
- * says what was acknowledged, so the line works pasted as it is (the CLI refuses a placeholder
- * comment); the author is whoever pastes it (`"$USER"` is meant to expand).
+ * group's exact values (`silencing` compares them as they are) as `formatMatcher` writes them
+ * (in double quotes where `--match` would read a bare value otherwise), each `--match` one
+ * quoted word; undefined for a group with no value to match (it would silence the whole audit),
+ * or with a matcher `--match` would not read back as it is. Its comment says what was
+ * acknowledged, so the line works pasted as it is (the CLI refuses a placeholder comment); the
+ * author is whoever pastes it (`"$USER"` is meant to expand).
  *
  * @example silenceCommand({ audit: "failing", labels: [["state", "failed"], ["reason", "x y"], ["region", "eu-1"]] }, { stateDir: "/s" })
- * // fleet-auditor silences add --audit failing --match state=failed --match 'reason=x y' --match region=eu-1 --for 4h --comment 'acknowledged: failed x y eu-1' --by "$USER" --state-dir /s
+ * // fleet-auditor silences add --audit failing --match state=failed --match 'reason="x y"' --match region=eu-1 --for 4h --comment 'acknowledged: failed x y eu-1' --by "$USER" --state-dir /s
  */
 export function silenceCommand(g: GroupMatch, store: CommandStore = {}): string | undefined {
   const shared = g.labels.filter(([, value]) => value);
   if (shared.length === 0) return undefined;
-  const matchers = shared.map(([label, value]) => `${label}=${value}`);
-  if (!every([g.audit, ...matchers])) return undefined;
+  const exact = shared.map(([name, value]): LabelMatcher => ({ name, op: "=", value }));
+  const matchers = exact.map(formatMatcher);
+  if (!every([g.audit, ...matchers]) || !exact.every(readsBack)) return undefined;
   const match = matchers.map((m) => `--match ${shellQuote(m)}`).join(" ");
   const comment = `acknowledged: ${shared.map(([, value]) => value).join(" ")}`;
   return inStore(
@@ -132,4 +138,17 @@ export function reportCommand(runId: string, store: CommandStore = {}): string |
  */
 export function runReportCommand(runId: string, store: CommandStore = {}): string {
   return reportCommand(runId, store) ?? inStore("fleet-auditor runs list", store, "audit") ?? "";
+}
+
+/**
+ * Whether `--match` reads the matcher's text back to it: a label name the CLI refuses, or a value
+ * no text can carry (a lone surrogate), would make a pasted line fail or silence something else.
+ */
+function readsBack(m: LabelMatcher): boolean {
+  try {
+    const [read, ...more] = parseMatchers(formatMatcher(m));
+    return more.length === 0 && read?.name === m.name && read.op === m.op && read.value === m.value;
+  } catch {
+    return false;
+  }
 }

@@ -1,6 +1,6 @@
 import type { DiffResult } from "./diff.ts";
 import type { DigestMessage } from "./message.ts";
-import type { SnapshotChange, TransitionRef } from "./snapshot.ts";
+import { heldBack, type SnapshotChange, type TransitionRef } from "./snapshot.ts";
 
 /**
  * The contract between the diff, the digests and the commit, in one place.
@@ -19,9 +19,10 @@ import type { SnapshotChange, TransitionRef } from "./snapshot.ts";
  * - A message SNS refused as too long, whose `short` form was accepted instead (`shortened`),
  *   tells what the short form tells (`toldBy(digest.short, …)`): it names none, so its
  *   transitions are told only with a stored report.
- * - A silenced transition is published in no digest and counts as done, unless a message that
- *   carries it anyway was refused: a pager's resolve carries a silenced incident's end (the alert
- *   it closes opened before the silence), and the next run must send it again.
+ * - A transition held back (`heldBack`: silenced, or inhibited by a firing finding) is published
+ *   in no digest and counts as done, unless a message that carries it anyway was refused: a
+ *   pager's resolve carries a held-back incident's end (the alert it closes opened before the
+ *   silence or the inhibition), and the next run must send it again.
  * - A write tied to a transition that was not told is not committed, so the next run sees the
  *   same transition again and sends it again.
  */
@@ -30,7 +31,7 @@ export interface Delivery {
   told: ReadonlySet<TransitionRef>;
   /** Messages accepted. */
   messages: number;
-  /** Transitions a refused message carried (silenced ones included): sent again next run. */
+  /** Transitions a refused message carried (held-back ones included): sent again next run. */
   refused: ReadonlySet<TransitionRef>;
   /** A baseline: `told` holds what is remembered as told, though nobody was. */
   quiet?: true;
@@ -54,8 +55,8 @@ export function toldQuietly(diff: DiffResult): Delivery {
 }
 
 /**
- * The snapshot writes to commit given what was told. Silenced transitions count as done, but for
- * one a refused message carried.
+ * The snapshot writes to commit given what was told. Held-back transitions count as done, but
+ * for one a refused message carried.
  */
 export function committable(
   diff: DiffResult,
@@ -65,6 +66,6 @@ export function committable(
     (c) =>
       c.transition === undefined ||
       delivery.told.has(c.transition) ||
-      (diff.transitions[c.transition]?.silencedBy !== undefined && !delivery.refused.has(c.transition)),
+      (heldBack(diff.transitions[c.transition]) && !delivery.refused.has(c.transition)),
   );
 }

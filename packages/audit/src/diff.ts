@@ -1,8 +1,18 @@
-import { type Finding, stateOf } from "./finding.ts";
-import { type IncidentScope, OpenIncidents } from "./incident.ts";
+import { type Finding, SEVERITY_RANK, stateOf } from "./finding.ts";
+import { type IncidentScope, incidentKey, RouteIncidents, withIncidents } from "./incident.ts";
+import { type InhibitRule, inhibitor } from "./inhibition.ts";
 import type { AlertPolicy } from "./policy.ts";
+import { DEFAULT_ROUTE, MAX_NEW_INCIDENTS, type Route, routesOf } from "./route.ts";
 import { type Silence, silencing } from "./silence.ts";
-import type { IncidentRef, SnapshotChange, SnapshotEntry, Transition, TransitionRef } from "./snapshot.ts";
+import {
+  heldBack,
+  type IncidentRef,
+  type SnapshotChange,
+  type SnapshotEntry,
+  type Transition,
+  type TransitionIncident,
+  type TransitionRef,
+} from "./snapshot.ts";
 
 /** Everything one diff needs; time is an input, nothing here reads a clock. */
 export interface DiffInput {
@@ -14,10 +24,12 @@ export interface DiffInput {
   /** What makes two findings the same problem (the audit presenter's `problemKey`). */
   problemKey: (f: Finding) => string;
   /**
-   * Where incidents are (the landscape and the audit's `groupBy`): every firing finding joins or
-   * opens one, and its transitions carry it. Without it, transitions carry no incident.
+   * Where incidents are: the landscape, and the routes (`route.ts`), each with incidents of its
+   * own; without `routes`, one default route grouped by `groupBy` (the audit's). Every firing
+   * finding joins or opens one on each route it takes, and its transitions carry them. Without
+   * it, transitions carry no incident.
    */
-  incidents?: Omit<IncidentScope, "audit">;
+  incidents?: Omit<IncidentScope, "audit"> & { groupBy?: readonly string[]; routes?: readonly Route[] };
   /** False when the scan could not be verified complete: then nothing resolves or is deleted. */
   complete: boolean;
   /**
@@ -28,12 +40,31 @@ export interface DiffInput {
   now: Date;
   policy: AlertPolicy;
   silences?: readonly Silence[];
+  /**
+   * The audit's inhibition rules: a finding that fires now holds back the findings they name
+   * (`inhibition.ts`), as a silence would, without resolving them.
+   */
+  inhibitRules?: readonly InhibitRule[];
 }
 
 /** The transitions to notify and the snapshot writes; an unchanged finding yields neither. */
 export interface DiffResult {
   transitions: Transition[];
   changes: SnapshotChange[];
+  /**
+   * Pages a release before routes opened under the default route's incident keys, to be resolved
+   * now that the pager route pages these findings (once: when they join it), each with the
+   * transitions of its findings in this run, so that a refused resolve is sent again.
+   */
+  legacyPages?: LegacyPage[];
+}
+
+/** A page opened under an incident key of before routes, resolved once its findings joined a pager route. */
+export interface LegacyPage {
+  key: string;
+  startsAt: string;
+  openedAt: string;
+  refs: TransitionRef[];
 }
 
 /**
@@ -43,7 +74,9 @@ export interface DiffResult {
  * when the scan was complete. A finding that fires joins the open incident of its `groupBy`
  * values, or opens one, and stays in it until it resolves. Writes tied to a transition carry its
  * `TransitionRef`: they are committed only once that transition was told (`committable`), so a
- * failed publish is retried.
+ * failed publish is retried. A transition held back (silenced, or inhibited by a finding that
+ * fires now) tells nobody: a finding held back since it fired stays untold (`notifiedAt` null),
+ * so the first run after its release tells it as `firing`.
  */
 export function diffSnapshot(input: DiffInput): DiffResult {
   const { previous, now, policy, problemKey } = input;
@@ -51,27 +84,62 @@ export function diffSnapshot(input: DiffInput): DiffResult {
   const transitions: Transition[] = [];
   const changes: SnapshotChange[] = [];
   const silences = input.silences ?? [];
-  const open =
-    input.incidents && new OpenIncidents({ ...input.incidents, audit: input.audit }, previous.values());
+  const scope = input.incidents && { ...input.incidents, audit: input.audit };
+  const routes: readonly Route[] = !scope
+    ? []
+    : (scope.routes ?? [
+        {
+          name: DEFAULT_ROUTE,
+          receiver: "incidents",
+          matchers: [],
+          groupBy: scope.groupBy ?? [],
+          continue: true,
+          maxNew: MAX_NEW_INCIDENTS,
+        },
+      ]);
+  const books = scope ? routes.map((r) => new RouteIncidents(scope, r, previous.values())) : [];
+  const inhibiting = inhibitor(input.inhibitRules ?? [], firingNow(input));
   // Each incident's members' onsets, for its `startsAt`: the earliest of them.
   const onsets = new Map<string, string>();
-  const member = (incident: IncidentRef | undefined, onset: string): IncidentRef | undefined => {
-    if (incident) {
-      const known = onsets.get(incident.key);
-      if (!known || onset < known) onsets.set(incident.key, onset);
-    }
-    return incident;
+  const onset = (incident: IncidentRef, since: string): void => {
+    const known = onsets.get(incident.key);
+    if (!known || since < known) onsets.set(incident.key, since);
   };
-  const memberships = new Map<TransitionRef, IncidentRef>();
+  /** A firing entry's incidents, by route name. */
+  const refsOf = (entry: SnapshotEntry): Map<string, IncidentRef> => {
+    const refs = new Map<string, IncidentRef>();
+    for (const book of books) {
+      const ref = book.of(entry);
+      if (ref) refs.set(book.route.name, ref);
+    }
+    return refs;
+  };
+  /** The routes a firing finding takes that it is not on yet, joined (or opened) now. */
+  const joins = (finding: Finding, on: ReadonlyMap<string, IncidentRef>): Map<string, IncidentRef> => {
+    const joined = new Map<string, IncidentRef>();
+    if (!scope) return joined;
+    const taken = new Set(routesOf(routes, input.audit, finding).map((r) => r.name));
+    for (const book of books)
+      if (taken.has(book.route.name) && !on.has(book.route.name))
+        joined.set(book.route.name, book.join(finding, at));
+    return joined;
+  };
+  // What each transition is news for: its incident on each route.
+  const memberships = new Map<TransitionRef, Map<string, IncidentRef>>();
+  // A silence or, for a finding flagged now, an inhibition holds a transition back; a resolve of
+  // one no longer flagged is no target: inhibition never ends (nor hides the end of) a finding.
   const notify = (
-    t: Omit<Transition, "silencedBy" | "incident">,
+    t: Omit<Transition, "silencedBy" | "inhibitedBy" | "incident" | "incidents">,
     finding: Finding,
-    incident: IncidentRef | undefined,
+    refs: ReadonlyMap<string, IncidentRef>,
+    flagged = true,
   ): TransitionRef => {
     const silence = silencing(finding, input.audit, silences, now);
-    transitions.push(silence ? { ...t, silencedBy: silence.id } : t);
+    const by = silence || !flagged ? undefined : inhibiting(finding);
+    transitions.push(silence ? { ...t, silencedBy: silence.id } : by ? { ...t, inhibitedBy: by } : t);
     const ref = transitions.length - 1;
-    if (incident) memberships.set(ref, incident);
+    if (refs.size) memberships.set(ref, new Map(refs));
+    for (const incident of refs.values()) onset(incident, t.since);
     return ref;
   };
   const seen = new Set<string>();
@@ -92,29 +160,33 @@ export function diffSnapshot(input: DiffInput): DiffResult {
     if (!prev || prev.phase === "pending") {
       const flaggedRuns = (prev?.flaggedRuns ?? 0) + 1;
       const fires = flaggedRuns >= policy.fireAfterRuns;
-      const incident = fires ? member(open?.join(finding, at), since) : undefined;
-      const entry: SnapshotEntry = {
-        key: finding.key,
-        phase: fires ? "firing" : "pending",
-        finding,
-        flaggedRuns,
-        clearRuns: 0,
-        firstSeenAt,
-        notifiedAt: null,
-        version: (prev?.version ?? 0) + 1,
-        ...(incident ? { incident } : {}),
-      };
+      const refs = fires ? joins(finding, new Map()) : new Map<string, IncidentRef>();
+      const entry: SnapshotEntry = withIncidents(
+        {
+          key: finding.key,
+          phase: fires ? "firing" : "pending",
+          finding,
+          flaggedRuns,
+          clearRuns: 0,
+          firstSeenAt,
+          notifiedAt: null,
+          version: (prev?.version ?? 0) + 1,
+        },
+        refs,
+      );
       if (!fires) {
         changes.push({ op: "put", entry });
         continue;
       }
-      const index = notify({ ...base, kind: "firing", previousState: null }, finding, incident);
-      entry.notifiedAt = transitions[index]?.silencedBy ? null : at;
+      const index = notify({ ...base, kind: "firing", previousState: null }, finding, refs);
+      entry.notifiedAt = heldBack(transitions[index]) ? null : at;
       changes.push({ op: "put", entry, transition: index });
       continue;
     }
-    // Firing: it stays in the incident it fired in.
-    const incident = member(open?.of(prev), since);
+    // Firing: it stays in the incidents it fired in, and joins the routes it came to match.
+    const stayed = refsOf(prev);
+    const joined = joins(finding, stayed);
+    const refs = new Map([...stayed, ...joined]);
     const changed = problemKey(prev.finding) !== problemKey(finding);
     const neverSent = prev.notifiedAt === null;
     const due =
@@ -125,23 +197,30 @@ export function diffSnapshot(input: DiffInput): DiffResult {
       const index = notify(
         { ...base, kind, previousState, ...(kind === "changed" ? { previous: prev.finding } : {}) },
         finding,
-        incident,
+        refs,
       );
-      const silenced = transitions[index]?.silencedBy !== undefined;
-      // A still-silenced, unchanged finding is not written again: steady state writes nothing.
-      if (silenced && !changed && prev.clearRuns === 0) {
+      const held = heldBack(transitions[index]);
+      // A still held back, unchanged finding is not written again: steady state writes nothing.
+      if (held && !changed && prev.clearRuns === 0 && joined.size === 0) {
         transitions.pop();
         memberships.delete(index);
         continue;
       }
-      const entry = {
-        ...prev,
-        finding,
-        clearRuns: 0,
-        notifiedAt: silenced ? prev.notifiedAt : at,
-        version: prev.version + 1,
-        ...(incident ? { incident } : {}),
-      };
+      const entry = withIncidents(
+        {
+          ...prev,
+          finding,
+          clearRuns: 0,
+          notifiedAt: held ? prev.notifiedAt : at,
+          version: prev.version + 1,
+        },
+        refs,
+      );
+      changes.push({ op: "put", entry, transition: index });
+    } else if (joined.size > 0) {
+      // News for the routes it joined alone: a page opens for it, chat and the digest hear nothing.
+      const index = notify({ ...base, kind: "firing", previousState: null, joined: true }, finding, joined);
+      const entry = withIncidents({ ...prev, clearRuns: 0, version: prev.version + 1 }, refs);
       changes.push({ op: "put", entry, transition: index });
     } else if (prev.clearRuns > 0) {
       changes.push({
@@ -156,52 +235,150 @@ export function diffSnapshot(input: DiffInput): DiffResult {
   if (input.complete) resolveAbsent();
   // Members without news count for their incident's start too.
   for (const prev of previous.values()) {
-    if (prev.phase === "firing") member(open?.of(prev), onsetOf(prev.finding, prev.firstSeenAt, at));
+    if (prev.phase !== "firing") continue;
+    const since = onsetOf(prev.finding, prev.firstSeenAt, at);
+    for (const ref of refsOf(prev).values()) onset(ref, since);
   }
+  rollUpStorms();
   const after = incidentsAfter();
-  const criticalBefore = new Set<string>();
-  for (const prev of previous.values()) if (open && toldCritical(prev)) criticalBefore.add(open.of(prev).key);
-  for (const [ref, incident] of memberships) {
+  const before = knownBefore();
+  for (const [ref, refs] of memberships) {
     const t = transitions[ref] as Transition;
-    const was = criticalBefore.has(incident.key);
-    const is = after.critical.has(incident.key);
-    transitions[ref] = {
-      ...t,
-      incident: {
-        key: incident.key,
-        startsAt: onsets.get(incident.key) ?? t.since,
-        openedAt: incident.openedAt,
-        values: incident.values,
-        firing: after.open.get(incident.key) ?? 0,
-        ...(after.open.has(incident.key) ? {} : { ended: true as const }),
-        ...(was !== is ? { pager: is ? ("trigger" as const) : ("resolve" as const) } : {}),
-      },
+    const incidents: Record<string, TransitionIncident> = {};
+    for (const [route, incident] of refs) incidents[route] = toldAs(incident, t, route);
+    const own = incidents[DEFAULT_ROUTE];
+    transitions[ref] = { ...t, ...(own ? { incident: own } : {}), incidents };
+  }
+  const legacyPages = legacy();
+  return { transitions, changes, ...(legacyPages.length ? { legacyPages } : {}) };
+
+  /** An incident as a transition of it tells it on `route`. */
+  function toldAs(incident: IncidentRef, t: Transition, route: string): TransitionIncident {
+    const firing = after.open.get(incident.key) ?? 0;
+    const page = incident.thread ?? incident.key;
+    const critical = books.find((b) => b.route.name === route)?.route.receiver === "critical";
+    const was = before.has(page);
+    const is = after.known.has(page);
+    return {
+      key: incident.key,
+      startsAt: onsets.get(incident.key) ?? t.since,
+      openedAt: incident.openedAt,
+      values: incident.values,
+      firing,
+      ...(firing === 0 ? { ended: true as const } : {}),
+      ...(incident.thread
+        ? {
+            thread: {
+              key: incident.thread,
+              ...(after.threads.has(incident.thread) ? {} : { ended: true as const }),
+            },
+          }
+        : {}),
+      ...(critical && was !== is ? { pager: is ? ("trigger" as const) : ("resolve" as const) } : {}),
     };
   }
-  return { transitions, changes };
 
   /**
-   * The incidents a firing entry still belongs to once this run's writes are committed, with how
-   * many members each keeps, and those
-   * of them with a critical member whose firing was told (what a pager has heard of).
+   * A storm: past its route's `maxNew`, the incidents this run opened share one roll-up, most
+   * severe and largest told on their own first. Their news goes to the roll-up's thread (and
+   * page) for as long as they last, so a partial recovery posts no top-level message for them.
    */
-  function incidentsAfter(): { open: Map<string, number>; critical: Set<string> } {
+  function rollUpStorms(): void {
+    for (const book of books) {
+      if (book.opened.length <= book.route.maxNew) continue;
+      const told = new Map<string, { severity: number; size: number }>();
+      for (const [ref, refs] of memberships) {
+        const incident = refs.get(book.route.name);
+        const t = transitions[ref] as Transition;
+        if (!incident || heldBack(t) || incident.openedAt !== at) continue;
+        const known = told.get(incident.key) ?? { severity: 0, size: 0 };
+        told.set(incident.key, {
+          severity: Math.max(known.severity, SEVERITY_RANK[t.severity]),
+          size: known.size + 1,
+        });
+      }
+      const ranked = book.opened
+        .filter((i) => told.has(i.key))
+        .sort((a, b) => {
+          const x = told.get(a.key) as { severity: number; size: number };
+          const y = told.get(b.key) as { severity: number; size: number };
+          return y.severity - x.severity || y.size - x.size || (a.key < b.key ? -1 : 1);
+        });
+      const thread = incidentKey([scope?.landscape ?? "", input.audit, book.route.name, "roll-up", at]);
+      for (const incident of ranked.slice(book.route.maxNew)) incident.thread = thread;
+    }
+  }
+
+  /** The final state of every firing entry once this run's writes are committed. */
+  function firingAfter(): SnapshotEntry[] {
     const written = new Map<string, SnapshotEntry | undefined>();
     for (const c of changes)
       written.set(c.op === "put" ? c.entry.key : c.key, c.op === "put" ? c.entry : undefined);
-    const keys = { open: new Map<string, number>(), critical: new Set<string>() };
-    const add = (entry: SnapshotEntry, key: string): void => {
-      keys.open.set(key, (keys.open.get(key) ?? 0) + 1);
-      if (toldCritical(entry)) keys.critical.add(key);
-    };
+    const out: SnapshotEntry[] = [];
     for (const prev of previous.values()) {
       const entry = written.has(prev.key) ? written.get(prev.key) : prev;
-      if (entry?.phase === "firing" && open) add(entry, open.of(entry).key);
+      if (entry?.phase === "firing") out.push(entry);
     }
     for (const entry of written.values())
-      if (entry?.phase === "firing" && entry.incident && !previous.has(entry.key))
-        add(entry, entry.incident.key);
-    return keys;
+      if (entry?.phase === "firing" && !previous.has(entry.key)) out.push(entry);
+    return out;
+  }
+
+  /**
+   * Once this run's writes are committed: how many members each incident keeps, the roll-ups
+   * with an incident still open, and the pages (an incident's key, or its roll-up's) with a
+   * member whose firing was told: what a pager has heard of.
+   */
+  function incidentsAfter(): { open: Map<string, number>; threads: Set<string>; known: Set<string> } {
+    const state = { open: new Map<string, number>(), threads: new Set<string>(), known: new Set<string>() };
+    for (const entry of firingAfter())
+      for (const ref of refsOf(entry).values()) {
+        state.open.set(ref.key, (state.open.get(ref.key) ?? 0) + 1);
+        if (ref.thread) state.threads.add(ref.thread);
+        if (entry.notifiedAt !== null) state.known.add(ref.thread ?? ref.key);
+      }
+    return state;
+  }
+
+  /** The pages a pager had heard of before this run. */
+  function knownBefore(): Set<string> {
+    const known = new Set<string>();
+    for (const prev of previous.values())
+      if (prev.phase === "firing" && prev.notifiedAt !== null)
+        for (const ref of refsOf(prev).values()) known.add(ref.thread ?? ref.key);
+    return known;
+  }
+
+  /**
+   * Pages opened before routes: a release before paged each critical incident of the default
+   * route under its key. Findings on no route to the pager yet that were paged so (told,
+   * critical) join one now; each such page is resolved once, with their transitions of this run.
+   */
+  function legacy(): LegacyPage[] {
+    const defaults = books.find((b) => b.route.name === DEFAULT_ROUTE);
+    const pagers = books.filter((b) => b.route.receiver === "critical" && b.route.name !== DEFAULT_ROUTE);
+    if (!defaults || pagers.length === 0) return [];
+    const byKey = new Map<string, LegacyPage>();
+    const refsByKey = new Map<string, TransitionRef>();
+    for (const [ref, t] of transitions.entries()) if (!refsByKey.has(t.key)) refsByKey.set(t.key, ref);
+    for (const prev of previous.values()) {
+      if (!toldCritical(prev) || pagers.some((b) => b.of(prev))) continue;
+      const incident = defaults.of(prev);
+      const ref = refsByKey.get(prev.key);
+      if (!incident || ref === undefined) continue;
+      let page = byKey.get(incident.key);
+      if (!page) {
+        page = {
+          key: incident.key,
+          startsAt: onsets.get(incident.key) ?? incident.openedAt,
+          openedAt: incident.openedAt,
+          refs: [],
+        };
+        byKey.set(incident.key, page);
+      }
+      page.refs.push(ref);
+    }
+    return [...byKey.values()];
   }
 
   function resolveAbsent(): void {
@@ -221,7 +398,7 @@ export function diffSnapshot(input: DiffInput): DiffResult {
         continue;
       }
       if (prev.notifiedAt === null) {
-        // Never told anyone (silenced throughout): forget it quietly.
+        // Never told anyone (held back throughout): forget it quietly.
         changes.push({ op: "delete", key: prev.key });
         continue;
       }
@@ -239,7 +416,8 @@ export function diffSnapshot(input: DiffInput): DiffResult {
           firstSeenAt: prev.firstSeenAt,
         },
         f,
-        member(open?.of(prev), since),
+        refsOf(prev),
+        false,
       );
       changes.push({ op: "delete", key: prev.key, transition: index });
     }
@@ -252,6 +430,18 @@ export function diffSnapshot(input: DiffInput): DiffResult {
  */
 function toldCritical(entry: SnapshotEntry): boolean {
   return entry.phase === "firing" && entry.notifiedAt !== null && entry.finding.severity === "critical";
+}
+
+/**
+ * The findings that fire now, and so may inhibit: flagged in this run, and firing already or
+ * firing with it. A pending one inhibits nothing, as in Alertmanager.
+ */
+function firingNow({ findings, previous, policy, inhibitRules }: DiffInput): Finding[] {
+  if (!inhibitRules?.length) return [];
+  return findings.filter((f) => {
+    const prev = previous.get(f.key);
+    return prev?.phase === "firing" || (prev?.flaggedRuns ?? 0) + 1 >= policy.fireAfterRuns;
+  });
 }
 
 /**

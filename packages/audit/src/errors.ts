@@ -19,12 +19,18 @@ export class UnknownAuditError extends AuditError {
   }
 }
 
-/** A silence matcher that cannot be used: bad syntax, a bad or too long regular expression. */
+/**
+ * A label matcher that cannot be used: bad syntax, a bad label name, a stray double quote, a bad
+ * or too long regular expression. `matcher` is the matcher's text as typed, `problem` what is
+ * wrong with it.
+ */
 export class SilenceMatcherError extends AuditError {
   readonly matcher: string;
+  readonly problem: string;
   constructor(matcher: string, problem: string, options?: { cause?: unknown }) {
     super("SILENCE_MATCHER", `matcher ${JSON.stringify(matcher.slice(0, 80))}: ${problem}`, options);
     this.name = "SilenceMatcherError";
     this.matcher = matcher;
+    this.problem = problem;
   }
 }

@@ -1,4 +1,4 @@
-export { type AuditDefinition, withGroupBy } from "./audit-definition.ts";
+export { type AuditDefinition, withGroupBy, withInhibitRules } from "./audit-definition.ts";
 export {
   type CommandStore,
   incidentSilenceCommand,
@@ -9,7 +9,7 @@ export {
   silenceCommand,
 } from "./commands.ts";
 export { committable, type Delivery, toldBy, toldQuietly } from "./delivery.ts";
-export { type DiffResult, diffSnapshot } from "./diff.ts";
+export { type DiffResult, diffSnapshot, type LegacyPage } from "./diff.ts";
 export * from "./errors.ts";
 export {
   bounded,
@@ -23,6 +23,12 @@ export {
 export { keyPart } from "./finding-key.ts";
 export { placeText, type TransitionGroup } from "./groups.ts";
 export { type AuditHealth, HEALTHY, nextHealth } from "./health.ts";
+export {
+  MAX_RULE_PARTS,
+  parseInhibitRule,
+  ruleMatcherProblem,
+} from "./inhibit-rule-text.ts";
+export { type InhibitRule, inhibitor } from "./inhibition.ts";
 export { keepable, LEFT_OUT_LISTED, type LeftOut, leftOutLine, leftOutNews } from "./left-out.ts";
 export {
   fillTemplate,
@@ -32,7 +38,9 @@ export {
   safeLink,
   templateCanLink,
 } from "./links.ts";
-export { formatMatcher, type LabelMatcher, matchesAll, parseMatcher } from "./matcher.ts";
+export { type LabelMatcher, matchesAll } from "./matcher.ts";
+export { formatMatcher } from "./matcher-format.ts";
+export { parseMatchers } from "./matcher-parse.ts";
 export {
   type DigestContext,
   type DigestMessage,
@@ -58,9 +66,19 @@ export type { AlertDetail, DigestV1Row, Presenter } from "./presenter.ts";
 export { definePresenter } from "./presenter-defaults.ts";
 export type { RunReport } from "./report.ts";
 export { listedBeside, type RollUpGroup, rollUpGroup, rollUps, rollUpText } from "./roll-up.ts";
+export {
+  DEFAULT_ROUTE,
+  defaultRoutes,
+  MAX_NEW_INCIDENTS,
+  MAX_NEW_PAGES,
+  ROUTE_NAME,
+  type Route,
+  routesOf,
+} from "./route.ts";
 export { pastable, shellOption } from "./shell.ts";
 export { incidentMatchers, type Silence, silenceState, silencing } from "./silence.ts";
 export {
+  heldBack,
   type SnapshotChange,
   type SnapshotEntry,
   TRANSITION_KINDS,

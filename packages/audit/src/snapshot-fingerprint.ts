@@ -1,5 +1,7 @@
 import type { DiffInput } from "./diff.ts";
 import type { Finding } from "./finding.ts";
+import { type Inhibitor, inhibitor } from "./inhibition.ts";
+import { DEFAULT_ROUTE, routesOf } from "./route.ts";
 import { silencing } from "./silence.ts";
 import type { SnapshotEntry } from "./snapshot.ts";
 
@@ -12,9 +14,11 @@ export interface KeyPrint {
   firing: boolean;
   /** `problemHash(problemKey(entry.finding))`. */
   problem: string;
-  /** `notifiedAt` as epoch ms; null while silenced or never sent. */
+  /** `notifiedAt` as epoch ms; null while held back or never sent. */
   notifiedAt: number | null;
   clearRuns: number;
+  /** The routes besides the default one it is on, by name, sorted and comma-joined ("" for none). */
+  routes: string;
 }
 
 /** The prints of every entry of one snapshot, by finding key: what the store keeps beside it. */
@@ -27,7 +31,16 @@ export function keyPrintOf(entry: SnapshotEntry, problemKey: (f: Finding) => str
     problem: problemHash(problemKey(entry.finding)),
     notifiedAt: entry.notifiedAt === null ? null : Date.parse(entry.notifiedAt),
     clearRuns: entry.clearRuns,
+    routes: routeNames(Object.keys(entry.routes ?? {})),
   };
+}
+
+/** Route names as a print keeps them: the default route left out, sorted, comma-joined. */
+function routeNames(names: readonly string[]): string {
+  return names
+    .filter((n) => n !== DEFAULT_ROUTE)
+    .sort()
+    .join(",");
 }
 
 /**
@@ -51,13 +64,22 @@ function problemHash(text: string): string {
 /** What `unchangedSince` needs of a run: the diff's input without the snapshot it stands in for. */
 type SteadyInput = Pick<
   DiffInput,
-  "audit" | "findings" | "problemKey" | "complete" | "now" | "policy" | "silences"
+  | "audit"
+  | "findings"
+  | "problemKey"
+  | "complete"
+  | "now"
+  | "policy"
+  | "silences"
+  | "inhibitRules"
+  | "incidents"
 >;
 
 /**
  * Whether `diffSnapshot` over the snapshot that `print` describes would give no transition and
  * no write: every finding's entry is firing, with the same problem, no clear run, and told less
- * than the repeat interval ago (or never told, and still silenced); and, after a complete scan,
+ * than the repeat interval ago (or never told, and still silenced or inhibited), on every route it
+ * takes; and, after a complete scan,
  * no entry is absent. False does not mean something changed, only that the diff must see the
  * entries themselves: an absent key might be outside a filtered run's scope, which only its
  * entry can tell. A run for which this holds need not read the snapshot's entries at all.
@@ -65,16 +87,35 @@ type SteadyInput = Pick<
 export function unchangedSince(print: SnapshotFingerprint, input: SteadyInput): boolean {
   const now = input.now.getTime();
   const silences = input.silences ?? [];
+  const routes = input.incidents?.routes;
   if (input.complete && input.findings.length !== print.size) return false;
   const seen = new Set<string>();
+  // Every finding fires when this holds (else it is false before the end): all of them inhibit.
+  let inhibiting: Inhibitor | undefined;
+  const inhibited = (f: Finding): boolean => {
+    inhibiting ??= inhibitor(input.inhibitRules ?? [], input.findings);
+    return inhibiting(f) !== undefined;
+  };
   for (const finding of input.findings) {
     const prev = print.get(finding.key);
     if (!prev?.firing || prev.clearRuns !== 0 || seen.has(finding.key)) return false;
     seen.add(finding.key);
     if (prev.problem !== problemHash(input.problemKey(finding))) return false;
+    if (
+      routes &&
+      !onEvery(prev.routes, routeNames(routesOf(routes, input.audit, finding).map((r) => r.name)))
+    )
+      return false;
     const quiet = prev.notifiedAt !== null && now - prev.notifiedAt < input.policy.repeatIntervalMs;
-    // Never told or due, but silenced: the diff tells nothing and writes nothing (steady).
-    if (!quiet && !silencing(finding, input.audit, silences, input.now)) return false;
+    // Never told or due, but held back: the diff tells nothing and writes nothing (steady).
+    if (!quiet && !silencing(finding, input.audit, silences, input.now) && !inhibited(finding)) return false;
   }
   return true;
+}
+
+/** Whether an entry on routes `on` is on each of `taken` too (both as `routeNames` gives them). */
+function onEvery(on: string, taken: string): boolean {
+  if (taken === "" || taken === on) return true;
+  const names = new Set(on.split(","));
+  return taken.split(",").every((n) => names.has(n));
 }

@@ -8,10 +8,15 @@ export interface IncidentRef {
   openedAt: string;
   /** The `groupBy` labels and values it was opened with. */
   values: Readonly<Record<string, string>>;
+  /**
+   * The roll-up it was told in when it opened in a storm (its route's `maxNew` new incidents were
+   * told already): its news goes to that roll-up's thread (and page), never to a thread of its own.
+   */
+  thread?: string;
 }
 
-/** The incident a transition belongs to, as messages tell it. */
-interface TransitionIncident {
+/** The incident a transition belongs to on one route, as messages tell it. */
+export interface TransitionIncident {
   /** `incidentKey`. */
   key: string;
   /** When the incident began: its earliest member's onset (ISO). */
@@ -28,16 +33,21 @@ interface TransitionIncident {
   /** Its last member resolved in this run: the incident is over. */
   ended?: true;
   /**
-   * What the pager hears of it in this run: `trigger` when it became critical (a critical member's
-   * firing or change was told), `resolve` when it stopped being critical (its last told critical
-   * member resolved or changed to less). Absent when its being critical did not change.
+   * The roll-up it was told in (a storm): its messages go to that thread, its page is that one.
+   * `ended` once no incident rolled into it is open.
+   */
+  thread?: { key: string; ended?: true };
+  /**
+   * What the pager hears of it in this run, on a route to the critical topic: `trigger` when it
+   * (or the roll-up it is in) became known, its first member told; `resolve` when it ended (the
+   * roll-up: when the last incident in it ended). Absent when neither happened in this run.
    */
   pager?: "trigger" | "resolve";
 }
 
 /**
  * What the audit remembers of one finding between runs (one item per key per audit).
- * `pending`: flagged, not yet for enough runs to fire. `firing`: flagged and notified (or silenced).
+ * `pending`: flagged, not yet for enough runs to fire. `firing`: flagged and notified (or held back).
  */
 export interface SnapshotEntry {
   /** The finding's key. */
@@ -50,9 +60,14 @@ export interface SnapshotEntry {
   clearRuns: number;
   /** When a run first saw it flagged (ISO); its onset is the finding's `startsAt`, when known. */
   firstSeenAt: string;
-  /** The incident it fired in (firing entries; absent for one that fired before incidents). */
+  /**
+   * The incident it fired in on the default route (firing entries; absent for one that fired
+   * before incidents, or not on that route).
+   */
   incident?: IncidentRef;
-  /** When the last notification about it was published; null while silenced or never sent. */
+  /** Its incidents on the other routes it is on, by route name. */
+  routes?: Readonly<Record<string, IncidentRef>>;
+  /** When the last notification about it was published; null while held back or never sent. */
   notifiedAt: string | null;
   /** Bumped on each write; shows how often the item changed. */
   version: number;
@@ -81,8 +96,16 @@ export interface Transition {
   since: string;
   /** When a run first saw it flagged (ISO). */
   firstSeenAt?: string;
-  /** The incident it belongs to. */
+  /** Its incident on the default route (what reports and the run's digest read). */
   incident?: TransitionIncident;
+  /** Its incident on each route this transition is news for, by route name. */
+  incidents?: Readonly<Record<string, TransitionIncident>>;
+  /**
+   * A finding that fired before and joins a route it now matches (a route added, or its labels
+   * changed without a change to its problem): news for that route alone (`incidents`), not for
+   * the run's digest.
+   */
+  joined?: true;
   /** `changed`: the finding as it was, so a message can say old → new. */
   previous?: Finding;
   /**
@@ -92,6 +115,19 @@ export interface Transition {
   ending?: string;
   /** The silence that keeps it from being published. */
   silencedBy?: string;
+  /**
+   * The key of the firing finding whose inhibition rule keeps it from being published
+   * (`inhibition.ts`); absent when a silence already does.
+   */
+  inhibitedBy?: string;
+}
+
+/**
+ * Whether a transition is held back from every message: silenced (`silencedBy`) or inhibited
+ * (`inhibitedBy`). Every renderer leaves these out, and the commit counts them as done (`delivery.ts`).
+ */
+export function heldBack(t: Pick<Transition, "silencedBy" | "inhibitedBy"> | undefined): boolean {
+  return t !== undefined && (t.silencedBy !== undefined || t.inhibitedBy !== undefined);
 }
 
 /**

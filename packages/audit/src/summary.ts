@@ -10,20 +10,28 @@ interface QuerySummary {
 
 /**
  * A transition as the run summary reports it: without the finding; `silencedBy` only when
- * silenced. `instanceID` is the finding's key (the summary's contract kept the name it had when
+ * silenced, `inhibitedBy` only when inhibited. `instanceID` is the finding's key (the summary's contract kept the name it had when
  * every finding was a runtime).
  */
 export type TransitionSummary = Pick<
   Transition,
-  "kind" | "state" | "previousState" | "severity" | "silencedBy"
+  "kind" | "state" | "previousState" | "severity" | "silencedBy" | "inhibitedBy"
 > & {
   instanceID: string;
 };
 
 /** The summary's view of a transition. */
 export function summarizeTransition(t: Transition): TransitionSummary {
-  const { kind, key, state, previousState, severity, silencedBy } = t;
-  return { kind, instanceID: key, state, previousState, severity, ...(silencedBy ? { silencedBy } : {}) };
+  const { kind, key, state, previousState, severity, silencedBy, inhibitedBy } = t;
+  return {
+    kind,
+    instanceID: key,
+    state,
+    previousState,
+    severity,
+    ...(silencedBy ? { silencedBy } : {}),
+    ...(inhibitedBy ? { inhibitedBy } : {}),
+  };
 }
 
 /**
@@ -71,14 +79,17 @@ export interface RunSummary {
   /** The audit's health after this run; `notice` when this run sent a degraded or recovered notice. */
   health?: { badRuns: number; badSince: string | null; notice?: "degraded" | "recovered" };
   /**
-   * `error`: why a refused message was refused (present only then). `shortened`: messages SNS
-   * refused as too long whose short form (counts and the report pointer) went out instead.
+   * `suppressed`: transitions a silence held back. `inhibited`: transitions an inhibition rule held
+   * back (present only then). `error`: why a refused message was refused (present only then).
+   * `shortened`: messages SNS refused as too long whose short form (counts and the report
+   * pointer) went out instead.
    */
   notified: {
     messages: number;
     transitions: number;
     failed: number;
     suppressed: number;
+    inhibited?: number;
     error?: string;
     shortened?: number;
   };

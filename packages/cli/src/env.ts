@@ -1,5 +1,10 @@
 import { EdgeThresholdsEnvSchema } from "@fleet-auditor/kubeedge-audit";
-import { AlertingEnvSchema, groupByEnvSchema, TopicArnSchema } from "@fleet-auditor/use-cases";
+import {
+  AlertingEnvSchema,
+  groupByEnvSchema,
+  inhibitRulesEnvSchema,
+  TopicArnSchema,
+} from "@fleet-auditor/use-cases";
 import { object, optional, type output, preprocess, string, type ZodType } from "zod";
 import { KNOWN_AUDITS } from "./audits.ts";
 
@@ -11,7 +16,7 @@ const unsetIfEmpty = <T>(schema: ZodType<T>) =>
  * The variables the CLI itself reads, parsed once at its start. Each AWS variable switches its
  * part from the embedded store to AWS; the KEB connection (`KEB_*`) is parsed by `run`, where the
  * `--keb-url` flag can stand in for `KEB_URL`. The message settings (`LANDSCAPE`, link
- * templates, `GROUP_BY_<AUDIT>` for each audit the CLI registers, …) are the audit functions' own.
+ * templates, `GROUP_BY_<AUDIT>` and `INHIBIT_RULES_<AUDIT>` for each audit the CLI registers, …) are the audit functions' own.
  */
 export const CliEnvSchema = object({
   /** The audit table (snapshots, ledger, silences) on DynamoDB. */
@@ -29,6 +34,7 @@ export const CliEnvSchema = object({
 })
   .extend(AlertingEnvSchema.shape)
   .extend(EdgeThresholdsEnvSchema.shape)
-  .and(groupByEnvSchema(KNOWN_AUDITS.audits));
+  .and(groupByEnvSchema(KNOWN_AUDITS.audits))
+  .and(inhibitRulesEnvSchema(KNOWN_AUDITS.audits));
 
 export type CliEnv = output<typeof CliEnvSchema>;

@@ -1,5 +1,10 @@
 import type { EdgeThresholds } from "@fleet-auditor/metaserver";
-import { AlertingEnvSchema, AuditEnvSchema, groupByEnvSchema } from "@fleet-auditor/use-cases";
+import {
+  AlertingEnvSchema,
+  AuditEnvSchema,
+  groupByEnvSchema,
+  inhibitRulesEnvSchema,
+} from "@fleet-auditor/use-cases";
 import { coerce, object, type output, string } from "zod";
 import { applicationsAudit } from "./edge-audit.ts";
 
@@ -24,9 +29,13 @@ export function thresholdsFrom(env: EdgeThresholdsEnv): EdgeThresholds {
   };
 }
 
-/** Everything the applications audit function reads: the audit table and topics, the status table, thresholds. */
+/**
+ * Everything the applications audit function reads: the audit table and topics, the status table,
+ * thresholds, `GROUP_BY_APPLICATIONS` and `INHIBIT_RULES_APPLICATIONS`.
+ */
 export const ApplicationsAuditEnvSchema = AuditEnvSchema.and(AlertingEnvSchema)
   .and(groupByEnvSchema([applicationsAudit]))
+  .and(inhibitRulesEnvSchema([applicationsAudit]))
   .and(object({ STATUS_TABLE: string().min(3) }))
   .and(EdgeThresholdsEnvSchema);
 export type ApplicationsAuditEnv = output<typeof ApplicationsAuditEnvSchema>;

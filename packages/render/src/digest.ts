@@ -1,6 +1,8 @@
 import {
   type DigestContext,
   type DigestMessage,
+  heldBack,
+  type PlannedGroup,
   type PlannedMember,
   planNotification,
   SEVERITY_RANK,
@@ -18,7 +20,7 @@ import type { DigestV1Transition } from "./structured/digest-v1-schema.ts";
 import { digestTitles } from "./subject.ts";
 
 /**
- * Renders a run's transitions into one grouped digest (silenced ones left out): a subject, a
+ * Renders a run's transitions into one grouped digest (held-back ones left out): a subject, a
  * structured digest for programs (`default`), the e-mail (`renderText`, under 100 KB) and the
  * Chatbot notification.
  * Everything the message does not name is counted and is in the run report. A digest of only
@@ -30,7 +32,7 @@ export function renderDigests(
   /** Makes the Chatbot notification's `id` unique among a run's messages. */
   sequence = 0,
 ): DigestMessage[] {
-  const refs = [...transitions.keys()].filter((i) => transitions[i]?.silencedBy === undefined);
+  const refs = [...transitions.keys()].filter((i) => !heldBack(transitions[i]));
   if (refs.length === 0 && !ctx.leftOut) return [];
   const { groups, order } = planNotification(ctx, transitions, refs);
   // Findings left out are a warning: something is flagged that the audit cannot follow.
@@ -49,10 +51,10 @@ export function renderDigests(
   // round-robin over the groups (`order`), so that every incident has its first runtimes named.
   // Rows are built in that order as far as the room goes: a large run names a few hundred of its
   // thousands, and builds no row it cannot name.
-  const byRef = new Map(groups.flatMap((g) => g.told.map((m) => [m.ref, m] as const)));
+  const byRef = new Map(groups.flatMap((g) => g.told.map((m) => [m.ref, { member: m, group: g }] as const)));
   const rows = lazyRows(
     ctx,
-    order.map((r) => byRef.get(r) as PlannedMember),
+    order.map((r) => byRef.get(r) as Named),
   );
   const build = (named: number): DigestMessage => {
     const structured = JSON.stringify(
@@ -100,6 +102,12 @@ export function renderDigests(
 // estimate is within a few bytes of the message, so past this no whole message can fit.
 const REACH = 4_096;
 
+/** A named member and the group it is told in. */
+interface Named {
+  member: PlannedMember;
+  group: PlannedGroup;
+}
+
 /** The structured rows of the named members, each built when first wanted. */
 interface LazyRows {
   readonly length: number;
@@ -107,14 +115,28 @@ interface LazyRows {
   upTo(n: number): DigestV1Transition[];
 }
 
-function lazyRows(ctx: DigestContext, members: readonly PlannedMember[]): LazyRows {
+function lazyRows(ctx: DigestContext, named: readonly Named[]): LazyRows {
   const built: DigestV1Transition[] = [];
+  // Groups whose first row is built: a row's `alert` carries the inspect command only on its
+  // group's first, the one a chat shows it of (`RowPlace`).
+  const begun = new Set<PlannedGroup>();
   const at = (i: number): DigestV1Transition => {
-    while (built.length <= i) built.push(structuredTransition(ctx, members[built.length] as PlannedMember));
+    while (built.length <= i) {
+      const { member, group } = named[built.length] as Named;
+      const first = !begun.has(group);
+      begun.add(group);
+      built.push(
+        structuredTransition(ctx, member, {
+          first,
+          alone: group.members.length === 1,
+          lead: built.length === 0,
+        }),
+      );
+    }
     return built[i] as DigestV1Transition;
   };
   return {
-    length: members.length,
+    length: named.length,
     at,
     upTo: (n) => {
       if (n > 0) at(n - 1);

@@ -1,6 +1,7 @@
 import {
   type DigestContext,
   type DigestMessage,
+  heldBack,
   SEVERITY_RANK,
   type Severity,
   type Transition,
@@ -10,85 +11,92 @@ import { renderDigests } from "./digest.ts";
 
 // Chat follows incidents: besides the run's one e-mail digest, each incident with news in the
 // run gets a message of its own, threaded by its `incidentKey` (Chatbot's `threadId`), so one
-// incident can be followed in one thread from its first firing to its end. News of an incident
-// already open (changes, reminders, resolutions) always goes to its thread; only new incidents
-// are capped, the rest told together in one roll-up that points to the run report.
+// incident can be followed in one thread from its first firing to its end. In a storm the engine
+// rolls the new incidents past its route's cap into one roll-up (`TransitionIncident.thread`):
+// they share one message, threaded by the roll-up's key, in this run and in every later one, so
+// a partial recovery of a hundred incidents posts one message, not a hundred threads.
 
-/** New incidents that get a message of their own in one run (`MAX_NEW_INCIDENT_MESSAGES`). */
+/** New incidents that get a message of their own in one run, unless a route says otherwise. */
 export const MAX_NEW_INCIDENT_MESSAGES = 10;
 
-interface Incident {
+interface Thread {
   key: string;
   refs: TransitionRef[];
   severity: Severity;
-  opened: boolean;
+  /** A roll-up of several incidents. */
+  rollUp: boolean;
+  /** Over: the incident ended, or every incident of the roll-up did. */
+  ended: boolean;
+  startsAt: string;
+  /** The incident's values (none for a roll-up: it holds several). */
+  values?: Readonly<Record<string, string>>;
+  /** Members still firing, by incident: what its title and end say. */
+  firing: Map<string, number>;
 }
 
 /**
- * The run's incident messages (attribute `format=incident`): one per incident with unsilenced
- * news, most severe first; new incidents past `maxNew` share one roll-up message. Each is a
- * whole digest of its transitions (e-mail text, Chatbot, the structured digest with its
- * `incident`), fitted to SNS like any digest; each message's `transitions` name the run's refs.
+ * The run's incident messages (attribute `format=incident`) for the transitions' `incident`s
+ * (one route's): one per incident with news not held back (silenced or inhibited), most severe first, then one per roll-up.
+ * Each is a whole digest of its transitions (e-mail text, Chatbot, the structured digest with its
+ * `incident`: the incident's, or the roll-up's key), fitted to SNS like any digest; each
+ * message's `transitions` name the run's refs.
  */
 export function renderIncidentMessages(
   ctx: DigestContext,
   transitions: readonly Transition[],
-  maxNew: number = MAX_NEW_INCIDENT_MESSAGES,
   /** The first Chatbot `id` sequence number: past those of the run's other messages. */
   sequenceFrom = 1,
 ): DigestMessage[] {
-  const incidents = incidentsOf(ctx, transitions);
-  const fresh = incidents.filter((i) => i.opened);
-  const told = [...incidents.filter((i) => !i.opened), ...fresh.slice(0, maxNew)].sort(bySeverity);
-  const rolled = fresh.slice(maxNew);
   const out: DigestMessage[] = [];
-  for (const incident of told) {
-    const first = transitions[incident.refs[0] as TransitionRef] as Transition;
-    const about = first.incident as NonNullable<Transition["incident"]>;
+  for (const thread of threadsOf(transitions)) {
     const own: DigestContext = {
       ...ctx,
       forChannels: true,
       incident: {
-        key: incident.key,
-        status: about.ended ? "resolved" : "firing",
-        startsAt: about.startsAt,
-        ...incidentFacts(about),
+        key: thread.key,
+        status: thread.ended ? "resolved" : "firing",
+        startsAt: thread.startsAt,
+        ...(thread.values ? { values: thread.values } : {}),
+        firing: [...thread.firing.values()].reduce((n, f) => n + f, 0),
       },
     };
-    out.push(...subset(own, transitions, incident.refs, sequenceFrom + out.length));
-  }
-  if (rolled.length) {
-    const refs = rolled.flatMap((i) => i.refs).sort((a, b) => a - b);
-    const rollUp = subset({ ...ctx, forChannels: true }, transitions, refs, sequenceFrom + out.length).map(
-      (m) => asIncidentFormat(m),
-    );
-    out.push(...rollUp);
+    out.push(...subset(own, transitions, thread.refs, sequenceFrom + out.length));
   }
   return out;
 }
 
-function incidentsOf(ctx: DigestContext, transitions: readonly Transition[]): Incident[] {
-  const byKey = new Map<string, Incident>();
+function threadsOf(transitions: readonly Transition[]): Thread[] {
+  const byKey = new Map<string, Thread>();
   for (const [ref, t] of transitions.entries()) {
-    if (t.silencedBy !== undefined || !t.incident) continue;
-    let incident = byKey.get(t.incident.key);
-    if (!incident) {
-      incident = { key: t.incident.key, refs: [], severity: "info", opened: t.incident.openedAt === ctx.at };
-      byKey.set(t.incident.key, incident);
+    const incident = t.incident;
+    if (heldBack(t) || !incident) continue;
+    const key = incident.thread?.key ?? incident.key;
+    let thread = byKey.get(key);
+    if (!thread) {
+      thread = {
+        key,
+        refs: [],
+        severity: "info",
+        rollUp: incident.thread !== undefined,
+        ended: incident.thread ? incident.thread.ended === true : incident.ended === true,
+        startsAt: incident.startsAt,
+        ...(incident.thread === undefined && incident.values ? { values: incident.values } : {}),
+        firing: new Map(),
+      };
+      byKey.set(key, thread);
     }
-    incident.refs.push(ref);
-    if (t.kind !== "resolved" && SEVERITY_RANK[t.severity] > SEVERITY_RANK[incident.severity])
-      incident.severity = t.severity;
+    thread.refs.push(ref);
+    thread.firing.set(incident.key, incident.firing);
+    if (incident.startsAt < thread.startsAt) thread.startsAt = incident.startsAt;
+    if (t.kind !== "resolved" && SEVERITY_RANK[t.severity] > SEVERITY_RANK[thread.severity])
+      thread.severity = t.severity;
   }
-  return [...byKey.values()].sort(bySeverity);
-}
-
-/** Most severe first, then largest, then by key: the same order every run. */
-function bySeverity(a: Incident, b: Incident): number {
-  return (
-    SEVERITY_RANK[b.severity] - SEVERITY_RANK[a.severity] ||
-    b.refs.length - a.refs.length ||
-    (a.key < b.key ? -1 : a.key > b.key ? 1 : 0)
+  return [...byKey.values()].sort(
+    (a, b) =>
+      Number(a.rollUp) - Number(b.rollUp) ||
+      SEVERITY_RANK[b.severity] - SEVERITY_RANK[a.severity] ||
+      b.refs.length - a.refs.length ||
+      (a.key < b.key ? -1 : a.key > b.key ? 1 : 0),
   );
 }
 
@@ -121,10 +129,4 @@ export function incidentFacts(
   about: NonNullable<Transition["incident"]>,
 ): Pick<NonNullable<DigestContext["incident"]>, "values" | "firing"> {
   return { ...(about.values ? { values: about.values } : {}), firing: about.firing };
-}
-
-/** The roll-up is an incident message too: it goes where incident messages go. */
-function asIncidentFormat(m: DigestMessage): DigestMessage {
-  const attributes = { ...m.attributes, format: "incident" as const };
-  return { ...m, attributes, ...(m.short ? { short: { ...m.short, attributes } } : {}) };
 }

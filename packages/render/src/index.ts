@@ -16,6 +16,7 @@ export {
 } from "./pager/pagerduty-event.ts";
 export { renderPagerMessages } from "./pager-messages.ts";
 export { reportDigests } from "./report-digests.ts";
+export { renderRunMessages } from "./routed-messages.ts";
 export { type SlackMessage, slackMessage } from "./slack/render-slack.ts";
 export { healthSlackMessage } from "./slack/render-slack-health.ts";
 export { testSlackMessage } from "./slack/render-slack-test.ts";

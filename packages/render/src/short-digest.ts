@@ -23,7 +23,7 @@ export interface ShortDigestInput {
   ctx: DigestContext;
   transitions: readonly Transition[];
   groups: readonly PlannedGroup[];
-  /** The transitions the full digest is about (silenced ones left out). */
+  /** The transitions the full digest is about (held-back ones left out). */
   refs: readonly TransitionRef[];
   /** Titles that count and name none. */
   titles: DigestTitles;

@@ -26,6 +26,15 @@ export const itemKey = {
     pk: `SLACK#${incidentKey}`,
     sk: `THREAD#${channel}`,
   }),
+  /**
+   * The place of the last message a receiver applied under a key (an incident's, a health
+   * episode's), and the hold of the one it is applying. The prefix is the receiver's, what its IAM
+   * grant allows (`dynamodb:LeadingKeys`): `SLACK#` the Slack function's, `PAGER#` the pager's.
+   */
+  messageOrder: (receiver: "slack" | "pager", key: string) => ({
+    pk: `${receiver === "slack" ? "SLACK" : "PAGER"}#${key}`,
+    sk: "ORDER",
+  }),
 };
 
 /** The table as CreateTable wants it (on-demand); SST declares the same in sst.config.ts. */

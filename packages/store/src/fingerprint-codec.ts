@@ -32,13 +32,17 @@ interface Columns {
   c: number[];
   /** `1` firing, `0` pending, one character per key. */
   f: string;
+  /** The routes besides the default each is on (`KeyPrint.routes`); absent when none is. */
+  r?: string[];
 }
 
 /** The fingerprint as gzipped JSON, or undefined when it is over `FINGERPRINT_MAX_BYTES`. */
 export function encodeFingerprint(print: SnapshotFingerprint): Uint8Array | undefined {
   const cols: Columns = { k: [], p: [], n: [], c: [], f: "" };
   const firing: string[] = [];
+  const routes: string[] = [];
   for (const [key, kp] of print) {
+    routes.push(kp.routes);
     cols.k.push(key);
     cols.p.push(kp.problem);
     cols.n.push(kp.notifiedAt);
@@ -46,6 +50,7 @@ export function encodeFingerprint(print: SnapshotFingerprint): Uint8Array | unde
     firing.push(kp.firing ? "1" : "0");
   }
   cols.f = firing.join("");
+  if (routes.some(Boolean)) cols.r = routes;
   const bytes = gzipSync(JSON.stringify(cols));
   return bytes.byteLength > FINGERPRINT_MAX_BYTES ? undefined : bytes;
 }
@@ -58,7 +63,8 @@ export function decodeFingerprint(bytes: Uint8Array): SnapshotFingerprint | unde
   try {
     const cols = JSON.parse(gunzipSync(bytes).toString("utf8")) as Columns;
     const n = cols.k.length;
-    if (cols.p.length !== n || cols.n.length !== n || cols.c.length !== n || cols.f.length !== n) {
+    const sizes = [cols.p.length, cols.n.length, cols.c.length, cols.f.length, cols.r?.length ?? n];
+    if (sizes.some((size) => size !== n)) {
       return undefined;
     }
     const print = new Map<string, KeyPrint>();
@@ -68,6 +74,7 @@ export function decodeFingerprint(bytes: Uint8Array): SnapshotFingerprint | unde
         problem: cols.p[i] as string,
         notifiedAt: cols.n[i] ?? null,
         clearRuns: cols.c[i] as number,
+        routes: cols.r?.[i] ?? "",
       });
     }
     return print;

@@ -1,6 +1,7 @@
 export { auditTableDefinition, itemKey } from "./audit-table.ts";
 export { documentClient } from "./document-client.ts";
 export { DynamoAuditStore } from "./dynamo-audit-store.ts";
+export { DynamoMessageOrder } from "./dynamo-message-order.ts";
 export { DynamoReportStore, packParts } from "./dynamo-report-store.ts";
 export { DynamoSilenceStore } from "./dynamo-silence-store.ts";
 export { DynamoSlackThreads } from "./dynamo-slack-threads.ts";
@@ -9,6 +10,7 @@ export { type EmbeddedDynamo, ensureTable, startEmbeddedDynamo } from "./embedde
 export * from "./errors.ts";
 export { fromIndex, fromIndexes } from "./index-fallback.ts";
 export { managedSecretReader } from "./managed-secrets.ts";
+export { orderStateOf } from "./message-order-item.ts";
 export { quarantineToItem, toQuarantineItem } from "./quarantine-item.ts";
 export { QUARANTINE_PREFIX, STATUS_ATTRIBUTES, statusUpdateCommand, toRow } from "./status-item.ts";
 export { matchesStatusQuery, statusQueryInput } from "./status-reads.ts";

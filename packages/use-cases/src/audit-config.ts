@@ -6,6 +6,7 @@ import {
 } from "@fleet-auditor/audit";
 import { coerce, object, enum as oneOf, optional, type output, string, type ZodType } from "zod";
 import type { AuditGrouping } from "./audit-registry.ts";
+import { RoutesJsonSchema } from "./route-config.ts";
 import type { AuditRunSettings } from "./run-deps.ts";
 
 const positiveInt = (fallback: number) => coerce.number().int().positive().default(fallback);
@@ -125,6 +126,8 @@ export const AuditEnvSchema = object({
    * a process tells, as before the setting existed.
    */
   FIRST_RUN: oneOf(["baseline", "notify"]).default("notify"),
+  /** The stage's routes as JSON (stages.json's `routes`); unset, today's (`routesFor`). */
+  ROUTES: optional(RoutesJsonSchema),
 });
 
 /** The alert policy the variables describe. */

@@ -1,4 +1,10 @@
-import { type AuditDefinition, UnknownAuditError, withGroupBy } from "@fleet-auditor/audit";
+import {
+  type AuditDefinition,
+  type InhibitRule,
+  UnknownAuditError,
+  withGroupBy,
+  withInhibitRules,
+} from "@fleet-auditor/audit";
 import { ConfigError } from "./errors.ts";
 import type { AuditSource } from "./ports.ts";
 
@@ -13,10 +19,15 @@ export interface AuditPlugin {
   source(): AuditSource;
 }
 
-/** How the variables regroup the registered audits (`groupByEnvSchema`, `AlertingEnvSchema`). */
+/**
+ * How the variables regroup the registered audits (`groupByEnvSchema`, `AlertingEnvSchema`) and
+ * what they add to them (`inhibitRulesEnvSchema`).
+ */
 export interface AuditGrouping {
   /** `GROUP_BY_<AUDIT>`, by audit name: the labels that make one incident instead of its own. */
   groupBy?: ReadonlyMap<string, readonly string[]>;
+  /** `INHIBIT_RULES_<AUDIT>`, by audit name: the stage's rules, after the audit's shipped ones. */
+  inhibitRules?: ReadonlyMap<string, readonly InhibitRule[]>;
   /** Deprecated `per-runtime`: `GROUP_BY_<AUDIT>=instance` for audits whose findings have one. */
   NOTIFY_MODE?: "digest" | "per-runtime";
 }
@@ -24,7 +35,8 @@ export interface AuditGrouping {
 /**
  * The audits a process knows, by name, each grouped as its `GROUP_BY_<AUDIT>` says (else by
  * `instance` under the deprecated `NOTIFY_MODE=per-runtime`, for audits whose findings have one;
- * else by its own `groupBy`). Built once where the process starts from the plug-ins it registers;
+ * else by its own `groupBy`), with the stage's inhibition rules after its own
+ * (`INHIBIT_RULES_<AUDIT>`). Built once where the process starts from the plug-ins it registers;
  * the use cases have no list of their own, so that a process loads only the audits it runs.
  *
  * @example
@@ -44,7 +56,10 @@ export class AuditRegistry {
         grouping.NOTIFY_MODE === "per-runtime" && plugin.audit.labels.includes("instance")
           ? ["instance"]
           : undefined;
-      const audit = withGroupBy(plugin.audit, grouping.groupBy?.get(name) ?? perRuntime);
+      const audit = withInhibitRules(
+        withGroupBy(plugin.audit, grouping.groupBy?.get(name) ?? perRuntime),
+        grouping.inhibitRules?.get(name),
+      );
       this.#plugins.set(name, audit === plugin.audit ? plugin : { audit, source: () => plugin.source() });
     }
   }

@@ -2,7 +2,7 @@ import { FleetAuditorError } from "@fleet-auditor/errors";
 import type { ZodError, ZodType } from "zod";
 
 /** Stable codes of the use cases' errors. */
-type UseCaseErrorCode = "CONFIG" | "RUN_INPUT" | "RUN_DEADLINE" | "SECRET_UNREADABLE";
+type UseCaseErrorCode = "CONFIG" | "RUN_INPUT" | "RUN_DEADLINE" | "SECRET_UNREADABLE" | "ORDER_BUSY";
 
 /** Base of the use cases' errors: configuration and inputs that cannot work. */
 class UseCaseError extends FleetAuditorError<UseCaseErrorCode> {
@@ -46,6 +46,20 @@ export class RunDeadlineError extends UseCaseError {
     super("RUN_DEADLINE", `the run's deadline passed while ${stage}`);
     this.name = "RunDeadlineError";
     this.stage = stage;
+  }
+}
+
+/**
+ * A message's key stayed held by another delivery (a message of the same incident or episode,
+ * sent at that moment) until this invocation's deadline: the invocation fails, and Lambda's
+ * retry, a minute or more later, finds the key free. `key` is the incident's or episode's key.
+ */
+export class OrderBusyError extends UseCaseError {
+  readonly key: string;
+  constructor(key: string) {
+    super("ORDER_BUSY", `another delivery held the key ${key} until this invocation's deadline`);
+    this.name = "OrderBusyError";
+    this.key = key;
   }
 }
 

@@ -18,6 +18,7 @@ export {
 } from "./deadline.ts";
 export * from "./errors.ts";
 export { type IngestCounts, ingestBatch, lineMessageId, type QueuedMessage } from "./ingest-applications.ts";
+export { inhibitRulesEnvSchema } from "./inhibit-config.ts";
 export {
   isNotifyTestRequest,
   NotifyTestInputSchema,
@@ -28,8 +29,9 @@ export {
 } from "./notify-test.ts";
 export { PagerEnvSchema } from "./pager-config.ts";
 export { deliverToPager, pagerEventFor } from "./pager-delivery.ts";
-export type { AuditSource, Confirmed, RunLogger, SlackPoster, SlackThreads } from "./ports.ts";
+export type { AuditSource, Confirmed, MessageOrder, RunLogger, SlackPoster, SlackThreads } from "./ports.ts";
 export { PROXY_VARIABLES, proxyFrom } from "./proxy-env.ts";
+export { type RouteSetting, RoutesJsonSchema } from "./route-config.ts";
 export { runAudit } from "./run-audit.ts";
 export type { AuditRunDeps, AuditRunHooks, AuditRunPorts, AuditRunSettings } from "./run-deps.ts";
 export { LEDGER_TRANSITIONS } from "./run-finish.ts";

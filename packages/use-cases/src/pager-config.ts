@@ -12,7 +12,9 @@ const routingKey = () =>
 
 /**
  * Variables of the pager function, and the proxy on the way to PagerDuty (`proxy`, from
- * `HTTPS_PROXY`, `HTTP_PROXY`, `NO_PROXY`). The routing key is a secret (anyone holding it can
+ * `HTTPS_PROXY`, `HTTP_PROXY`, `NO_PROXY`). With `AUDIT_TABLE` (always, deployed), each
+ * incident's and health episode's last message sent is kept there, and an older one is dropped
+ * (`deliverToPager`); without it, messages are sent in the order they arrive. The routing key is a secret (anyone holding it can
  * open and close alerts on the service): a problem with it is named, its value never repeated.
  * Deployed, it is kept in Secrets Manager, its ARN in `PAGERDUTY_ROUTING_KEY_ARN`.
  */
@@ -27,6 +29,8 @@ export const PagerEnvSchema = object({
     .default("https://events.pagerduty.com"),
   /** Kept back from the function's remaining time for the throw that makes Lambda retry. */
   PAGERDUTY_DEADLINE_MARGIN_MS: coerce.number().int().nonnegative().default(2_000),
+  /** Where the last message sent per incident and health episode is kept (deployed: always set). */
+  AUDIT_TABLE: optional(string().min(3)),
   ...PROXY_VARIABLES,
 }).transform(
   (
@@ -35,6 +39,7 @@ export const PagerEnvSchema = object({
       PAGERDUTY_ROUTING_KEY_ARN,
       PAGERDUTY_EVENTS_URL,
       PAGERDUTY_DEADLINE_MARGIN_MS,
+      AUDIT_TABLE,
       ...proxy
     },
     ctx,
@@ -57,6 +62,7 @@ export const PagerEnvSchema = object({
       PAGERDUTY_ROUTING_KEY: key,
       PAGERDUTY_EVENTS_URL,
       PAGERDUTY_DEADLINE_MARGIN_MS,
+      ...(AUDIT_TABLE ? { AUDIT_TABLE } : {}),
       proxy: proxyFrom(proxy),
     };
   },

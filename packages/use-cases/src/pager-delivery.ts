@@ -11,7 +11,9 @@ import {
   testPagerEvents,
 } from "@fleet-auditor/render";
 import { RunInputError } from "./errors.ts";
-import type { PagerPort, RunLogger } from "./ports.ts";
+import { inOrder } from "./in-order.ts";
+import { type MessagePlace, placeOf } from "./message-place.ts";
+import type { MessageOrder, PagerPort, RunLogger } from "./ports.ts";
 import type { DeliveredMessage } from "./slack-delivery.ts";
 import { structuredMessage } from "./structured-message.ts";
 
@@ -29,6 +31,8 @@ export interface PagerEventFor {
   runId?: string;
   /** A test notice's `notify test`. */
   testId?: string;
+  /** An incident's or health episode's message: its place among its key's (`placeOf`). */
+  place?: MessagePlace;
 }
 
 /**
@@ -49,7 +53,12 @@ export function pagerEventFor(delivered: string): PagerEventFor {
     const { digest } = message;
     if (!digest.incident) return { event: runDigestPagerEvent(digest), about: "run", runId: digest.runId };
     checkKey("Message.incident.key", digest.incident.key);
-    return { event: incidentPagerEvent(digest, digest.incident), about: "incident", runId: digest.runId };
+    return {
+      event: incidentPagerEvent(digest, digest.incident),
+      about: "incident",
+      runId: digest.runId,
+      ...placed(message),
+    };
   }
   if (message.kind === "health") {
     const { status } = message.notice;
@@ -62,7 +71,12 @@ export function pagerEventFor(delivered: string): PagerEventFor {
         },
       ]);
     checkKey("Message.key", message.notice.key);
-    return { event: healthPagerEvent(message.notice), about: "health", runId: message.notice.runId };
+    return {
+      event: healthPagerEvent(message.notice),
+      about: "health",
+      runId: message.notice.runId,
+      ...placed(message),
+    };
   }
   if (message.kind === "test") {
     checkKey("Message.key", message.notice.key);
@@ -77,10 +91,24 @@ export function pagerEventFor(delivered: string): PagerEventFor {
   ]);
 }
 
+function placed(message: Parameters<typeof placeOf>[0]): { place?: MessagePlace } {
+  const place = placeOf(message);
+  return place ? { place } : {};
+}
+
 function checkKey(path: string, key: string): void {
   if (key === "") throw new RunInputError([{ path, message: "is empty: PagerDuty needs a dedup_key" }]);
   if (Array.from(key).length > PAGER_LIMITS.dedupKey)
     throw new RunInputError([{ path, message: "is longer than PagerDuty's 255 characters for a dedup_key" }]);
+}
+
+/** What one invocation sent: events, of which triggers and resolves, and messages dropped unsent. */
+interface PagerCounts {
+  sent: number;
+  triggered: number;
+  resolved: number;
+  /** Messages older than (or the same as) the last applied under their key (`deps.order`). */
+  dropped: number;
 }
 
 /**
@@ -91,36 +119,38 @@ function checkKey(path: string, key: string): void {
  * dropped in silence. Sending again is safe: a trigger under an open alert's key adds to it, and
  * a resolve of a closed one changes nothing; a test whose resolve failed is triggered and
  * resolved again by the retry.
+ *
+ * With `order`, an incident's or health episode's message is sent in its key's order (`inOrder`):
+ * one older than the last applied under its key (a trigger Lambda retried after the incident's
+ * resolve went through) is dropped, logged and counted, and not a failure: sent, it would reopen
+ * the alert its resolve closed. A retry of one already sent is dropped too, and sends nothing twice.
  */
 export async function deliverToPager(
-  deps: { pager: PagerPort; log?: RunLogger },
+  deps: { pager: PagerPort; order?: MessageOrder; log?: RunLogger },
   delivered: readonly DeliveredMessage[],
   deadline: number,
-): Promise<{ sent: number; triggered: number; resolved: number }> {
-  const counts = { sent: 0, triggered: 0, resolved: 0 };
+): Promise<PagerCounts> {
+  const counts = { sent: 0, triggered: 0, resolved: 0, dropped: 0 };
   for (const one of delivered) {
-    const { event, followedBy, about, runId, testId } = eventOf(one, deps.log);
-    for (const sent of followedBy ? [event, followedBy] : [event]) {
-      const fields = {
-        snsMessageId: one.id,
-        ...(runId ? { runId } : {}),
-        ...(testId ? { testId } : {}),
-        action: sent.event_action,
-        dedupKey: sent.dedup_key,
-      };
-      try {
-        await deps.pager.send(sent, deadline);
-      } catch (err) {
-        deps.log?.warn("PagerDuty did not take the event; the invocation fails so that Lambda retries it", {
-          ...fields,
-          error: (err as Error).message,
-        });
-        throw err;
+    const mapped = eventOf(one, deps.log);
+    const { event, about, runId, testId, place } = mapped;
+    const fields = {
+      snsMessageId: one.id,
+      ...(runId ? { runId } : {}),
+      ...(testId ? { testId } : {}),
+      dedupKey: event.dedup_key,
+    };
+    const send = () => sendEvents(deps, mapped, fields, deadline, counts);
+    if (!place || !deps.order) await send();
+    else {
+      const done = await inOrder({ order: deps.order, log: deps.log }, place, deadline, send, {
+        ...fields,
+        action: event.event_action,
+      });
+      if (!done.applied) {
+        counts.dropped++;
+        continue;
       }
-      counts.sent++;
-      if (sent.event_action === "trigger") counts.triggered++;
-      else counts.resolved++;
-      deps.log?.info("sent to PagerDuty", { ...fields, about });
     }
     if (about === "run")
       deps.log?.warn(
@@ -129,6 +159,32 @@ export async function deliverToPager(
       );
   }
   return counts;
+}
+
+/** The message's event and the one that follows it, in order; counted as each is taken. */
+async function sendEvents(
+  deps: { pager: PagerPort; log?: RunLogger },
+  { event, followedBy, about }: PagerEventFor,
+  fields: Record<string, unknown>,
+  deadline: number,
+  counts: PagerCounts,
+): Promise<void> {
+  for (const sent of followedBy ? [event, followedBy] : [event]) {
+    const these = { ...fields, action: sent.event_action, dedupKey: sent.dedup_key };
+    try {
+      await deps.pager.send(sent, deadline);
+    } catch (err) {
+      deps.log?.warn("PagerDuty did not take the event; the invocation fails so that Lambda retries it", {
+        ...these,
+        error: (err as Error).message,
+      });
+      throw err;
+    }
+    counts.sent++;
+    if (sent.event_action === "trigger") counts.triggered++;
+    else counts.resolved++;
+    deps.log?.info("sent to PagerDuty", { ...these, about });
+  }
 }
 
 /** The message's event; one that cannot be mapped is logged (fields only) and thrown. */

@@ -43,6 +43,26 @@ export interface SlackThreads {
   keepParent(incidentKey: string, ts: string): Promise<string>;
 }
 
+/** What `MessageOrder.hold` found: the key held, a message at or after this one applied, or another holder. */
+type OrderHold =
+  | { kind: "held"; token: string }
+  | { kind: "applied"; last: number }
+  | { kind: "busy"; until: number };
+
+/**
+ * A receiver's last applied message per key (store's `DynamoMessageOrder`, in the audit table):
+ * a message is applied under a hold of its key, so that two are never sent at once, and one older
+ * than the last applied is never sent. Places are `MessagePlace.place`.
+ */
+export interface MessageOrder {
+  /** Holds `key` for the message at `place` until `until` (epoch ms), unless one at or after it was applied or another holds it. */
+  hold(key: string, place: number, until: number): Promise<OrderHold>;
+  /** Records the held message as applied and lets go; false when its hold was lost (nothing recorded). */
+  applied(key: string, place: number, token: string): Promise<boolean>;
+  /** Lets go of the key without recording anything: the message was not applied. */
+  release(key: string, token: string): Promise<void>;
+}
+
 /** A scan after the source looked again at what it did not list, and how each of those ended. */
 export interface Confirmed {
   scan: Scan;

@@ -108,7 +108,8 @@ export async function runAudit(
               ? { leftOut: { count: leftOut.tell.length, first: leftOut.tell.slice(0, 3) } }
               : {}),
           },
-          transitions,
+          run,
+          diff,
         );
     if (run.dryRun) {
       const preview = digests.map(({ subject, message, attributes }) => ({ subject, message, attributes }));

@@ -10,6 +10,7 @@ import {
 } from "@fleet-auditor/audit";
 import type { AuditRegistry } from "./audit-registry.ts";
 import type { RunLogger } from "./ports.ts";
+import type { RouteSetting } from "./route-config.ts";
 
 /** The adapters a run talks to; the composition root (function, CLI) builds them once. */
 export interface AuditRunPorts {
@@ -55,6 +56,11 @@ export interface AuditRunSettings {
    * being critical in the run, never capped. Off without a critical topic (`CRITICAL_TOPIC_ARN`).
    */
   pagerMessages?: boolean;
+  /**
+   * The stage's routes (`RoutesSchema`): which findings each receiver hears, grouped how. Default
+   * today's (`routesFor`): chat by the audit's incidents, the pager one page per audit episode.
+   */
+  routes?: readonly RouteSetting[];
   /** Consecutive incomplete or failed runs before one `degraded` notice. Default 3 (`nextHealth`). */
   degradedAfterRuns?: number;
   /** `now` and `scheduledTime` of a run that writes must be this close to the clock. Default 48 h. */

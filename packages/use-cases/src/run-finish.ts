@@ -98,6 +98,7 @@ export function summarize(
   writes: CommitResult,
 ): AuditRunResult {
   const { transitions } = diff;
+  const inhibited = transitions.filter((t) => t.inhibitedBy).length;
   return {
     ...emptySummary(run),
     complete: scan.complete,
@@ -120,6 +121,7 @@ export function summarize(
       transitions: delivery.quiet ? 0 : delivery.told.size,
       failed: delivery.refused.size,
       suppressed: transitions.filter((t) => t.silencedBy).length,
+      ...(inhibited ? { inhibited } : {}),
       ...(delivery.error ? { error: delivery.error } : {}),
       ...(delivery.shortened ? { shortened: delivery.shortened } : {}),
     },

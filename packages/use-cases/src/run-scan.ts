@@ -14,6 +14,7 @@ import {
   unchangedSince,
 } from "@fleet-auditor/audit";
 import type { AuditSource } from "./ports.ts";
+import { routesFor } from "./route-config.ts";
 import type { ResolvedDeps } from "./run-deps.ts";
 import { isFirstRun } from "./run-first-day.ts";
 import type { LoadedState, Run, Scan, State } from "./run-state.ts";
@@ -67,6 +68,8 @@ export async function knownState(
     now: run.now,
     policy: deps.settings.policy,
     silences: rest.silences,
+    incidents: { routes: routesFor(deps.settings, run.audit) },
+    ...(run.audit.inhibitRules ? { inhibitRules: run.audit.inhibitRules } : {}),
   });
   if (unchanged) return { ...rest, previous: new Map(), unchanged };
   return { ...rest, previous: await deps.ports.store.loadSnapshot(run.audit.name) };
@@ -126,7 +129,7 @@ export function planTransitions(
     problemKey: run.audit.presenter.problemKey,
     incidents: {
       ...(deps.settings.landscape ? { landscape: deps.settings.landscape } : {}),
-      groupBy: run.audit.groupBy,
+      routes: routesFor(deps.settings, run.audit),
     },
     complete: scan.complete,
     ...(source.covers
@@ -137,6 +140,7 @@ export function planTransitions(
     // count of runs, and a finding left pending would be told by the next run, which is no baseline.
     policy: state.baseline ? { ...deps.settings.policy, fireAfterRuns: 1 } : deps.settings.policy,
     silences: state.silences,
+    ...(run.audit.inhibitRules ? { inhibitRules: run.audit.inhibitRules } : {}),
   });
 }
 

@@ -4,6 +4,7 @@
 import {
   type AlertPublisher,
   type Delivery,
+  type DiffResult,
   type DigestContext,
   type DigestMessage,
   runReportCommand,
@@ -12,7 +13,8 @@ import {
   toldBy,
 } from "@fleet-auditor/audit";
 import { redact } from "@fleet-auditor/http";
-import { renderDigests, renderIncidentMessages, renderPagerMessages } from "@fleet-auditor/render";
+import { renderRunMessages } from "@fleet-auditor/render";
+import { routesFor } from "./route-config.ts";
 import type { ResolvedDeps } from "./run-deps.ts";
 import { expiresAt, NO_WRITES, NOTHING_TOLD, summarize } from "./run-finish.ts";
 import type { Run, Scan } from "./run-state.ts";
@@ -59,24 +61,23 @@ export async function keepReport(
 }
 
 /**
- * Stage 7: the messages of the run: its digest (e-mail), with an incidents topic one message per
- * incident with news (chat), with a critical topic the pager's (each critical incident's start
- * and end). Each message's Chatbot `id` sequence follows the ones before it.
+ * Stage 7: the messages of the run: its digest (e-mail); with an incidents topic, one message
+ * per incident with news (or roll-up) of each route to it (chat); with a critical topic, the
+ * pages of each route to it (each incident's start and end, and pages of before routes to
+ * resolve). Each message's Chatbot `id` sequence follows the ones before it.
  */
 export function render(
   deps: ResolvedDeps,
   ctx: DigestContext,
-  transitions: readonly Transition[],
+  run: Run,
+  diff: Pick<DiffResult, "transitions" | "legacyPages">,
 ): DigestMessage[] {
-  const digests = renderDigests(ctx, transitions);
-  const incidents = deps.settings.incidentMessages;
-  const chat = incidents
-    ? renderIncidentMessages(ctx, transitions, incidents.maxNew, transitions.length + 1)
-    : [];
-  const pager = deps.settings.pagerMessages
-    ? renderPagerMessages(ctx, transitions, transitions.length + chat.length + 1)
-    : [];
-  return [...digests, ...chat, ...pager];
+  return renderRunMessages(ctx, diff.transitions, {
+    routes: routesFor(deps.settings, run.audit),
+    chat: deps.settings.incidentMessages !== undefined,
+    pager: deps.settings.pagerMessages === true,
+    ...(diff.legacyPages ? { legacyPages: diff.legacyPages } : {}),
+  });
 }
 
 /** Stage 7: what the digest says about the run and where it points. */

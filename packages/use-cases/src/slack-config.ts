@@ -6,13 +6,18 @@ import { secretVariable } from "./secret-variable.ts";
 
 /** How the Slack function reaches Slack: an incoming webhook, or a bot that threads. */
 type SlackWay =
-  | { kind: "webhook"; url: SecretRef }
+  | {
+      kind: "webhook";
+      url: SecretRef;
+      /** The audit table, where the last message posted per incident is kept; without it, none is. */
+      auditTable?: string;
+    }
   | {
       kind: "bot";
       token: SecretRef;
       channel: string;
       apiUrl: string;
-      /** The audit table, where each incident's thread parent is kept. */
+      /** The audit table, where each incident's thread parent and last message posted are kept. */
       auditTable: string;
       /** `SLACK_WEBHOOK_URL` was set too, and is not used: the bot wins. */
       webhookIgnored: boolean;
@@ -47,7 +52,9 @@ const SlackVariables = object({
 /**
  * Variables of the Slack function: `SLACK_WEBHOOK_URL` (an incoming webhook: one post per
  * message), or `SLACK_BOT_TOKEN` with `SLACK_CHANNEL` and `AUDIT_TABLE` (a bot: each incident
- * in one thread, its parent kept in the audit table; `SLACK_API_URL` for a stand-in). With both,
+ * in one thread, its parent kept in the audit table; `SLACK_API_URL` for a stand-in). With
+ * `AUDIT_TABLE` (always, deployed), each incident's and health episode's last message posted is
+ * kept there too, and an older one is dropped (`deliverToSlack`). With both,
  * the bot wins (`webhookIgnored`, which the function logs). Either secret may instead be kept in
  * Secrets Manager, its ARN in `SLACK_WEBHOOK_URL_ARN` or `SLACK_BOT_TOKEN_ARN`. The proxy on the way to Slack is
  * `proxy` (`HTTPS_PROXY`, `HTTP_PROXY`, `NO_PROXY`). The URL and the token are secrets: a
@@ -76,7 +83,11 @@ export const SlackEnvSchema = SlackVariables.transform((env, ctx) => {
         "SLACK_WEBHOOK_URL",
         "is required: set SLACK_WEBHOOK_URL (an incoming webhook), or SLACK_BOT_TOKEN with SLACK_CHANNEL and AUDIT_TABLE (a bot, which threads); or their _ARN",
       );
-    const slack: SlackWay = { kind: "webhook", url: webhook };
+    const slack: SlackWay = {
+      kind: "webhook",
+      url: webhook,
+      ...(env.AUDIT_TABLE ? { auditTable: env.AUDIT_TABLE } : {}),
+    };
     return { slack, ...common };
   }
   if (!env.SLACK_CHANNEL)

@@ -1,6 +1,8 @@
 import { slackText } from "@fleet-auditor/audit";
 import { healthSlackMessage, type SlackMessage, slackMessage, testSlackMessage } from "@fleet-auditor/render";
-import type { RunLogger, SlackPoster, SlackThreads } from "./ports.ts";
+import { inOrder } from "./in-order.ts";
+import { type MessagePlace, placeOf } from "./message-place.ts";
+import type { MessageOrder, RunLogger, SlackPoster, SlackThreads } from "./ports.ts";
 import { type Placement, postInThread, type TellsIncident } from "./slack-thread.ts";
 import { structuredMessage } from "./structured-message.ts";
 
@@ -33,17 +35,23 @@ export function slackMessageFor(delivered: string): {
   runId?: string;
   /** An incident message's incident: what its thread is kept by. */
   incident?: TellsIncident;
+  /** An incident message's or health notice's place among its key's (`placeOf`). */
+  place?: MessagePlace;
 } {
   const read = structuredMessage(delivered);
+  const place = placeOf(read);
+  const placed = place ? { place } : {};
   if (read.kind === "digest") {
     const { runId, incident } = read.digest;
     return {
       message: slackMessage(read.digest),
       runId,
       ...(incident ? { incident: { key: incident.key, status: incident.status } } : {}),
+      ...placed,
     };
   }
-  if (read.kind === "health") return { message: healthSlackMessage(read.notice), runId: read.notice.runId };
+  if (read.kind === "health")
+    return { message: healthSlackMessage(read.notice), runId: read.notice.runId, ...placed };
   if (read.kind === "test") return { message: testSlackMessage(read.notice) };
   const text = slackText(delivered, 2_900);
   return {
@@ -62,34 +70,59 @@ export function slackMessageFor(delivered: string): {
  * own. A post that fails throws, so that Lambda retries the invocation (SNS invokes
  * asynchronously) and the failure ends in the function's failure destination, never dropped in
  * silence.
+ *
+ * With `order`, an incident message or a health notice is posted in its key's order (`inOrder`).
+ * One older than the last posted under its key (Lambda retried it after the next run's message
+ * went through) is dropped, logged and counted, not posted marked as late: a thread is read from
+ * the bottom as the incident's story so far, and its old news there (an opening below the end,
+ * with the notification its `text` sends) reads as the incident's present, whatever a marker
+ * says; what it told is in the run report (`fleet-auditor runs show RUN_ID`, its run ID in the
+ * log line). A retry of one already posted is dropped too, and posts nothing twice.
  */
 export async function deliverToSlack(
-  deps: { poster: SlackPoster; threads?: SlackThreads; log?: RunLogger },
+  deps: { poster: SlackPoster; threads?: SlackThreads; order?: MessageOrder; log?: RunLogger },
   delivered: readonly DeliveredMessage[],
   deadline: number,
-): Promise<{ posted: number }> {
-  let posted = 0;
+): Promise<{ posted: number; dropped: number }> {
+  const counts = { posted: 0, dropped: 0 };
   for (const one of delivered) {
-    const { message, runId, incident } = messageOf(one, deps.log);
+    const { message, runId, incident, place } = messageOf(one, deps.log);
     const keys = {
       snsMessageId: one.id,
       ...(runId ? { runId } : {}),
-      ...(incident ? { incidentKey: incident.key } : {}),
+      ...(incident ? { incidentKey: incident.key } : place ? { key: place.key } : {}),
     };
-    let placement: Placement;
-    try {
-      placement = await post(deps, message, incident, deadline, keys);
-    } catch (err) {
-      deps.log?.warn("Slack post failed; the invocation fails so that Lambda retries it", {
-        ...keys,
-        error: (err as Error).message,
-      });
-      throw err;
+    const posting = () => postLogged(deps, message, incident, deadline, keys);
+    if (!place || !deps.order) {
+      await posting();
+      counts.posted++;
+      continue;
     }
-    posted++;
-    deps.log?.info("posted to Slack", { ...keys, blocks: message.blocks.length, placement });
+    const done = await inOrder({ order: deps.order, log: deps.log }, place, deadline, posting, keys);
+    counts[done.applied ? "posted" : "dropped"]++;
   }
-  return { posted };
+  return counts;
+}
+
+/** One post, logged where it went; a post that fails is logged and thrown. */
+async function postLogged(
+  deps: { poster: SlackPoster; threads?: SlackThreads; log?: RunLogger },
+  message: SlackMessage,
+  incident: TellsIncident | undefined,
+  deadline: number,
+  keys: Record<string, unknown>,
+): Promise<void> {
+  let placement: Placement;
+  try {
+    placement = await post(deps, message, incident, deadline, keys);
+  } catch (err) {
+    deps.log?.warn("Slack post failed; the invocation fails so that Lambda retries it", {
+      ...keys,
+      error: (err as Error).message,
+    });
+    throw err;
+  }
+  deps.log?.info("posted to Slack", { ...keys, blocks: message.blocks.length, placement });
 }
 
 /** One message: in its incident's thread where the poster can thread, else on its own. */

@@ -118,13 +118,19 @@ describe.each([
     expect((await s.loadSnapshot(a)).size).toBe(0);
   });
 
-  it("keeps every field of an entry, its incident too, as it was committed", async () => {
+  it("keeps every field of an entry, its incidents on every route and a roll-up's thread too, as it was committed", async () => {
     const s = make();
     const a = audit();
     await s.acquireLease(a, "one", T0, T1);
     const kept: SnapshotEntry = {
       ...entry("x"),
-      incident: { key: "inc-1", openedAt: T0.toISOString(), values: { state: "failed", region: "eu-1" } },
+      incident: {
+        key: "inc-1",
+        openedAt: T0.toISOString(),
+        values: { state: "failed", region: "eu-1" },
+        thread: "inc-roll-up",
+      },
+      routes: { pager: { key: "inc-2", openedAt: T0.toISOString(), values: { audit: "failing" } } },
     };
     await s.commit(a, [{ op: "put", entry: kept }], { owner: "one", until: T2 });
     expect((await s.loadSnapshot(a)).get("x")).toEqual(kept);

@@ -109,6 +109,7 @@ const digestsOf = (delivered: Delivered[]) =>
 
 describe("the applications audit (status table, dynalite or DynamoDB Local, fauxqs)", () => {
   it("tells stuck Applications by node, a refusing node and quarantined messages, then their resolution", async () => {
+    // The refusing node (edge-8) has no stuck Application: one it had would be held back by it.
     await ingest(
       [
         message("stuck-1", "InApplying", 0),
@@ -118,7 +119,7 @@ describe("the applications audit (status table, dynalite or DynamoDB Local, faux
         message("done", "InApplying", 0, { node: "edge-9" }),
         message("done", "Approved", 1, { node: "edge-9" }),
         ...Array.from({ length: 6 }, (_, i) =>
-          message(`rbac-${i}`, "Rejected", 20 + i, { error: forbidden }),
+          message(`rbac-${i}`, "Rejected", 20 + i, { node: "edge-8", error: forbidden }),
         ),
         ...Array.from({ length: 4 }, (_, i) =>
           message(`few-${i}`, "Rejected", 20, { node: "edge-2", error: forbidden }),
@@ -134,11 +135,11 @@ describe("the applications audit (status table, dynalite or DynamoDB Local, faux
       "firing app:stuck-2",
       "firing app:stuck-3",
       "firing quarantine:MS_NOT_JSON",
-      "firing refusals:edge-17:403:Forbidden",
+      "firing refusals:edge-8:403:Forbidden",
     ]);
     const [told] = digestsOf(await drain());
     expect(told?.subject).toMatch(/\| test-edge \| WARNING/);
-    expect(told?.email).toContain("node edge-17: 6 × 403 Forbidden on list services");
+    expect(told?.email).toContain("node edge-8: 6 × 403 Forbidden on list services");
     expect(told?.email).toContain("node edge-17: list /core/v1/services/null/null");
     expect(told?.email).toContain("inspect: fleet-auditor apps status --node edge-17");
     expect(told?.email).toContain("Scan complete: ");
@@ -152,7 +153,7 @@ describe("the applications audit (status table, dynalite or DynamoDB Local, faux
     ]);
     const refused = told?.digest.transitions.find((t) => t.edge?.what === "refused");
     expect(refused?.edge).toMatchObject({
-      node: "edge-17",
+      node: "edge-8",
       code: 403,
       count: 6,
       requests: ["list services"],
@@ -181,7 +182,7 @@ describe("the applications audit (status table, dynalite or DynamoDB Local, faux
       "firing app:fresh",
       "resolved app:stuck-1",
       "resolved quarantine:MS_NOT_JSON",
-      "resolved refusals:edge-17:403:Forbidden",
+      "resolved refusals:edge-8:403:Forbidden",
     ]);
     const [resolved] = digestsOf(await drain());
     expect(resolved?.email).toContain("the node's refusals fell below the threshold");
@@ -253,6 +254,58 @@ describe("the applications audit (status table, dynalite or DynamoDB Local, faux
     expect(summary.notified).toMatchObject({ suppressed: 1 });
     const [told] = digestsOf(await drain());
     expect(told?.digest.transitions.map((t) => t.edge?.node)).toEqual(["edge-6"]);
+  });
+
+  it("holds back a refusing node's stuck Applications while it refuses, counts them, and tells them once it no longer does", async () => {
+    await ingest(
+      [
+        message("stuck-1", "InApplying", 0),
+        message("stuck-2", "PreApplying", 1, { key: "/apps/v1/deployments/default/nginx", verb: "get" }),
+        ...Array.from({ length: 6 }, (_, i) =>
+          message(`rbac-${i}`, "Rejected", 20 + i, { error: forbidden }),
+        ),
+      ],
+      26,
+    );
+    const refusal = "refusals:edge-17:403:Forbidden";
+    const first = await run(30);
+    expect(first.transitions.map((t) => [t.kind, t.instanceID, t.inhibitedBy]).sort()).toEqual([
+      ["firing", "app:stuck-1", refusal],
+      ["firing", "app:stuck-2", refusal],
+      ["firing", refusal, undefined],
+    ]);
+    expect(first.notified).toMatchObject({ messages: 1, suppressed: 0, inhibited: 2 });
+    // Only the node's message goes out: its stuck Applications are in no message.
+    const [told] = digestsOf(await drain());
+    expect(told?.digest.transitions.map((t) => `${t.edge?.what} ${t.edge?.node}`)).toEqual([
+      "refused edge-17",
+    ]);
+    expect(told?.email).not.toContain("stuck");
+    // The run's report keeps them, with the finding that held them back.
+    const report = await deps.ports.reports?.loadReport(first.runId);
+    expect(
+      report?.transitions
+        .filter((t) => t.inhibitedBy === refusal)
+        .map((t) => t.key)
+        .sort(),
+    ).toEqual(["app:stuck-1", "app:stuck-2"]);
+    // Still refusing: nothing to tell, and the Applications are not resolved by it.
+    expect((await run(35)).transitions).toEqual([]);
+    expect(await drain()).toEqual([]);
+    // The refusals leave the window; the Applications are still stuck, and are told now.
+    const second = await run(45);
+    expect(second.transitions.map((t) => `${t.kind} ${t.instanceID}`).sort()).toEqual([
+      "firing app:stuck-1",
+      "firing app:stuck-2",
+      `resolved ${refusal}`,
+    ]);
+    expect(second.notified.inhibited).toBeUndefined();
+    const [released] = digestsOf(await drain());
+    expect(released?.digest.transitions.map((t) => `${t.kind} ${t.edge?.what}`).sort()).toEqual([
+      "firing stuck",
+      "firing stuck",
+      "resolved refused",
+    ]);
   });
 
   it("refuses KEB filters, and needs the status table", async () => {

@@ -41,6 +41,7 @@ describe("deliverToPager", () => {
       sent: 1,
       triggered: 1,
       resolved: 0,
+      dropped: 0,
     });
     // A retried invocation adds to the open alert instead of opening another.
     await deliver([incidentText("firing", "inc-first")]);

@@ -30,6 +30,19 @@ async function scan(table: string): Promise<Item[]> {
   return items;
 }
 
+/**
+ * An item as the release before reads it: it reads an entry's `incident` by its key, opening and
+ * values, and knows nothing of routes. What routes add (the other routes' incidents, a storm's
+ * roll-up thread) it leaves alone and writes back as it found it.
+ */
+function asBefore(entry: SnapshotEntry | undefined): SnapshotEntry | undefined {
+  if (!entry) return entry;
+  const { routes: _routes, incident, ...rest } = entry;
+  if (!incident) return rest;
+  const { thread: _thread, ...own } = incident;
+  return { ...rest, incident: own };
+}
+
 describe("a rollback over state today's release wrote", () => {
   it("finds in every snapshot item what the release before reads of its own (state flat-form-beside-labels)", async () => {
     const recorded = (
@@ -49,7 +62,7 @@ describe("a rollback over state today's release wrote", () => {
     const today = items.filter((i) => i.sk.startsWith("RT#"));
     expect(today.length).toBe(before.size);
     for (const item of today) {
-      expect(item.entry, item.sk).toEqual(before.get(`${item.pk} ${item.sk}`));
+      expect(asBefore(item.entry), item.sk).toEqual(before.get(`${item.pk} ${item.sk}`));
       expect(item.entry, `${item.sk} keeps no flat form`).not.toHaveProperty("instanceID");
       expect(item.entry?.finding, `${item.sk} keeps no flat form`).not.toHaveProperty("instanceID");
     }

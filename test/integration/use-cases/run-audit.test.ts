@@ -1,6 +1,7 @@
 import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import { PublishCommand, SNSClient } from "@aws-sdk/client-sns";
 import type { RunReportStore } from "@fleet-auditor/audit";
+import { KEB_AUDITS } from "@fleet-auditor/keb-audits";
 import { generateFleet } from "@fleet-auditor/keb-kubeedge-sim";
 import { SnsAlertPublisher } from "@fleet-auditor/notify";
 import { HEALTH_RUNBOOK_DOC, HealthV1Schema } from "@fleet-auditor/render";
@@ -13,7 +14,9 @@ import {
 } from "@fleet-auditor/store";
 import {
   type AuditRunDeps,
+  inhibitRulesEnvSchema,
   LEDGER_TRANSITIONS,
+  parseConfig,
   parseRunInput,
   RunInputError,
   runAudit,
@@ -169,6 +172,45 @@ describe("runAudit end to end (KEB simulator, dynalite, fauxqs)", () => {
     expect(msg?.subject).toBe(
       "error (err_deprovisioning) in uksouth +2 more: 1 new runtime, 1 changed, 1 recovered | CRITICAL",
     );
+  });
+
+  it("holds back what a stage's inhibition rule names while its source fires, and tells it once the source resolves", async () => {
+    // The stage's rule, as the deploy writes it: a runtime in error holds back the failed ones of its region.
+    const rule = { sourceMatchers: ["state=error"], targetMatchers: ["state=failed"], equal: ["region"] };
+    const grouping = parseConfig(inhibitRulesEnvSchema(KEB_AUDITS), {
+      INHIBIT_RULES_FAILING: JSON.stringify([rule]),
+    });
+    const staged = withDeps(deps, { ports: { audits: testAudits({ client: kit.client(), grouping }) } });
+    const first = await runAudit(staged, { audit: "failing", scheduledTime: hour(0) });
+    const report = await deps.ports.reports?.loadReport(first.runId);
+    const rows = report?.transitions ?? [];
+    const regionOf = (t: (typeof rows)[number]): string => t.finding.labels.region ?? "";
+    // The least key of the runtimes in error in each region: the one that holds its failed ones back.
+    const source = new Map<string, string>();
+    for (const t of [...rows].sort((a, b) => (a.key < b.key ? 1 : -1)))
+      if (t.state === "error") source.set(regionOf(t), t.key);
+    const held = rows.filter((t) => t.state === "failed" && source.has(regionOf(t)));
+    expect(held.length).toBeGreaterThan(0);
+    expect(rows.filter((t) => t.inhibitedBy).map((t) => [t.key, t.inhibitedBy])).toEqual(
+      held.map((t) => [t.key, source.get(regionOf(t))]),
+    );
+    expect(first.notified).toMatchObject({
+      inhibited: held.length,
+      transitions: first.flagged - held.length,
+    });
+    // The digest names none of them.
+    const [msg] = messagesOf(await drainAll());
+    const named = (
+      JSON.parse(msg?.body.default ?? "{}") as { transitions: Array<{ instanceID: string }> }
+    ).transitions.map((t) => t.instanceID);
+    expect(named.length).toBeGreaterThan(0);
+    expect(named.filter((key) => held.some((t) => t.key === key))).toEqual([]);
+    // Every runtime in error recovers: the failed ones they held back are told now, as firing.
+    for (const t of rows) if (t.state === "error") kit.sim.fleet.recover(t.key);
+    const second = await runAudit(staged, { audit: "failing", scheduledTime: hour(1) });
+    const byId = new Map(second.transitions.map((t) => [t.instanceID, t]));
+    for (const t of held) expect(byId.get(t.key)).toMatchObject({ kind: "firing", state: "failed" });
+    expect(second.notified.inhibited).toBeUndefined();
   });
 
   it("audits expired runtimes with state=all and rates suspended ones info", async () => {

@@ -120,7 +120,8 @@ describe("Slack threads through the bot", () => {
       logs
         .filter((line) => line.startsWith("posted to Slack"))
         .map((line) => /"placement":"(\w+)"/.exec(line)?.[1]),
-    ).toEqual(["parent", "parent", "reply", "reply", "reply", "reply", "parent", "alone", "alone", "alone"]);
+      // The roll-up starts a thread of its own too: the news of the incidents it rolled up follows it.
+    ).toEqual(["parent", "parent", "reply", "reply", "reply", "reply", "parent", "parent", "alone", "alone"]);
   });
 
   it("through an incoming webhook, posts each message on its own and looks up no thread", async () => {

@@ -2,7 +2,7 @@ import {
   type AuditDefinition,
   definePresenter,
   type Finding,
-  parseMatcher,
+  parseMatchers,
   type Silence,
 } from "@fleet-auditor/audit";
 import { type DigestV1, DigestV1Schema, reportDigests, slackMessage } from "@fleet-auditor/render";
@@ -92,7 +92,7 @@ const at = (minutes: number): string => new Date(T0 + minutes * 60_000).toISOStr
 const silence = (id: string, match: string[]): Silence => ({
   id,
   audit: "certificates",
-  match: match.map(parseMatcher),
+  match: match.flatMap(parseMatchers),
   startsAt: at(-60),
   endsAt: at(600),
   createdBy: "test",

@@ -1,6 +1,7 @@
 import {
   DEFAULT_POLICY,
   type DiffResult,
+  defaultRoutes,
   diffSnapshot,
   type Finding,
   type Silence,
@@ -36,7 +37,7 @@ function run(
     previous: snapshot,
     findings,
     problemKey: kebPresenter.problemKey,
-    incidents: { landscape, groupBy: KEB_GROUP_BY },
+    incidents: { landscape, routes: defaultRoutes(KEB_GROUP_BY) },
     complete: true,
     now: at(minute),
     policy: DEFAULT_POLICY,
@@ -155,32 +156,58 @@ describe("incidents", () => {
     };
     const pagerOf = (r: ReturnType<typeof run>) =>
       Object.fromEntries(
-        r.result.transitions.flatMap((t) => (t.incident?.pager ? [[t.key, t.incident.pager]] : [])),
+        r.result.transitions.flatMap((t) => {
+          const paged = t.incidents?.pager?.pager;
+          return paged ? [[t.key, paged]] : [];
+        }),
       );
+    const pageOf = (r: ReturnType<typeof run>, key: string) =>
+      r.result.transitions.find((t) => t.key === key)?.incidents?.pager?.key;
 
-    it("hears an incident once when it becomes critical and once when it stops being critical", () => {
-      // a critical, b a warning with the same values: one incident, paged for a.
+    it("opens one page for the critical findings of an audit, whatever their region or reason, and ends it with the last", () => {
+      // a critical, b a warning with the same values: the pager hears of a alone.
       const opened = run(new Map(), [inRegion("a", "eu-1"), warning("b", "eu-1"), warning("c", "us-1")], 0);
-      expect(pagerOf(opened)).toEqual({ a: "trigger", b: "trigger" });
+      expect(pagerOf(opened)).toEqual({ a: "trigger" });
       expect(opened.incidentOf("c")).toBeDefined();
-      // A second critical member joins: the pager has heard of this incident already.
+      // Critical members elsewhere and for other reasons join the one page.
       const joined = run(
         opened.next,
-        [inRegion("a", "eu-1"), warning("b", "eu-1"), inRegion("d", "eu-1")],
+        [
+          inRegion("a", "eu-1"),
+          warning("b", "eu-1"),
+          inRegion("d", "us-1", "err_timeout"),
+          inRegion("e", "ap-1"),
+        ],
         10,
       );
       expect(pagerOf(joined)).toEqual({});
-      // a resolves, d stays critical: nothing for the pager. d resolves: the incident is no
-      // longer critical though b keeps it open, and the pager hears the end of its part.
-      const one = run(joined.next, [warning("b", "eu-1"), inRegion("d", "eu-1")], 20);
+      expect(pageOf(joined, "d")).toBe(pageOf(opened, "a"));
+      expect(pageOf(joined, "e")).toBe(pageOf(opened, "a"));
+      // a and e resolve, d stays critical: nothing for the pager. d resolves: the page ends,
+      // though the warning b keeps its chat incident open.
+      const one = run(joined.next, [warning("b", "eu-1"), inRegion("d", "us-1", "err_timeout")], 20);
       expect(pagerOf(one)).toEqual({});
       const none = run(one.next, [warning("b", "eu-1")], 30);
       expect(pagerOf(none)).toEqual({ d: "resolve" });
-      expect(none.result.transitions[0]?.incident?.ended).toBeUndefined();
+      expect(none.result.transitions[0]?.incidents?.pager).toMatchObject({ ended: true, firing: 0 });
       // The last (warning) member's end is no news for the pager.
       const ended = run(none.next, [], 40);
       expect(ended.result.transitions[0]?.incident).toMatchObject({ ended: true });
       expect(pagerOf(ended)).toEqual({});
+    });
+
+    it("keeps a page open while its incident lasts, when its member is no longer critical", () => {
+      const opened = run(new Map(), [inRegion("a", "eu-1")], 0);
+      expect(pagerOf(opened)).toEqual({ a: "trigger" });
+      const milder = edited(warning("a", "eu-1"), (_, op) => ({ operation: { ...op, operationID: "op-2" } }));
+      const eased = run(opened.next, [milder], 10);
+      expect(eased.result.transitions[0]).toMatchObject({
+        kind: "changed",
+        incidents: { pager: { firing: 1 } },
+      });
+      expect(pagerOf(eased)).toEqual({});
+      const ended = run(eased.next, [], 20);
+      expect(pagerOf(ended)).toEqual({ a: "resolve" });
     });
 
     it("hears of a warning incident that turns critical, and of a critical one ending in one run", () => {
@@ -212,7 +239,10 @@ describe("incidents", () => {
       const still = run(quiet.next, [inRegion("a", "eu-1")], 10, "prod", [silence]);
       expect(pagerOf(still)).toEqual({});
       const loud = run(still.next, [inRegion("a", "eu-1")], 20, "prod", [silence]);
-      expect(loud.result.transitions[0]).toMatchObject({ kind: "firing", incident: { pager: "trigger" } });
+      expect(loud.result.transitions[0]).toMatchObject({
+        kind: "firing",
+        incidents: { pager: { pager: "trigger" } },
+      });
     });
 
     // docs/notifications.md, "The pager": a silence that began after a member's news was told
@@ -230,9 +260,10 @@ describe("incidents", () => {
       const worse = edited(finding("a"), (_, op) => ({ operation: { ...op, operationID: "op-2" } }));
       const r = run(opened.next, [worse], 10, "prod", [silence]);
       expect(r.result.transitions).toMatchObject([
-        { kind: "changed", silencedBy: "s-a", incident: { pager: "trigger" } },
+        { kind: "changed", silencedBy: "s-a", incidents: { pager: { pager: "trigger" } } },
       ]);
-      const paged = renderPagerMessages(ctx, r.result.transitions).map(
+      const onPager = r.result.transitions.map((t) => ({ ...t, incident: t.incidents?.pager }));
+      const paged = renderPagerMessages(ctx, onPager).map(
         (m) =>
           (JSON.parse(JSON.parse(m.message).default) as { incident?: { status: string } }).incident?.status,
       );

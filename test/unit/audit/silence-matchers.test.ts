@@ -1,7 +1,7 @@
 import {
   incidentMatchers,
   matchesAll,
-  parseMatcher,
+  parseMatchers,
   type Silence,
   SilenceMatcherError,
   silenceState,
@@ -33,7 +33,7 @@ const silence = (over: Partial<Silence>): Silence => ({
   comment: "maintenance",
   ...over,
 });
-const matches = (texts: string[], f = keb): boolean => matchesAll(texts.map(parseMatcher), f.labels);
+const matches = (texts: string[], f = keb): boolean => matchesAll(texts.flatMap(parseMatchers), f.labels);
 
 describe("label matchers", () => {
   it("match with Alertmanager's four operators", () => {
@@ -52,8 +52,39 @@ describe("label matchers", () => {
 
   it("read a label a finding does not have as empty", () => {
     expect(matches(["node="])).toBe(true);
+    expect(matches(['node=""'])).toBe(true);
+    expect(matches(['node!=""'])).toBe(false);
     expect(matches(["node=~.+"])).toBe(false);
+    expect(matches(["node=~.*"])).toBe(true);
     expect(matches(["region="], edge)).toBe(true);
+    // A label the finding has, even empty-looking ones: `!=""` requires it.
+    expect(matches(['region!=""'])).toBe(true);
+    expect(matches(['region=""'])).toBe(false);
+  });
+
+  it("anchor a quoted expression, and one in a braced list, as a bare one", () => {
+    expect(matches(['reason=~"err"'])).toBe(false);
+    expect(matches(['{reason=~"err_.*", region="eu-central-1"}'])).toBe(true);
+    expect(matches(['{reason=~"err_.*", region="eu-central"}'])).toBe(false);
+    expect(matches(['reason=~"provisioning|err_provisioning"'])).toBe(true);
+    // The alternation is inside the anchors: `^(?:err|x)$`, not `^err|x$`.
+    expect(matches(["reason=~err|x"])).toBe(false);
+  });
+
+  it("let . stop at a line break unless the expression says (?s), as Go's regexp does", () => {
+    // Findings' labels are bounded to one line; the rule is Alertmanager's all the same.
+    const twoLines = { ...keb, labels: { ...keb.labels, reason: "quota\nexceeded" } };
+    const holds = (op: "=~" | "!~", value: string): boolean =>
+      matchesAll([{ name: "reason", op, value }], twoLines.labels);
+    expect(holds("=~", "quota.exceeded")).toBe(false);
+    expect(holds("=~", "(?s)quota.exceeded")).toBe(true);
+    expect(holds("=~", "quota.*")).toBe(false);
+    expect(holds("!~", "quota.*")).toBe(true);
+    // `$` is the end of the value, not of a line, unless the expression says `(?m)`.
+    expect(holds("=~", "quota$\\n.*")).toBe(false);
+    expect(holds("=~", "(?m)quota$\\n.*")).toBe(true);
+    expect(matches(['reason=~"(?s)quota.exceeded"'], twoLines)).toBe(true);
+    expect(matches([String.raw`reason="quota\nexceeded"`], twoLines)).toBe(true);
   });
 
   it("give an edge finding its node, verb, resource, namespace, name and status", () => {
@@ -75,11 +106,11 @@ describe("label matchers", () => {
   });
 
   it("refuse what cannot be a matcher, naming the problem", () => {
-    expect(() => parseMatcher("region")).toThrow(SilenceMatcherError);
-    expect(() => parseMatcher("Region=x")).toThrow(/label name/);
-    expect(() => parseMatcher("reason=~(")).toThrow(/RE2/);
-    expect(() => parseMatcher("reason=~(?<=x)y")).toThrow(/RE2/);
-    expect(() => parseMatcher(`reason=~${"a".repeat(1_001)}`)).toThrow(/at most 1000/);
+    expect(() => parseMatchers("region")).toThrow(SilenceMatcherError);
+    expect(() => parseMatchers("Region=x")).toThrow(/label name/);
+    expect(() => parseMatchers("reason=~(")).toThrow(/RE2/);
+    expect(() => parseMatchers("reason=~(?<=x)y")).toThrow(/RE2/);
+    expect(() => parseMatchers(`reason=~${"a".repeat(1_001)}`)).toThrow(/at most 1000/);
   });
 
   it("let a stored expression that no longer compiles match nothing, without throwing", () => {
@@ -90,11 +121,24 @@ describe("label matchers", () => {
 
 describe("silences", () => {
   it("silence with label matchers", () => {
-    const s = silence({ match: [parseMatcher("reason=~err_.*"), parseMatcher("plan!=trial")] });
+    const s = silence({ match: parseMatchers("{reason=~err_.*, plan!=trial}") });
     expect(silencing(keb, "failing", [s], NOW)?.id).toBe("s-1");
     expect(
       silencing({ ...keb, labels: { ...keb.labels, plan: "trial" } }, "failing", [s], NOW),
     ).toBeUndefined();
+  });
+
+  it("match a stored silence by its matchers as they were stored, whatever their text would read as now", () => {
+    // Earlier releases took `--match reason=a,b` and `--match 'reason=~err\.x'` as one matcher
+    // each and stored the values as typed; the store keeps matchers, never their text.
+    const labels = { ...keb.labels, reason: "quota, retry", region: "eu\\1" };
+    const stored = silence({
+      match: [
+        { name: "reason", op: "=", value: "quota, retry" },
+        { name: "region", op: "=~", value: "eu\\\\1" },
+      ],
+    });
+    expect(silencing({ ...keb, labels }, "failing", [stored], NOW)?.id).toBe("s-1");
   });
 
   it("never silence everything: a silence without a matcher matches nothing", () => {

@@ -4,6 +4,7 @@ import {
   DEFAULT_POLICY,
   diffSnapshot,
   type Finding,
+  type InhibitRule,
   keyPrintOf,
   type Silence,
   type SnapshotEntry,
@@ -29,6 +30,15 @@ const silence: Silence = {
   comment: "maintenance",
 };
 
+// A runtime in `error` holds back the `failed` ones of its account (every test runtime's is ga-1).
+const inhibitRules: InhibitRule[] = [
+  {
+    sourceMatchers: [{ name: "state", op: "=", value: "error" }],
+    targetMatchers: [{ name: "state", op: "=", value: "failed" }],
+    equal: ["account"],
+  },
+];
+
 interface Step {
   findings: Finding[];
   at: Date;
@@ -46,6 +56,7 @@ function judge(snapshot: Map<string, SnapshotEntry>, step: Step) {
     now: step.at,
     policy: step.policy ?? DEFAULT_POLICY,
     silences: [silence],
+    inhibitRules,
   };
   const diff = diffSnapshot({ ...input, previous: snapshot });
   return { diff, unchanged: unchangedSince(fingerprintOf(snapshot), input) };
@@ -129,6 +140,18 @@ describe("unchangedSince", () => {
         policy: twice,
       }).unchanged,
     ).toBe(false);
+  });
+
+  it("keeps a finding an inhibition held back since it fired quiet while its source fires, and not once it stops", () => {
+    const snapshot = commitRun(new Map(), { findings: [finding("src", "error"), finding("a")], at: T0 });
+    expect(snapshot.get("a")?.notifiedAt).toBeNull();
+    const still = judge(snapshot, { findings: [finding("src", "error"), finding("a")], at: hours(2) });
+    expect(still.unchanged).toBe(true);
+    expect(still.diff).toEqual({ transitions: [], changes: [] });
+    // An incomplete scan that no longer lists the source: `a` is told now, so this is no steady run.
+    const released = judge(snapshot, { findings: [finding("a")], at: hours(3), complete: false });
+    expect(released.unchanged).toBe(false);
+    expect(released.diff.transitions).toMatchObject([{ kind: "firing", key: "a" }]);
   });
 
   it("never says unchanged where the diff would tell or write, over many runs of a moving fleet", () => {

@@ -54,4 +54,25 @@ describe("stages.json refuses what AWS refuses", () => {
         /^stages\.prod\.region: expected an AWS region/,
       );
   });
+
+  it("takes inhibition rules whose matchers parse and name the audit's labels, and names the rule and field of one that does not", () => {
+    const rule = { sourceMatchers: ["state=failed"], targetMatchers: ["reason=~err_.*"], equal: ["region"] };
+    expect(problems({ inhibitRules: { failing: [rule], applications: [] } })).toEqual([]);
+    const bad = (change: Record<string, unknown>) =>
+      problems({ inhibitRules: { failing: [rule, { ...rule, ...change }] } }).join("\n");
+    expect(bad({ targetMatchers: ["state=failed", "reason=~("] })).toMatch(
+      /^stages\.prod\.inhibitRules\.failing\.1\.targetMatchers\.1: matcher "reason=~\(": not a regular expression RE2 accepts/,
+    );
+    expect(bad({ sourceMatchers: ["state"] })).toMatch(
+      /^stages\.prod\.inhibitRules\.failing\.1\.sourceMatchers\.0: matcher "state": expected NAME=VALUE/,
+    );
+    expect(bad({ sourceMatchers: ["node=edge-1"] })).toMatch(
+      /^stages\.prod\.inhibitRules\.failing\.1\.sourceMatchers\.0: .*no label node on these findings/,
+    );
+    expect(bad({ equal: ["node"] })).toMatch(/^stages\.prod\.inhibitRules\.failing\.1\.equal\.0: /);
+    expect(bad({ targetMatchers: [] })).toMatch(
+      /^stages\.prod\.inhibitRules\.failing\.1\.targetMatchers: expected at least one matcher/,
+    );
+    expect(problems({ inhibitRules: { nightly: [rule] } }).join("\n")).toMatch(/Unrecognized key: "nightly"/);
+  });
 });

@@ -64,15 +64,48 @@ describe("incident messages", () => {
     const [open] = l.run([failing("a", "eu-1")], 0);
     const storm = Array.from({ length: 50 }, (_, i) => failing(`s-${i}`, `region-${i}`));
     const sent = l.run([failing("a", "eu-1", "err_timeout", "op-2"), ...storm], 1);
-    const own = sent.filter((m) => parts(m).digest.incident);
-    expect(own).toHaveLength(MAX_NEW_INCIDENT_MESSAGES + 1);
-    expect(own.map(thread)).toContain(thread(open));
-    const rollUps = sent.filter((m) => !parts(m).digest.incident);
+    const size = (m: DigestMessage) => m.transitions.length + m.omitted.length;
+    // The open incident's news in its thread, the cap of new incidents each in one, one roll-up.
+    expect(sent).toHaveLength(MAX_NEW_INCIDENT_MESSAGES + 2);
+    expect(sent.map(thread)).toContain(thread(open));
+    const rollUps = sent.filter((m) => size(m) > 1);
     expect(rollUps).toHaveLength(1);
+    expect(size(rollUps[0] as DigestMessage)).toBe(50 - MAX_NEW_INCIDENT_MESSAGES);
     expect(rollUps[0]?.attributes.format).toBe("incident");
+    expect(new Set(sent.map(thread)).size).toBe(sent.length);
+    expect(parts(rollUps[0]).digest.incident?.status).toBe("firing");
     // Every transition of the storm is in exactly one message, named or counted.
     const covered = sent.flatMap((m) => [...m.transitions, ...m.omitted]);
     expect(new Set(covered).size).toBe(51);
     expect(covered).toHaveLength(51);
+  });
+
+  it("tell a rolled-up incident's recovery in the roll-up's thread, never as a new top-level post", () => {
+    const l = new Landscape();
+    const storm = Array.from({ length: 30 }, (_, i) =>
+      failing(`s-${i}`, `region-${String(i).padStart(2, "0")}`),
+    );
+    const sent = l.run(storm, 0);
+    const size = (m: DigestMessage) => m.transitions.length + m.omitted.length;
+    const rollUp = sent.find((m) => size(m) > 1);
+    const rolled = new Set((rollUp?.transitions ?? []).concat(rollUp?.omitted ?? []));
+    expect(rolled.size).toBe(30 - MAX_NEW_INCIDENT_MESSAGES);
+    const ownThreads = new Set(sent.filter((m) => m !== rollUp).map(thread));
+    // Half of every incident recovers: the rolled-up ones' ends are one message, in the roll-up's thread.
+    const partial = l.run(
+      storm.filter((_, i) => i % 2 === 0),
+      1,
+    );
+    const inRollUp = partial.filter((m) => thread(m) === thread(rollUp));
+    expect(inRollUp).toHaveLength(1);
+    expect(parts(inRollUp[0]).digest.incident?.status).toBe("firing");
+    for (const m of partial) expect(thread(m) === thread(rollUp) || ownThreads.has(thread(m))).toBe(true);
+    expect(partial.length).toBeLessThanOrEqual(MAX_NEW_INCIDENT_MESSAGES + 1);
+    // Everything recovers: the roll-up's thread hears it is over.
+    const over = l.run([], 2);
+    const end = over.filter((m) => thread(m) === thread(rollUp));
+    expect(end).toHaveLength(1);
+    expect(parts(end[0]).digest.incident?.status).toBe("resolved");
+    for (const m of over) expect(thread(m) === thread(rollUp) || ownThreads.has(thread(m))).toBe(true);
   });
 });

@@ -1,4 +1,4 @@
-import { type DigestContext, reportCommand, type Transition } from "@fleet-auditor/audit";
+import { type DigestContext, parseMatchers, reportCommand, type Transition } from "@fleet-auditor/audit";
 import { EDGE_GROUP_BY, edgePresenter, refusedFinding } from "@fleet-auditor/kubeedge-audit";
 import {
   type ChatbotNotification,
@@ -161,7 +161,9 @@ describe("commands in messages", () => {
     expect(command).toBeDefined();
     expect(cmds.chatbot.silence).toEqual([command]);
     expect(cmds.slack.silence).toEqual([command]);
-    expect(shellWords(command as string)).toEqual([
+    const words = shellWords(command as string);
+    // Each value in Alertmanager's double quotes, where `--match` reads it back exactly.
+    expect(words).toEqual([
       "fleet-auditor",
       "silences",
       "add",
@@ -170,15 +172,21 @@ describe("commands in messages", () => {
       "--match",
       "state=failed",
       "--match",
-      `reason=${reason}`,
+      String.raw`reason="err \"quota\" | tee /etc/passwd"`,
       "--match",
-      `region=${region}`,
+      `region="${region}"`,
       "--for",
       "4h",
       "--comment",
       `acknowledged: failed ${reason} ${region}`,
       "--by",
       "$USER",
+    ]);
+    const matched = words.flatMap((w, i) => (words[i - 1] === "--match" ? parseMatchers(w) : []));
+    expect(matched).toEqual([
+      { name: "state", op: "=", value: "failed" },
+      { name: "reason", op: "=", value: reason },
+      { name: "region", op: "=", value: region },
     ]);
   });
 

@@ -8,7 +8,7 @@ import {
 import { pagerEventFor, RunInputError } from "@fleet-auditor/use-cases";
 import { describe, expect, it } from "vitest";
 import { healthText, incidentText, runDigestText } from "../../helpers/pager-messages.ts";
-import { t } from "../../helpers/transitions.ts";
+import { AT, t } from "../../helpers/transitions.ts";
 
 // Which PagerDuty event a text the Critical topic delivered gets, and what is refused. The events
 // themselves are render's (test/unit/render/pagerduty-event.test.ts).
@@ -38,6 +38,7 @@ describe("the pager's event for a delivered message", () => {
       event: incidentPagerEvent(digest, digest.incident as NonNullable<typeof digest.incident>),
       about: "incident",
       runId: "run-1",
+      place: { key: KEY, at: AT, place: Date.parse(AT) * 2 },
     });
   });
 
@@ -46,15 +47,35 @@ describe("the pager's event for a delivered message", () => {
       event: { event_action: "resolve", dedup_key: KEY },
       about: "incident",
       runId: "run-1",
+      place: { key: KEY, at: AT, place: Date.parse(AT) * 2 + 1 },
     });
+  });
+
+  it("places an incident's and an episode's messages by their run's time, an ending after an opening of the same time", () => {
+    const placeOf = (text: string) => pagerEventFor(text).place?.place ?? Number.NaN;
+    const at = (iso: string) => ({ at: iso });
+    const trigger = placeOf(incidentText("firing", KEY, [t(1)], at("2026-11-30T06:00:00.000Z")));
+    const resolve = placeOf(
+      incidentText("resolved", KEY, [t(1, "resolved")], at("2026-11-30T06:15:00.000Z")),
+    );
+    const again = placeOf(incidentText("firing", KEY, [t(1)], at("2026-11-30T06:30:00.000+00:00")));
+    expect(trigger).toBeLessThan(resolve);
+    expect(resolve).toBeLessThan(again);
+    // A time with an offset is the instant it names.
+    expect(placeOf(incidentText("firing", KEY, [t(1)], at("2026-11-30T07:00:00.000+01:00")))).toBe(trigger);
+    expect(placeOf(healthText("degraded"))).toBeLessThan(placeOf(healthText("recovered")));
+    // What no later message supersedes has no place: a digest without an incident.
+    expect(pagerEventFor(runDigestText()).place).toBeUndefined();
   });
 
   it("gives a health notice its episode's event", () => {
     const text = healthText("degraded");
+    const notice = HealthV1Schema.parse(JSON.parse(text));
     expect(pagerEventFor(text)).toEqual({
-      event: healthPagerEvent(HealthV1Schema.parse(JSON.parse(text))),
+      event: healthPagerEvent(notice),
       about: "health",
       runId: "run-degraded",
+      place: { key: notice.key, at: AT, place: Date.parse(AT) * 2 },
     });
   });
 

@@ -551,12 +551,11 @@ describe("runAudit: publish, commit and record", () => {
   it("sends a critical incident's end to the pager while it is silenced, and again after the pager's topic refused it", async () => {
     const opened = await failingPaged(0);
     expect(opened.notified.failed).toBe(0);
-    const firing = [...(store.snapshots.get("failing")?.values() ?? [])].filter(
-      (e) => e.finding.severity === "critical" && e.incident,
-    );
-    const key = firing[0]?.incident?.key as string;
+    // The pager route pages one incident per audit episode: every critical runtime is in it.
+    const firing = [...(store.snapshots.get("failing")?.values() ?? [])].filter((e) => e.routes?.pager);
+    const key = firing[0]?.routes?.pager?.key as string;
     expect(key, "the fleet has a critical incident").toBeDefined();
-    const members = firing.filter((e) => e.incident?.key === key).map((e) => e.key);
+    const members = firing.filter((e) => e.routes?.pager?.key === key).map((e) => e.key);
     // Silenced from here on, then its runtimes recover: the pager opened the alert before the
     // silence, so it must hear the end; the first time, its topic refuses the message.
     silences.silences.push({
@@ -585,8 +584,8 @@ describe("runAudit: publish, commit and record", () => {
     await failingPaged(0);
     const byIncident = new Map<string, string[]>();
     for (const e of store.snapshots.get("failing")?.values() ?? [])
-      if (e.finding.severity === "critical" && e.incident)
-        byIncident.set(e.incident.key, [...(byIncident.get(e.incident.key) ?? []), e.key]);
+      if (e.routes?.pager)
+        byIncident.set(e.routes.pager.key, [...(byIncident.get(e.routes.pager.key) ?? []), e.key]);
     const [key, members] = [...byIncident].find(([, m]) => m.length >= 2) ?? [];
     expect(key, "the fleet has a critical incident of two or more").toBeDefined();
     const [a, b, ...others] = members as string[];

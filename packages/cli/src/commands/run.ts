@@ -20,6 +20,7 @@ import { parseCommandLine } from "../command-line.ts";
 import { UsageError } from "../errors.ts";
 import { EXIT } from "../exit-codes.ts";
 import { outputOption, parseOutput, printData } from "../output.ts";
+import { routesOption } from "../routes-file.ts";
 import { renderSummary } from "../summary-table.ts";
 
 const AUDIT_NAMES = KNOWN_AUDITS.names;
@@ -35,6 +36,10 @@ options:
                                 (plan=trial,aws: either plan, as kcp reads it; or repeat --filter)
   --deadline DURATION           stop reading after this long and end the run incomplete (default 10m,
                                 at most 24d)
+  --routes FILE                 the routes (a JSON array, or a stages.json: --stage's, else its
+                                default's); default ROUTES, else chat by incident and one page per
+                                audit episode (docs/notifications.md#routes)
+  --stage NAME                  the stage of a stages.json given to --routes
 
 KEB audits (failing, expired): --keb-url or KEB_URL; auth (environment): KEB_TOKEN, or
 KEB_TOKEN_URL + KEB_CLIENT_ID with KEB_CLIENT_SECRET or KEB_USERNAME + KEB_PASSWORD (a secret
@@ -69,6 +74,8 @@ const OPTIONS = {
   ...outputOption,
   filter: { type: "string", multiple: true, default: [] as string[] },
   deadline: { type: "string", default: "10m" },
+  routes: { type: "string" },
+  stage: { type: "string" },
 } as const;
 
 /** `fleet-auditor run`: one audit (or all) from a terminal. */
@@ -97,6 +104,7 @@ export const runCommand: Command = {
         ...(Object.keys(filters).length ? { filters } : {}),
       }),
     );
+    const routes = routesOption(values.routes, values.stage, vars);
     const keb = inputs.some((i) => readsKeb(i.audit))
       ? parseConfig(KebEnvSchema, { ...vars, KEB_URL: values["keb-url"] ?? vars.KEB_URL })
       : undefined;
@@ -165,6 +173,7 @@ export const runCommand: Command = {
                 ? { incidentMessages: { maxNew: MAX_NEW_INCIDENT_MESSAGES } }
                 : {}),
               ...(backend.topics.critical ? { pagerMessages: true } : {}),
+              ...(routes ? { routes } : {}),
               ...messagingFrom(env),
             },
             hooks: {

@@ -184,6 +184,8 @@ const CSV_COLUMNS = [
   "operationID",
   "operationState",
   "operationDescription",
+  // Added after the columns scripts read by position.
+  "inhibitedBy",
 ] as const;
 
 // v1's operation, as KEB findings carry it (other findings have none).
@@ -236,6 +238,7 @@ function csv(v: RunView, audit: AuditDefinition | undefined): string {
       operationID: op?.operationID,
       operationState: op?.state,
       operationDescription: op?.description,
+      inhibitedBy: t.inhibitedBy,
     };
     const labels = r?.finding.labels ?? {};
     return [

@@ -3,7 +3,7 @@ import {
   formatMatcher,
   incidentMatchers,
   type LabelMatcher,
-  parseMatcher,
+  parseMatchers,
   type Silence,
   SilenceMatcherError,
   type SnapshotEntry,
@@ -35,8 +35,14 @@ begins later (a maintenance); --for then counts from it. A store that has never 
 of the audit (a mistyped AUDIT_TABLE or --state-dir) is refused unless --force; so is a
 placeholder comment ("..."). --by (who silences) defaults to $USER, else the account's name.
 
-matchers (all must hold), as Alertmanager's: = equal, != not equal, =~ matches, !~ does not match
-a regular expression (RE2 syntax, anchored at both ends: --match 'reason=~err_keb_.*').
+matchers (all must hold), as Alertmanager reads them: = equal, != not equal, =~ matches, !~ does
+not match a regular expression (RE2 syntax, anchored at both ends; . stops at a line break unless
+(?s)). A label a finding lacks reads as "". Spaces around the operator are dropped. A value may be
+in double quotes, where \\" \\\\ \\n are a quote, a backslash, a line break: quote one that holds a
+space, a comma, a quote, a backslash or a brace. One --match may hold several, in braces, as
+Alertmanager's configuration writes them:
+  --match 'reason=~err_keb_.*'    --match 'reason="quota exceeded, retry later"'
+  --match '{reason=~"err_.*", region="eu-west-1"}'    (two matchers, both must hold)
 labels of the KEB audits: instance, runtime, shoot, account, subaccount, plan, region, provider,
 state, reason (the error reason, else the failing step, as messages show it); of the applications
 audit: node, verb, resource, namespace, name, status, state (stuck, refused, quarantined), reason
@@ -48,34 +54,41 @@ exit codes: 0 done; 1 bad input or no such silence; 2 DynamoDB throttled or unre
 // The labels any audit's findings have, as the registry knows them.
 const LABELS: readonly string[] = [...new Set(AUDIT_NAMES.flatMap((a) => KNOWN_AUDITS.labelsOf(a)))];
 
-/** `--match` values as label matchers, each checked against the labels the audit's findings have. */
+/**
+ * `--match` values as label matchers, each value one matcher or a braced list (`parseMatchers`),
+ * each matcher checked against the labels the audit's findings have.
+ */
 function matchersFrom(texts: readonly string[], audit: string | undefined): LabelMatcher[] {
-  return texts.map((text) => {
-    let m: LabelMatcher;
+  return texts.flatMap((text) => {
+    let read: LabelMatcher[];
     try {
-      m = parseMatcher(text);
+      read = parseMatchers(text);
     } catch (err) {
-      if (err instanceof SilenceMatcherError)
-        throw new UsageError(`--match ${text}: ${err.message.replace(/^matcher "[^"]*": /, "")}`);
-      throw err;
+      if (!(err instanceof SilenceMatcherError)) throw err;
+      // A list names the matcher at fault; a single one is the --match value itself.
+      const which = err.matcher === text.trim() ? "" : `${err.matcher}: `;
+      throw new UsageError(`--match ${text}: ${which}${err.problem}`);
     }
-    if (!LABELS.includes(m.name))
-      throw new UsageError(
-        `--match ${text}: no finding has the label ${m.name}${didYouMean(m.name, LABELS)}`,
-      );
-    // An incident's audit may be one this CLI does not register: any audit's labels then.
-    const labels = audit !== undefined && AUDIT_NAMES.includes(audit) ? KNOWN_AUDITS.labelsOf(audit) : LABELS;
-    if (!labels.includes(m.name))
-      throw new UsageError(
-        `--match ${text}: the ${audit} audit's findings have no label ${m.name}${m.name === "region" && labels.includes("node") ? "; did you mean node?" : ""}`,
-      );
-    // `LABEL=` with nothing after it matches every finding without the label: a typo, not a silence.
-    if (m.op === "=" && m.value === "")
-      throw new UsageError(
-        `--match ${text}: give a value (a silence on an empty label would match almost everything)`,
-      );
-    return m;
+    return read.map((m) => checkLabel(m, text, audit));
   });
+}
+
+/** The matcher, if its label is one the audit's findings have and it is not `LABEL=` (empty). */
+function checkLabel(m: LabelMatcher, text: string, audit: string | undefined): LabelMatcher {
+  if (!LABELS.includes(m.name))
+    throw new UsageError(`--match ${text}: no finding has the label ${m.name}${didYouMean(m.name, LABELS)}`);
+  // An incident's audit may be one this CLI does not register: any audit's labels then.
+  const labels = audit !== undefined && AUDIT_NAMES.includes(audit) ? KNOWN_AUDITS.labelsOf(audit) : LABELS;
+  if (!labels.includes(m.name))
+    throw new UsageError(
+      `--match ${text}: the ${audit} audit's findings have no label ${m.name}${m.name === "region" && labels.includes("node") ? "; did you mean node?" : ""}`,
+    );
+  // `LABEL=` with nothing after it matches every finding without the label: a typo, not a silence.
+  if (m.op === "=" && m.value === "")
+    throw new UsageError(
+      `--match ${text}: give a value (a silence on an empty label would match almost everything)`,
+    );
+  return m;
 }
 
 const SUBCOMMANDS = ["add", "list", "expire"] as const;

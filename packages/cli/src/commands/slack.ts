@@ -115,7 +115,8 @@ async function fromReport(
       reportCommand: reportCommandIn(stateDir, env)(runId),
       store: commandStoreOf(stateDir, env),
     });
-    if (!digest) return { missing: `run ${runId} published nothing (all its transitions were silenced)` };
+    if (!digest)
+      return { missing: `run ${runId} published nothing (all its transitions were silenced or inhibited)` };
     return forLambda(digest.message);
   } finally {
     await backend.close();

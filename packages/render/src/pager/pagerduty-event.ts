@@ -241,7 +241,7 @@ function descriptionOf(rows: DigestV1["transitions"]): string {
 
 /** A row's detail by name (its presenter's: `description`, `shoot`, `region`), or undefined. */
 function detailOf(t: DigestV1["transitions"][number], name: string): string | undefined {
-  return t.alert?.details.find((d) => d.name === name)?.value || undefined;
+  return t.alert?.details?.find((d) => d.name === name)?.value || undefined;
 }
 
 /** The shoot, region and console page every row shares: one runtime's, or none. */

@@ -290,9 +290,18 @@ function wordsOf(g: Group | undefined): { noun: string; tally: string; place: st
   return g?.words ?? NO_WORDS;
 }
 
-/** A row as channels render it: its `alert`, else its key and v1's name of it (`shootName`: the summary). */
+/**
+ * A row as channels render it: its `alert`, whose key and summary are left to the row's
+ * `instanceID` and `shootName` when they say the same (and are those for a row without `alert`).
+ */
 function rowOf(t: Row): { key: string; summary: string; note?: string; inspect?: string } {
-  return t.alert ?? { key: t.instanceID, summary: t.shootName };
+  const { key = t.instanceID, summary = t.shootName, note, inspect } = t.alert ?? {};
+  return {
+    key,
+    summary,
+    ...(note !== undefined ? { note } : {}),
+    ...(inspect !== undefined ? { inspect } : {}),
+  };
 }
 
 /** A command as inline code, or "" when it is too long to show whole. */

@@ -96,25 +96,35 @@ const DigestV1TransitionSchema = object({
     .optional()
     .describe("the incident the transition belongs to (added in place)"),
   alert: object({
-    key: string().describe("the finding's key"),
-    summary: string().describe("one line that names it"),
+    key: string()
+      .optional()
+      .describe(
+        "the finding's key; absent when it is the row's instanceID (as it is for every audit of this release)",
+      ),
+    summary: string().optional().describe("one line that names it; absent when it is the row's shootName"),
     subject: string()
       .max(1_000)
       .optional()
       .describe(
-        "what a title calls it when a message tells it alone: state and reason first (added in place)",
+        "what a title calls it when a message tells it alone: state and reason first; only on its group's only member (added in place)",
       ),
     note: string().max(1_000).optional().describe("what a chat list says after its name"),
-    inspect: string().max(1_000).optional().describe("the command that shows what it is about"),
+    inspect: string()
+      .max(1_000)
+      .optional()
+      .describe(
+        "the command that shows what it is about; only on its group's first row in the message (a chat shows one per group), absent when none can be pasted",
+      ),
     details: array(object({ name: string().max(100), value: string().max(1_000) }))
       .max(50)
+      .optional()
       .describe(
-        "name/value pairs, most telling first (KEB: description, operation, shoot, region, instance)",
+        "name/value pairs, most telling first (KEB: description, operation, shoot, region, instance); only when it is its group's one member (a lone finding's fields), absent in a list",
       ),
   })
     .optional()
     .describe(
-      "the transition as channels render it, whatever its audit (in incident and pager messages; added in place)",
+      "the transition as channels render it, whatever its audit (in incident and pager messages, on every row; added in place): what a chat list shows of a row, and of a group's first row how to inspect it",
     ),
 });
 

@@ -12,6 +12,7 @@ import {
 import { regexes } from "zod";
 import { type GroupMix, groupMix } from "../title/group-mix.ts";
 import { incidentEnded } from "../title/plan-title.ts";
+import { channelAlert, type RowPlace } from "./digest-v1-alert.ts";
 import { DIGEST_V1 } from "./digest-v1-name.ts";
 import type { DigestV1, DigestV1Transition } from "./digest-v1-schema.ts";
 
@@ -113,8 +114,15 @@ export function structuredDigest(
   };
 }
 
-/** A member of the plan as the structured digest names it. */
-export function structuredTransition(ctx: DigestContext, m: PlannedMember): DigestV1Transition {
+/**
+ * A member of the plan as the structured digest names it; in a message for channels, with its
+ * `alert` as far as `place` (where it stands among its group's rows) shows it.
+ */
+export function structuredTransition(
+  ctx: DigestContext,
+  m: PlannedMember,
+  place: RowPlace,
+): DigestV1Transition {
   const t = m.transition;
   const { expiredAt, operation, edge, ...fields } = m.digestV1.row;
   const { previousOperation } = m.digestV1;
@@ -148,31 +156,9 @@ export function structuredTransition(ctx: DigestContext, m: PlannedMember): Dige
           },
         }
       : {}),
-    ...(ctx.forChannels ? { alert: alertOf(m) } : {}),
+    ...(ctx.forChannels ? { alert: channelAlert(m, fields, place) } : {}),
   } as DigestV1Transition;
 }
-
-/**
- * The row as a channel out of process renders it: what the plan's presenter said, cut to what a
- * channel shows (Slack shows 160 characters of a note), so that a message names as many rows as
- * it can. Its links are the row's `links` above.
- */
-function alertOf(m: PlannedMember): NonNullable<DigestV1Transition["alert"]> {
-  const r = m.row;
-  return {
-    key: r.key,
-    summary: r.summary,
-    subject: oneLine(r.subject, ALERT_SUBJECT),
-    ...(r.note !== undefined ? { note: oneLine(r.note, ALERT_NOTE) } : {}),
-    ...(r.inspect !== undefined ? { inspect: r.inspect } : {}),
-    details: r.details.map((d) => ({ name: oneLine(d.name, 60), value: oneLine(d.value, ALERT_DETAIL) })),
-  };
-}
-
-// What a channel shows of a note, of a title's name of one row, and of a detail's value.
-const ALERT_NOTE = 160;
-const ALERT_SUBJECT = 300;
-const ALERT_DETAIL = 300;
 
 /** What a group holds that its `groupBy` does not say (`group-mix.ts`), when there is any. */
 function mixOf(ctx: DigestContext, transitions: readonly Transition[], g: PlannedGroup): { mix?: GroupMix } {

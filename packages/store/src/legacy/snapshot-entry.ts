@@ -17,7 +17,8 @@ export function snapshotEntryOf(stored: SnapshotEntry | StoredBeforeLabels): Sna
     const { instanceID, finding, ...rest } = stored;
     return { key: instanceID, ...rest, finding: findingFromFlat(finding) };
   }
-  const { key, phase, finding, flaggedRuns, clearRuns, firstSeenAt, incident, notifiedAt, version } = stored;
+  const { key, phase, finding, flaggedRuns, clearRuns, firstSeenAt, incident, routes, notifiedAt, version } =
+    stored;
   return {
     key,
     phase,
@@ -26,6 +27,7 @@ export function snapshotEntryOf(stored: SnapshotEntry | StoredBeforeLabels): Sna
     clearRuns,
     firstSeenAt,
     ...(incident !== undefined ? { incident } : {}),
+    ...(routes !== undefined ? { routes } : {}),
     notifiedAt,
     version,
   };

@@ -1,0 +1,67 @@
+import type { DigestContext, DigestMessage, Transition } from "@fleet-auditor/audit";
+import { definePresenter } from "@fleet-auditor/audit";
+import { kebPresenter } from "@fleet-auditor/keb-audits";
+import { type DigestV1, DigestV1Schema, renderDigests, slackMessage } from "@fleet-auditor/render";
+import { describe, expect, it } from "vitest";
+import { ctx, t } from "../../helpers/transitions.ts";
+
+// An incident or pager message carries each row as channels render it (`alert`) beside its v1
+// fields, within the same 256 KiB as the run's digest: a row carries only what a channel shows of
+// it, so that a large incident's Slack message names nearly as many runtimes as the digest does.
+
+const structured = (m: DigestMessage | undefined): DigestV1 =>
+  DigestV1Schema.parse(JSON.parse((JSON.parse(m?.message ?? "{}") as { default: string }).default));
+
+const forChannels = (context: DigestContext, transitions: Transition[]): DigestV1 =>
+  structured(renderDigests({ ...context, forChannels: true }, transitions)[0]);
+
+const inEuOne = (i: number): Transition => t(i, "firing", { region: "eu-1", reason: "err_x" });
+
+describe("a row's alert in a message for channels", () => {
+  it("adds to a row past its group's first only its note, and to the first its inspect command", () => {
+    const transitions = [inEuOne(1), inEuOne(2), inEuOne(3)];
+    const run = structured(renderDigests(ctx, transitions)[0]).transitions;
+    const rows = forChannels(ctx, transitions).transitions;
+    expect(rows.map(({ alert: _, ...v1 }) => v1)).toEqual(run);
+    const note = "provision failed: quota exceeded";
+    const [first, ...later] = rows;
+    expect(first?.alert).toEqual({ note, inspect: `kcp rt -i ${first?.instanceID} --ops -o json` });
+    expect(later.map((r) => r.alert)).toEqual([{ note }, { note }]);
+  });
+
+  it("carries a lone member's details, what a chat can show of one runtime", () => {
+    const [row] = forChannels(ctx, [t(1)]).transitions;
+    expect(row?.alert?.details).toEqual([
+      { name: "description", value: "quota exceeded" },
+      { name: "operation", value: "provision failed" },
+      { name: "shoot", value: "c-0000001" },
+      { name: "region", value: "westeurope" },
+      { name: "instance", value: "instance-00001" },
+    ]);
+  });
+
+  it("carries the key and summary when the row's instanceID and shootName say otherwise, and Slack names it by them", () => {
+    const presenter = definePresenter({
+      ...kebPresenter,
+      digestV1: {
+        row: (f) => ({ ...kebPresenter.digestV1.row(f), instanceID: "v1-id", shootName: "v1-name" }),
+        group: {},
+      },
+    });
+    const digest = forChannels({ ...ctx, presenter }, [t(1)]);
+    expect(digest.transitions[0]?.alert).toMatchObject({ key: "instance-00001", summary: "c-0000001" });
+    const text = JSON.stringify(slackMessage(digest));
+    expect(text).toContain("|c-0000001> `instance-00001`");
+    expect(text).not.toContain("v1-name");
+  });
+
+  it("leaves a large incident's message room to name at least nine in ten of the runtimes the run's digest names", () => {
+    const transitions = Array.from({ length: 3_000 }, (_, i) =>
+      t(i, "firing", { region: `eu-${i % 8}`, reason: "err_provisioning" }),
+    );
+    const run = structured(renderDigests(ctx, transitions)[0]);
+    const channels = forChannels(ctx, transitions);
+    expect(channels.omitted).toBeGreaterThan(0);
+    expect(channels.transitions.length).toBeGreaterThanOrEqual(0.9 * run.transitions.length);
+  });
+});
