@@ -18,14 +18,17 @@ const forChannels = (context: DigestContext, transitions: Transition[]): DigestV
 const inEuOne = (i: number): Transition => t(i, "firing", { region: "eu-1", reason: "err_x" });
 
 describe("a row's alert in a message for channels", () => {
-  it("adds to a row past its group's first only its note, and to the first its inspect command", () => {
+  it("adds to a row past its group's first only its note, and to the first its inspect command and, first of the message, its details", () => {
     const transitions = [inEuOne(1), inEuOne(2), inEuOne(3)];
     const run = structured(renderDigests(ctx, transitions)[0]).transitions;
     const rows = forChannels(ctx, transitions).transitions;
     expect(rows.map(({ alert: _, ...v1 }) => v1)).toEqual(run);
     const note = "provision failed: quota exceeded";
     const [first, ...later] = rows;
-    expect(first?.alert).toEqual({ note, inspect: `kcp rt -i ${first?.instanceID} --ops -o json` });
+    const { details, ...shown } = first?.alert ?? {};
+    expect(shown).toEqual({ note, inspect: `kcp rt -i ${first?.instanceID} --ops -o json` });
+    // A page's summary quotes the description of the message's first row.
+    expect(details?.find((d) => d.name === "description")?.value).toBe("quota exceeded");
     expect(later.map((r) => r.alert)).toEqual([{ note }, { note }]);
   });
 

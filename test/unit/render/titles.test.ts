@@ -115,9 +115,9 @@ describe("incident titles", () => {
       "error, failed: 3,000 new runtimes in 33 regions (err_provisioning 1,000 · err_quota 1,000 · err_timeout 1,000)";
     expect(p.chatbot.content.title).toBe(`:red_circle: ${what} | prod-eu | CRITICAL | failing audit`);
     expect(p.header).toContain(what);
-    // The subject has 99 ASCII characters: the landscape and decorations went, the reasons are cut last.
+    // The subject has 99 ASCII characters: the decorations went, the reasons are cut, the landscape stays.
     expect(p.subject).toBe(
-      "error, failed: 3,000 new runtimes in 33 regions (err_provisioning 1,000 / err_quota 1,000 / err_...",
+      "error, failed: 3,000 new runtimes in 33 regions (err_provisioning 1,000 / err_quota 1,... | prod-eu",
     );
     expect(p.subject).not.toMatch(/^failed \(err_provisioning\)/);
     // The pager's summary, for a phone call: what, how many, where, since when.
@@ -140,7 +140,7 @@ describe("incident titles", () => {
       `${what} | prod-eu | CRITICAL | failing audit | since 2026-11-30 00:00 UTC (6h)`,
     );
     // Several descriptions would be one claimed for all: the first is said to be one.
-    expect(summary).toMatch(/\| description: quota exceeded$/);
+    expect(summary).toMatch(/\| e\.g\. c-\d+: quota exceeded$/);
   });
 });
 
@@ -153,7 +153,7 @@ describe("the pager's summary and details", () => {
     const e = triggerOf(m);
     expect(e.payload.summary).not.toMatch(/^CRITICAL|failing: \d+ firing/);
     expect(e.payload.summary).toBe(
-      "failed (err_provisioning) in eu-1: 2 new runtimes | prod-eu | CRITICAL | failing audit | since 2026-12-01 09:00 UTC (under 1m) | description: quota exceeded",
+      "failed (err_provisioning) in eu-1: 2 new runtimes | prod-eu | CRITICAL | failing audit | since 2026-12-01 09:00 UTC (under 1m) | e.g. c-a: quota exceeded",
     );
     const key = e.dedup_key;
     expect(e.payload.custom_details).toMatchObject({

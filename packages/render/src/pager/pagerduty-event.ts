@@ -236,7 +236,7 @@ function descriptionOf(rows: DigestV1["transitions"]): string {
   const text = detailOf(first, "description") as string;
   if (described.every((t) => detailOf(t, "description") === text) && described.length === told.length)
     return `description: ${text}`;
-  return `e.g. ${first.alert?.summary || first.instanceID}: ${text}`;
+  return `e.g. ${first.alert?.summary || first.shootName || first.instanceID}: ${text}`;
 }
 
 /** A row's detail by name (its presenter's: `description`, `shoot`, `region`), or undefined. */
@@ -248,14 +248,14 @@ function detailOf(t: DigestV1["transitions"][number], name: string): string | un
 function placeOf(rows: DigestV1["transitions"]): { shoot?: string; region?: string; console?: string } {
   const one = (values: ReadonlyArray<string | undefined>): string | undefined =>
     new Set(values).size === 1 ? values[0] : undefined;
+  // A row carries its details only where a chat shows them (a lone member, a message's first
+  // row): the v1 fields every row has say the rest.
+  const shoot = one(rows.map((t) => detailOf(t, "shoot") ?? (t.shootName || undefined)));
+  const region = one(rows.map((t) => detailOf(t, "region") ?? (t.region || undefined)));
   const console = one(rows.map((t) => t.links.runtime));
   return {
-    ...(one(rows.map((t) => detailOf(t, "shoot")))
-      ? { shoot: one(rows.map((t) => detailOf(t, "shoot"))) }
-      : {}),
-    ...(one(rows.map((t) => detailOf(t, "region")))
-      ? { region: one(rows.map((t) => detailOf(t, "region"))) }
-      : {}),
+    ...(shoot ? { shoot } : {}),
+    ...(region ? { region } : {}),
     ...(console && safeLink(console) ? { console } : {}),
   };
 }

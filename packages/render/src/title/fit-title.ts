@@ -11,9 +11,10 @@
  * 3. `severity`: `CRITICAL`, dropped (the channel shows it besides: an emoji, PagerDuty's field);
  * 4. `aside`: what else a message holds (`+6 more` incidents, since when, a description), cut
  *    from its end, then dropped;
- * 5. `landscape`: `prod-eu`, dropped: the last decoration to go;
- * 6. `inside`: what an incident holds beyond its values (`in 33 regions (err_a 1,000 · …)`: an
+ * 5. `inside`: what an incident holds beyond its values (`in 33 regions (err_a 1,000 · …)`: an
  *    incident grouped by audit alone says its reasons here), cut from its end, then dropped;
+ * 6. `landscape`: `prod-eu`, dropped, but only after all the above: it is not decoration where
+ *    several landscapes mail one inbox (DESIGN: every subject names its landscape);
  * 7. `lead`: the incident's values, state and reason first (`failed (err_quota) in eu-1`), cut from
  *    its end: the place goes before the reason, the reason before the state;
  * 8. `news`: how many and what happened (`24 recovered, 6 still failing`), cut last.
@@ -25,8 +26,8 @@ const TITLE_YIELD_ORDER = [
   "audit",
   "severity",
   "aside",
-  "landscape",
   "inside",
+  "landscape",
   "lead",
   "news",
 ] as const;
