@@ -58,7 +58,8 @@ describe("fleet-auditor runs", () => {
     // The message names the command that shows it.
     const outbox = (await import("node:fs")).readFileSync(join(dir, "outbox.jsonl"), "utf8");
     expect(outbox).toContain(`fleet-auditor runs show ${first.runId} --state-dir ${dir}`);
-    expect(outbox).toContain("[fleet-auditor] [e2e] ");
+    // The landscape in every subject.
+    expect(outbox).toMatch(/"subject":"[^"]* \| e2e( \||")/);
   });
 
   it("exits 1 naming the problem for an unknown run or bad input", async () => {

@@ -66,7 +66,8 @@ describe("fleet-auditor inside sst shell", () => {
     const summary = JSON.parse(out.stdout);
     expect(summary).toMatchObject({ audit: "failing", complete: true, notified: { failed: 0 } });
     const [message, ...more] = (await drain()) as Array<{ Subject?: string }>;
-    expect(message?.Subject).toContain("[prod]");
+    // Named after the stage: its landscape in the subject.
+    expect(message?.Subject).toMatch(/ \| prod( \||$)/);
     expect(more).toEqual([]);
     // The stage's incidents topic gets the incident messages, its critical topic the pager's.
     const told = (await chat()).length;

@@ -85,7 +85,8 @@ describe("a digest SNS refuses as too long", () => {
       shortened: 1,
     });
     const [short] = await drain();
-    expect(short?.Subject).toMatch(/failing: \d+ firing$/);
+    // The short form keeps the full form's title: what is wrong, then how many.
+    expect(short?.Subject).toMatch(/^failed \(err_\w+\).*: [\d,]+ new runtimes/);
     expect((JSON.parse(short?.Message ?? "{}") as { email: string }).email).toContain(
       `names none of the ${first.transitions.length} transitions`,
     );
