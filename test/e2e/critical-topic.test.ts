@@ -98,7 +98,9 @@ describe("the Critical topic", () => {
     expect(retry.notified.failed).toBe(0);
     expect(retry.writes.deleted).toBe(rest.length);
     const ended = (await pager()).map(structured);
-    expect(ended.map((m) => m.incident)).toEqual([expect.objectContaining({ key: page, status: "resolved" })]);
+    expect(ended.map((m) => m.incident)).toEqual([
+      expect.objectContaining({ key: page, status: "resolved" }),
+    ]);
     expect(ended[0]?.transitions.map((t) => t.instanceID).sort()).toEqual([...rest].sort());
     expect((await alerts()).map((d) => d.MessageAttributes?.format?.Value)).toEqual(["digest"]);
 
