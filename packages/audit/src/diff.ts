@@ -2,7 +2,7 @@ import { type Finding, SEVERITY_RANK, stateOf } from "./finding.ts";
 import { type IncidentScope, incidentKey, RouteIncidents, withIncidents } from "./incident.ts";
 import { type InhibitRule, inhibitor } from "./inhibition.ts";
 import type { AlertPolicy } from "./policy.ts";
-import { DEFAULT_ROUTE, MAX_NEW_INCIDENTS, type Route, routesOf } from "./route.ts";
+import { DEFAULT_ROUTE, incidentLabels, MAX_NEW_INCIDENTS, type Route, routesOf } from "./route.ts";
 import { type Silence, silencing } from "./silence.ts";
 import {
   heldBack,
@@ -134,7 +134,7 @@ export function diffSnapshot(input: DiffInput): DiffResult {
     refs: ReadonlyMap<string, IncidentRef>,
     flagged = true,
   ): TransitionRef => {
-    const silence = silencing(finding, input.audit, silences, now);
+    const silence = silencing(finding, input.audit, silences, now, incidentLabels(refs));
     const by = silence || !flagged ? undefined : inhibiting(finding);
     transitions.push(silence ? { ...t, silencedBy: silence.id } : by ? { ...t, inhibitedBy: by } : t);
     const ref = transitions.length - 1;

@@ -69,6 +69,7 @@ export { listedBeside, type RollUpGroup, rollUpGroup, rollUps, rollUpText } from
 export {
   DEFAULT_ROUTE,
   defaultRoutes,
+  incidentLabel,
   MAX_NEW_INCIDENTS,
   MAX_NEW_PAGES,
   ROUTE_NAME,

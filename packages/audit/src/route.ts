@@ -79,3 +79,11 @@ export function routesOf(
   }
   return taken;
 }
+
+/** The label that names a finding's incident on `route`: `incident_<route>`, its key the value. */
+export const incidentLabel = (route: string): string => `incident_${route}`;
+
+/** A finding's incident labels: `incident_<route>` = the incident's key, for each route it is on. */
+export function incidentLabels(refs: ReadonlyMap<string, { key: string }>): Labels {
+  return Object.fromEntries([...refs].map(([route, ref]) => [incidentLabel(route), ref.key]));
+}

@@ -1,4 +1,4 @@
-import type { Finding } from "./finding.ts";
+import type { Finding, Labels } from "./finding.ts";
 import { type LabelMatcher, matchesAll } from "./matcher.ts";
 
 /** A silence with an expiry: matching findings change state quietly from `startsAt` to `endsAt`. */
@@ -36,20 +36,24 @@ export function incidentMatchers(values: Readonly<Record<string, string>>): Labe
 }
 
 /**
- * The first silence in force at `now` that matches the finding's labels. A silence without any
- * matcher matches nothing (it would silence everything).
+ * The first silence in force at `now` that matches the finding's labels, with `incidents`: the
+ * labels that name its incident on each route it is on (`incident_<route>`, `incidentLabels`),
+ * so that a silence of an incident holds whatever its members' reasons became. A silence without
+ * any matcher matches nothing (it would silence everything).
  */
 export function silencing(
   finding: Finding,
   audit: string,
   silences: readonly Silence[],
   now: Date,
+  incidents?: Labels,
 ): Silence | undefined {
   const t = now.getTime();
+  const labels = incidents ? { ...finding.labels, ...incidents } : finding.labels;
   return silences.find((s) => {
     if (s.audit !== undefined && s.audit !== audit) return false;
     if (Date.parse(s.startsAt) > t || Date.parse(s.endsAt) <= t) return false;
     if (s.match.length === 0) return false;
-    return matchesAll(s.match, finding.labels);
+    return matchesAll(s.match, labels);
   });
 }

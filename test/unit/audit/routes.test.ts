@@ -190,6 +190,47 @@ describe("routes", () => {
     });
   });
 
+  it("give every finding the key of its incident on each route as a label, so a silence of an incident holds whatever its members become", () => {
+    const routes = defaultRoutes(KEB_GROUP_BY);
+    const first = run(new Map(), [runtime("a", "eu-1"), runtime("b", "eu-1")], 0, routes);
+    const key = first.result.transitions[0]?.incident?.key as string;
+    const silences = [
+      {
+        id: "s-incident",
+        match: [{ name: "incident_default", op: "=" as const, value: key }],
+        startsAt: at(0).toISOString(),
+        endsAt: at(100).toISOString(),
+        createdBy: "ops",
+        comment: "INC-1",
+      },
+    ];
+    const diff = (snapshot: Map<string, SnapshotEntry>, findings: Finding[], minute: number) =>
+      diffSnapshot({
+        audit: "failing",
+        previous: snapshot,
+        findings,
+        problemKey: kebPresenter.problemKey,
+        incidents: { landscape: "prod", routes },
+        complete: true,
+        now: at(minute),
+        policy: DEFAULT_POLICY,
+        silences,
+      });
+    // a's reason changes (it stays in the incident), c joins it: both silenced by the incident's key.
+    const changed = edited(runtime("a", "eu-1", "err_timeout"), (_, op) => ({
+      operation: { ...op, operationID: "op-2" },
+    }));
+    const later = diff(first.next, [changed, runtime("b", "eu-1"), runtime("c", "eu-1")], 10);
+    expect(later.transitions.map((t) => [t.key, t.kind, t.silencedBy])).toEqual([
+      ["a", "changed", "s-incident"],
+      ["c", "firing", "s-incident"],
+    ]);
+    // The next incident with the same values has a key of its own: not silenced.
+    const ended = run(first.next, [], 20, routes);
+    const again = diff(ended.next, [runtime("d", "eu-1")], 30);
+    expect(again.transitions.map((t) => [t.key, t.silencedBy])).toEqual([["d", undefined]]);
+  });
+
   it("are part of the fingerprint: a run whose finding takes a route it is not on is no steady run", () => {
     const chatOnly = [route({ name: DEFAULT_ROUTE, continue: true })];
     const first = run(new Map(), [runtime("a", "eu-1")], 0, chatOnly);

@@ -1,7 +1,8 @@
 import { randomUUID } from "node:crypto";
 import {
+  DEFAULT_ROUTE,
   formatMatcher,
-  incidentMatchers,
+  incidentLabel,
   type LabelMatcher,
   parseMatchers,
   type Silence,
@@ -29,8 +30,9 @@ const USAGE = `usage:
   fleet-auditor silences list [--all] [-o json|yaml|table] [--no-headers]   pending and active ones (--all: expired too)
   fleet-auditor silences expire ID
 
---incident KEY silences an open incident (its incidentKey, as messages and reports give it): the
-matchers of its groupBy labels, for its audit; --match adds to them. --starts plans a window that
+--incident KEY silences an open incident (its incidentKey, as messages and reports give it): its
+members, whatever their reason becomes (the matcher incident_<route>=KEY: every finding carries
+the key of its incident on each route), for its audit; --match adds to them. --starts plans a window that
 begins later (a maintenance); --for then counts from it. A store that has never recorded a run
 of the audit (a mistyped AUDIT_TABLE or --state-dir) is refused unless --force; so is a
 placeholder comment ("..."). --by (who silences) defaults to $USER, else the account's name.
@@ -211,7 +213,7 @@ async function hasRun(
 // What a suggested command leaves for the operator to fill in: stored as it is, it says nothing.
 const PLACEHOLDER = /^(\.{2,}|…|<[^>]*>|\[[^\]]*\]|todo|tbd|reason|comment|why)$/i;
 
-/** An open incident as a silence takes it: its audit and the matchers of its `groupBy` values. */
+/** An open incident as a silence takes it: its audit and the matcher of its members. */
 interface OpenIncident {
   audit: string;
   match: LabelMatcher[];
@@ -224,8 +226,8 @@ const PLACEHOLDER_INCIDENT: OpenIncident = {
 };
 
 /**
- * The open incident with this key: the `groupBy` values a firing snapshot entry keeps with it, in
- * `audit` or in any audit. A key of an incident that ended is in no snapshot.
+ * The open incident with this key, on any route, in `audit` or in any audit: `incident_<route>=KEY`,
+ * the label its members carry. A key of an incident that ended is in no snapshot.
  */
 async function openIncident(
   backend: { snapshots: { loadSnapshot(audit: string): Promise<Map<string, SnapshotEntry>> } },
@@ -234,8 +236,13 @@ async function openIncident(
 ): Promise<OpenIncident | undefined> {
   for (const name of audit ? [audit] : AUDIT_NAMES) {
     for (const entry of (await backend.snapshots.loadSnapshot(name)).values()) {
-      if (entry.phase === "firing" && entry.incident?.key === key)
-        return { audit: name, match: incidentMatchers(entry.incident.values) };
+      if (entry.phase !== "firing") continue;
+      const route =
+        entry.incident?.key === key
+          ? DEFAULT_ROUTE
+          : Object.entries(entry.routes ?? {}).find(([, ref]) => ref.key === key)?.[0];
+      if (route !== undefined)
+        return { audit: name, match: [{ name: incidentLabel(route), op: "=", value: key }] };
     }
   }
   return undefined;
