@@ -1,3 +1,4 @@
+import { jsonSurelyWithin } from "./json-size.ts";
 import { oneLine } from "./text.ts";
 
 // Alertmanager's lesson, made ours: a finding is a key, a flat set of labels and a severity.
@@ -68,6 +69,9 @@ export function bounded(text: string, max = MAX_IDENTITY): string {
 export function unstorable(f: Finding): string | undefined {
   const bytes = Buffer.byteLength(f.key);
   if (bytes > MAX_KEY_BYTES) return `its key is ${bytes} bytes; DynamoDB keys hold at most 1024`;
+  // Nearly every finding is far below the limit: a bound from its strings' lengths says so
+  // without serialising it; only one that may be near it is measured.
+  if (jsonSurelyWithin(f, MAX_FINDING_BYTES)) return undefined;
   const size = Buffer.byteLength(JSON.stringify(f));
   return size > MAX_FINDING_BYTES
     ? `it is ${size} bytes; a snapshot item keeps at most ${MAX_FINDING_BYTES}`
