@@ -156,9 +156,12 @@ describe("functions/pager.ts", () => {
       [incidentText("resolved", "inc-late", [t(1, "resolved")], { runId: "run-2", at: NEXT_RUN })],
       "Critical",
     );
-    // PagerDuty is down for the trigger's first invocation only: it fails, and Lambda keeps it.
+    // PagerDuty is down for the trigger's first invocation only: it fails, and Lambda keeps it
+    // (its retries run out, or on a loaded machine its deadline cuts the last one short).
     fake.pagerduty.faults.push(...Array.from({ length: 10 }, () => ({ status: 503 })));
-    await expect(handler(trigger, withTime(1_200))).rejects.toThrow(/trigger of inc-late kept failing/);
+    await expect(handler(trigger, withTime(1_200))).rejects.toThrow(
+      /trigger of inc-late kept failing|operation was aborted/,
+    );
     fake.pagerduty.faults.length = 0;
     // The next run tells the incident's end, which goes through.
     expect(await handler(resolve, withTime(30_000))).toMatchObject({ resolved: 1 });

@@ -270,6 +270,7 @@ export function diffSnapshot(input: DiffInput): DiffResult {
         ? {
             thread: {
               key: incident.thread,
+              firing: after.threads.get(incident.thread) ?? 0,
               ...(after.threads.has(incident.thread) ? {} : { ended: true as const }),
             },
           }
@@ -325,16 +326,20 @@ export function diffSnapshot(input: DiffInput): DiffResult {
   }
 
   /**
-   * Once this run's writes are committed: how many members each incident keeps, the roll-ups
-   * with an incident still open, and the pages (an incident's key, or its roll-up's) with a
+   * Once this run's writes are committed: how many members each incident keeps, and each roll-up
+   * (across its incidents), and the pages (an incident's key, or its roll-up's) with a
    * member whose firing was told: what a pager has heard of.
    */
-  function incidentsAfter(): { open: Map<string, number>; threads: Set<string>; known: Set<string> } {
-    const state = { open: new Map<string, number>(), threads: new Set<string>(), known: new Set<string>() };
+  function incidentsAfter(): { open: Map<string, number>; threads: Map<string, number>; known: Set<string> } {
+    const state = {
+      open: new Map<string, number>(),
+      threads: new Map<string, number>(),
+      known: new Set<string>(),
+    };
     for (const entry of firingAfter())
       for (const ref of refsOf(entry).values()) {
         state.open.set(ref.key, (state.open.get(ref.key) ?? 0) + 1);
-        if (ref.thread) state.threads.add(ref.thread);
+        if (ref.thread) state.threads.set(ref.thread, (state.threads.get(ref.thread) ?? 0) + 1);
         if (entry.notifiedAt !== null) state.known.add(ref.thread ?? ref.key);
       }
     return state;

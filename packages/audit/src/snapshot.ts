@@ -34,9 +34,9 @@ export interface TransitionIncident {
   ended?: true;
   /**
    * The roll-up it was told in (a storm): its messages go to that thread, its page is that one.
-   * `ended` once no incident rolled into it is open.
+   * `firing`: the members of all its incidents still firing; `ended` once none is.
    */
-  thread?: { key: string; ended?: true };
+  thread?: { key: string; ended?: true; firing: number };
   /**
    * What the pager hears of it in this run, on a route to the critical topic: `trigger` when it
    * (or the roll-up it is in) became known, its first member told; `resolve` when it ended (the

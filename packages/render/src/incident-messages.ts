@@ -32,6 +32,8 @@ interface Thread {
   values?: Readonly<Record<string, string>>;
   /** Members still firing, by incident: what its title and end say. */
   firing: Map<string, number>;
+  /** A roll-up's members still firing, across all its incidents (those without news too). */
+  rollUpFiring?: number;
 }
 
 /**
@@ -57,7 +59,7 @@ export function renderIncidentMessages(
         status: thread.ended ? "resolved" : "firing",
         startsAt: thread.startsAt,
         ...(thread.values ? { values: thread.values } : {}),
-        firing: [...thread.firing.values()].reduce((n, f) => n + f, 0),
+        firing: thread.rollUpFiring ?? [...thread.firing.values()].reduce((n, f) => n + f, 0),
       },
     };
     out.push(...subset(own, transitions, thread.refs, sequenceFrom + out.length));
@@ -82,6 +84,7 @@ function threadsOf(transitions: readonly Transition[]): Thread[] {
         startsAt: incident.startsAt,
         ...(incident.thread === undefined && incident.values ? { values: incident.values } : {}),
         firing: new Map(),
+        ...(incident.thread ? { rollUpFiring: incident.thread.firing } : {}),
       };
       byKey.set(key, thread);
     }

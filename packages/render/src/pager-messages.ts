@@ -36,7 +36,8 @@ export function renderPagerMessages(
       refs: [],
       status: incident.pager === "trigger" ? "firing" : "resolved",
       startsAt: incident.startsAt,
-      facts: incident.thread ? {} : incidentFacts(incident),
+      // A roll-up's page: its members still firing across all its incidents.
+      facts: incident.thread ? { firing: incident.thread.firing } : incidentFacts(incident),
       firingBy: new Map(),
     };
     page.firingBy.set(incident.key, incident.firing);

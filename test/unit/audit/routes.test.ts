@@ -158,15 +158,17 @@ describe("routes", () => {
         chat,
       );
       expect(partial.result.transitions).toHaveLength(1);
+      // Its incident ended; the roll-up still has the other four incidents' members firing.
       expect(partial.result.transitions[0]?.incident).toMatchObject({
         ended: true,
-        thread: { key: rolled[0] },
+        firing: 0,
+        thread: { key: rolled[0], firing: 4 },
       });
       expect(partial.result.transitions[0]?.incident?.thread?.ended).toBeUndefined();
       const over = run(partial.next, [], 20, chat);
       const ends = over.result.transitions.filter((t) => t.incident?.thread);
       expect(ends).toHaveLength(4);
-      for (const t of ends) expect(t.incident?.thread).toEqual({ key: rolled[0], ended: true });
+      for (const t of ends) expect(t.incident?.thread).toEqual({ key: rolled[0], firing: 0, ended: true });
     });
 
     it("page at most the pager route's cap of incidents and one roll-up page, opened and ended once", () => {
