@@ -79,4 +79,65 @@ describe("an upgrade over state an earlier release wrote", () => {
       expect(first.finding.summary).toBe(first.finding.labels.shoot);
     });
   }
+
+  it("tells chat only reminders, and moves the pager to one page: one trigger, the old alerts resolved once (state flat-form-beside-labels)", async () => {
+    const state = (
+      await import("../../fixtures/upgrade/state-flat-form-beside-labels.json", { with: { type: "json" } })
+    ).default as { audit: unknown[]; status: unknown[] };
+    const tables = { audit: "audit-up-routes", status: "status-up-routes" };
+    await ensureTable(env.db.client, auditTableDefinition(tables.audit));
+    await ensureTable(env.db.client, statusTableDefinition(tables.status));
+    for (const Item of decodeItems(state.audit))
+      await env.db.client.send(new PutCommand({ TableName: tables.audit, Item }));
+    const publisher = new MemoryPublisher();
+    const base = landscapeDeps(env.db.client, tables, upgradeFleet(), publisher);
+    // A stage with chat and a pager: the release before paged each critical chat incident.
+    const deps = {
+      ...base,
+      settings: { ...base.settings, incidentMessages: { maxNew: 10 }, pagerMessages: true },
+    };
+    const before = await deps.ports.store.loadSnapshot("failing");
+    const oldPages = new Set(
+      [...before.values()]
+        .filter((e) => e.phase === "firing" && e.notifiedAt !== null && e.finding.severity === "critical")
+        .map((e) => e.incident?.key),
+    );
+    expect(oldPages.size).toBeGreaterThan(1);
+    expect(oldPages.has(undefined)).toBe(false);
+
+    const later = at(4 + 24 * 60 + 1);
+    const summary = await runAudit(
+      { ...deps, hooks: { clock: () => later } },
+      { audit: "failing", scheduledTime: later.toISOString() },
+    );
+    expect(summary.notified.failed).toBe(0);
+    const incidentOf = (m: (typeof publisher.published)[number]) =>
+      (JSON.parse(JSON.parse(m.message).default) as { incident?: { key: string; status: string } }).incident;
+    // Chat and the digest: reminders only, in the threads of before.
+    const chat = publisher.published.filter((m) => !m.topics?.includes("critical"));
+    expect(chat.length).toBeGreaterThan(0);
+    for (const m of chat) expect(m.attributes.kinds).toEqual(["reminder"]);
+    for (const m of chat.filter((x) => x.attributes.format === "incident"))
+      expect(
+        oldPages.has(incidentOf(m)?.key) ||
+          [...before.values()].some((e) => e.incident?.key === incidentOf(m)?.key),
+      ).toBe(true);
+    // The pager: one trigger under the pager route's new key, and each old alert resolved once.
+    const paged = publisher.published.filter((m) => m.topics?.includes("critical")).map(incidentOf);
+    const triggers = paged.filter((i) => i?.status === "firing");
+    expect(triggers).toHaveLength(1);
+    expect(oldPages.has(triggers[0]?.key)).toBe(false);
+    const resolved = paged.filter((i) => i?.status === "resolved").map((i) => i?.key);
+    expect(new Set(resolved)).toEqual(oldPages);
+    expect(resolved).toHaveLength(oldPages.size);
+
+    // The next run: nothing more for the pager, old or new.
+    publisher.published.length = 0;
+    const next = at(4 + 25 * 60 + 1);
+    await runAudit(
+      { ...deps, hooks: { clock: () => next } },
+      { audit: "failing", scheduledTime: next.toISOString() },
+    );
+    expect(publisher.published.filter((m) => m.topics?.includes("critical"))).toEqual([]);
+  });
 });
