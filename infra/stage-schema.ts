@@ -114,6 +114,13 @@ const RouteSchema = z.strictObject({
     .describe(
       "New incidents told on their own per run; the rest share one roll-up. Default 10 (3 for critical).",
     ),
+  repeatInterval: z
+    .string()
+    .regex(/^[1-9]\d{0,3}(m|h|d)$/, 'expected a duration such as "30m", "4h" or "1d"')
+    .optional()
+    .describe(
+      "How often a finding still firing is told again on this route (Alertmanager's repeat_interval); the stage's REPEAT_INTERVAL_HOURS when not given.",
+    ),
 });
 const RoutesSchema = z
   .array(RouteSchema)

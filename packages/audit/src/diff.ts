@@ -191,13 +191,43 @@ export function diffSnapshot(input: DiffInput): DiffResult {
     const neverSent = prev.notifiedAt === null;
     const due =
       prev.notifiedAt !== null && now.getTime() - Date.parse(prev.notifiedAt) >= policy.repeatIntervalMs;
+    // Routes with a reminder interval of their own remind on it; the others (and the digest) on
+    // the policy's.
+    const remindOn = changed || neverSent ? refs : remindersDue(prev, stayed, due);
+    if (!changed && !neverSent && !due && remindOn.size > 0 && joined.size === 0) {
+      const index = notify(
+        { ...base, kind: "reminder", previousState: stateOf(prev.finding), routesOnly: true },
+        finding,
+        remindOn,
+      );
+      const held = heldBack(transitions[index]);
+      // Held back: nothing to tell and, steady, nothing to write.
+      if (held && prev.clearRuns === 0) {
+        transitions.pop();
+        memberships.delete(index);
+        continue;
+      }
+      const told = held ? {} : Object.fromEntries([...remindOn.keys()].map((r) => [r, at]));
+      const entry = withIncidents(
+        {
+          ...prev,
+          finding,
+          clearRuns: 0,
+          remindedOn: { ...prev.remindedOn, ...told },
+          version: prev.version + 1,
+        },
+        refs,
+      );
+      changes.push({ op: "put", entry, transition: index });
+      continue;
+    }
     if (changed || neverSent || due) {
       const kind = changed ? "changed" : neverSent ? "firing" : "reminder";
       const previousState = kind === "firing" ? null : stateOf(prev.finding);
       const index = notify(
         { ...base, kind, previousState, ...(kind === "changed" ? { previous: prev.finding } : {}) },
         finding,
-        refs,
+        kind === "reminder" ? new Map([...remindOn, ...joined]) : refs,
       );
       const held = heldBack(transitions[index]);
       // A still held back, unchanged finding is not written again: steady state writes nothing.
@@ -206,13 +236,16 @@ export function diffSnapshot(input: DiffInput): DiffResult {
         memberships.delete(index);
         continue;
       }
+      const { remindedOn: _r, ...kept } = prev;
+      const reminded = kind === "reminder" ? remindedOnAfter(prev, remindOn, held) : undefined;
       const entry = withIncidents(
         {
-          ...prev,
+          ...kept,
           finding,
           clearRuns: 0,
           notifiedAt: held ? prev.notifiedAt : at,
           version: prev.version + 1,
+          ...(reminded ? { remindedOn: reminded } : {}),
         },
         refs,
       );
@@ -251,6 +284,42 @@ export function diffSnapshot(input: DiffInput): DiffResult {
   }
   const legacyPages = legacy();
   return { transitions, changes, ...(legacyPages.length ? { legacyPages } : {}) };
+
+  /**
+   * The routes a firing finding without news is reminded on now: each with a reminder interval
+   * of its own once it passed since its last reminder there (or since it was told), the others
+   * when the policy's is `due`.
+   */
+  function remindersDue(
+    prev: SnapshotEntry,
+    on: ReadonlyMap<string, IncidentRef>,
+    due: boolean,
+  ): Map<string, IncidentRef> {
+    const out = new Map<string, IncidentRef>();
+    for (const [name, ref] of on) {
+      const own = books.find((b) => b.route.name === name)?.route.repeatIntervalMs;
+      if (own === undefined) {
+        if (due) out.set(name, ref);
+        continue;
+      }
+      const last = prev.remindedOn?.[name] ?? prev.notifiedAt;
+      if (last !== null && now.getTime() - Date.parse(last) >= own) out.set(name, ref);
+    }
+    return out;
+  }
+
+  /** `remindedOn` once a reminder was told on `on`: routes of their own interval note it. */
+  function remindedOnAfter(
+    prev: SnapshotEntry,
+    on: ReadonlyMap<string, IncidentRef>,
+    held: boolean,
+  ): Record<string, string> | undefined {
+    const own = [...on.keys()].filter(
+      (name) => books.find((b) => b.route.name === name)?.route.repeatIntervalMs !== undefined,
+    );
+    const kept = { ...prev.remindedOn, ...(held ? {} : Object.fromEntries(own.map((r) => [r, at]))) };
+    return Object.keys(kept).length ? kept : undefined;
+  }
 
   /** An incident as a transition of it tells it on `route`. */
   function toldAs(incident: IncidentRef, t: Transition, route: string): TransitionIncident {

@@ -23,6 +23,8 @@ export interface Route {
   continue: boolean;
   /** New incidents per run told in messages of their own; the rest share one roll-up (a storm). */
   maxNew: number;
+  /** How often a finding still firing is told again on this route, ms; default the policy's. */
+  repeatIntervalMs?: number;
 }
 
 /**

@@ -88,6 +88,10 @@ export function unchangedSince(print: SnapshotFingerprint, input: SteadyInput): 
   const now = input.now.getTime();
   const silences = input.silences ?? [];
   const routes = input.incidents?.routes;
+  const shortestInterval = Math.min(
+    input.policy.repeatIntervalMs,
+    ...(routes ?? []).map((r) => r.repeatIntervalMs ?? Number.POSITIVE_INFINITY),
+  );
   if (input.complete && input.findings.length !== print.size) return false;
   const seen = new Set<string>();
   // Every finding fires when this holds (else it is false before the end): all of them inhibit.
@@ -106,7 +110,9 @@ export function unchangedSince(print: SnapshotFingerprint, input: SteadyInput): 
       !onEvery(prev.routes, routeNames(routesOf(routes, input.audit, finding).map((r) => r.name)))
     )
       return false;
-    const quiet = prev.notifiedAt !== null && now - prev.notifiedAt < input.policy.repeatIntervalMs;
+    // A route's own reminder interval may be shorter than the policy's: the shortest decides (a
+    // print keeps no route's last reminder, so this may read the snapshot when nothing is due).
+    const quiet = prev.notifiedAt !== null && now - prev.notifiedAt < shortestInterval;
     // Never told or due, but held back: the diff tells nothing and writes nothing (steady).
     if (!quiet && !silencing(finding, input.audit, silences, input.now) && !inhibited(finding)) return false;
   }

@@ -67,6 +67,11 @@ export interface SnapshotEntry {
   incident?: IncidentRef;
   /** Its incidents on the other routes it is on, by route name. */
   routes?: Readonly<Record<string, IncidentRef>>;
+  /**
+   * When a reminder of it was last told on a route with a reminder interval of its own (ISO), by
+   * route name; a route without one reminds from `notifiedAt`.
+   */
+  remindedOn?: Readonly<Record<string, string>>;
   /** When the last notification about it was published; null while held back or never sent. */
   notifiedAt: string | null;
   /** Bumped on each write; shows how often the item changed. */
@@ -106,6 +111,11 @@ export interface Transition {
    * the run's digest.
    */
   joined?: true;
+  /**
+   * A reminder due on routes with a reminder interval of their own (`incidents`), not yet on the
+   * policy's: news for those routes alone, not for the run's digest.
+   */
+  routesOnly?: true;
   /** `changed`: the finding as it was, so a message can say old → new. */
   previous?: Finding;
   /**

@@ -24,7 +24,8 @@ export interface RunMessageOptions {
 
 /**
  * Every message of a run, by receiver: the run's digest on the alerts topic (what routes to it
- * say, or, when none does, every transition but a join that is news for one route alone), one
+ * say, or, when none does, every transition but one that is news for some routes alone: a join,
+ * a reminder due on a route's own interval), one
  * message per incident with news (or roll-up) of each route to the incidents topic, and the
  * pages of each route to the critical topic. Each route's messages read its own incidents.
  */
@@ -36,7 +37,9 @@ export function renderRunMessages(
   const toDigest = options.routes.filter((r) => r.receiver === "alerts").map((r) => r.name);
   const digestRefs: TransitionRef[] = [];
   for (const [ref, t] of transitions.entries()) {
-    const told = toDigest.length ? toDigest.some((name) => t.incidents?.[name]) : t.joined !== true;
+    const told = toDigest.length
+      ? toDigest.some((name) => t.incidents?.[name])
+      : t.joined !== true && t.routesOnly !== true;
     if (told) digestRefs.push(ref);
   }
   const out =

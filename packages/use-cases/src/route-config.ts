@@ -35,7 +35,17 @@ const RouteSettingSchema = object({
   groupBy: optional(array(string().regex(/^[a-z][a-z0-9_]{0,63}$/)).max(10)),
   continue: boolean().default(false),
   maxNew: optional(number().int().positive().max(100)),
+  repeatInterval: optional(
+    string().regex(/^[1-9]\d{0,3}(m|h|d)$/, 'expected a duration such as "30m", "4h" or "1d"'),
+  ),
 }).strict();
+
+const UNIT_MS = { m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
+
+/** `"4h"` in ms: a route's `repeatInterval`, as Alertmanager's `repeat_interval` is written. */
+function intervalMs(text: string): number {
+  return Number(text.slice(0, -1)) * UNIT_MS[text.slice(-1) as keyof typeof UNIT_MS];
+}
 
 /** The routes of a stage: names unique; the walk stops at the first route that does not `continue`. */
 const RoutesSchema = array(RouteSettingSchema)
@@ -76,6 +86,7 @@ export function routesFor(
     matchers: r.matchers,
     groupBy: r.groupBy ?? audit.groupBy,
     continue: r.continue,
+    ...(r.repeatInterval ? { repeatIntervalMs: intervalMs(r.repeatInterval) } : {}),
     maxNew:
       r.maxNew ??
       (r.receiver === "critical"

@@ -118,7 +118,7 @@ describe.each([
     expect((await s.loadSnapshot(a)).size).toBe(0);
   });
 
-  it("keeps every field of an entry, its incidents on every route and a roll-up's thread too, as it was committed", async () => {
+  it("keeps every field of an entry, its incidents on every route, a roll-up's thread and its reminders on routes too, as it was committed", async () => {
     const s = make();
     const a = audit();
     await s.acquireLease(a, "one", T0, T1);
@@ -131,6 +131,7 @@ describe.each([
         thread: "inc-roll-up",
       },
       routes: { pager: { key: "inc-2", openedAt: T0.toISOString(), values: { audit: "failing" } } },
+      remindedOn: { oncall: T1.toISOString() },
     };
     await s.commit(a, [{ op: "put", entry: kept }], { owner: "one", until: T2 });
     expect((await s.loadSnapshot(a)).get("x")).toEqual(kept);

@@ -233,6 +233,31 @@ describe("routes", () => {
     expect(again.transitions.map((t) => [t.key, t.silencedBy])).toEqual([["d", undefined]]);
   });
 
+  it("remind on their own interval: a route of 4 hours hears a reminder every 4 hours, the digest and the others every 24", () => {
+    const routes = [
+      route({ name: DEFAULT_ROUTE, continue: true }),
+      route({ name: "oncall", repeatIntervalMs: 4 * 60 * 60_000 }),
+    ];
+    let state = run(new Map(), [runtime("a", "eu-1")], 0, routes);
+    const heard: Array<[number, string[], boolean]> = [];
+    for (let hour = 1; hour <= 24; hour++) {
+      state = run(state.next, [runtime("a", "eu-1")], hour * 60, routes);
+      for (const t of state.result.transitions)
+        heard.push([hour, Object.keys(t.incidents ?? {}).sort(), t.routesOnly === true]);
+    }
+    expect(heard).toEqual([
+      [4, ["oncall"], true],
+      [8, ["oncall"], true],
+      [12, ["oncall"], true],
+      [16, ["oncall"], true],
+      [20, ["oncall"], true],
+      [24, ["default", "oncall"], false],
+    ]);
+    // A steady hour between reminders writes nothing.
+    const quiet = run(state.next, [runtime("a", "eu-1")], 25 * 60, routes);
+    expect(quiet.result.changes).toEqual([]);
+  });
+
   it("are part of the fingerprint: a run whose finding takes a route it is not on is no steady run", () => {
     const chatOnly = [route({ name: DEFAULT_ROUTE, continue: true })];
     const first = run(new Map(), [runtime("a", "eu-1")], 0, chatOnly);

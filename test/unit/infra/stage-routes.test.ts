@@ -12,7 +12,7 @@ function problems(entry: Record<string, unknown>): string[] {
 }
 
 const ROUTES = [
-  { name: "default", receiver: "incidents", continue: true },
+  { name: "default", receiver: "incidents", continue: true, repeatInterval: "4h" },
   {
     name: "eu_pager",
     receiver: "critical",
@@ -30,7 +30,7 @@ describe("a stage's routes", () => {
       { name: "severity", op: "=", value: "critical" },
       { name: "region", op: "=~", value: "eu-.*" },
     ]);
-    expect(parsed[0]).toMatchObject({ continue: true, matchers: [] });
+    expect(parsed[0]).toMatchObject({ continue: true, matchers: [], repeatInterval: "4h" });
     expect(parsed[2]).toMatchObject({ continue: false, maxNew: 2 });
   });
 
@@ -46,6 +46,9 @@ describe("a stage's routes", () => {
       /^stages\.prod\.routes\.0\.matchers\.0: .*not a regular expression RE2 accepts/,
     );
     expect(bad([{ ...ROUTES[2], receiver: "pagerduty" }])).toMatch(/^stages\.prod\.routes\.0\.receiver: /);
+    expect(bad([{ ...ROUTES[2], repeatInterval: "4 hours" }])).toMatch(
+      /^stages\.prod\.routes\.0\.repeatInterval: expected a duration such as "30m"/,
+    );
     expect(bad([{ ...ROUTES[2], groupBy: ["nope"] }])).toMatch(/^stages\.prod\.routes\.0\.groupBy\.0: /);
     for (const routes of [
       [{ name: "Pager", receiver: "critical" }],

@@ -17,8 +17,19 @@ export function snapshotEntryOf(stored: SnapshotEntry | StoredBeforeLabels): Sna
     const { instanceID, finding, ...rest } = stored;
     return { key: instanceID, ...rest, finding: findingFromFlat(finding) };
   }
-  const { key, phase, finding, flaggedRuns, clearRuns, firstSeenAt, incident, routes, notifiedAt, version } =
-    stored;
+  const {
+    key,
+    phase,
+    finding,
+    flaggedRuns,
+    clearRuns,
+    firstSeenAt,
+    incident,
+    routes,
+    remindedOn,
+    notifiedAt,
+    version,
+  } = stored;
   return {
     key,
     phase,
@@ -28,6 +39,7 @@ export function snapshotEntryOf(stored: SnapshotEntry | StoredBeforeLabels): Sna
     firstSeenAt,
     ...(incident !== undefined ? { incident } : {}),
     ...(routes !== undefined ? { routes } : {}),
+    ...(remindedOn !== undefined ? { remindedOn } : {}),
     notifiedAt,
     version,
   };
