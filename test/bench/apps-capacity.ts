@@ -28,7 +28,7 @@ const RUN = Date.now();
  */
 const SIZES = {
   full: { messages: 100_000, nodes: 10_000, sample: 6_000, delay: 1_000 },
-  smoke: { messages: 4_000, nodes: 400, sample: 200, delay: 100 },
+  smoke: { messages: 2_000, nodes: 200, sample: 100, delay: 50 },
 };
 
 /**

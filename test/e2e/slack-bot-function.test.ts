@@ -101,7 +101,8 @@ describe("functions/slack.ts with a bot token", () => {
     // Slack is down for the change's first delivery; the incident's end, an hour later, goes through.
     fake.api.faults.push(...Array.from({ length: 10 }, () => ({ status: 503 })));
     const short = { ...context(), getRemainingTimeInMillis: () => 1_200 };
-    await expect(handler(event(changed), short)).rejects.toThrow(/kept failing/);
+    // It fails however its short time ends: its retries run out, or the deadline cuts one short.
+    await expect(handler(event(changed), short)).rejects.toThrow(/kept failing|operation was aborted/);
     fake.api.faults.length = 0;
     expect(await handler(event(ended), context())).toEqual({ posted: 1, dropped: 0 });
     expect(await handler(event(changed), context())).toEqual({ posted: 0, dropped: 1 });

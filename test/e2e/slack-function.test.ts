@@ -242,7 +242,11 @@ describe("functions/slack.ts", () => {
     });
     // Slack is down for the opening's first delivery; the change goes through.
     slack.faults.push(...Array.from({ length: 10 }, () => ({ status: 503 })));
-    await expect(handler(snsEvent([delivered(opened)]), withTime(1_200))).rejects.toThrow(/kept failing/);
+    // It fails however its short time ends: its retries run out, or (on a loaded machine) the
+    // deadline cuts the last one short.
+    await expect(handler(snsEvent([delivered(opened)]), withTime(1_200))).rejects.toThrow(
+      /kept failing|operation was aborted/,
+    );
     slack.faults.length = 0;
     expect(await handler(snsEvent([delivered(changed)]), withTime(30_000))).toEqual({
       posted: 1,
