@@ -272,6 +272,13 @@ export function diffSnapshot(input: DiffInput): DiffResult {
     const since = onsetOf(prev.finding, prev.firstSeenAt, at);
     for (const ref of refsOf(prev).values()) onset(ref, since);
   }
+  // An incident's start is fixed when it opens: a later member with an older onset, or the end of
+  // its oldest member, moves it no more.
+  for (const book of books)
+    for (const incident of book.opened) {
+      const began = onsets.get(incident.key);
+      if (began) incident.startsAt = began;
+    }
   rollUpStorms();
   const after = incidentsAfter();
   const before = knownBefore();
@@ -330,7 +337,7 @@ export function diffSnapshot(input: DiffInput): DiffResult {
     const is = after.known.has(page);
     return {
       key: incident.key,
-      startsAt: onsets.get(incident.key) ?? t.since,
+      startsAt: incident.startsAt ?? onsets.get(incident.key) ?? t.since,
       openedAt: incident.openedAt,
       values: incident.values,
       firing,

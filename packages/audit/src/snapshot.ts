@@ -6,6 +6,11 @@ export interface IncidentRef {
   key: string;
   /** When it opened (ISO): the run in which its first member fired. */
   openedAt: string;
+  /**
+   * When it began (ISO): the earliest onset of the members it opened with, fixed then (absent on
+   * incidents opened before it was kept: their start is their members' earliest onset).
+   */
+  startsAt?: string;
   /** The `groupBy` labels and values it was opened with. */
   values: Readonly<Record<string, string>>;
   /**

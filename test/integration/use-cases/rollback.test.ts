@@ -33,13 +33,14 @@ async function scan(table: string): Promise<Item[]> {
 /**
  * An item as the release before reads it: it reads an entry's `incident` by its key, opening and
  * values, and knows nothing of routes. What routes add (the other routes' incidents, a storm's
- * roll-up thread, reminders on a route's own interval) it leaves alone and writes back as it found it.
+ * roll-up thread, reminders on a route's own interval, the start fixed at opening) it leaves alone
+ * and writes back as it found it.
  */
 function asBefore(entry: SnapshotEntry | undefined): SnapshotEntry | undefined {
   if (!entry) return entry;
   const { routes: _routes, remindedOn: _reminded, incident, ...rest } = entry;
   if (!incident) return rest;
-  const { thread: _thread, ...own } = incident;
+  const { thread: _thread, startsAt: _startsAt, ...own } = incident;
   return { ...rest, incident: own };
 }
 

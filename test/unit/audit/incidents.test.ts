@@ -78,6 +78,27 @@ describe("incidents", () => {
     expect(over.result.transitions.map((t) => [t.incident?.firing, t.incident?.ended])).toEqual([[0, true]]);
   });
 
+  it("begin when they open: the end of their oldest member and a later member's older onset move the start no more", () => {
+    const older = (id: string, startsAt: string) => ({ ...inRegion(id, "eu-1"), startsAt });
+    const opened = run(
+      new Map(),
+      [older("a", "2026-11-30T08:00:00.000Z"), older("b", "2026-11-30T10:00:00.000Z")],
+      0,
+    );
+    const began = opened.result.transitions[0]?.incident?.startsAt;
+    expect(began).toBe("2026-11-30T08:00:00.000Z");
+    // a recovers; c, which failed even earlier, joins: the incident still began when it opened.
+    const later = run(
+      opened.next,
+      [older("b", "2026-11-30T10:00:00.000Z"), older("c", "2026-11-29T08:00:00.000Z")],
+      10,
+    );
+    expect(later.result.transitions.map((t) => [t.key, t.incident?.startsAt])).toEqual([
+      ["c", began],
+      ["a", began],
+    ]);
+  });
+
   it("keep a finding whose reason changes in the incident it fired in, and tell the change there", () => {
     const first = run(new Map(), [inRegion("a", "eu-1"), inRegion("b", "eu-1")], 0);
     const incident = first.incidentOf("a");
@@ -113,7 +134,7 @@ describe("incidents", () => {
     expect(again.incidentOf("a")).not.toBe(incident);
   });
 
-  it("begin at their earliest member's onset; each transition's since is its own onset", () => {
+  it("begin at the earliest onset of the members they open with; each transition's since is its own onset", () => {
     const early = { ...inRegion("a", "eu-1"), startsAt: at(-50).toISOString() };
     const late = { ...inRegion("b", "eu-1"), startsAt: at(-5).toISOString() };
     const first = run(new Map(), [late], 0);
@@ -122,9 +143,10 @@ describe("incidents", () => {
       firstSeenAt: at(0).toISOString(),
       incident: { startsAt: at(-5).toISOString() },
     });
+    // A member that joins later keeps its own onset; the incident began when it opened.
     const second = run(first.next, [late, early], 10);
     expect(second.result.transitions).toMatchObject([
-      { key: "a", since: at(-50).toISOString(), incident: { startsAt: at(-50).toISOString() } },
+      { key: "a", since: at(-50).toISOString(), incident: { startsAt: at(-5).toISOString() } },
     ]);
     // An onset after the run, or none, is not believed: first seen stands in.
     const future = run(new Map(), [{ ...inRegion("c", "us-1"), startsAt: at(60).toISOString() }], 0);
