@@ -1,5 +1,6 @@
 import type { RunSummary } from "@fleet-auditor/audit";
 import { type DigestV1, DigestV1Schema } from "@fleet-auditor/render";
+import { DynamoSilenceStore } from "@fleet-auditor/store";
 import type { Context } from "aws-lambda";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { useDynamo } from "../helpers/dynamo.ts";
@@ -115,7 +116,7 @@ const REASONS = ["err_provisioning", "err_quota", "err_timeout"];
 const FAILING_TITLE = /resolved/i;
 
 describe("a 3,000-runtime event across 33 regions", () => {
-  it("is one page, a few chat messages a run, and no top-level post for what was rolled up", async () => {
+  it("is one page, a few chat messages a run, no top-level post for what was rolled up, and a silenced incident quiet", async () => {
     const ids = kit.sim.fleet.create(3_000).map((c) => c.instanceID);
     ids.forEach((id, i) => {
       const runtime = kit.sim.fleet.get(id);
@@ -147,6 +148,20 @@ describe("a 3,000-runtime event across 33 regions", () => {
     for (const post of slack.api.topLevel().slice(before))
       expect(JSON.stringify(post.blocks)).toMatch(/inc-[\w-]{24}/);
 
+    // An operator silences one incident of its own thread by its key (`silences add --incident`):
+    // whatever becomes of its runtimes, its thread hears nothing more.
+    const silenced = storm.chat.find((m) => m.doc.transitions.length + (m.doc.omitted ?? 0) < 100);
+    const silencedKey = silenced?.doc.incident?.key as string;
+    await new DynamoSilenceStore({ client: dynamo.db.client, tableName: "storm" }).add({
+      id: "sil-incident",
+      audit: "failing",
+      match: [{ name: "incident_default", op: "=", value: silencedKey }],
+      startsAt: new Date(T0).toISOString(),
+      endsAt: new Date(T0 + 48 * HOUR).toISOString(),
+      createdBy: "oncall",
+      comment: "INC-1: known",
+    });
+
     // Hour 1: eleven regions recover whole, the others two runtimes in three. Chat: news in the
     // threads it has, at most 11 messages, no new top-level post; no incident (or roll-up) still
     // failing is titled resolved; the page stays open.
@@ -161,6 +176,8 @@ describe("a 3,000-runtime event across 33 regions", () => {
       expect(m.doc.subject, JSON.stringify(m.doc.incident)).not.toMatch(FAILING_TITLE);
     expect(partial.chat.some((m) => m.doc.incident?.status === "firing")).toBe(true);
     expect(partial.paged).toEqual([]);
+    expect(partial.chat.map((m) => m.doc.incident?.key)).not.toContain(silencedKey);
+    expect(partial.summary.notified.suppressed).toBeGreaterThan(0);
 
     // Hour 2: everything recovers. The page is resolved once; every end goes to a thread it had.
     const gone = new Set(recovered);
@@ -169,6 +186,7 @@ describe("a 3,000-runtime event across 33 regions", () => {
     expect(over.paged.map((p) => [p.incident?.key, p.incident?.status])).toEqual([[page, "resolved"]]);
     expect(pd.pagerduty.alerts.map((a) => [a.dedupKey, a.status])).toEqual([[page, "resolved"]]);
     expect(over.chat.length).toBeLessThanOrEqual(11);
+    expect(over.chat.map((m) => m.doc.incident?.key)).not.toContain(silencedKey);
     for (const m of over.chat) {
       expect(threads.has(m.threadId), m.threadId).toBe(true);
       expect(m.doc.incident?.status).toBe("resolved");
