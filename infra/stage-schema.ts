@@ -7,7 +7,11 @@ import {
   type AuditDefinition,
   MAX_RULE_PARTS,
   parseMatchers,
+  ROUTE_INTERVAL,
+  ROUTE_INTERVAL_RULE,
   ROUTE_NAME,
+  ROUTE_NAME_RULE,
+  repeatedRouteNames,
   ruleMatcherProblem,
   templateCanLink,
 } from "@fleet-auditor/audit";
@@ -89,7 +93,7 @@ const MatcherTextSchema = z.string().superRefine((text, ctx) => {
 const RouteSchema = z.strictObject({
   name: z
     .string()
-    .regex(ROUTE_NAME, "expected lowercase letters, digits and _, starting with a letter")
+    .regex(ROUTE_NAME, ROUTE_NAME_RULE)
     .describe("Unique: in its incidents' keys. `default` keeps the incident keys of before routes."),
   receiver: z
     .enum(["alerts", "incidents", "critical"])
@@ -116,7 +120,7 @@ const RouteSchema = z.strictObject({
     ),
   repeatInterval: z
     .string()
-    .regex(/^[1-9]\d{0,3}(m|h|d)$/, 'expected a duration such as "30m", "4h" or "1d"')
+    .regex(ROUTE_INTERVAL, ROUTE_INTERVAL_RULE)
     .optional()
     .describe(
       "How often a finding still firing is told again on this route (Alertmanager's repeat_interval); the stage's REPEAT_INTERVAL_HOURS when not given.",
@@ -127,12 +131,8 @@ const RoutesSchema = z
   .min(1)
   .max(20)
   .superRefine((routes, ctx) => {
-    const seen = new Set<string>();
-    for (const [i, r] of routes.entries()) {
-      if (seen.has(r.name))
-        ctx.addIssue({ code: "custom", path: [i, "name"], message: `route name ${r.name} is used twice` });
-      seen.add(r.name);
-    }
+    for (const { at, message } of repeatedRouteNames(routes))
+      ctx.addIssue({ code: "custom", path: [at, "name"], message });
   })
   .describe(
     "Which findings each receiver hears, grouped how (ROUTES; docs/notifications.md#routes). Not given: a default route to chat by each audit's groupBy, and a pager route of critical findings grouped by audit.",

@@ -72,8 +72,13 @@ export {
   incidentLabel,
   MAX_NEW_INCIDENTS,
   MAX_NEW_PAGES,
+  ROUTE_INTERVAL,
+  ROUTE_INTERVAL_RULE,
   ROUTE_NAME,
+  ROUTE_NAME_RULE,
   type Route,
+  repeatedRouteNames,
+  routeIntervalMs,
   routesOf,
 } from "./route.ts";
 export { pastable, shellOption } from "./shell.ts";

@@ -33,8 +33,36 @@ export interface Route {
  */
 export const DEFAULT_ROUTE = "default";
 
+// What a route's text must be, stated once for the two schemas that read routes (stages.json's
+// before a deploy, `ROUTES` where the audit function starts), so that they refuse alike.
+
 /** A route's name: what its incidents' keys and `incident_<name>` labels are made of. */
 export const ROUTE_NAME = /^[a-z][a-z0-9_]{0,39}$/;
+export const ROUTE_NAME_RULE = "expected lowercase letters, digits and _, starting with a letter";
+
+/** A route's `repeatInterval` as written: "30m", "4h", "1d" (Alertmanager's `repeat_interval`). */
+export const ROUTE_INTERVAL = /^[1-9]\d{0,3}(m|h|d)$/;
+export const ROUTE_INTERVAL_RULE = 'expected a duration such as "30m", "4h" or "1d"';
+
+const UNIT_MS = { m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
+
+/** A `repeatInterval` that matches `ROUTE_INTERVAL`, in ms. */
+export function routeIntervalMs(text: string): number {
+  return Number(text.slice(0, -1)) * UNIT_MS[text.slice(-1) as keyof typeof UNIT_MS];
+}
+
+/** Where a route's name was used by a route before it (names key incidents: each once). */
+export function repeatedRouteNames(
+  routes: ReadonlyArray<{ name: string }>,
+): Array<{ at: number; message: string }> {
+  const seen = new Set<string>();
+  const out: Array<{ at: number; message: string }> = [];
+  for (const [at, r] of routes.entries()) {
+    if (seen.has(r.name)) out.push({ at, message: `route name ${r.name} is used twice` });
+    seen.add(r.name);
+  }
+  return out;
+}
 
 /** New incidents told one by one per run and route before the rest are rolled up. */
 export const MAX_NEW_INCIDENTS = 10;

@@ -6,8 +6,13 @@ import {
   MAX_NEW_INCIDENTS,
   MAX_NEW_PAGES,
   parseMatchers,
+  ROUTE_INTERVAL,
+  ROUTE_INTERVAL_RULE,
   ROUTE_NAME,
+  ROUTE_NAME_RULE,
   type Route,
+  repeatedRouteNames,
+  routeIntervalMs,
 } from "@fleet-auditor/audit";
 import { array, boolean, number, object, enum as oneOf, optional, type output, string } from "zod";
 
@@ -26,7 +31,7 @@ const matcher = string().transform((text, ctx): LabelMatcher[] => {
 
 /** One route as configured: `groupBy` defaults to the audit's, `maxNew` to the receiver's cap. */
 const RouteSettingSchema = object({
-  name: string().regex(ROUTE_NAME, "expected lowercase letters, digits and _, starting with a letter"),
+  name: string().regex(ROUTE_NAME, ROUTE_NAME_RULE),
   receiver: oneOf(["alerts", "incidents", "critical"]),
   matchers: array(matcher)
     .max(20)
@@ -35,29 +40,16 @@ const RouteSettingSchema = object({
   groupBy: optional(array(string().regex(/^[a-z][a-z0-9_]{0,63}$/)).max(10)),
   continue: boolean().default(false),
   maxNew: optional(number().int().positive().max(100)),
-  repeatInterval: optional(
-    string().regex(/^[1-9]\d{0,3}(m|h|d)$/, 'expected a duration such as "30m", "4h" or "1d"'),
-  ),
+  repeatInterval: optional(string().regex(ROUTE_INTERVAL, ROUTE_INTERVAL_RULE)),
 }).strict();
-
-const UNIT_MS = { m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
-
-/** `"4h"` in ms: a route's `repeatInterval`, as Alertmanager's `repeat_interval` is written. */
-function intervalMs(text: string): number {
-  return Number(text.slice(0, -1)) * UNIT_MS[text.slice(-1) as keyof typeof UNIT_MS];
-}
 
 /** The routes of a stage: names unique; the walk stops at the first route that does not `continue`. */
 const RoutesSchema = array(RouteSettingSchema)
   .min(1)
   .max(20)
   .superRefine((routes, ctx) => {
-    const seen = new Set<string>();
-    for (const [i, r] of routes.entries()) {
-      if (seen.has(r.name))
-        ctx.addIssue({ code: "custom", path: [i, "name"], message: `route name ${r.name} is used twice` });
-      seen.add(r.name);
-    }
+    for (const { at, message } of repeatedRouteNames(routes))
+      ctx.addIssue({ code: "custom", path: [at, "name"], message });
   });
 
 /** A route as a stage sets it, for every audit. */
@@ -86,7 +78,7 @@ export function routesFor(
     matchers: r.matchers,
     groupBy: r.groupBy ?? audit.groupBy,
     continue: r.continue,
-    ...(r.repeatInterval ? { repeatIntervalMs: intervalMs(r.repeatInterval) } : {}),
+    ...(r.repeatInterval ? { repeatIntervalMs: routeIntervalMs(r.repeatInterval) } : {}),
     maxNew:
       r.maxNew ??
       (r.receiver === "critical"

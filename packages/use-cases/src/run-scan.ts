@@ -14,7 +14,6 @@ import {
   unchangedSince,
 } from "@fleet-auditor/audit";
 import type { AuditSource } from "./ports.ts";
-import { routesFor } from "./route-config.ts";
 import type { ResolvedDeps } from "./run-deps.ts";
 import { isFirstRun } from "./run-first-day.ts";
 import type { LoadedState, Run, Scan, State } from "./run-state.ts";
@@ -68,7 +67,7 @@ export async function knownState(
     now: run.now,
     policy: deps.settings.policy,
     silences: rest.silences,
-    incidents: { routes: routesFor(deps.settings, run.audit) },
+    incidents: { routes: run.routes },
     ...(run.audit.inhibitRules ? { inhibitRules: run.audit.inhibitRules } : {}),
   });
   if (unchanged) return { ...rest, previous: new Map(), unchanged };
@@ -129,7 +128,7 @@ export function planTransitions(
     problemKey: run.audit.presenter.problemKey,
     incidents: {
       ...(deps.settings.landscape ? { landscape: deps.settings.landscape } : {}),
-      routes: routesFor(deps.settings, run.audit),
+      routes: run.routes,
     },
     complete: scan.complete,
     ...(source.covers

@@ -4,6 +4,7 @@
 
 import type { AuditDefinition, AuditHealth } from "@fleet-auditor/audit";
 import { type Problem, type RunDeadlineError, RunInputError } from "./errors.ts";
+import { routesFor } from "./route-config.ts";
 import type { ResolvedDeps } from "./run-deps.ts";
 import { elapsed, emptySummary, updateHealth } from "./run-finish.ts";
 import type { AuditRunInput } from "./run-input.ts";
@@ -24,6 +25,7 @@ export function startRun(
   if (!dryRun) refuseSkew(input, startedAt, deps.settings.maxClockSkewMs);
   return {
     audit,
+    routes: routesFor(deps.settings, audit),
     input,
     id,
     dryRun,

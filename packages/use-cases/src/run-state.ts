@@ -4,6 +4,7 @@ import type {
   DigestMessage,
   Finding,
   LeftOut,
+  Route,
   RunSummary,
   Silence,
   SnapshotEntry,
@@ -30,6 +31,8 @@ export interface RunOptions {
 /** What every stage of one run knows about it. */
 export interface Run {
   audit: AuditDefinition;
+  /** The audit's routes on this stage (`routesFor`): what its incidents and messages follow. */
+  routes: readonly Route[];
   input: AuditRunInput;
   id: string;
   dryRun: boolean;

@@ -14,7 +14,6 @@ import {
 } from "@fleet-auditor/audit";
 import { redact } from "@fleet-auditor/http";
 import { renderRunMessages } from "@fleet-auditor/render";
-import { routesFor } from "./route-config.ts";
 import type { ResolvedDeps } from "./run-deps.ts";
 import { expiresAt, NO_WRITES, NOTHING_TOLD, summarize } from "./run-finish.ts";
 import type { Run, Scan } from "./run-state.ts";
@@ -73,7 +72,7 @@ export function render(
   diff: Pick<DiffResult, "transitions" | "legacyPages">,
 ): DigestMessage[] {
   return renderRunMessages(ctx, diff.transitions, {
-    routes: routesFor(deps.settings, run.audit),
+    routes: run.routes,
     chat: deps.settings.incidentMessages !== undefined,
     pager: deps.settings.pagerMessages === true,
     ...(diff.legacyPages ? { legacyPages: diff.legacyPages } : {}),
