@@ -1,115 +1,19 @@
-import type { RunSummary } from "@fleet-auditor/audit";
-import { type DigestV1, DigestV1Schema } from "@fleet-auditor/render";
 import { DynamoSilenceStore } from "@fleet-auditor/store";
-import type { Context } from "aws-lambda";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { useDynamo } from "../helpers/dynamo.ts";
-import { PAGERDUTY_ROUTING_KEY, useFakePagerDuty } from "../helpers/fake-pagerduty.ts";
-import { useFakeSlackApi } from "../helpers/fake-slack-api.ts";
-import { useKebSimulator } from "../helpers/keb.ts";
-import { emulatorEnv, fakeContext, withEnv } from "../helpers/lambda.ts";
-import { type Delivered, useSns } from "../helpers/sns.ts";
-import { snsEvent } from "../helpers/sns-event.ts";
+import { describe, expect, it } from "vitest";
+import { useLandscapeFunctions } from "../helpers/landscape-functions.ts";
 
 // One event, one page: a 3,000-runtime outage across 33 regions for 3 reasons (99 incidents of
 // the default route), its partial and its full recovery, driven through the audit, Slack and pager
-// functions on loopback (the KEB simulator, dynalite, fauxqs, a Slack Web API stand-in that keeps
-// threads, a PagerDuty stand-in that keeps alerts). With the default routes: the pager gets one
+// functions on loopback (`useLandscapeFunctions`). With the default routes: the pager gets one
 // trigger and one resolve; chat at most 11 messages a run, and no top-level post for an incident
 // rolled up in the storm; no title says resolved while a runtime still fails; every message names
 // its incident key.
 
-const kit = useKebSimulator({ fleet: { size: 20, seed: 7, flagged: 0 } });
-const dynamo = useDynamo(["storm"]);
-const sns = useSns();
-const pd = useFakePagerDuty();
-const slack = useFakeSlackApi();
-
-let alerts: () => Promise<Delivered[]>;
-let chat: () => Promise<Delivered[]>;
-let paging: () => Promise<Delivered[]>;
-let restore: () => void = () => undefined;
-type Handler<R> = (event: unknown, context: Context) => Promise<R>;
-let audit: Handler<RunSummary>;
-let slackFn: Handler<{ posted: number }>;
-let pager: Handler<unknown>;
-
-const HOUR = 3_600_000;
-// The top of an hour: scheduled times and the run's clock move together.
-const T0 = Math.floor(Date.now() / HOUR) * HOUR - 40 * HOUR;
-
-beforeAll(async () => {
-  const incidents = await sns.topic("storm-incidents");
-  const critical = await sns.topic("storm-critical");
-  alerts = await sns.subscriber("storm-alerts");
-  chat = await sns.subscriber("storm-chat", undefined, incidents);
-  paging = await sns.subscriber("storm-pager", undefined, critical);
-  restore = withEnv({
-    KEB_URL: kit.sim.url,
-    KEB_TOKEN: "storm-token",
-    AUDIT_TABLE: "storm",
-    ALERT_TOPIC_ARN: sns.topicArn,
-    INCIDENT_TOPIC_ARN: incidents,
-    CRITICAL_TOPIC_ARN: critical,
-    LANDSCAPE: "e2e",
-    MAX_NEW_INCIDENT_MESSAGES: "10",
-    SLACK_WEBHOOK_URL: undefined,
-    SLACK_BOT_TOKEN: slack.api.token,
-    SLACK_CHANNEL: slack.api.channel,
-    SLACK_API_URL: slack.api.apiUrl,
-    SLACK_MIN_INTERVAL_MS: "0",
-    SLACK_DEADLINE_MARGIN_MS: "0",
-    PAGERDUTY_ROUTING_KEY,
-    PAGERDUTY_EVENTS_URL: pd.pagerduty.url,
-    PAGERDUTY_DEADLINE_MARGIN_MS: "0",
-    ...emulatorEnv({ dynamodb: dynamo.db.endpoint, sns: `http://127.0.0.1:${sns.server.port}` }),
-  });
-  // Before the cold starts: a clock a module keeps (`Date.now`) is then the faked one too.
-  vi.useFakeTimers({ toFake: ["Date"] });
-  vi.setSystemTime(T0);
-  vi.resetModules();
-  audit = (await import("../../functions/audit.ts")).handler as Handler<RunSummary>;
-  slackFn = (await import("../../functions/slack.ts")).handler as Handler<{ posted: number }>;
-  pager = (await import("../../functions/pager.ts")).handler as Handler<unknown>;
+const { kit, dynamo, pd, slack, T0, HOUR, runAt } = useLandscapeFunctions("storm", {
+  size: 20,
+  seed: 7,
+  flagged: 0,
 });
-afterAll(() => {
-  vi.useRealTimers();
-  restore();
-});
-
-interface Told {
-  summary: RunSummary;
-  /** The incident messages, as the Slack function and Chatbot get them. */
-  chat: Array<{ doc: DigestV1; threadId: string }>;
-  /** The pager's messages. */
-  paged: DigestV1[];
-}
-
-/** One scheduled run at `hour`, then what each topic delivered, handed to its subscriber. */
-async function runAt(hour: number): Promise<Told> {
-  const at = T0 + hour * HOUR;
-  vi.setSystemTime(at);
-  const summary = await audit({ audit: "failing", scheduledTime: new Date(at).toISOString() }, fakeContext());
-  expect(summary.notified.failed, summary.notified.error).toBe(0);
-  await alerts();
-  const parse = (d: Delivered) => {
-    const body = JSON.parse(d.Message) as { default: string; https: string };
-    const chatbot = JSON.parse(body.https) as { metadata: { threadId: string } };
-    return { body, doc: DigestV1Schema.parse(JSON.parse(body.default)), threadId: chatbot.metadata.threadId };
-  };
-  const told = (await chat()).map(parse);
-  const paged = (await paging()).map(parse);
-  const context = { ...fakeContext("fleet-auditor-slack"), getRemainingTimeInMillis: () => 60_000 };
-  // SNS invokes a subscriber per message, in no promised order: one at a time here, as the
-  // Slack function's reserved concurrency of 1 makes it.
-  for (const m of told) await slackFn(snsEvent([m.body.default], "Incidents"), context);
-  for (const m of paged) await pager(snsEvent([m.body.default], "Critical"), context);
-  return {
-    summary,
-    chat: told.map(({ doc, threadId }) => ({ doc, threadId })),
-    paged: paged.map((p) => p.doc),
-  };
-}
 
 const REGIONS = Array.from({ length: 33 }, (_, i) => `region-${String(i).padStart(2, "0")}`);
 const REASONS = ["err_provisioning", "err_quota", "err_timeout"];
