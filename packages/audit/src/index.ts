@@ -29,6 +29,15 @@ export {
   ruleMatcherProblem,
 } from "./inhibit-rule-text.ts";
 export { type InhibitRule, inhibitor } from "./inhibition.ts";
+export {
+  INCIDENT_EVENT_KINDS,
+  type IncidentEvent,
+  type IncidentEventKind,
+  type IncidentExample,
+  type IncidentHistory,
+  type IncidentQuery,
+  type IncidentRecord,
+} from "./incident-record.ts";
 export { keepable, LEFT_OUT_LISTED, type LeftOut, leftOutLine, leftOutNews } from "./left-out.ts";
 export {
   fillTemplate,
