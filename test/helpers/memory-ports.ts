@@ -6,6 +6,9 @@ import {
   type CommitResult,
   type DigestMessage,
   HEALTHY,
+  type HistoryCommit,
+  type IncidentEvent,
+  type IncidentRecord,
   type PublishOutcome,
   type RunRecord,
   type RunReport,
@@ -71,14 +74,23 @@ export class MemoryAuditStore implements AuditStateStore {
   readonly health = new Map<string, AuditHealth>();
   /** Snapshot items put and deleted, over all commits. */
   readonly itemWrites = { put: 0, deleted: 0 };
+  /** Incident records by audit and key, and every event committed, in order. */
+  readonly incidents = new Map<string, IncidentRecord>();
+  readonly incidentEvents: IncidentEvent[] = [];
 
   async loadSnapshot(audit: string): Promise<Map<string, SnapshotEntry>> {
     return structuredClone(this.snapshots.get(audit) ?? new Map());
   }
 
-  async commit(audit: string, changes: readonly SnapshotChange[], fence: CommitFence): Promise<CommitResult> {
+  async commit(
+    audit: string,
+    changes: readonly SnapshotChange[],
+    fence: CommitFence,
+    _problemKey?: unknown,
+    history?: HistoryCommit,
+  ): Promise<CommitResult> {
     const result: CommitResult = { written: 0, deleted: 0 };
-    if (changes.length === 0) return result;
+    if (changes.length === 0 && !history) return result;
     const lease = this.leases.get(audit);
     if (lease?.owner !== fence.owner) throw new LeaseLostError(audit, fence.owner);
     lease.expiresAtMs = fence.until.getTime();
@@ -95,7 +107,20 @@ export class MemoryAuditStore implements AuditStateStore {
     }
     this.itemWrites.put += result.written;
     this.itemWrites.deleted += result.deleted;
+    for (const { record, event } of history?.writes ?? []) {
+      this.incidents.set(`${audit}|${record.key}`, structuredClone(record));
+      this.incidentEvents.push(structuredClone(event));
+    }
     return result;
+  }
+
+  async loadIncidents(audit: string, keys: readonly string[]): Promise<Map<string, IncidentRecord>> {
+    const out = new Map<string, IncidentRecord>();
+    for (const key of keys) {
+      const record = this.incidents.get(`${audit}|${key}`);
+      if (record) out.set(key, structuredClone(record));
+    }
+    return out;
   }
 
   async findRun(audit: string, runKey: string): Promise<RunRecord | undefined> {

@@ -24,20 +24,22 @@ export { keyPart } from "./finding-key.ts";
 export { placeText, type TransitionGroup } from "./groups.ts";
 export { type AuditHealth, HEALTHY, nextHealth } from "./health.ts";
 export {
+  INCIDENT_ITEM_BYTES,
+  incidentsWithNews,
+  incidentWrites,
+} from "./incident-history.ts";
+export type {
+  IncidentEvent,
+  IncidentHistory,
+  IncidentQuery,
+  IncidentRecord,
+} from "./incident-record.ts";
+export {
   MAX_RULE_PARTS,
   parseInhibitRule,
   ruleMatcherProblem,
 } from "./inhibit-rule-text.ts";
 export { type InhibitRule, inhibitor } from "./inhibition.ts";
-export {
-  INCIDENT_EVENT_KINDS,
-  type IncidentEvent,
-  type IncidentEventKind,
-  type IncidentExample,
-  type IncidentHistory,
-  type IncidentQuery,
-  type IncidentRecord,
-} from "./incident-record.ts";
 export { keepable, LEFT_OUT_LISTED, type LeftOut, leftOutLine, leftOutNews } from "./left-out.ts";
 export {
   fillTemplate,
@@ -65,6 +67,7 @@ export type {
   AuditStateStore,
   CommitFence,
   CommitResult,
+  HistoryCommit,
   Published,
   PublishOutcome,
   RunRecord,

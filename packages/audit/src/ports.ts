@@ -1,5 +1,7 @@
 import type { Finding } from "./finding.ts";
 import type { AuditHealth } from "./health.ts";
+import type { IncidentWrite } from "./incident-history.ts";
+import type { IncidentRecord } from "./incident-record.ts";
 import type { DigestMessage } from "./message.ts";
 import type { RunReport } from "./report.ts";
 import type { Silence } from "./silence.ts";
@@ -11,6 +13,13 @@ import type { RunSummary } from "./summary.ts";
 export interface CommitResult {
   written: number;
   deleted: number;
+}
+
+/** The incident history a commit writes with the snapshot changes it describes (`incidentWrites`). */
+export interface HistoryCommit {
+  writes: readonly IncidentWrite[];
+  /** Epoch seconds after which its items may be deleted (DynamoDB TTL). */
+  expiresAt: number;
 }
 
 /** The lease a commit is fenced by: it goes through only while `owner` still holds it. */
@@ -55,13 +64,18 @@ export interface AuditStateStore {
    * Writes the changes after extending the audit's lease on the condition that `fence.owner`
    * still holds it; throws `LeaseLostError` (and writes nothing) when another run took it over.
    * `problemKey` (the audit presenter's) lets a store that keeps a fingerprint write it with them.
+   * `history`, the incidents' records and events these changes tell, goes in the same batches:
+   * as sure as the snapshot's own writes, no surer (not a transaction).
    */
   commit(
     audit: string,
     changes: readonly SnapshotChange[],
     fence: CommitFence,
     problemKey?: (f: Finding) => string,
+    history?: HistoryCommit,
   ): Promise<CommitResult>;
+  /** The records of the audit's incidents named, by key; those not kept are left out. */
+  loadIncidents(audit: string, keys: readonly string[]): Promise<Map<string, IncidentRecord>>;
   /** The ledger record of a run key, if that run completed. */
   findRun(audit: string, runKey: string): Promise<RunRecord | undefined>;
   /** Records a completed run; false when the key is already recorded. */

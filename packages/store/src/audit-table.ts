@@ -17,6 +17,10 @@ export const itemKey = {
     pk: `REPORT#${runId}`,
     sk: `PART#${String(part).padStart(5, "0")}`,
   }),
+  /** An incident's record, in its audit's partition: `incidents list` reads the partition. */
+  incident: (audit: string, key: string) => ({ pk: `INCIDENTS#${audit}`, sk: key }),
+  /** One event of an incident's timeline: `incidents show` reads the partition, oldest first. */
+  incidentEvent: (key: string, at: string, id: string) => ({ pk: `INCIDENT#${key}`, sk: `EV#${at}#${id}` }),
   silence: (id: string) => ({ pk: "SILENCE", sk: id }),
   /**
    * The Slack thread of an incident in a channel: its parent message's `ts`. The partition key's

@@ -13,15 +13,19 @@ import {
   type CommitResult,
   type Finding,
   HEALTHY,
+  type HistoryCommit,
+  type IncidentRecord,
   type RunRecord,
   type SnapshotChange,
   type SnapshotEntry,
   type SnapshotFingerprint,
 } from "@fleet-auditor/audit";
 import { itemKey } from "./audit-table.ts";
+import { batchGet } from "./batch-get.ts";
 import { batchWrite } from "./batch-write.ts";
 import { LeaseLostError } from "./errors.ts";
 import { decodeFingerprint, encodeFingerprint, fingerprintOf } from "./fingerprint-codec.ts";
+import { historyItems } from "./incident-items.ts";
 import { SnapshotCache } from "./snapshot-cache.ts";
 import { readSnapshot } from "./snapshot-read.ts";
 import { SnapshotVersions } from "./snapshot-version.ts";
@@ -89,13 +93,19 @@ export class DynamoAuditStore implements AuditStateStore {
     changes: readonly SnapshotChange[],
     fence: CommitFence,
     problemKey?: (f: Finding) => string,
+    history?: HistoryCommit,
   ): Promise<CommitResult> {
     const result: CommitResult = { written: 0, deleted: 0 };
-    if (changes.length === 0) return result;
+    const told = history ? historyItems(audit, history) : [];
+    if (changes.length === 0 && told.length === 0) return result;
     // Fencing: one conditional write proves this run still owns the audit, so no other run can
     // interleave; the changes themselves then go in batches of 25 instead of one request each.
     if (!(await this.#renewLease(audit, fence.owner, fence.until))) {
       throw new LeaseLostError(audit, fence.owner);
+    }
+    if (changes.length === 0) {
+      await batchWrite(this.#client, this.#table, told);
+      return result;
     }
     // Marked before the first item is written, settled after the last: a store that kept the
     // snapshot at another version, or read it meanwhile, reads it again. The fingerprint is of
@@ -107,15 +117,14 @@ export class DynamoAuditStore implements AuditStateStore {
     let after: Map<string, SnapshotEntry> | undefined;
     let print: SnapshotFingerprint | undefined;
     try {
-      await batchWrite(
-        this.#client,
-        this.#table,
-        changes.map((c) =>
+      await batchWrite(this.#client, this.#table, [
+        ...changes.map((c) =>
           c.op === "put"
             ? { PutRequest: { Item: this.#snapshotItem(audit, c.entry) } }
             : { DeleteRequest: { Key: itemKey.snapshot(audit, c.key) } },
         ),
-      );
+        ...told,
+      ]);
       after = this.#snapshots.applied(audit, before, changes);
       print = after && problemKey ? fingerprintOf(after, problemKey) : undefined;
       const bytes = print && encodeFingerprint(print);
@@ -127,6 +136,15 @@ export class DynamoAuditStore implements AuditStateStore {
     }
     for (const c of changes) c.op === "put" ? result.written++ : result.deleted++;
     return result;
+  }
+
+  async loadIncidents(audit: string, keys: readonly string[]): Promise<Map<string, IncidentRecord>> {
+    const items = await batchGet(
+      this.#client,
+      this.#table,
+      keys.map((k) => itemKey.incident(audit, k)),
+    );
+    return new Map(items.map((i) => [String(i.sk), i.record as IncidentRecord]));
   }
 
   #snapshotItem(audit: string, entry: SnapshotEntry): Record<string, unknown> {

@@ -1,6 +1,7 @@
 export { auditTableDefinition, itemKey } from "./audit-table.ts";
 export { documentClient } from "./document-client.ts";
 export { DynamoAuditStore } from "./dynamo-audit-store.ts";
+export { DynamoIncidentHistory } from "./dynamo-incident-history.ts";
 export { DynamoMessageOrder } from "./dynamo-message-order.ts";
 export { DynamoReportStore, packParts } from "./dynamo-report-store.ts";
 export { DynamoSilenceStore } from "./dynamo-silence-store.ts";

@@ -6,6 +6,7 @@ import { RunDeadlineError, RunInputError, secretNotSet } from "./errors.ts";
 import { type AuditRunDeps, withDefaults } from "./run-deps.ts";
 import { commit, fence, NO_WRITES, NOTHING_TOLD, record, summarize, updateHealth } from "./run-finish.ts";
 import { configuredNow, flaggedByState, notConfigured, tellBaseline } from "./run-first-day.ts";
+import { readHistory } from "./run-history.ts";
 import type { AuditRunInput } from "./run-input.ts";
 import {
   knownState,
@@ -40,7 +41,8 @@ import { digestContext, keepReport, publish, render } from "./run-tell.ts";
  * 7. Render (pure) the grouped digest; a dry run returns here, with it as a preview. A baseline
  *    renders one short notice instead (counts by state, the report command).
  * 8. Publish it (`notify: false` publishes nothing; both baselines count all as told).
- * 9. Commit the snapshot writes whose transitions were told, fenced by the lease. A baseline
+ * 9. Commit the snapshot writes whose transitions were told, fenced by the lease, with what they
+ *    add to the incidents' history (whose records are read while the messages go out). A baseline
  *    whose scan was incomplete commits and records nothing: the next run is the baseline again.
  * 10. Health: count an incomplete or failed run; the Nth in a row sends one `degraded` notice,
  *     the first good run after it one `recovered`.
@@ -115,6 +117,7 @@ export async function runAudit(
       const preview = digests.map(({ subject, message, attributes }) => ({ subject, message, attributes }));
       return { ...summarize(run, scan, diff, NOTHING_TOLD, NO_WRITES), preview };
     }
+    const history = holdBack ? undefined : readHistory(deps, run, diff);
     const publishing = input.notify !== false && digests.length > 0;
     if (publishing) await deps.ports.store.beginPublishing(run.audit.name, fence(run));
     const delivery =
@@ -125,7 +128,7 @@ export async function runAudit(
           : holdBack
             ? NOTHING_TOLD
             : await publish(deps, digests, report.stored);
-    const writes = holdBack ? NO_WRITES : await commit(deps, run, diff, delivery);
+    const writes = holdBack || !history ? NO_WRITES : await commit(deps, run, diff, delivery, history);
     if (publishing || state.repeats) await deps.ports.store.endPublishing(run.audit.name);
     const failed = delivery.refused.size;
     const ok = scan.complete && failed === 0;

@@ -35,6 +35,8 @@ export interface AuditRunSettings {
   leaseMs?: number;
   /** Ledger items and run reports are kept this long. Default 30 days. */
   ledgerRetentionDays?: number;
+  /** Incident records and their timelines are kept this long after their last event. Default 90 days. */
+  incidentRetentionDays?: number;
   /**
    * Where the commands messages suggest (report, silence, inspect) act: this run's store, so that
    * each does what it says when pasted. Default the CLI's default store.
@@ -101,8 +103,9 @@ const DEFAULT_LEASE_MS = 15 * 60_000;
 // EventBridge Scheduler retries a delivery for up to 24 h: a late scheduled time is normal.
 const DEFAULT_MAX_SKEW_MS = 48 * 3_600_000;
 const DEFAULT_LEDGER_RETENTION_DAYS = 30;
+const DEFAULT_INCIDENT_RETENTION_DAYS = 90;
 
-type Defaulted = "policy" | "leaseMs" | "ledgerRetentionDays" | "maxClockSkewMs";
+type Defaulted = "policy" | "leaseMs" | "ledgerRetentionDays" | "incidentRetentionDays" | "maxClockSkewMs";
 
 /**
  * A run's dependencies with the defaults the use cases own filled in. The defaults another module
@@ -124,6 +127,7 @@ export function withDefaults({ ports, settings = {}, hooks = {} }: AuditRunDeps)
       policy: settings.policy ?? DEFAULT_POLICY,
       leaseMs: settings.leaseMs ?? DEFAULT_LEASE_MS,
       ledgerRetentionDays: settings.ledgerRetentionDays ?? DEFAULT_LEDGER_RETENTION_DAYS,
+      incidentRetentionDays: settings.incidentRetentionDays ?? DEFAULT_INCIDENT_RETENTION_DAYS,
       maxClockSkewMs: settings.maxClockSkewMs ?? DEFAULT_MAX_SKEW_MS,
     },
     hooks: {

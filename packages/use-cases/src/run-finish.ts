@@ -7,6 +7,7 @@ import {
   committable,
   type Delivery,
   type DiffResult,
+  type IncidentRecord,
   LEFT_OUT_LISTED,
   nextHealth,
   type RunSummary,
@@ -14,24 +15,31 @@ import {
 } from "@fleet-auditor/audit";
 import { healthNotice } from "@fleet-auditor/render";
 import type { ResolvedDeps } from "./run-deps.ts";
+import { historyOf } from "./run-history.ts";
 import type { AuditRunResult, Run, Scan } from "./run-state.ts";
 
 /** Ledger items are capped at 400 KB: keep the first transitions and count the rest. */
 export const LEDGER_TRANSITIONS = 500;
 const LEDGER_TRANSITION_BYTES = 200_000;
 
-/** Stage 9: the writes whose transitions were told; throws `LeaseLostError` if the lease was lost. */
-export function commit(
+/**
+ * Stage 9: the writes whose transitions were told, and the incidents' history they tell (folded
+ * into `history`, the records read while the messages went out); throws `LeaseLostError` if the
+ * lease was lost.
+ */
+export async function commit(
   deps: ResolvedDeps,
   run: Run,
   diff: DiffResult,
   delivery: Delivery,
+  history: Promise<ReadonlyMap<string, IncidentRecord> | undefined>,
 ): Promise<CommitResult> {
   return deps.ports.store.commit(
     run.audit.name,
     committable(diff, delivery),
     fence(run),
     run.audit.presenter.problemKey,
+    historyOf(deps, run, diff, delivery, await history),
   );
 }
 
