@@ -24,12 +24,6 @@ export { keyPart } from "./finding-key.ts";
 export { placeText, type TransitionGroup } from "./groups.ts";
 export { type AuditHealth, HEALTHY, nextHealth } from "./health.ts";
 export {
-  MAX_RULE_PARTS,
-  parseInhibitRule,
-  ruleMatcherProblem,
-} from "./inhibit-rule-text.ts";
-export { type InhibitRule, inhibitor } from "./inhibition.ts";
-export {
   INCIDENT_EVENT_KINDS,
   type IncidentEvent,
   type IncidentEventKind,
@@ -38,6 +32,20 @@ export {
   type IncidentQuery,
   type IncidentRecord,
 } from "./incident-record.ts";
+export {
+  type FlappingIncidents,
+  type IncidentBreakdown,
+  type IncidentStats,
+  incidentStats,
+  type NoisyIncident,
+  type ResolveTimes,
+} from "./incident-stats.ts";
+export {
+  MAX_RULE_PARTS,
+  parseInhibitRule,
+  ruleMatcherProblem,
+} from "./inhibit-rule-text.ts";
+export { type InhibitRule, inhibitor } from "./inhibition.ts";
 export { keepable, LEFT_OUT_LISTED, type LeftOut, leftOutLine, leftOutNews } from "./left-out.ts";
 export {
   fillTemplate,
