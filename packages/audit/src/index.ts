@@ -28,12 +28,23 @@ export {
   incidentsWithNews,
   incidentWrites,
 } from "./incident-history.ts";
-export type {
-  IncidentEvent,
-  IncidentHistory,
-  IncidentQuery,
-  IncidentRecord,
+export {
+  INCIDENT_EVENT_KINDS,
+  type IncidentEvent,
+  type IncidentEventKind,
+  type IncidentExample,
+  type IncidentHistory,
+  type IncidentQuery,
+  type IncidentRecord,
 } from "./incident-record.ts";
+export {
+  type FlappingIncidents,
+  type IncidentBreakdown,
+  type IncidentStats,
+  incidentStats,
+  type NoisyIncident,
+  type ResolveTimes,
+} from "./incident-stats.ts";
 export {
   MAX_RULE_PARTS,
   parseInhibitRule,
