@@ -71,6 +71,9 @@ export function auditRunEnvironment(
     LANDSCAPE: landscapeOf(settings),
     // A stage's first scheduled run records today's backlog rather than mail, chat and page it.
     FIRST_RUN: settings.firstRun ?? "baseline",
+    ...(settings.incidentRetentionDays
+      ? { INCIDENT_RETENTION_DAYS: String(settings.incidentRetentionDays) }
+      : {}),
     ...(links.runtime ? { RUNTIME_URL_TEMPLATE: links.runtime } : {}),
     ...(links.runbook ? { RUNBOOK_URL_TEMPLATE: links.runbook } : {}),
     ...(links.report ? { REPORT_URL_TEMPLATE: links.report } : {}),
