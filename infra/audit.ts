@@ -31,6 +31,8 @@ export function auditRunAccess(table: sst.aws.Dynamo, t: Topics) {
         "dynamodb:DeleteItem",
         "dynamodb:Query",
         "dynamodb:BatchWriteItem",
+        // The records of the incidents a run has news of, read before its commit folds them.
+        "dynamodb:BatchGetItem",
       ],
       resources: [table.arn],
     },
