@@ -16,7 +16,7 @@ const ENTITIES: Readonly<Record<string, string>> = {
  * `&`, `<`, `>`, `"` and `'` as character references: safe in an element's text and in an
  * attribute value in quotes (either kind).
  */
-export function escapeHtml(text: string): string {
+function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => ENTITIES[c] ?? c);
 }
 

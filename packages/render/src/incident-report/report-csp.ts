@@ -7,7 +7,7 @@ import { createHash } from "node:crypto";
 // a meta element; a file opened from disk has no framing page to refuse anyway.
 
 /** `'sha256-…'`: a CSP source that allows exactly this inline text. */
-export function sha256Source(text: string): string {
+function sha256Source(text: string): string {
   return `'sha256-${createHash("sha256").update(text, "utf8").digest("base64")}'`;
 }
 

@@ -32,7 +32,7 @@ svg.bar{display:inline-block;vertical-align:middle}
 .timeline .tick{stroke:var(--line);fill:var(--muted);font-size:11px}
 .timeline text.tick{stroke:none}
 .sev-critical{fill:var(--critical)}.sev-warning{fill:var(--warning)}.sev-info{fill:var(--info)}.sev-unknown{fill:var(--unknown)}
-rect.open{fill-opacity:.55;stroke:currentColor;stroke-width:.5}
+rect.open{fill-opacity:.45}
 .legend span{display:inline-block;margin-right:14px}.legend i{display:inline-block;width:10px;height:10px;margin-right:4px;border-radius:2px}
 .legend .c{background:var(--critical)}.legend .w{background:var(--warning)}.legend .i{background:var(--info)}.legend .o{background:var(--critical);opacity:.5}
 .incidents,.incidents thead,.incidents tbody{display:block}

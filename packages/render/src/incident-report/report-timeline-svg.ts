@@ -7,7 +7,7 @@ import { durationText, lastedMs, longUtc, severityOf, whatHtml } from "./report-
 // `MAX_TIMELINE_ROWS` bars, the most recent openings, and a line saying how many more there are.
 
 /** The most bars the timeline draws. */
-export const MAX_TIMELINE_ROWS = 300;
+const MAX_TIMELINE_ROWS = 300;
 const WIDTH = 1000;
 const AXIS = 22;
 const HOUR = 3_600_000;

@@ -8,7 +8,7 @@ import { count, longUtc, whatHtml } from "./report-format.ts";
 // something read one at a time.
 
 /** The most timelines the page holds. */
-export const MAX_TIMELINES = 200;
+const MAX_TIMELINES = 200;
 /** The most events one timeline shows (its first ones and its last ones). */
 const MAX_EVENTS = 60;
 

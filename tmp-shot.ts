@@ -1,0 +1,25 @@
+import { writeFileSync } from "node:fs";
+import { incidentStats } from "@fleet-auditor/audit";
+import { incidentReportHtml } from "@fleet-auditor/render";
+import { launchChromium } from "./test/helpers/browser.ts";
+import { manyIncidentRecords } from "./test/helpers/incident-records.ts";
+const n = Number(process.argv[2] ?? 40);
+const week = manyIncidentRecords(n, 3);
+const stats = incidentStats(week.records, week);
+let t = performance.now();
+const html = incidentReportHtml({ landscape: "prod-eu", since: week.since.toISOString(), until: week.until.toISOString(), generatedAt: week.until.toISOString(), records: week.records, timelines: week.timelines, stats });
+console.log("render", (performance.now() - t).toFixed(0), "ms", html.length);
+writeFileSync("/tmp/report.html", html);
+const browser = await launchChromium();
+const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+page.on("console", (m) => console.log("console", m.type(), m.text()));
+page.on("pageerror", (e) => console.log("pageerror", e));
+page.on("request", (r) => console.log("request", r.url().slice(0, 80)));
+t = performance.now();
+await page.goto("file:///tmp/report.html");
+await page.waitForSelector("#incidents[data-sortable=ready]");
+console.log("load", (performance.now() - t).toFixed(0), "ms");
+console.log(await page.evaluate(() => JSON.stringify(performance.getEntriesByType("navigation")[0])));
+if (process.argv[3]) { const t2 = performance.now(); await page.click("#incidents th:nth-child(9)"); await page.waitForFunction(() => document.querySelector("#incidents th:nth-child(9)")?.getAttribute("aria-sort") === "ascending"); console.log("sort", (performance.now()-t2).toFixed(0)); }
+if (n < 1000) await page.screenshot({ path: "/tmp/report.png", fullPage: true });
+await browser.close();
