@@ -25,9 +25,12 @@ export function severityRank(severity: Severity | "unknown"): number {
 
 /** `11-29 10:00` (UTC, the page says so once) from an ISO time; `?` when it does not parse. */
 export function shortUtc(iso: string | undefined): string {
+  // The history writes `toISOString()`'s form: read as it is, without a Date for each of the rows.
+  if (iso !== undefined && CANONICAL.test(iso)) return `${iso.slice(5, 10)} ${iso.slice(11, 16)}`;
   const t = Date.parse(iso ?? "");
   return Number.isNaN(t) ? "?" : new Date(t).toISOString().slice(5, 16).replace("T", " ");
 }
+const CANONICAL = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d{3})?Z$/;
 
 /** `2026-11-29 10:00 UTC`; `?` when it does not parse. */
 export function longUtc(iso: string): string {

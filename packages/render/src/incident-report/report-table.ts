@@ -48,26 +48,25 @@ export function incidentTableHtml(
     ([name, type], i) =>
       `<th scope="col" data-type="${type}"${i === OPENED ? ' aria-sort="descending"' : ""}><button type="button">${name}</button></th>`,
   ).join("");
-  const rows = [...records]
-    .sort((a, b) => sortable(time(b.openedAt)) - sortable(time(a.openedAt)))
-    .map((r) => rowHtml(r, until, timelineIds.get(r.key)));
+  const rows = records
+    .map((r) => ({ r, opened: sortable(time(r.openedAt)) }))
+    .sort((a, b) => b.opened - a.opened)
+    .map(({ r, opened }) => rowHtml(r, opened, until, timelineIds.get(r.key)));
   return `<table id="incidents" class="incidents"><caption>${records.length} incidents; times in UTC; click a heading to sort</caption><thead><tr>${head}</tr></thead><tbody>${rows.join(
     "",
   )}</tbody></table>`;
 }
 
-function rowHtml(r: IncidentRecord, until: number, timelineId: string | undefined): string {
+function rowHtml(r: IncidentRecord, opened: number, until: number, timelineId: string | undefined): string {
   const key = dataText(r.key, 80);
   const severity = severityOf(r.severity);
   const ended = r.endedAt === undefined ? undefined : time(r.endedAt);
-  const lasted = lastedMs(r, until);
+  const lasted = r.endedAt === undefined ? until - opened : lastedMs(r, until);
   const flapping = r.flapping ? count(r.flapping.episodes) : 0;
   return `<tr><td>${timelineId ? `<a href="#${timelineId}">${key}</a>` : key}</td><td>${dataText(r.audit, 80)}</td><td>${dataText(
     r.route,
     80,
-  )}</td><td>${whatHtml(r.values)}</td><td class="s-${severity}" data-v="${severityRank(severity)}">${severity}</td><td data-v="${sortable(
-    time(r.openedAt),
-  )}">${shortUtc(r.openedAt)}</td><td data-v="${ended === undefined ? STILL_OPEN : sortable(ended)}">${
+  )}</td><td>${whatHtml(r.values)}</td><td class="s-${severity}" data-v="${severityRank(severity)}">${severity}</td><td data-v="${opened}">${shortUtc(r.openedAt)}</td><td data-v="${ended === undefined ? STILL_OPEN : sortable(ended)}">${
     ended === undefined ? "open" : shortUtc(r.endedAt)
   }</td><td data-v="${sortable(lasted)}">${r.endedAt === undefined ? "open " : ""}${durationText(lasted)}</td><td>${count(
     r.members,

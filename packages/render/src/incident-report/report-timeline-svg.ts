@@ -17,11 +17,13 @@ const STEPS = [1, 3, 6, 12, 24, 48, 168, 336, 720].map((h) => h * HOUR);
 /** The timeline's SVG and, when it left incidents out, the sentence that says so. */
 export function timelineSvg(records: readonly IncidentRecord[], since: number, until: number): string {
   const span = Math.max(1, until - since);
-  const drawn = [...records]
-    .filter((r) => Number.isFinite(Date.parse(r.openedAt)))
-    .sort((a, b) => Date.parse(b.openedAt) - Date.parse(a.openedAt))
+  const drawn = records
+    .map((r) => ({ r, opened: Date.parse(r.openedAt) }))
+    .filter(({ opened }) => Number.isFinite(opened))
+    .sort((a, b) => b.opened - a.opened)
     .slice(0, MAX_TIMELINE_ROWS)
-    .reverse();
+    .reverse()
+    .map(({ r }) => r);
   // Rows thin out as they grow, so that the chart stays about 600 px high at most.
   const row = Math.max(2, Math.min(14, Math.floor(600 / Math.max(1, drawn.length))));
   const height = AXIS + drawn.length * row + 4;

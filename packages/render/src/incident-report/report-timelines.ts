@@ -21,9 +21,11 @@ export function timelinesHtml(
   const withTimeline = records.filter((r) => (timelines?.get(r.key)?.length ?? 0) > 0);
   if (!timelines || withTimeline.length === 0)
     return { html: `<p class="note">No timeline was read for this page.</p>`, ids };
-  const shown = [...withTimeline]
-    .sort((a, b) => Date.parse(b.openedAt) - Date.parse(a.openedAt))
-    .slice(0, MAX_TIMELINES);
+  const shown = withTimeline
+    .map((r) => ({ r, opened: Date.parse(r.openedAt) || 0 }))
+    .sort((a, b) => b.opened - a.opened)
+    .slice(0, MAX_TIMELINES)
+    .map(({ r }) => r);
   const parts = shown.map((r, i) => {
     // IDs by position, never from data: a key is text, not a name the page's links may trust.
     const id = `timeline-${i + 1}`;
