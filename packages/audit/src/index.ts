@@ -32,7 +32,14 @@ export {
   type IncidentQuery,
   type IncidentRecord,
 } from "./incident-record.ts";
-export { type IncidentBreakdown, type IncidentStats, incidentStats } from "./incident-stats.ts";
+export {
+  type FlappingIncidents,
+  type IncidentBreakdown,
+  type IncidentStats,
+  incidentStats,
+  type NoisyIncident,
+  type ResolveTimes,
+} from "./incident-stats.ts";
 export {
   MAX_RULE_PARTS,
   parseInhibitRule,
