@@ -1,7 +1,9 @@
 export { type AuditDefinition, withGroupBy, withInhibitRules } from "./audit-definition.ts";
 export {
   type CommandStore,
+  incidentReportCommand,
   incidentSilenceCommand,
+  incidentStatsCommand,
   inStore,
   pastableCommand,
   reportCommand,
