@@ -20,7 +20,7 @@ const events = readdirSync(dir)
 const FUNCTION_OF: Array<[RegExp, string]> = [
   [/^apps-/, "application-status"],
   [/^applications-/, "applications-audit"],
-  [/^(failing|expired|runs|notify)-/, "audit"],
+  [/^(failing|expired|runs|notify|incidents)-/, "audit"],
 ];
 const functionOf = (file: string): string | undefined => FUNCTION_OF.find(([re]) => re.test(file))?.[1];
 
@@ -63,6 +63,9 @@ describe("console test events in events/", () => {
     if (file.startsWith("apps-")) expect(Array.isArray(result)).toBe(true);
     else if (file.startsWith("runs-"))
       expect(result).toBeNull(); // a run ID to fill in
+    else if (file.startsWith("incidents-"))
+      // A store with no incident yet: a quiet window, counted, and nothing published.
+      expect(result).toMatchObject({ opened: 0, ended: 0, open: 0, published: undefined });
     else if (file.startsWith("notify-"))
       // This stage has the alerts topic only: the others are said to be missing, not failed.
       expect(result).toMatchObject({
