@@ -60,6 +60,51 @@ const SchedulesSchema = z
   })
   .describe("When each audit runs. Not given: not scheduled (a developer's stage does not poll KEB).");
 
+// The audit functions keep incident records 90 days (the use cases' DEFAULT_INCIDENT_RETENTION_DAYS;
+// no stage setting changes it): a longer window would count less than it says.
+const INCIDENT_RETENTION_DAYS = 90;
+const WINDOW_MS = { m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
+
+const IncidentSummarySchema = z
+  .union(
+    [
+      z.literal(true),
+      z.strictObject({
+        schedule: z
+          .string()
+          .regex(
+            /^(cron\(.+\)|rate\((1 (hour|day)|([2-9]|[1-9]\d+) (hours|days))\))$/,
+            'expected cron(...) such as "cron(0 8 ? * MON *)", or rate(...) in hours or days',
+          )
+          .optional()
+          .describe('When it is sent; default "cron(0 8 ? * MON *)": Mondays at 08:00.'),
+        since: z
+          .string()
+          .regex(/^[1-9]\d{0,4}[mhd]$/, 'expected a window such as "7d" or "24h"')
+          .refine(
+            // A window the pattern refused is told once, by the pattern.
+            (w) =>
+              !/^\d+[mhd]$/.test(w) ||
+              Number(w.slice(0, -1)) * WINDOW_MS[w.slice(-1) as "d"] <= INCIDENT_RETENTION_DAYS * WINDOW_MS.d,
+            `expected a window of ${INCIDENT_RETENTION_DAYS} days or less: incident records are kept that long`,
+          )
+          .optional()
+          .describe('The window it summarises, ending when it is sent; default "7d".'),
+        timezone: z
+          .string()
+          .refine(knownTimeZone, "expected an IANA time zone such as Europe/Berlin")
+          .optional()
+          .describe(
+            "The schedule's IANA time zone; the audits' (schedules.timezone) when not given, else UTC.",
+          ),
+      }),
+    ],
+    { error: 'expected true, or { "schedule", "since", "timezone" }' },
+  )
+  .describe(
+    "A summary of the window's incidents (counts, time to resolve, breakdowns, flapping, noisiest) sent to the Alerts topic on a schedule: true for Mondays at 08:00 over the last 7 days, in the stage's time zone. Not given: none (docs/operate.md#the-incident-summary).",
+  );
+
 const UrlTemplateSchema = z.string().refine(templateCanLink, {
   message:
     "expected an https: URL template without <, > or |, such as https://console.example/runtimes/{instanceID}",
@@ -338,6 +383,7 @@ export const StageSettingsSchema = z.strictObject({
     .describe("The Slack function on the Incidents topic: an incoming webhook, or a bot that threads."),
   pagerDuty: z.boolean().optional().describe("The PagerDuty function on the Critical topic."),
   schedules: SchedulesSchema.optional(),
+  incidentSummary: IncidentSummarySchema.optional(),
 });
 export type StageSettings = z.output<typeof StageSettingsSchema>;
 

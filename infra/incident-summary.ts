@@ -1,0 +1,56 @@
+// The weekly incident summary: one EventBridge schedule that asks the Audit function for the
+// window's summary and has it published to the Alerts topic, declared only where the stage's
+// `incidentSummary` asks for one. `incidentSummarySchedule` is pure (no SST globals), for tests.
+
+import type { StageSettings } from "./stage-schema.ts";
+
+/** When a summary goes out if the stage says only `true`: Mondays at 08:00. */
+const DEFAULT_SCHEDULE = "cron(0 8 ? * MON *)";
+const DEFAULT_WINDOW = "7d";
+
+/** The summary's schedule as deployed: its expression, time zone, and the event it sends. */
+export interface SummarySchedule {
+  schedule: string;
+  timezone: string;
+  event: { report: { since: string; publish: true; until: string } };
+}
+
+/**
+ * The stage's summary schedule, its defaults filled in; undefined when the stage asks for none.
+ * The window ends at the schedule's time (`until`), so that a delivery the scheduler retries
+ * summarises the week it was meant for.
+ */
+export function incidentSummarySchedule(settings: StageSettings): SummarySchedule | undefined {
+  const given = settings.incidentSummary;
+  if (given === undefined) return undefined;
+  const own = given === true ? {} : given;
+  return {
+    schedule: own.schedule ?? DEFAULT_SCHEDULE,
+    timezone: own.timezone ?? settings.schedules?.timezone ?? "UTC",
+    event: {
+      report: { since: own.since ?? DEFAULT_WINDOW, publish: true, until: "<aws.scheduler.scheduled-time>" },
+    },
+  };
+}
+
+/**
+ * The summary's schedule on the Audit function, where the stage asks for one, its failed
+ * deliveries in the audits' schedule DLQ. A summary the function cannot publish fails the
+ * invocation, which goes to the Failures destination like a failed run.
+ */
+export function incidentSummaryScheduling(deps: {
+  settings: StageSettings;
+  audit: sst.aws.Function;
+  dlq: sst.aws.Queue;
+}): void {
+  const summary = incidentSummarySchedule(deps.settings);
+  if (!summary) return;
+  new sst.aws.CronV2("IncidentSummary", {
+    schedule: summary.schedule as `rate(${string})` | `cron(${string})`,
+    timezone: summary.timezone,
+    function: deps.audit,
+    retries: 2,
+    dlq: deps.dlq.arn,
+    event: summary.event,
+  });
+}
