@@ -1,6 +1,6 @@
 // The weekly incident summary: one EventBridge schedule that asks the Audit function for the
 // window's summary and has it published to the Alerts topic, declared only where the stage's
-// `incidentSummary` asks for one. `incidentSummarySchedule` is pure (no SST globals), for tests.
+// `incidentSummary` asks for one. `incidentSummarySchedule` fills in the defaults.
 
 import type { StageSettings } from "./stage-schema.ts";
 
@@ -9,7 +9,7 @@ const DEFAULT_SCHEDULE = "cron(0 8 ? * MON *)";
 const DEFAULT_WINDOW = "7d";
 
 /** The summary's schedule as deployed: its expression, time zone, and the event it sends. */
-export interface SummarySchedule {
+interface SummarySchedule {
   schedule: string;
   timezone: string;
   event: { report: { since: string; publish: true; until: string } };
@@ -20,7 +20,7 @@ export interface SummarySchedule {
  * The window ends at the schedule's time (`until`), so that a delivery the scheduler retries
  * summarises the week it was meant for.
  */
-export function incidentSummarySchedule(settings: StageSettings): SummarySchedule | undefined {
+function incidentSummarySchedule(settings: StageSettings): SummarySchedule | undefined {
   const given = settings.incidentSummary;
   if (given === undefined) return undefined;
   const own = given === true ? {} : given;

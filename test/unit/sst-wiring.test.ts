@@ -842,7 +842,7 @@ describe("sst.config.ts wiring", () => {
       event: { report: { since: "7d", publish: true, until: "<aws.scheduler.scheduled-time>" } },
     });
     expect(weekly?.args.dlq).toBeDefined();
-    expect((weekly?.args.function as { name?: unknown }).name).toBe("fleet-auditor-prod-Audit");
+    expect((weekly?.args.function as { name?: unknown } | undefined)?.name).toBe("fleet-auditor-prod-Audit");
     const [daily] = await summaries({
       incidentSummary: { schedule: "cron(0 7 * * ? *)", since: "24h", timezone: "America/New_York" },
     });
