@@ -144,6 +144,13 @@ describe("an incident summary", () => {
       "As a page: AWS_REGION=eu-central-1 AUDIT_TABLE=fleet-audit-prod fleet-auditor incidents report --since 7d -o html > report.html",
       expect.stringMatching(/^Summary sum-[\w-]{24}\.$/),
     ]);
+    // A store no shell can take leaves the commands out, never cut or flattened.
+    const unpastable = incidentSummaryNotice({ ...ctx, store: { table: "audit\nrm -rf ~" } }, week);
+    expect(bodies(unpastable).email).not.toContain("rm -rf");
+    expect(bodies(unpastable).email).toContain(
+      "fleet-auditor incidents stats and incidents report show more",
+    );
+    expect(JSON.parse(bodies(unpastable).default).commands).toEqual({});
     const narrowed = bodies(
       incidentSummaryNotice({ ...ctx, audit: "failing", store: { stateDir: "/s" } }, week),
     );
