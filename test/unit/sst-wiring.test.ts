@@ -28,6 +28,7 @@ import {
   SLACK_MANAGED_SECRETS,
 } from "../../functions/lib/secrets.ts";
 import { fieldsOf, globalIndexesOf } from "../../infra/dynamo-indexes.ts";
+import { incidentSummarySchedule } from "../../infra/incident-summary.ts";
 import { tableAsDeclared } from "../bench/deployed-table.ts";
 import { section } from "../helpers/markdown.ts";
 import { type Declared, type Recording, recordSstConfig, seconds, TELLS } from "../helpers/sst-stand-ins.ts";
@@ -852,6 +853,16 @@ describe("sst.config.ts wiring", () => {
       event: { report: { since: "24h", publish: true } },
     });
     expect((await summaries({ incidentSummary: true }))[0]?.args.timezone).toBe("UTC");
+    // A window as long as the stage keeps records, and not a day longer: the function would refuse each.
+    expect(await summaries({ incidentSummary: { since: "180d" }, incidentRetentionDays: 180 })).toHaveLength(
+      1,
+    );
+    expect(() => incidentSummarySchedule("prod", { incidentSummary: { since: "91d" } })).toThrow(
+      "stage prod: incidentSummary.since is 91d, longer than the 90 days incident records are kept (incidentRetentionDays)",
+    );
+    expect(() =>
+      incidentSummarySchedule("prod", { incidentSummary: true, incidentRetentionDays: 5 }),
+    ).toThrow(/incidentSummary\.since is 7d, longer than the 5 days/);
   });
 
   it("subscribes this stage's e-mail addresses with their filters, and a Chatbot channel when named", async () => {
