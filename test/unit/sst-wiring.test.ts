@@ -28,7 +28,7 @@ import {
   SLACK_MANAGED_SECRETS,
 } from "../../functions/lib/secrets.ts";
 import { fieldsOf, globalIndexesOf } from "../../infra/dynamo-indexes.ts";
-import { incidentSummarySchedule } from "../../infra/incident-summary.ts";
+import { incidentSummarySchedule } from "../../infra/summary-schedule.ts";
 import { tableAsDeclared } from "../bench/deployed-table.ts";
 import { section } from "../helpers/markdown.ts";
 import { type Declared, type Recording, recordSstConfig, seconds, TELLS } from "../helpers/sst-stand-ins.ts";
