@@ -5,7 +5,7 @@ import type { IncidentRecord } from "./incident-record.ts";
 // noisiest and which keep coming back. Pure: the window's end is given, never read from a clock.
 
 /** Times to resolve of the incidents that ended in a window; no percentile when none ended. */
-export interface ResolveTimes {
+interface ResolveTimes {
   count: number;
   /** Nearest-rank percentiles of `durationMs`, in ms; absent (not 0) when `count` is 0. */
   p50Ms?: number;
@@ -23,7 +23,7 @@ export interface IncidentBreakdown {
 }
 
 /** An incident among the noisiest: the most events in its timeline. */
-export interface NoisyIncident {
+interface NoisyIncident {
   key: string;
   audit: string;
   route: string;
@@ -36,7 +36,7 @@ export interface NoisyIncident {
 }
 
 /** Episodes with the same audit, route and values that opened and ended in the window, often. */
-export interface FlappingIncidents {
+interface FlappingIncidents {
   audit: string;
   route: string;
   values: Readonly<Record<string, string>>;

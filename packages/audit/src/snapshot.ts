@@ -27,7 +27,7 @@ export interface IncidentRef {
 }
 
 /** An incident that opened flapping: how many episodes the window held, and whose thread it posts in. */
-export interface IncidentFlapping {
+interface IncidentFlapping {
   episodes: number;
   postedIn: string;
 }
