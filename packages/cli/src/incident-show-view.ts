@@ -67,7 +67,8 @@ function fields(r: IncidentRecord): Array<[string, string]> {
 /** Silences and inhibitions that held members back in one event: `2 silenced (ID, ID)`; `-` for none. */
 function heldBack(e: IncidentEvent): string {
   const parts: string[] = [];
-  if (e.silenced) parts.push(`${e.silenced} silenced${e.silences?.length ? ` (${e.silences.join(", ")})` : ""}`);
+  if (e.silenced)
+    parts.push(`${e.silenced} silenced${e.silences?.length ? ` (${e.silences.join(", ")})` : ""}`);
   if (e.inhibited)
     parts.push(`${e.inhibited} inhibited${e.inhibitedBy?.length ? ` (by ${e.inhibitedBy.join(", ")})` : ""}`);
   return parts.length ? parts.join("; ") : "-";

@@ -42,7 +42,13 @@ export function incidentStatsText(s: IncidentStats, flapAfter: number): string {
     s.flapping.length
       ? `flapping (opened and ended ${flapAfter} times or more):\n${renderTable(
           ["AUDIT", "ROUTE", "WHAT", "FLAPPING", "KEYS (OLDEST FIRST)"],
-          s.flapping.map((f) => [f.audit, f.route, whatOf(f.values), flappingText(f.episodes), f.keys.join(", ")]),
+          s.flapping.map((f) => [
+            f.audit,
+            f.route,
+            whatOf(f.values),
+            flappingText(f.episodes),
+            f.keys.join(", "),
+          ]),
         )}`
       : `flapping: none opened and ended ${flapAfter} times or more`,
   );
@@ -54,6 +60,12 @@ function breakdown(by: string, rows: readonly IncidentBreakdown[]): string {
   if (rows.length === 0) return `${by}: no incidents`;
   return renderTable(
     [by, "OPENED", "ENDED", "P50", "P90"],
-    rows.map((r) => [r.value, String(r.opened), String(r.ended), durationText(r.p50Ms), durationText(r.p90Ms)]),
+    rows.map((r) => [
+      r.value,
+      String(r.opened),
+      String(r.ended),
+      durationText(r.p50Ms),
+      durationText(r.p90Ms),
+    ]),
   );
 }

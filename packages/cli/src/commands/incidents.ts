@@ -132,6 +132,10 @@ function parseFlapping(value: string | undefined): number {
 
 /** The episodes of each flapping series in the window, by the key of each incident in it. */
 function flappingEpisodes(records: readonly IncidentRecord[], since: Date, until: Date): FlappingEpisodes {
-  const { flapping } = incidentStats(records, { since, until }, { flapAfter: DEFAULT_FLAP_AFTER, noisiest: 0 });
+  const { flapping } = incidentStats(
+    records,
+    { since, until },
+    { flapAfter: DEFAULT_FLAP_AFTER, noisiest: 0 },
+  );
   return new Map(flapping.flatMap((f) => f.keys.map((k) => [k, f.episodes] as const)));
 }
