@@ -6,10 +6,11 @@ import { humanDuration } from "@fleet-auditor/audit";
 
 /**
  * An incident's `groupBy` values as one cell, in the order it was grouped by:
- * `eu-central-1 / err_provisioning`; `-` for an incident grouped by nothing.
+ * `eu-central-1 / err_provisioning`; an empty value (a label its members lack) as `-`, and `-`
+ * for an incident grouped by nothing.
  */
 export function whatOf(values: Readonly<Record<string, string>>): string {
-  const list = Object.values(values);
+  const list = Object.values(values).map((v) => v || "-");
   return list.length ? list.join(" / ") : "-";
 }
 
