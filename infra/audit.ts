@@ -31,6 +31,8 @@ export function auditRunAccess(table: sst.aws.Dynamo, t: Topics) {
         "dynamodb:DeleteItem",
         "dynamodb:Query",
         "dynamodb:BatchWriteItem",
+        // The records of the incidents a run has news of, read before its commit folds them.
+        "dynamodb:BatchGetItem",
       ],
       resources: [table.arn],
     },
@@ -71,6 +73,9 @@ export function auditRunEnvironment(
     LANDSCAPE: landscapeOf(settings),
     // A stage's first scheduled run records today's backlog rather than mail, chat and page it.
     FIRST_RUN: settings.firstRun ?? "baseline",
+    ...(settings.incidentRetentionDays
+      ? { INCIDENT_RETENTION_DAYS: String(settings.incidentRetentionDays) }
+      : {}),
     ...(links.runtime ? { RUNTIME_URL_TEMPLATE: links.runtime } : {}),
     ...(links.runbook ? { RUNBOOK_URL_TEMPLATE: links.runbook } : {}),
     ...(links.report ? { REPORT_URL_TEMPLATE: links.report } : {}),

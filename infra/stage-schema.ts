@@ -259,6 +259,15 @@ export const StageSettingsSchema = z.strictObject({
   groupBy: GroupBySchema.optional(),
   routes: RoutesSchema.optional(),
   inhibitRules: InhibitRulesSchema.optional(),
+  incidentRetentionDays: z
+    .number()
+    .int()
+    .min(1)
+    .max(3650)
+    .optional()
+    .describe(
+      "How long each incident's record and timeline are kept after its last event, in days (INCIDENT_RETENTION_DAYS; DynamoDB TTL): what `incidents list`, `stats` and the report can look back on. Default 90.",
+    ),
   firstRun: z
     .enum(["baseline", "notify"])
     .optional()

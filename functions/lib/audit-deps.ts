@@ -70,6 +70,7 @@ function runDeps(
       policy: policyFrom(env),
       leaseMs: env.LEASE_MINUTES * 60_000,
       ledgerRetentionDays: env.LEDGER_RETENTION_DAYS,
+      incidentRetentionDays: env.INCIDENT_RETENTION_DAYS,
       // Every command a message suggests acts on this stage's tables, wherever it is pasted.
       commandStore: { ...(env.AWS_REGION ? { region: env.AWS_REGION } : {}), table: env.AUDIT_TABLE },
       ...messagingFrom(env),

@@ -132,4 +132,41 @@ describe("an incident followed from start to end, in every channel", () => {
     ).toEqual(["resolved"]);
     expect(slack.api.topLevel()).toHaveLength(14);
   }, 120_000);
+  it("posts an incident that keeps opening and ending in the thread before it, marked flapping, each episode under its own key and page", async () => {
+    const [f] = kit.sim.fleet.create(1).map((c) => c.instanceID) as [string];
+    const episodes: Array<{ key: string; threadId: string; line: string }> = [];
+    const topLevel = slack.api.topLevel().length;
+    // Hours 32 to 39: f fails and recovers four times within a day.
+    for (let n = 0; n < 4; n++) {
+      kit.sim.fleet.fail(f, "provision");
+      const opened = await runAt(32 + 2 * n);
+      const [m] = about(opened, f);
+      episodes.push({
+        key: keyOf(m) as string,
+        threadId: m?.threadId as string,
+        line: JSON.stringify(m?.doc.incident),
+      });
+      expect(opened.paged.map((p) => p.incident?.status)).toEqual(["firing"]);
+      kit.sim.fleet.recover(f);
+      const ended = await runAt(33 + 2 * n);
+      expect(about(ended, f).map((x) => x.threadId)).toEqual([m?.threadId]);
+    }
+    // Each episode keeps a key of its own; the first two open threads of their own, the third
+    // (three in the window, it included) posts in the second's, the fourth there too.
+    expect(new Set(episodes.map((e) => e.key)).size).toBe(4);
+    const [one, two, three, four] = episodes;
+    expect(two?.threadId).not.toBe(one?.threadId);
+    expect(three?.threadId).toBe(two?.threadId);
+    expect(four?.threadId).toBe(two?.threadId);
+    expect(JSON.parse(three?.line ?? "{}")).toMatchObject({ key: three?.key, thread: two?.key, flapping: 3 });
+    expect(JSON.parse(four?.line ?? "{}")).toMatchObject({ key: four?.key, thread: two?.key, flapping: 4 });
+    expect(JSON.parse(two?.line ?? "{}")).not.toHaveProperty("flapping");
+    // In Slack: two parents, the flapping episodes' messages replies in the second's thread, each
+    // saying so; the pager is unchanged: a page of its own per episode, opened and resolved.
+    expect(slack.api.topLevel()).toHaveLength(topLevel + 2);
+    const parent = slack.api.topLevel().at(-1);
+    const replies = slack.api.replies(parent?.ts ?? "").map((r) => JSON.stringify(r.blocks));
+    expect(replies.filter((r) => r.includes("Flapping (3 times in the window)"))).toHaveLength(2);
+    expect(replies.filter((r) => r.includes("Flapping (4 times in the window)"))).toHaveLength(2);
+  }, 60_000);
 });

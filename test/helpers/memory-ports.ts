@@ -5,6 +5,7 @@ import {
   type CommitFence,
   type CommitResult,
   type DigestMessage,
+  type EndedEpisode,
   HEALTHY,
   type HistoryCommit,
   type IncidentEvent,
@@ -111,7 +112,14 @@ export class MemoryAuditStore implements AuditStateStore {
       this.incidents.set(`${audit}|${record.key}`, structuredClone(record));
       this.incidentEvents.push(structuredClone(event));
     }
+    if (history?.episodes) this.episodes.set(audit, structuredClone([...history.episodes]));
     return result;
+  }
+
+  readonly episodes = new Map<string, EndedEpisode[]>();
+
+  async loadEpisodes(audit: string): Promise<EndedEpisode[]> {
+    return structuredClone(this.episodes.get(audit) ?? []);
   }
 
   async loadIncidents(audit: string, keys: readonly string[]): Promise<Map<string, IncidentRecord>> {

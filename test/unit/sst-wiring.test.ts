@@ -936,6 +936,20 @@ describe("sst.config.ts wiring", () => {
     }
   });
 
+  it("keeps incident history for the stage's incidentRetentionDays, the function's default (90) unless set", async () => {
+    const stage = async (incidentRetentionDays?: number) =>
+      recordSstConfig("prod", {
+        stages: {
+          default: { ...TELLS, protected: true, ...(incidentRetentionDays ? { incidentRetentionDays } : {}) },
+        },
+      });
+    const byDefault = (await stage()).named("sst.aws.Function", "Audit").args.environment;
+    expect(byDefault).not.toHaveProperty("INCIDENT_RETENTION_DAYS");
+    expect((await stage(400)).named("sst.aws.Function", "Audit").args.environment).toMatchObject({
+      INCIDENT_RETENTION_DAYS: "400",
+    });
+  });
+
   it("catches each kind of mistake (each check shown failing once on a broken copy)", async () => {
     const r = await recordSstConfig("prod");
     /** The recording with one declaration changed (or removed, when `edit` is undefined). */

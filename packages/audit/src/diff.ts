@@ -1,5 +1,11 @@
 import { type Finding, SEVERITY_RANK, stateOf } from "./finding.ts";
-import { type IncidentScope, incidentKey, RouteIncidents, withIncidents } from "./incident.ts";
+import {
+  type IncidentScope,
+  incidentKey,
+  type RecentEpisodes,
+  RouteIncidents,
+  withIncidents,
+} from "./incident.ts";
 import { type InhibitRule, inhibitor } from "./inhibition.ts";
 import type { AlertPolicy } from "./policy.ts";
 import { DEFAULT_ROUTE, incidentLabels, MAX_NEW_INCIDENTS, type Route, routesOf } from "./route.ts";
@@ -29,7 +35,15 @@ export interface DiffInput {
    * finding joins or opens one on each route it takes, and its transitions carry them. Without
    * it, transitions carry no incident.
    */
-  incidents?: Omit<IncidentScope, "audit"> & { groupBy?: readonly string[]; routes?: readonly Route[] };
+  incidents?: Omit<IncidentScope, "audit"> & {
+    groupBy?: readonly string[];
+    routes?: readonly Route[];
+    /**
+     * The incidents that ended lately and when one that opens is flapping: it then posts in the
+     * thread of the episode before it (`IncidentRef.flapping`). Without it, none is.
+     */
+    episodes?: RecentEpisodes;
+  };
   /** False when the scan could not be verified complete: then nothing resolves or is deleted. */
   complete: boolean;
   /**
@@ -97,7 +111,8 @@ export function diffSnapshot(input: DiffInput): DiffResult {
           maxNew: MAX_NEW_INCIDENTS,
         },
       ]);
-  const books = scope ? routes.map((r) => new RouteIncidents(scope, r, previous.values())) : [];
+  const episodes = scope?.episodes && { ...scope.episodes, now: at };
+  const books = scope ? routes.map((r) => new RouteIncidents(scope, r, previous.values(), episodes)) : [];
   const inhibiting = inhibitor(input.inhibitRules ?? [], firingNow(input));
   // Each incident's members' onsets, for its `startsAt`: the earliest of them.
   const onsets = new Map<string, string>();
@@ -352,6 +367,7 @@ export function diffSnapshot(input: DiffInput): DiffResult {
           }
         : {}),
       ...(critical && was !== is ? { pager: is ? ("trigger" as const) : ("resolve" as const) } : {}),
+      ...(incident.flapping ? { flapping: incident.flapping } : {}),
     };
   }
 

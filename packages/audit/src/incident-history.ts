@@ -1,7 +1,13 @@
 import type { Delivery } from "./delivery.ts";
 import type { DiffResult } from "./diff.ts";
 import { type Finding, SEVERITY_RANK, type Severity } from "./finding.ts";
-import type { IncidentEvent, IncidentEventKind, IncidentExample, IncidentRecord } from "./incident-record.ts";
+import type {
+  EndedEpisode,
+  IncidentEvent,
+  IncidentEventKind,
+  IncidentExample,
+  IncidentRecord,
+} from "./incident-record.ts";
 import { INCIDENT_EVENT_KINDS } from "./incident-record.ts";
 import type { MessageTopic } from "./message.ts";
 import { DEFAULT_ROUTE } from "./route.ts";
@@ -214,8 +220,54 @@ function folded(
     examples,
     events: start.events + 1,
     ...(incident.thread ? { thread: incident.thread.key } : {}),
+    ...(incident.flapping ? { flapping: incident.flapping } : {}),
     ...(ended ? { endedAt: run.at, durationMs: Date.parse(run.at) - Date.parse(start.openedAt) } : {}),
   };
+}
+
+/** The ended episodes a run keeps, at most this many bytes of JSON (an item holds 400 KB). */
+const EPISODES_BYTES = 300_000;
+
+/**
+ * The audit's ended episodes after a run's writes (`EndedEpisode`): those it had, with the
+ * incidents that ended now, less those that left the window (a flapping incident needs its episodes
+ * to have opened and ended in it), the latest kept when they outgrow `EPISODES_BYTES`. Undefined
+ * when the list is unchanged, so that a run that ends nothing writes nothing for it.
+ */
+export function endedEpisodes(
+  before: readonly EndedEpisode[],
+  writes: readonly IncidentWrite[],
+  now: string,
+  windowMs: number,
+): EndedEpisode[] | undefined {
+  const from = new Date(Date.parse(now) - windowMs).toISOString();
+  const ended = writes.flatMap(({ record: r }) =>
+    r.endedAt
+      ? [
+          {
+            route: r.route,
+            values: r.values,
+            key: r.key,
+            thread: r.flapping?.postedIn ?? r.thread ?? r.key,
+            openedAt: r.openedAt,
+            endedAt: r.endedAt,
+          },
+        ]
+      : [],
+  );
+  const kept = before.filter((e) => e.openedAt >= from && e.endedAt >= from);
+  if (ended.length === 0 && kept.length === before.length) return undefined;
+  const all = [...kept, ...ended].sort((a, b) =>
+    a.endedAt < b.endedAt ? 1 : a.endedAt > b.endedAt ? -1 : 0,
+  );
+  let bytes = 2;
+  const out: EndedEpisode[] = [];
+  for (const e of all) {
+    bytes += Buffer.byteLength(JSON.stringify(e)) + 1;
+    if (bytes > EPISODES_BYTES) break;
+    out.push(e);
+  }
+  return out;
 }
 
 function exampleOf(f: Finding): IncidentExample {

@@ -121,6 +121,29 @@ export interface IncidentRecord {
   acknowledged?: { by: string; at: string; comment?: string };
 }
 
+/**
+ * An incident that ended lately, as runs remember it to tell when the next one with the same
+ * values is flapping (`Flapping`): one list per audit, pruned to the flapping window.
+ */
+export interface EndedEpisode {
+  route: string;
+  values: Readonly<Record<string, string>>;
+  key: string;
+  /** The chat thread its messages went to: its own key, its roll-up's, or an earlier episode's. */
+  thread: string;
+  openedAt: string;
+  endedAt: string;
+}
+
+/**
+ * When an incident that opens is flapping: when `after` episodes with its route and values (it
+ * included) opened and ended within `windowMs` (the ones before it ended, it just opened).
+ */
+export interface Flapping {
+  windowMs: number;
+  after: number;
+}
+
 /** Which incidents a history query asks for. */
 export interface IncidentQuery {
   /** Only this audit's; default every audit's. */

@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import { type Finding, labelOf } from "./finding.ts";
+import type { EndedEpisode, Flapping } from "./incident-record.ts";
 import { DEFAULT_ROUTE, type Route, routingLabels } from "./route.ts";
 import type { IncidentRef, SnapshotEntry } from "./snapshot.ts";
 
@@ -15,6 +16,11 @@ import type { IncidentRef, SnapshotEntry } from "./snapshot.ts";
 export interface IncidentScope {
   landscape?: string;
   audit: string;
+}
+
+/** The incidents that ended lately (`EndedEpisode`), and when one that opens is flapping. */
+export interface RecentEpisodes extends Flapping {
+  ended: readonly EndedEpisode[];
 }
 
 // Entries fired before incidents had keys: one incident per set of values, opened "before".
@@ -42,10 +48,27 @@ export class RouteIncidents {
   readonly #scope: IncidentScope;
   /** Incidents this run opened, in the order they opened. */
   readonly opened: IncidentRef[] = [];
+  // This route's episodes that ended within the flapping window, by their values.
+  readonly #ended = new Map<string, EndedEpisode[]>();
+  readonly #flapAfter: number;
 
-  constructor(scope: IncidentScope, route: Route, previous: Iterable<SnapshotEntry>) {
+  constructor(
+    scope: IncidentScope,
+    route: Route,
+    previous: Iterable<SnapshotEntry>,
+    episodes?: RecentEpisodes & { now: string },
+  ) {
     this.#scope = scope;
     this.route = route;
+    this.#flapAfter = episodes?.after ?? Number.POSITIVE_INFINITY;
+    if (episodes) {
+      const from = new Date(Date.parse(episodes.now) - episodes.windowMs).toISOString();
+      for (const e of episodes.ended) {
+        if (e.route !== route.name || e.openedAt < from || e.endedAt < from) continue;
+        const key = valuesKey(e.values);
+        this.#ended.set(key, [...(this.#ended.get(key) ?? []), e]);
+      }
+    }
     for (const entry of previous) {
       if (entry.phase !== "firing") continue;
       const incident = this.of(entry);
@@ -78,10 +101,23 @@ export class RouteIncidents {
     let incident = this.#open.get(key);
     if (!incident) {
       incident = this.#incident(values, at);
+      const flapping = this.#flapping(key);
+      if (flapping) incident.flapping = flapping;
       this.#open.set(key, incident);
       this.opened.push(incident);
     }
     return incident;
+  }
+
+  /**
+   * An incident opening with these values is flapping when the window holds `after` episodes with
+   * them, it included: it posts in the thread of the latest one before it.
+   */
+  #flapping(values: string): IncidentRef["flapping"] {
+    const ended = this.#ended.get(values);
+    if (!ended || ended.length + 1 < this.#flapAfter) return undefined;
+    const latest = ended.reduce((a, b) => (b.endedAt > a.endedAt ? b : a));
+    return { episodes: ended.length + 1, postedIn: latest.thread };
   }
 
   /** The route's `groupBy` values of a finding, in `groupBy` order. */

@@ -24,11 +24,14 @@ export { keyPart } from "./finding-key.ts";
 export { placeText, type TransitionGroup } from "./groups.ts";
 export { type AuditHealth, HEALTHY, nextHealth } from "./health.ts";
 export {
+  endedEpisodes,
   INCIDENT_ITEM_BYTES,
   incidentsWithNews,
   incidentWrites,
 } from "./incident-history.ts";
 export {
+  type EndedEpisode,
+  type Flapping,
   INCIDENT_EVENT_KINDS,
   type IncidentEvent,
   type IncidentEventKind,

@@ -60,6 +60,12 @@ export interface DigestContext {
     values?: Readonly<Record<string, string>>;
     /** Members still firing after the run: 0 when it ended (a pager's `resolved` need not be an end). */
     firing?: number;
+    /**
+     * The chat thread it is posted in when that is not its own: an earlier episode's, since it
+     * opened flapping (`flapping`: the episodes with its values in the window, it included).
+     */
+    thread?: string;
+    flapping?: number;
   };
   /**
    * The message goes to channels that render it out of process (the incidents and critical topics:

@@ -1,7 +1,7 @@
 import type { Finding } from "./finding.ts";
 import type { AuditHealth } from "./health.ts";
 import type { IncidentWrite } from "./incident-history.ts";
-import type { IncidentRecord } from "./incident-record.ts";
+import type { EndedEpisode, IncidentRecord } from "./incident-record.ts";
 import type { DigestMessage } from "./message.ts";
 import type { RunReport } from "./report.ts";
 import type { Silence } from "./silence.ts";
@@ -20,6 +20,8 @@ export interface HistoryCommit {
   writes: readonly IncidentWrite[];
   /** Epoch seconds after which its items may be deleted (DynamoDB TTL). */
   expiresAt: number;
+  /** The audit's ended episodes after these writes (`endedEpisodes`), when they changed. */
+  episodes?: readonly EndedEpisode[];
 }
 
 /** The lease a commit is fenced by: it goes through only while `owner` still holds it. */
@@ -76,6 +78,8 @@ export interface AuditStateStore {
   ): Promise<CommitResult>;
   /** The records of the audit's incidents named, by key; those not kept are left out. */
   loadIncidents(audit: string, keys: readonly string[]): Promise<Map<string, IncidentRecord>>;
+  /** The audit's incidents that ended lately, as the last commit kept them (`HistoryCommit.episodes`). */
+  loadEpisodes(audit: string): Promise<EndedEpisode[]>;
   /** The ledger record of a run key, if that run completed. */
   findRun(audit: string, runKey: string): Promise<RunRecord | undefined>;
   /** Records a completed run; false when the key is already recorded. */

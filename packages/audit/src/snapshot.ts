@@ -18,6 +18,18 @@ export interface IncidentRef {
    * told already): its news goes to that roll-up's thread (and page), never to a thread of its own.
    */
   thread?: string;
+  /**
+   * It opened flapping (its route's incidents with these values kept opening and ending): the
+   * episodes in the window, it included, and the thread of the episode before it, where its
+   * messages go (the pager's page is its own).
+   */
+  flapping?: IncidentFlapping;
+}
+
+/** An incident that opened flapping: how many episodes the window held, and whose thread it posts in. */
+export interface IncidentFlapping {
+  episodes: number;
+  postedIn: string;
 }
 
 /** The incident a transition belongs to on one route, as messages tell it. */
@@ -48,6 +60,8 @@ export interface TransitionIncident {
    * roll-up: when the last incident in it ended). Absent when neither happened in this run.
    */
   pager?: "trigger" | "resolve";
+  /** It opened flapping: its messages go to `postedIn`, an earlier episode's thread. */
+  flapping?: IncidentFlapping;
 }
 
 /**

@@ -14,7 +14,9 @@ import { renderDigests } from "./digest.ts";
 // incident can be followed in one thread from its first firing to its end. In a storm the engine
 // rolls the new incidents past its route's cap into one roll-up (`TransitionIncident.thread`):
 // they share one message, threaded by the roll-up's key, in this run and in every later one, so
-// a partial recovery of a hundred incidents posts one message, not a hundred threads.
+// a partial recovery of a hundred incidents posts one message, not a hundred threads. An incident
+// that opened flapping (its values kept opening and ending) keeps its own key but is posted in
+// the thread of the episode before it, so that a flapping problem is one thread, not one a day.
 
 /** New incidents that get a message of their own in one run, unless a route says otherwise. */
 export const MAX_NEW_INCIDENT_MESSAGES = 10;
@@ -34,6 +36,8 @@ interface Thread {
   firing: Map<string, number>;
   /** A roll-up's members still firing, across all its incidents (those without news too). */
   rollUpFiring?: number;
+  /** It opened flapping: the thread it is posted in (an earlier episode's), and how often. */
+  flapping?: { episodes: number; postedIn: string };
 }
 
 /**
@@ -60,6 +64,7 @@ export function renderIncidentMessages(
         startsAt: thread.startsAt,
         ...(thread.values ? { values: thread.values } : {}),
         firing: thread.rollUpFiring ?? [...thread.firing.values()].reduce((n, f) => n + f, 0),
+        ...(thread.flapping ? { thread: thread.flapping.postedIn, flapping: thread.flapping.episodes } : {}),
       },
     };
     out.push(...subset(own, transitions, thread.refs, sequenceFrom + out.length));
@@ -85,6 +90,7 @@ function threadsOf(transitions: readonly Transition[]): Thread[] {
         ...(incident.thread === undefined && incident.values ? { values: incident.values } : {}),
         firing: new Map(),
         ...(incident.thread ? { rollUpFiring: incident.thread.firing } : {}),
+        ...(incident.thread === undefined && incident.flapping ? { flapping: incident.flapping } : {}),
       };
       byKey.set(key, thread);
     }

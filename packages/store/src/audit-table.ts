@@ -17,6 +17,8 @@ export const itemKey = {
     pk: `REPORT#${runId}`,
     sk: `PART#${String(part).padStart(5, "0")}`,
   }),
+  /** The audit's incidents that ended lately (`EndedEpisode`): what tells that one is flapping. */
+  episodes: (audit: string) => ({ pk: `AUDIT#${audit}`, sk: "EPISODES" }),
   /** An incident's record, in its audit's partition: `incidents list` reads the partition. */
   incident: (audit: string, key: string) => ({ pk: `INCIDENTS#${audit}`, sk: key }),
   /** One event of an incident's timeline: `incidents show` reads the partition, oldest first. */

@@ -11,6 +11,7 @@ import {
   type AuditStateStore,
   type CommitFence,
   type CommitResult,
+  type EndedEpisode,
   type Finding,
   HEALTHY,
   type HistoryCommit,
@@ -136,6 +137,13 @@ export class DynamoAuditStore implements AuditStateStore {
     }
     for (const c of changes) c.op === "put" ? result.written++ : result.deleted++;
     return result;
+  }
+
+  async loadEpisodes(audit: string): Promise<EndedEpisode[]> {
+    const out = await this.#client.send(
+      new GetCommand({ TableName: this.#table, Key: itemKey.episodes(audit), ConsistentRead: true }),
+    );
+    return (out.Item?.episodes as EndedEpisode[] | undefined) ?? [];
   }
 
   async loadIncidents(audit: string, keys: readonly string[]): Promise<Map<string, IncidentRecord>> {

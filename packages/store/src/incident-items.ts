@@ -6,15 +6,21 @@ import { itemKey } from "./audit-table.ts";
 // partition of its own (`INCIDENT#<key>`), sorted by time, where `incidents show` reads. All
 // expire with the TTL of the run that wrote them last.
 
-/** The items a commit writes for the incidents it tells of: each record and its new event. */
+/**
+ * The items a commit writes for the incidents it tells of: each record and its new event, and the
+ * audit's ended episodes when they changed.
+ */
 export function historyItems(
   audit: string,
   history: HistoryCommit,
 ): Array<{ PutRequest: { Item: Record<string, unknown> } }> {
-  return history.writes.flatMap(({ record, event }) => [
+  const items = history.writes.flatMap(({ record, event }) => [
     { PutRequest: { Item: recordItem(audit, record, history.expiresAt) } },
     { PutRequest: { Item: eventItem(event, history.expiresAt) } },
   ]);
+  if (history.episodes)
+    items.push({ PutRequest: { Item: { ...itemKey.episodes(audit), episodes: history.episodes } } });
+  return items;
 }
 
 /** A record as stored: `endedAt` beside it lets a query leave out incidents that ended earlier. */

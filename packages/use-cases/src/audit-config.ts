@@ -118,6 +118,8 @@ export const AuditEnvSchema = object({
   REPEAT_INTERVAL_HOURS: positiveInt(24),
   KEB_CONCURRENCY: positiveInt(4),
   LEDGER_RETENTION_DAYS: positiveInt(30),
+  /** Incident records and timelines are kept this long after their last event (DynamoDB TTL). */
+  INCIDENT_RETENTION_DAYS: positiveInt(90),
   LEASE_MINUTES: positiveInt(15),
   MAX_CLOCK_SKEW_HOURS: positiveInt(48),
   /**

@@ -117,7 +117,7 @@ export async function runAudit(
       const preview = digests.map(({ subject, message, attributes }) => ({ subject, message, attributes }));
       return { ...summarize(run, scan, diff, NOTHING_TOLD, NO_WRITES), preview };
     }
-    const history = holdBack ? undefined : readHistory(deps, run, diff);
+    const history = holdBack ? undefined : readHistory(deps, run, diff, state.episodes);
     const publishing = input.notify !== false && digests.length > 0;
     if (publishing) await deps.ports.store.beginPublishing(run.audit.name, fence(run));
     const delivery =

@@ -4,6 +4,7 @@ import {
   type AuditStateStore,
   type CommandStore,
   DEFAULT_POLICY,
+  type Flapping,
   type LinkTemplates,
   type RunReportStore,
   type SilenceSource,
@@ -37,6 +38,11 @@ export interface AuditRunSettings {
   ledgerRetentionDays?: number;
   /** Incident records and their timelines are kept this long after their last event. Default 90 days. */
   incidentRetentionDays?: number;
+  /**
+   * When an incident that opens is flapping (posted in the thread of the episode before it): when
+   * `after` episodes with its values opened and ended within `windowMs`. Default 3 in 24 h.
+   */
+  flapping?: Flapping;
   /**
    * Where the commands messages suggest (report, silence, inspect) act: this run's store, so that
    * each does what it says when pasted. Default the CLI's default store.
@@ -104,8 +110,15 @@ const DEFAULT_LEASE_MS = 15 * 60_000;
 const DEFAULT_MAX_SKEW_MS = 48 * 3_600_000;
 const DEFAULT_LEDGER_RETENTION_DAYS = 30;
 const DEFAULT_INCIDENT_RETENTION_DAYS = 90;
+const DEFAULT_FLAPPING: Flapping = { windowMs: 24 * 3_600_000, after: 3 };
 
-type Defaulted = "policy" | "leaseMs" | "ledgerRetentionDays" | "incidentRetentionDays" | "maxClockSkewMs";
+type Defaulted =
+  | "policy"
+  | "leaseMs"
+  | "ledgerRetentionDays"
+  | "incidentRetentionDays"
+  | "flapping"
+  | "maxClockSkewMs";
 
 /**
  * A run's dependencies with the defaults the use cases own filled in. The defaults another module
@@ -128,6 +141,7 @@ export function withDefaults({ ports, settings = {}, hooks = {} }: AuditRunDeps)
       leaseMs: settings.leaseMs ?? DEFAULT_LEASE_MS,
       ledgerRetentionDays: settings.ledgerRetentionDays ?? DEFAULT_LEDGER_RETENTION_DAYS,
       incidentRetentionDays: settings.incidentRetentionDays ?? DEFAULT_INCIDENT_RETENTION_DAYS,
+      flapping: settings.flapping ?? DEFAULT_FLAPPING,
       maxClockSkewMs: settings.maxClockSkewMs ?? DEFAULT_MAX_SKEW_MS,
     },
     hooks: {

@@ -7,7 +7,6 @@ import {
   committable,
   type Delivery,
   type DiffResult,
-  type IncidentRecord,
   LEFT_OUT_LISTED,
   nextHealth,
   type RunSummary,
@@ -15,7 +14,7 @@ import {
 } from "@fleet-auditor/audit";
 import { healthNotice } from "@fleet-auditor/render";
 import type { ResolvedDeps } from "./run-deps.ts";
-import { historyOf } from "./run-history.ts";
+import { historyOf, type KnownHistory } from "./run-history.ts";
 import type { AuditRunResult, Run, Scan } from "./run-state.ts";
 
 /** Ledger items are capped at 400 KB: keep the first transitions and count the rest. */
@@ -32,7 +31,7 @@ export async function commit(
   run: Run,
   diff: DiffResult,
   delivery: Delivery,
-  history: Promise<ReadonlyMap<string, IncidentRecord> | undefined>,
+  history: Promise<KnownHistory | undefined>,
 ): Promise<CommitResult> {
   return deps.ports.store.commit(
     run.audit.name,

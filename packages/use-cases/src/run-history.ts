@@ -6,6 +6,8 @@
 import {
   type Delivery,
   type DiffResult,
+  type EndedEpisode,
+  endedEpisodes,
   type HistoryCommit,
   type IncidentRecord,
   incidentsWithNews,
@@ -14,21 +16,33 @@ import {
 import type { ResolvedDeps } from "./run-deps.ts";
 import type { Run } from "./run-state.ts";
 
-/** The records of every incident the run has news of, read now; undefined if they cannot be. */
-export function readHistory(
+/** What the run's history is folded into: the records it has news of, and the ended episodes. */
+export interface KnownHistory {
+  records: ReadonlyMap<string, IncidentRecord>;
+  episodes: readonly EndedEpisode[];
+}
+
+/**
+ * The records of every incident the run has news of, read now, with the ended episodes the run
+ * loaded; undefined if the records cannot be read.
+ */
+export async function readHistory(
   deps: ResolvedDeps,
   run: Run,
   diff: DiffResult,
-): Promise<ReadonlyMap<string, IncidentRecord> | undefined> {
+  episodes: readonly EndedEpisode[],
+): Promise<KnownHistory | undefined> {
   const everything = { told: new Set(diff.transitions.keys()), refused: new Set<number>() };
   const keys = incidentsWithNews(diff, everything);
-  if (keys.length === 0) return Promise.resolve(new Map());
-  return deps.ports.store.loadIncidents(run.audit.name, keys).catch((err: unknown) => {
+  if (keys.length === 0) return { records: new Map(), episodes };
+  try {
+    return { records: await deps.ports.store.loadIncidents(run.audit.name, keys), episodes };
+  } catch (err) {
     deps.hooks.log?.warn("the incidents' history could not be read; this run adds nothing to it", {
       error: (err as Error).message,
     });
     return undefined;
-  });
+  }
 }
 
 /** The history the run's commit writes: its news of what was told, folded into `before`. */
@@ -37,9 +51,9 @@ export function historyOf(
   run: Run,
   diff: DiffResult,
   delivery: Pick<Delivery, "told" | "refused" | "quiet">,
-  before: ReadonlyMap<string, IncidentRecord> | undefined,
+  known: KnownHistory | undefined,
 ): HistoryCommit | undefined {
-  if (!before) return undefined;
+  if (!known) return undefined;
   const writes = incidentWrites(
     {
       audit: run.audit.name,
@@ -49,9 +63,15 @@ export function historyOf(
     },
     diff,
     delivery,
-    before,
+    known.records,
   );
   if (writes.length === 0) return undefined;
   const retentionS = deps.settings.incidentRetentionDays * 86_400;
-  return { writes, expiresAt: Math.floor(run.now.getTime() / 1000) + retentionS };
+  const at = run.now.toISOString();
+  const episodes = endedEpisodes(known.episodes, writes, at, deps.settings.flapping.windowMs);
+  return {
+    writes,
+    expiresAt: Math.floor(run.now.getTime() / 1000) + retentionS,
+    ...(episodes ? { episodes } : {}),
+  };
 }

@@ -20,8 +20,9 @@ import type { LoadedState, Run, Scan, State } from "./run-state.ts";
 
 /**
  * Stage 3, alongside the source's read: the audit's snapshot (or only its fingerprint, one item,
- * when the store keeps one), the silences in force, its health, and whether this is its first
- * scheduled run here, to be recorded as a baseline (a store with a fingerprint has committed).
+ * when the store keeps one), the silences in force, its health, the incidents that ended lately
+ * (flapping), and whether this is its first scheduled run here, to be recorded as a baseline (a
+ * store with a fingerprint has committed).
  */
 export async function loadState(deps: ResolvedDeps, run: Run): Promise<LoadedState> {
   const { store } = deps.ports;
@@ -31,16 +32,18 @@ export async function loadState(deps: ResolvedDeps, run: Run): Promise<LoadedSta
     const previous = await store.loadSnapshot(run.audit.name);
     return { previous, ...((await isFirstRun(deps, run, previous)) ? { baseline: true as const } : {}) };
   };
-  const [previous, silences, health, unfinished] = await Promise.all([
+  const [previous, silences, health, unfinished, episodes] = await Promise.all([
     snapshot(),
     deps.ports.silences?.active(run.now) ?? Promise.resolve([]),
     deps.ports.store.loadHealth(run.audit.name),
     deps.ports.store.unfinishedPublishing(run.audit.name),
+    deps.ports.store.loadEpisodes(run.audit.name),
   ]);
   return {
     ...previous,
     silences,
     health,
+    episodes,
     ...(unfinished && unfinished !== run.id ? { repeats: unfinished } : {}),
   };
 }
@@ -129,6 +132,7 @@ export function planTransitions(
     incidents: {
       ...(deps.settings.landscape ? { landscape: deps.settings.landscape } : {}),
       routes: run.routes,
+      episodes: { ...deps.settings.flapping, ended: state.episodes },
     },
     complete: scan.complete,
     ...(source.covers

@@ -2,6 +2,7 @@ import type {
   AuditDefinition,
   AuditHealth,
   DigestMessage,
+  EndedEpisode,
   Finding,
   LeftOut,
   Route,
@@ -91,6 +92,8 @@ export interface State {
   repeats?: string;
   /** The audit's first scheduled run here, on a stage whose `firstRun` is `baseline` (`run-first-day.ts`). */
   baseline?: true;
+  /** Its incidents that ended lately: what tells that one opening now is flapping. */
+  episodes: EndedEpisode[];
 }
 
 /**

@@ -46,7 +46,15 @@ export function slackMessageFor(delivered: string): {
     return {
       message: slackMessage(read.digest),
       runId,
-      ...(incident ? { incident: { key: incident.key, status: incident.status } } : {}),
+      ...(incident
+        ? {
+            incident: {
+              key: incident.key,
+              status: incident.status,
+              ...(incident.thread ? { thread: incident.thread } : {}),
+            },
+          }
+        : {}),
       ...placed,
     };
   }

@@ -5,6 +5,8 @@ import type { RunLogger, SlackPoster, SlackThreads } from "./ports.ts";
 export interface TellsIncident {
   key: string;
   status: "firing" | "resolved";
+  /** The key whose thread it is posted in, when not its own (it opened flapping). */
+  thread?: string;
 }
 
 /** Where a post went: a thread's parent, a reply in one, or a message on its own. */
@@ -32,7 +34,8 @@ export async function postInThread(
   deadline: number,
   logKeys: Record<string, unknown>,
 ): Promise<Placement> {
-  const parent = await deps.threads.parentOf(incident.key);
+  const threadKey = incident.thread ?? incident.key;
+  const parent = await deps.threads.parentOf(threadKey);
   if (parent) {
     const broadcast = incident.status === "resolved";
     await deps.poster.post(message, deadline, { threadTs: parent, ...(broadcast ? { broadcast } : {}) });
@@ -48,7 +51,7 @@ export async function postInThread(
   }
   let stands: string;
   try {
-    stands = await deps.threads.keepParent(incident.key, ts);
+    stands = await deps.threads.keepParent(threadKey, ts);
   } catch (err) {
     deps.log?.warn(
       "posted as the incident's thread parent, but its ts was not kept: the invocation fails, and its retry posts the message again as a new parent (this one stays in the channel without replies)",

@@ -3,6 +3,8 @@ import {
   DEFAULT_ROUTE,
   type Delivery,
   diffSnapshot,
+  type EndedEpisode,
+  endedEpisodes,
   type Finding,
   INCIDENT_ITEM_BYTES,
   type IncidentEvent,
@@ -256,5 +258,61 @@ describe("an incident's history", () => {
     const chat = writes.find((w) => w.record.route === DEFAULT_ROUTE);
     expect(chat?.record.examples).toEqual([]);
     expect(chat?.record.common).toMatchObject({ region: "eu-central-1" });
+  });
+});
+
+describe("flapping: an incident whose values keep opening and ending", () => {
+  const episode = (key: string, openedHour: number, endedHour: number, thread = key): EndedEpisode => ({
+    route: DEFAULT_ROUTE,
+    values: { state: "failed", reason: "err_provisioning", region: "eu-central-1" },
+    key,
+    thread,
+    openedAt: at(openedHour),
+    endedAt: at(endedHour),
+  });
+  const open = (ended: EndedEpisode[], hour: number) =>
+    diffSnapshot({
+      audit: "failing",
+      previous: new Map(),
+      findings: [failing("a", "eu-central-1")],
+      problemKey: kebPresenter.problemKey,
+      incidents: {
+        groupBy: KEB_GROUP_BY,
+        episodes: { ended, windowMs: 24 * HOUR, after: 3 },
+      },
+      complete: true,
+      now: new Date(T0 + hour * HOUR),
+      policy: DEFAULT_POLICY,
+    }).transitions[0]?.incident;
+
+  it("opens flapping when the window holds `after` episodes with its values, it included, in the thread of the latest before it", () => {
+    expect(open([episode("e1", 1, 2)], 5)).not.toHaveProperty("flapping");
+    expect(open([episode("e1", 1, 2), episode("e2", 3, 4)], 5)?.flapping).toEqual({
+      episodes: 3,
+      postedIn: "e2",
+    });
+    // The latest episode posted in an earlier one's thread: so does this one.
+    expect(open([episode("e1", 1, 2), episode("e2", 3, 4, "e1")], 5)?.flapping).toEqual({
+      episodes: 3,
+      postedIn: "e1",
+    });
+    // An episode that opened before the window, or another route's, does not count.
+    expect(open([episode("e1", 1, 2), episode("e2", 3, 4)], 26)).not.toHaveProperty("flapping");
+    expect(open([{ ...episode("e1", 1, 2), route: "pager" }, episode("e2", 3, 4)], 5)).not.toHaveProperty(
+      "flapping",
+    );
+  });
+
+  it("keeps the episodes that ended within the window, adding those that ended now, and writes nothing when none changed", () => {
+    const h = new History();
+    h.run([failing("a", "eu-central-1")], 0);
+    const { writes } = h.run([], 1);
+    const ended = endedEpisodes([episode("old", 0, 1)], writes, at(30), 24 * HOUR);
+    expect(ended?.map((e) => [e.route, e.key === h.chat()[0]?.key, e.endedAt])).toEqual([
+      [DEFAULT_ROUTE, true, at(1)],
+      ["pager", false, at(1)],
+    ]);
+    expect(endedEpisodes([episode("e1", 5, 6)], [], at(7), 24 * HOUR)).toBeUndefined();
+    expect(endedEpisodes([episode("e1", 5, 6)], [], at(40), 24 * HOUR)).toEqual([]);
   });
 });

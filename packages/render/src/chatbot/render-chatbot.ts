@@ -127,7 +127,9 @@ export function chatbotNotification(
       keywords: [ctx.audit, severity, ...(ctx.landscape ? [ctx.landscape] : [])].map((k) => slackText(k, 60)),
     },
     metadata: {
-      threadId: ctx.incident ? incidentThreadId(ctx, ctx.incident.key) : threadId(ctx, first),
+      threadId: ctx.incident
+        ? incidentThreadId(ctx, ctx.incident.thread ?? ctx.incident.key)
+        : threadId(ctx, first),
       summary: slackText(title, 250),
       eventType: `fleet-auditor.${ctx.audit}`,
       additionalContext: {

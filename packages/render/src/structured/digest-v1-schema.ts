@@ -234,6 +234,18 @@ export const DigestV1Schema = object({
       .nonnegative()
       .optional()
       .describe("it ended in this run: how long it lasted, from startsAt to the run (added in place)"),
+    thread: string()
+      .optional()
+      .describe(
+        "the key whose chat thread it is posted in when not its own: an earlier episode's, as it opened flapping (added in place)",
+      ),
+    flapping: number()
+      .int()
+      .positive()
+      .optional()
+      .describe(
+        "it opened flapping: the episodes with its values that opened and ended in the window, it included (added in place)",
+      ),
   })
     .optional()
     .describe("an incident message: the one incident it tells (added in place)"),

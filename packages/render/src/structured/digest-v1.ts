@@ -98,6 +98,8 @@ export function structuredDigest(
             ...(ctx.incident.values ? { values: { ...ctx.incident.values } } : {}),
             ...(ctx.incident.firing !== undefined ? { firing: ctx.incident.firing } : {}),
             ...lasted(ctx, ctx.incident),
+            ...(ctx.incident.thread ? { thread: ctx.incident.thread } : {}),
+            ...(ctx.incident.flapping ? { flapping: ctx.incident.flapping } : {}),
           },
         }
       : {}),
