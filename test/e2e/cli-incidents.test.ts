@@ -152,6 +152,14 @@ describe("fleet-auditor incidents", () => {
       /\nTIME +WHAT +JOINED +LEFT +CHANGED +REMINDED +FIRING +PAGE +HELD BACK +EXAMPLES\n/,
     );
     expect(text).toMatch(/\n\S+ \S+ +ended, left +0 +1 +0 +0 +0 +- +- +c-\w+\n$/);
+
+    // The third episode of region A in a day opened flapping, told in the second one's thread.
+    const [fourth, third] = await list();
+    expect(fourth?.flapping).toEqual({ episodes: 3, postedIn: third?.key });
+    const flapping = (await cli(["incidents", "show", fourth?.key as string, "--state-dir", dir])).stdout;
+    expect(flapping).toContain(
+      `Flapping:     flapping (3 times in the window), told in ${third?.key}'s thread\n`,
+    );
   });
 
   it("counts the window as a hand count of the runs does: opened, ended, open, time to resolve, flapping", async () => {
