@@ -28,6 +28,7 @@ export {
   INCIDENT_ITEM_BYTES,
   incidentsWithNews,
   incidentWrites,
+  withAcknowledgements,
 } from "./incident-history.ts";
 export {
   type EndedEpisode,

@@ -4,6 +4,7 @@ export { EMAIL_BUDGET } from "./email/render-text.ts";
 export { baselineNotice, notConfiguredNotice } from "./first-day-notices.ts";
 export { HEALTH_RUNBOOK_DOC, healthNotice } from "./health-notice.ts";
 export { MAX_NEW_INCIDENT_MESSAGES, renderIncidentMessages } from "./incident-messages.ts";
+export { type IncidentReportInput, incidentReportHtml } from "./incident-report/incident-report-html.ts";
 export {
   healthPagerEvent,
   incidentPagerEvent,

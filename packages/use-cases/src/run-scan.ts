@@ -20,30 +20,32 @@ import type { LoadedState, Run, Scan, State } from "./run-state.ts";
 
 /**
  * Stage 3, alongside the source's read: the audit's snapshot (or only its fingerprint, one item,
- * when the store keeps one), the silences in force, its health, the incidents that ended lately
- * (flapping), and whether this is its first scheduled run here, to be recorded as a baseline (a
- * store with a fingerprint has committed).
+ * when the store keeps one, else its entries with the incidents that ended lately), the silences in
+ * force, its health, and whether this is its first scheduled run here, to be recorded as a
+ * baseline (a store with a fingerprint has committed).
  */
 export async function loadState(deps: ResolvedDeps, run: Run): Promise<LoadedState> {
   const { store } = deps.ports;
   const snapshot = async () => {
     const fingerprint = await store.loadFingerprint?.(run.audit.name);
     if (fingerprint) return { fingerprint };
-    const previous = await store.loadSnapshot(run.audit.name);
-    return { previous, ...((await isFirstRun(deps, run, previous)) ? { baseline: true as const } : {}) };
+    const { previous, episodes } = await entries(deps, run);
+    return {
+      previous,
+      episodes,
+      ...((await isFirstRun(deps, run, previous)) ? { baseline: true as const } : {}),
+    };
   };
-  const [previous, silences, health, unfinished, episodes] = await Promise.all([
+  const [previous, silences, health, unfinished] = await Promise.all([
     snapshot(),
     deps.ports.silences?.active(run.now) ?? Promise.resolve([]),
     deps.ports.store.loadHealth(run.audit.name),
     deps.ports.store.unfinishedPublishing(run.audit.name),
-    deps.ports.store.loadEpisodes(run.audit.name),
   ]);
   return {
     ...previous,
     silences,
     health,
-    episodes,
     ...(unfinished && unfinished !== run.id ? { repeats: unfinished } : {}),
   };
 }
@@ -73,8 +75,20 @@ export async function knownState(
     incidents: { routes: run.routes },
     ...(run.audit.inhibitRules ? { inhibitRules: run.audit.inhibitRules } : {}),
   });
-  if (unchanged) return { ...rest, previous: new Map(), unchanged };
-  return { ...rest, previous: await deps.ports.store.loadSnapshot(run.audit.name) };
+  if (unchanged) return { ...rest, previous: new Map(), unchanged, episodes: [] };
+  return { ...rest, ...(await entries(deps, run)) };
+}
+
+/**
+ * The snapshot's entries and, beside them, the incidents that ended lately: a run that diffs may
+ * open an incident, and needs them to tell whether it is flapping; a steady run reads neither.
+ */
+async function entries(deps: ResolvedDeps, run: Run): Promise<Pick<State, "previous" | "episodes">> {
+  const [previous, episodes] = await Promise.all([
+    deps.ports.store.loadSnapshot(run.audit.name),
+    deps.ports.store.loadEpisodes(run.audit.name),
+  ]);
+  return { previous, episodes };
 }
 
 /**

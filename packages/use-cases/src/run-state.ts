@@ -100,8 +100,8 @@ export interface State {
  * The state as stage 3 loads it, beside the source's read: the snapshot itself, or only its
  * fingerprint when the store keeps one (`knownState` decides after the read).
  */
-export type LoadedState = Omit<State, "previous" | "unchanged"> &
-  ({ previous: Map<string, SnapshotEntry> } | { fingerprint: SnapshotFingerprint });
+export type LoadedState = Omit<State, "previous" | "unchanged" | "episodes"> &
+  ({ previous: Map<string, SnapshotEntry>; episodes: EndedEpisode[] } | { fingerprint: SnapshotFingerprint });
 
 /** A run summary; in a dry run it also carries the messages that would have been published. */
 export type AuditRunResult = RunSummary & {
