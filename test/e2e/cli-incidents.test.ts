@@ -208,12 +208,29 @@ describe("fleet-auditor incidents", () => {
     );
   });
 
+  it("writes the window as one self-contained HTML page, each incident and its timeline in it", async () => {
+    const records = await list();
+    const out = await cli(["incidents", "report", "--state-dir", dir]);
+    expect(out.code, out.stderr).toBe(0);
+    expect(out.stdout).toMatch(/^<!doctype html>/);
+    expect(out.stdout).toContain('http-equiv="Content-Security-Policy"');
+    expect(out.stdout).toContain("e2e");
+    for (const r of records) expect(out.stdout).toContain(r.key);
+    // Each incident's timeline was read for the page: four folded timelines.
+    expect(out.stdout.match(/<details id="timeline-\d+">/g)).toHaveLength(records.length);
+    // -o html is the default said; --audit keeps only that audit's incidents, none here.
+    const html = await cli(["incidents", "report", "--state-dir", dir, "-o", "html"]);
+    expect(html.stdout).toMatch(/^<!doctype html>/);
+    const none = await cli(["incidents", "report", "--state-dir", dir, "--audit", "expired"]);
+    for (const r of records) expect(none.stdout).not.toContain(r.key);
+  });
+
   it("exits 1 naming the problem for an unknown incident or bad input", async () => {
     const missing = await cli(["incidents", "show", "inc-nope", "--state-dir", dir]);
     expect(missing).toMatchObject({ code: 1, stdout: "" });
     expect(missing.stderr).toBe(`fleet-auditor: no incident inc-nope in the embedded store in ${dir}\n`);
     const refused: Array<[string[], string]> = [
-      [["incidents"], "incidents needs a command: list, show, stats"],
+      [["incidents"], "incidents needs a command: list, show, stats, report"],
       [["incidents", "lst"], "unknown incidents command lst; did you mean list?"],
       [["incidents", "show"], "incidents show needs a KEY"],
       [["incidents", "list", "--since", "soon"], "--since soon: expected an ISO time or a duration"],
@@ -223,12 +240,14 @@ describe("fleet-auditor incidents", () => {
       [["incidents", "stats", "--open"], "incidents stats does not take --open (incidents list does)"],
       [
         ["incidents", "show", "k", "--since", "1d"],
-        "incidents show does not take --since (incidents list and incidents stats do)",
+        "incidents show does not take --since (incidents list, incidents stats and incidents report do)",
       ],
       [
         ["incidents", "list", "--flapping", "2"],
         "incidents list does not take --flapping (incidents stats does)",
       ],
+      [["incidents", "report", "-o", "json"], "--output must be html, got json"],
+      [["incidents", "report", "--open"], "incidents report does not take --open (incidents list does)"],
     ];
     for (const [args, message] of refused) {
       const out = await cli([...args, "--state-dir", dir]);

@@ -1,3 +1,5 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { PassThrough } from "node:stream";
 import type { IncidentStats } from "@fleet-auditor/audit";
 import { type DemoResult, runDemo } from "@fleet-auditor/demo";
@@ -56,13 +58,18 @@ describe("npm start (the demo)", () => {
     expect(sections[9]).toMatch(/applications: complete scan, 0 flagged, 2 resolved, 1 message\(s\)/);
   });
 
-  it("ends with the incident history the runs kept, in a store the CLI reads", () => {
+  it("ends with the incident history the runs kept, in a store the CLI reads, and its page", () => {
     const history = text.split("━━ ").at(-1) as string;
     expect(history).toMatch(/^Incident history/);
     expect(history).toContain(
       `$ fleet-auditor incidents list --since 2026-11-29T00:00:00Z --state-dir ${demo.stateDir}`,
     );
     expect(history).toMatch(/\n {2}KEY +AUDIT +ROUTE +WHAT +SEVERITY +OPENED +ENDED/);
+    const page = join(demo.stateDir, "report.html");
+    expect(history).toContain(`wrote ${page}: open it in a browser`);
+    const html = readFileSync(page, "utf8");
+    expect(html).toMatch(/^<!doctype html>/);
+    expect(html).toContain("demo");
     expect(history).toContain(
       `fleet-auditor incidents stats --since 2026-11-29T00:00:00Z --state-dir ${demo.stateDir}`,
     );

@@ -1,3 +1,5 @@
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { PassThrough, Writable } from "node:stream";
 import { inStore } from "@fleet-auditor/audit";
 import { runCli } from "@fleet-auditor/cli";
@@ -8,15 +10,18 @@ const DEMO_SINCE = "2026-11-29T00:00:00Z";
 /**
  * The end of `npm start`: the incidents the runs above kept, as `fleet-auditor incidents list`
  * prints them from the demo's store (the CLI itself, in this process, on the store the runs
- * wrote), and the commands that read the same store from a terminal.
+ * wrote); their page, `incidents report -o html`, written to `<stateDir>/report.html`; and the
+ * commands that read the same store from a terminal.
  */
 export async function showIncidentHistory(stateDir: string, out: NodeJS.WritableStream): Promise<void> {
   const list = ["incidents", "list", "--since", DEMO_SINCE];
   out.write("\n━━ Incident history: what the runs above kept of each incident\n");
   out.write(`  $ ${command(list, stateDir)}\n\n`);
   out.write(`${indent(await cli([...list, "--state-dir", stateDir]))}\n`);
-  // TODO(lead): once `incidentReportHtml` (packages/render/src/incident-report/) is in main, write
-  // the page here: `incidents report --since DEMO_SINCE -o html` into <stateDir>/report.html.
+  const report = ["incidents", "report", "--since", DEMO_SINCE, "-o", "html"];
+  const page = join(stateDir, "report.html");
+  writeFileSync(page, `${await cli([...report, "--state-dir", stateDir])}\n`);
+  out.write(`\n  $ ${command(report, stateDir)} > report.html\n  wrote ${page}: open it in a browser\n`);
   out.write(
     `\n  The demo's store is ${stateDir}; from a terminal:\n` +
       `    ${command(["incidents", "stats", "--since", DEMO_SINCE], stateDir)}\n` +
@@ -24,7 +29,7 @@ export async function showIncidentHistory(stateDir: string, out: NodeJS.Writable
   );
 }
 
-/** What the CLI prints for `args`, with the environment left out: the demo's store, never AWS. */
+/** What the CLI prints for `args`, with the environment left out (the demo's store, never AWS), as the demo's landscape. */
 async function cli(args: string[]): Promise<string> {
   let text = "";
   const sink = new Writable({
@@ -35,7 +40,7 @@ async function cli(args: string[]): Promise<string> {
   });
   const stdin = new PassThrough();
   stdin.end();
-  const code = await runCli(args, {}, { stdout: sink, stderr: sink, stdin });
+  const code = await runCli(args, { LANDSCAPE: "demo" }, { stdout: sink, stderr: sink, stdin });
   if (code !== 0) throw new Error(`fleet-auditor ${args.join(" ")} exited ${code}: ${text}`);
   return text.trimEnd();
 }
