@@ -60,7 +60,7 @@ const indent = (text: string): string =>
  * both audits run hour by hour while the fleet changes; then a burst of KubeEdge Application
  * messages into the status table, and the applications audit telling a stuck Application and a
  * refusing node, then their resolution; at the end, the incidents the runs kept (`fleet-auditor
- * incidents list`). No AWS, no network, well under a minute. The store is kept under `stateDir`
+ * incidents list`) and their page, `report.html`. No AWS, no network, well under a minute. The store is kept under `stateDir`
  * (default a new temporary directory), where the CLI reads it with `--state-dir`.
  */
 export async function runDemo(

@@ -61,7 +61,8 @@ function breakdown(by: string, rows: readonly IncidentBreakdown[]): string {
   return renderTable(
     [by, "OPENED", "ENDED", "P50", "P90"],
     rows.map((r) => [
-      r.value,
+      // An empty value: a label the incidents' members lack (`(mixed)` when they differ).
+      r.value || "(none)",
       String(r.opened),
       String(r.ended),
       durationText(r.p50Ms),
