@@ -30,6 +30,7 @@ export const INCIDENT_EVENT_KINDS = [
   "inhibited",
   "acknowledged",
   "unacknowledged",
+  "pagerResolved",
 ] as const;
 export type IncidentEventKind = (typeof INCIDENT_EVENT_KINDS)[number];
 
@@ -154,6 +155,9 @@ export interface IncidentQuery {
   open?: boolean;
 }
 
+/** Who acknowledged an incident, when, and why. */
+export type Acknowledgement = NonNullable<IncidentRecord["acknowledged"]>;
+
 /** Incident history as the CLI, the console and the report read it. */
 export interface IncidentHistory {
   /** Records of the audits' incidents that `query` asks for, newest opening first. */
@@ -163,4 +167,19 @@ export interface IncidentHistory {
     audits: readonly string[],
     key: string,
   ): Promise<{ record: IncidentRecord; events: IncidentEvent[] } | undefined>;
+}
+
+/** What acting on an incident writes: its acknowledgement, and the events that tell of actions. */
+export interface IncidentActionStore {
+  /** The incident's record (with its acknowledgement) and its audit; undefined when none is kept. */
+  findIncident(
+    audits: readonly string[],
+    key: string,
+  ): Promise<{ audit: string; record: IncidentRecord } | undefined>;
+  /** Records the acknowledgement unless the incident is acknowledged already: false then, nothing written. */
+  acknowledge(audit: string, key: string, ack: Acknowledgement, expiresAt: number): Promise<boolean>;
+  /** Removes the acknowledgement; false when there was none. */
+  unacknowledge(audit: string, key: string): Promise<boolean>;
+  /** Adds an event to the incident's timeline (an action's: `id` keeps two at one time apart). */
+  addEvent(event: IncidentEvent, id: string, expiresAt: number): Promise<void>;
 }

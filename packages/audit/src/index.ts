@@ -33,8 +33,10 @@ export {
   withAcknowledgements,
 } from "./incident-history.ts";
 export type {
+  Acknowledgement,
   EndedEpisode,
   Flapping,
+  IncidentActionStore,
   IncidentEvent,
   IncidentEventKind,
   IncidentHistory,

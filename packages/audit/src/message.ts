@@ -81,7 +81,7 @@ export interface DigestContext {
  * `incidentKey`), a notice about the auditor's health, a test of one route (`notify test`), or a
  * window's incident summary (the weekly one, or one asked for from the console).
  */
-type MessageFormat = "digest" | "incident" | "health" | "test" | "summary";
+type MessageFormat = "digest" | "incident" | "health" | "test" | "summary" | "action";
 
 /**
  * Where a message goes: `alerts` (the run's digests: e-mail), `incidents` (one message per
@@ -120,7 +120,8 @@ type MessageKind =
   | "baseline"
   | "not-configured"
   | "test"
-  | "summary";
+  | "summary"
+  | "action";
 
 /** One SNS publish: everything `MessageStructure=json` needs, plus which transitions it carries. */
 export interface DigestMessage {

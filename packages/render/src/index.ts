@@ -3,6 +3,12 @@ export { renderDigests } from "./digest.ts";
 export { EMAIL_BUDGET } from "./email/render-text.ts";
 export { baselineNotice, notConfiguredNotice } from "./first-day-notices.ts";
 export { HEALTH_RUNBOOK_DOC, healthNotice } from "./health-notice.ts";
+export {
+  actionPagerEvents,
+  actionSlackMessage,
+  type IncidentActionFacts,
+  incidentActionNotice,
+} from "./incident-action-notice.ts";
 export { MAX_NEW_INCIDENT_MESSAGES, renderIncidentMessages } from "./incident-messages.ts";
 export { type IncidentReportInput, incidentReportHtml } from "./incident-report/incident-report-html.ts";
 export { incidentSummaryNotice } from "./incident-summary-notice.ts";
@@ -23,6 +29,8 @@ export { type SlackMessage, slackMessage } from "./slack/render-slack.ts";
 export { healthSlackMessage } from "./slack/render-slack-health.ts";
 export { summarySlackMessage } from "./slack/render-slack-summary.ts";
 export { testSlackMessage } from "./slack/render-slack-test.ts";
+export { ACTION_V1 } from "./structured/action-v1-name.ts";
+export { type ActionV1, ActionV1Schema } from "./structured/action-v1-schema.ts";
 export { DIGEST_TIME } from "./structured/digest-v1.ts";
 export { DIGEST_V1 } from "./structured/digest-v1-name.ts";
 export { type DigestV1, DigestV1Schema } from "./structured/digest-v1-schema.ts";

@@ -21,6 +21,11 @@ export const itemKey = {
   episodes: (audit: string) => ({ pk: `AUDIT#${audit}`, sk: "EPISODES" }),
   /** An incident's record, in its audit's partition: `incidents list` reads the partition. */
   incident: (audit: string, key: string) => ({ pk: `INCIDENTS#${audit}`, sk: key }),
+  /**
+   * An incident's acknowledgement, beside its record (which runs rewrite whole): written and
+   * removed by actions alone, conditionally, so that two at once apply once and no run undoes one.
+   */
+  incidentAck: (audit: string, key: string) => ({ pk: `INCIDENTS#${audit}`, sk: `${key}#ACK` }),
   /** One event of an incident's timeline: `incidents show` reads the partition, oldest first. */
   incidentEvent: (key: string, at: string, id: string) => ({ pk: `INCIDENT#${key}`, sk: `EV#${at}#${id}` }),
   silence: (id: string) => ({ pk: "SILENCE", sk: id }),

@@ -26,7 +26,7 @@ import { batchGet } from "./batch-get.ts";
 import { batchWrite } from "./batch-write.ts";
 import { LeaseLostError } from "./errors.ts";
 import { decodeFingerprint, encodeFingerprint, fingerprintOf } from "./fingerprint-codec.ts";
-import { historyItems } from "./incident-items.ts";
+import { historyItems, recordsOf } from "./incident-items.ts";
 import { SnapshotCache } from "./snapshot-cache.ts";
 import { readSnapshot } from "./snapshot-read.ts";
 import { SnapshotVersions } from "./snapshot-version.ts";
@@ -150,9 +150,9 @@ export class DynamoAuditStore implements AuditStateStore {
     const items = await batchGet(
       this.#client,
       this.#table,
-      keys.map((k) => itemKey.incident(audit, k)),
+      keys.flatMap((k) => [itemKey.incident(audit, k), itemKey.incidentAck(audit, k)]),
     );
-    return new Map(items.map((i) => [String(i.sk), i.record as IncidentRecord]));
+    return recordsOf(items);
   }
 
   #snapshotItem(audit: string, entry: SnapshotEntry): Record<string, unknown> {

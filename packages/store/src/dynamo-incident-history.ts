@@ -1,14 +1,25 @@
-import { type DynamoDBDocumentClient, paginateQuery } from "@aws-sdk/lib-dynamodb";
-import type { IncidentEvent, IncidentHistory, IncidentQuery, IncidentRecord } from "@fleet-auditor/audit";
+import { ConditionalCheckFailedException } from "@aws-sdk/client-dynamodb";
+import { DeleteCommand, type DynamoDBDocumentClient, PutCommand, paginateQuery } from "@aws-sdk/lib-dynamodb";
+import type {
+  Acknowledgement,
+  IncidentActionStore,
+  IncidentEvent,
+  IncidentHistory,
+  IncidentQuery,
+  IncidentRecord,
+} from "@fleet-auditor/audit";
 import { itemKey } from "./audit-table.ts";
 import { batchGet } from "./batch-get.ts";
+import { eventItem, recordsOf } from "./incident-items.ts";
 
 /**
  * Incident history as the audit runs wrote it (`incident-items.ts`): a list reads each audit's
  * partition of records, leaving out on the server those that ended before `since`; a timeline is
- * one incident's events, oldest first. Both are bounded by the TTL (90 days by default).
+ * one incident's events, oldest first. Both are bounded by the TTL (90 days by default). Actions
+ * (acknowledgements, silences by key, a page resolved in PagerDuty) add their events and keep an
+ * acknowledgement in an item of its own beside the record, which reads merge.
  */
-export class DynamoIncidentHistory implements IncidentHistory {
+export class DynamoIncidentHistory implements IncidentHistory, IncidentActionStore {
   readonly #client: DynamoDBDocumentClient;
   readonly #table: string;
 
@@ -31,7 +42,7 @@ export class DynamoIncidentHistory implements IncidentHistory {
       filter = "attribute_not_exists(endedAt) OR endedAt >= :since";
       values[":since"] = query.since.toISOString();
     }
-    const out: IncidentRecord[] = [];
+    const items: Record<string, unknown>[] = [];
     const pages = paginateQuery(
       { client: this.#client },
       {
@@ -41,20 +52,15 @@ export class DynamoIncidentHistory implements IncidentHistory {
         ExpressionAttributeValues: values,
       },
     );
-    for await (const page of pages)
-      for (const item of page.Items ?? []) out.push(item.record as IncidentRecord);
-    return out;
+    for await (const page of pages) items.push(...(page.Items ?? []));
+    return [...recordsOf(items).values()];
   }
 
   async incidentTimeline(
     audits: readonly string[],
     key: string,
   ): Promise<{ record: IncidentRecord; events: IncidentEvent[] } | undefined> {
-    const [found] = await batchGet(
-      this.#client,
-      this.#table,
-      audits.map((a) => itemKey.incident(a, key)),
-    );
+    const found = await this.findIncident(audits, key);
     if (!found) return undefined;
     const events: IncidentEvent[] = [];
     const pages = paginateQuery(
@@ -67,6 +73,61 @@ export class DynamoIncidentHistory implements IncidentHistory {
     );
     for await (const page of pages)
       for (const item of page.Items ?? []) events.push(item.event as IncidentEvent);
-    return { record: found.record as IncidentRecord, events };
+    return { record: found.record, events };
+  }
+
+  async findIncident(
+    audits: readonly string[],
+    key: string,
+  ): Promise<{ audit: string; record: IncidentRecord } | undefined> {
+    const items = await batchGet(
+      this.#client,
+      this.#table,
+      audits.flatMap((a) => [itemKey.incident(a, key), itemKey.incidentAck(a, key)]),
+    );
+    for (const audit of audits) {
+      const own = items.filter((i) => i.pk === itemKey.incident(audit, key).pk);
+      const record = recordsOf(own).get(key);
+      if (record) return { audit, record };
+    }
+    return undefined;
+  }
+
+  async acknowledge(audit: string, key: string, ack: Acknowledgement, expiresAt: number): Promise<boolean> {
+    try {
+      await this.#client.send(
+        new PutCommand({
+          TableName: this.#table,
+          Item: { ...itemKey.incidentAck(audit, key), ack, ttl: expiresAt },
+          ConditionExpression: "attribute_not_exists(pk)",
+        }),
+      );
+      return true;
+    } catch (err) {
+      if (err instanceof ConditionalCheckFailedException) return false;
+      throw err;
+    }
+  }
+
+  async unacknowledge(audit: string, key: string): Promise<boolean> {
+    try {
+      await this.#client.send(
+        new DeleteCommand({
+          TableName: this.#table,
+          Key: itemKey.incidentAck(audit, key),
+          ConditionExpression: "attribute_exists(pk)",
+        }),
+      );
+      return true;
+    } catch (err) {
+      if (err instanceof ConditionalCheckFailedException) return false;
+      throw err;
+    }
+  }
+
+  async addEvent(event: IncidentEvent, id: string, expiresAt: number): Promise<void> {
+    await this.#client.send(
+      new PutCommand({ TableName: this.#table, Item: eventItem(event, expiresAt, id) }),
+    );
   }
 }

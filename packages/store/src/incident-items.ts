@@ -1,4 +1,4 @@
-import type { HistoryCommit, IncidentEvent, IncidentRecord } from "@fleet-auditor/audit";
+import type { Acknowledgement, HistoryCommit, IncidentEvent, IncidentRecord } from "@fleet-auditor/audit";
 import { itemKey } from "./audit-table.ts";
 
 // An incident's history in the audit table: its record in its audit's partition (`INCIDENTS#`),
@@ -25,16 +25,37 @@ export function historyItems(
 
 /** A record as stored: `endedAt` beside it lets a query leave out incidents that ended earlier. */
 function recordItem(audit: string, record: IncidentRecord, ttl: number): Record<string, unknown> {
+  // The acknowledgement lives in an item of its own, which only actions write: a record read with
+  // it and written back by a run must not keep it after it is taken back.
+  const { acknowledged: _ack, ...kept } = record;
   return {
     ...itemKey.incident(audit, record.key),
-    record,
+    record: kept,
     openedAt: record.openedAt,
     ...(record.endedAt ? { endedAt: record.endedAt } : {}),
     ttl,
   };
 }
 
-/** An event as stored, sorted by its time and the run (or acknowledgement) that made it. */
-function eventItem(event: IncidentEvent, ttl: number): Record<string, unknown> {
-  return { ...itemKey.incidentEvent(event.key, event.at, event.runId ?? "ack"), event, ttl };
+/** An event as stored, sorted by its time and the run (or the action, by `id`) that made it. */
+export function eventItem(event: IncidentEvent, ttl: number, id?: string): Record<string, unknown> {
+  return { ...itemKey.incidentEvent(event.key, event.at, id ?? event.runId ?? "-"), event, ttl };
+}
+
+/**
+ * Records by key from the items of an audit's incidents partition: each record with its
+ * acknowledgement (its `#ACK` item) when it has one; an acknowledgement without a record is left out.
+ */
+export function recordsOf(items: readonly Record<string, unknown>[]): Map<string, IncidentRecord> {
+  const records = new Map<string, IncidentRecord>();
+  const acks = new Map<string, Acknowledgement>();
+  for (const item of items) {
+    if (item.record) records.set(String(item.sk), item.record as IncidentRecord);
+    else if (item.ack) acks.set(String(item.sk).replace(/#ACK$/, ""), item.ack as Acknowledgement);
+  }
+  for (const [key, ack] of acks) {
+    const record = records.get(key);
+    if (record) records.set(key, { ...record, acknowledged: ack });
+  }
+  return records;
 }

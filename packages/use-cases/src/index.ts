@@ -18,6 +18,12 @@ export {
 } from "./deadline.ts";
 export * from "./errors.ts";
 export {
+  actOnIncident,
+  type IncidentAction,
+  type IncidentActionDeps,
+  type IncidentActionResult,
+} from "./incident-actions.ts";
+export {
   type IncidentSummary,
   type IncidentSummaryDeps,
   IncidentSummaryInputSchema,

@@ -1,4 +1,5 @@
 import {
+  actionPagerEvents,
   DIGEST_V1,
   HEALTH_V1,
   healthPagerEvent,
@@ -27,7 +28,7 @@ export interface PagerEventFor {
   /** Sent right after `event`, under its key: a test's resolve, so that nobody stays paged. */
   followedBy?: PagerResolve;
   /** `run`: a digest without `incident` (an older release's), which no later message resolves. */
-  about: "incident" | "health" | "run" | "test";
+  about: "incident" | "health" | "run" | "test" | "action";
   runId?: string;
   /** A test notice's `notify test`. */
   testId?: string;
@@ -82,6 +83,17 @@ export function pagerEventFor(delivered: string): PagerEventFor {
     checkKey("Message.key", message.notice.key);
     const [trigger, resolve] = testPagerEvents(message.notice);
     return { event: trigger, followedBy: resolve, about: "test", testId: message.notice.testId };
+  }
+  if (message.kind === "action") {
+    // Only an acknowledgement reaches the pager, one page per message: PagerDuty's Events API has
+    // no other action on an alert than trigger, acknowledge and resolve.
+    const [event, ...more] = actionPagerEvents(message.action);
+    if (!event || more.length)
+      throw new RunInputError([
+        { path: "Message.pages", message: "an action reaches the pager as one acknowledgement of one page" },
+      ]);
+    checkKey("Message.pages.0", event.dedup_key);
+    return { event, about: "action" };
   }
   if (message.kind === "summary")
     throw new RunInputError([
@@ -189,7 +201,7 @@ async function sendEvents(
     }
     counts.sent++;
     if (sent.event_action === "trigger") counts.triggered++;
-    else counts.resolved++;
+    else if (sent.event_action === "resolve") counts.resolved++;
     deps.log?.info("sent to PagerDuty", { ...these, about });
   }
 }

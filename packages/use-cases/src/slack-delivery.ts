@@ -1,5 +1,6 @@
 import { slackText } from "@fleet-auditor/audit";
 import {
+  actionSlackMessage,
   healthSlackMessage,
   type SlackMessage,
   slackMessage,
@@ -69,6 +70,14 @@ export function slackMessageFor(delivered: string): {
     return { message: healthSlackMessage(read.notice), runId: read.notice.runId, ...placed };
   if (read.kind === "test") return { message: testSlackMessage(read.notice) };
   if (read.kind === "summary") return { message: summarySlackMessage(read.summary) };
+  if (read.kind === "action") {
+    const { incident } = read.action;
+    // In the incident's thread: the key its messages are threaded by.
+    return {
+      message: actionSlackMessage(read.action),
+      incident: { key: incident.key, status: "firing", thread: incident.thread },
+    };
+  }
   const text = slackText(delivered, 2_900);
   return {
     message: {

@@ -1,4 +1,7 @@
 import {
+  ACTION_V1,
+  type ActionV1,
+  ActionV1Schema,
   DIGEST_V1,
   type DigestV1,
   DigestV1Schema,
@@ -21,12 +24,14 @@ export type StructuredMessage =
   | { kind: "health"; notice: HealthV1 }
   | { kind: "test"; notice: TestV1 }
   | { kind: "summary"; summary: SummaryV1 }
+  | { kind: "action"; action: ActionV1 }
   | { kind: "other"; json: unknown };
 
 /**
  * Reads what SNS delivered to a Lambda subscriber (the publish's `default`): a
  * `fleet-auditor.digest/v1`, a `fleet-auditor.health/v1`, a `fleet-auditor.test/v1` (`notify
- * test`), a `fleet-auditor.summary/v1` (an incident summary), or something else (not JSON, or JSON
+ * test`), a `fleet-auditor.summary/v1` (an incident summary), a `fleet-auditor.action/v1` (what
+ * someone did to an incident), or something else (not JSON, or JSON
  * of another publisher: `json` is undefined for text). A document that says it is one of the four but that its schema refuses (a time that is no time,
  * a link that is not a plain `https:` URL) throws `RunInputError` naming each field
  * (`Message.transitions.0.links.runtime`), never its value: read as the other kind it would be
@@ -51,6 +56,9 @@ export function structuredMessage(delivered: string): StructuredMessage {
   const summary = SummaryV1Schema.safeParse(json);
   if (summary.success) return { kind: "summary", summary: summary.data };
   if (claims(json, SUMMARY_V1)) refuse(SUMMARY_V1, summary.error, json);
+  const action = ActionV1Schema.safeParse(json);
+  if (action.success) return { kind: "action", action: action.data };
+  if (claims(json, ACTION_V1)) refuse(ACTION_V1, action.error, json);
   return { kind: "other", json };
 }
 

@@ -63,8 +63,14 @@ export interface PagerResolve {
   dedup_key: string;
 }
 
+/** `acknowledge`: the alert open under `dedup_key` stops notifying its responders until it changes. */
+export interface PagerAcknowledge {
+  event_action: "acknowledge";
+  dedup_key: string;
+}
+
 /** An Events API v2 event without its routing key, which only the sender holds. */
-export type PagerEvent = PagerTrigger | PagerResolve;
+export type PagerEvent = PagerTrigger | PagerResolve | PagerAcknowledge;
 
 /** An incident message's event: `firing` triggers, `resolved` resolves, under `incident.key`. */
 export function incidentPagerEvent(
