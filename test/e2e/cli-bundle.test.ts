@@ -1,27 +1,19 @@
-import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, inject, it } from "vitest";
 import { parse } from "yaml";
 import { spawnCli } from "../helpers/cli.ts";
 import { useKebSimulator } from "../helpers/keb.ts";
 
-// `npm run build:cli`: the CLI as one file that a plain Node 22 runs anywhere. Built here into a
-// temporary directory outside the repository, so that nothing can be found in node_modules: what
-// the file needs, it holds (the AWS SDK, dynalite, LevelDB's native addon for the embedded store).
+// `npm run build:cli`: the CLI as one file that a plain Node 22 runs anywhere. Built by the
+// `dynalite` project's global setup (test/setup/function-bundles.ts, which fails the run with the
+// build's output if it fails) into a temporary directory outside the repository, so that nothing
+// can be found in node_modules: what the file needs, it holds (the AWS SDK, dynalite, LevelDB's
+// native addon for the embedded store).
 
 const kit = useKebSimulator({ fleet: { size: 200, seed: 12, flagged: 20 } });
-const BUILD = new URL("../../packages/cli/scripts/build.ts", import.meta.url).pathname;
-const out = join(mkdtempSync(join(tmpdir(), "fa-bundle-")), "fleet-auditor.mjs");
-
-beforeAll(() => {
-  const built = spawnSync(process.execPath, [BUILD, "--outfile", out], {
-    encoding: "utf8",
-    timeout: 120_000,
-  });
-  expect(built.status, built.stderr).toBe(0);
-}, 120_000);
+const out = inject("cliBundle");
 
 const bundled = (args: string[], env: Record<string, string> = {}) => spawnCli(args, { script: out, env });
 

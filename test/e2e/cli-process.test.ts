@@ -3,12 +3,14 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { applicationTraffic } from "@fleet-auditor/keb-kubeedge-sim";
 import { describe, expect, it } from "vitest";
-import { spawnCli } from "../helpers/cli.ts";
+import { CLI_SOURCE, spawnCli as spawnAny } from "../helpers/cli.ts";
 import { useKebSimulator } from "../helpers/keb.ts";
 
-// The other CLI tests call runCli in process; these run the real binary, so that what main.ts
-// adds (process.argv, process.env, the standard streams, the exit code) stays covered.
+// The other CLI tests call runCli in process, or start the bundled CLI; these run the real binary
+// from its TypeScript entry, as `npx fleet-auditor` does in a clone, so that what main.ts adds
+// (process.argv, process.env, the standard streams, the exit code) stays covered there too.
 
+const spawnCli: typeof spawnAny = (args, options = {}) => spawnAny(args, { script: CLI_SOURCE, ...options });
 const kit = useKebSimulator({ fleet: { size: 200, seed: 3, flagged: 20 } });
 
 describe("the fleet-auditor process", () => {

