@@ -191,7 +191,11 @@ function textRefusal(text: unknown, rule: { max: number; plain?: boolean }): str
 
 /** Unescaped markup: a `<` that opens no link, any mention or user reference, a bare `&`. */
 function markupRefusal(text: string): string | undefined {
-  const withoutLinks = text.replace(/<https?:\/\/[^\s<>|]+(\|[^<>]*)?>/g, "");
+  // Links, and a user's mention by ID (`<@U123>`, "Formatting text for app surfaces"): what this
+  // product writes itself; any other `<` or `>` is outside text that was not escaped.
+  const withoutLinks = text
+    .replace(/<https?:\/\/[^\s<>|]+(\|[^<>]*)?>/g, "")
+    .replace(/<@[UW][A-Z0-9]{1,40}>/g, "");
   if (/[<>]/.test(withoutLinks)) return `unescaped < or > in ${JSON.stringify(text.slice(0, 80))}`;
   if (/&(?!amp;|lt;|gt;)/.test(text)) return `unescaped & in ${JSON.stringify(text.slice(0, 80))}`;
   return undefined;

@@ -50,6 +50,9 @@ export {
 } from "./secret.ts";
 export { secretVariable } from "./secret-variable.ts";
 export { isShowRequest, parseShowRun, type RunView, ShowRunInputSchema, showRun } from "./show-run.ts";
+export { SlackActionsEnvSchema } from "./slack-actions-config.ts";
+export { answerSlackClick, type SlackClickAnswer } from "./slack-click.ts";
+export type { SlackClickDeps } from "./slack-click-ports.ts";
 export { type SlackEnv, SlackEnvSchema } from "./slack-config.ts";
 export { type DeliveredMessage, deliverToSlack, slackMessageFor } from "./slack-delivery.ts";
 export { parseStatusQuery, StatusQueryInputSchema } from "./status-query-input.ts";
