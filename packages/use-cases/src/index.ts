@@ -50,7 +50,7 @@ export {
 } from "./secret.ts";
 export { secretVariable } from "./secret-variable.ts";
 export { isShowRequest, parseShowRun, type RunView, ShowRunInputSchema, showRun } from "./show-run.ts";
-export { SlackActionsEnvSchema } from "./slack-actions-config.ts";
+export { type SlackActionsEnv, SlackActionsEnvSchema } from "./slack-actions-config.ts";
 export { answerSlackClick, type SlackClickAnswer } from "./slack-click.ts";
 export type { SlackClickDeps } from "./slack-click-ports.ts";
 export { type SlackEnv, SlackEnvSchema } from "./slack-config.ts";
