@@ -118,7 +118,9 @@ describe("Slack's request signature", () => {
     ] as const)
       expect(verify(withHeaders(headers))?.refused, what).toBe("unsigned");
     // The same header twice in an event under two spellings counts as sent twice.
-    const event = functionUrlEvent(signed) as unknown as FunctionUrlEvent & { headers: Record<string, string> };
+    const event = functionUrlEvent(signed) as unknown as FunctionUrlEvent & {
+      headers: Record<string, string>;
+    };
     event.headers["X-Slack-Signature"] = sig;
     const twice = inboundRequest(event, MAX);
     expect(isRefusal(twice)).toBe(false);
