@@ -5,7 +5,7 @@ import { answerSlackClick, parseConfig, SlackActionsEnvSchema } from "@fleet-aud
 import { incidentActor } from "./lib/incident-actor.ts";
 import { secretsOnFirstRead } from "./lib/secret-reader.ts";
 import { slackClickDeps } from "./lib/slack-click-deps.ts";
-import { recordClick } from "./lib/slack-click-metrics.ts";
+import { recordClick, SLACK_ACTIONS_SERVICE } from "./lib/slack-click-metrics.ts";
 import { functionStack } from "./lib/stack.ts";
 
 // Cold start: configuration (fails here, naming the variable, never echoing the signing secret),
@@ -13,7 +13,7 @@ import { functionStack } from "./lib/stack.ts";
 // signing secret is read from Secrets Manager at the first request (cached 5 minutes).
 const env = parseConfig(SlackActionsEnvSchema, process.env);
 const logger = new Logger({ serviceName: "fleet-auditor" });
-const metrics = new Metrics({ namespace: "FleetAuditor", serviceName: "slack-actions" });
+const metrics = new Metrics({ namespace: "FleetAuditor", serviceName: SLACK_ACTIONS_SERVICE });
 const deps = slackClickDeps(env, logger, secretsOnFirstRead(), incidentActor(env.core, logger));
 // Slack wants an answer within 3 seconds: the answer to the click must be posted before then.
 const ANSWER_WITHIN_MS = 2_500;

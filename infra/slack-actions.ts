@@ -5,11 +5,9 @@
 // secret, which the function verifies before it parses anything (docs/deploy.md#slack-buttons).
 
 import { SLACK_ACTIONS_MANAGED_SECRETS } from "../functions/lib/secrets.ts";
+import { SLACK_ACTIONS_SERVICE } from "../functions/lib/slack-click-metrics.ts";
 import { type alarmTo, functionAlarms, watchedFunction } from "./alarms.ts";
 import { managedSecret, readSecret } from "./secrets.ts";
-
-/** The function's own metrics' service (its EMF dimension), as functions/slack-actions.ts names it. */
-export const SLACK_ACTIONS_SERVICE = "slack-actions";
 
 /**
  * The Slack actions function and its URL. It may read its signing secret; read and write the

@@ -1,6 +1,9 @@
 import { type Metrics, MetricUnit } from "@aws-lambda-powertools/metrics";
 import type { SlackClickAnswer } from "@fleet-auditor/use-cases";
 
+/** The function's metrics' `service` dimension: what the `SlackActionRefusals` alarm names. */
+export const SLACK_ACTIONS_SERVICE = "slack-actions";
+
 /**
  * The EMF metrics of one request to the Slack actions function. A refusal counts
  * `SlackActionRefused` twice: with its `reason` dimension (`bad-signature`, `stale`, `unsigned`,

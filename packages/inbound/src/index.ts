@@ -1,7 +1,6 @@
 export { type FunctionUrlEvent, type InboundRequest, inboundRequest, isRefusal } from "./inbound-request.ts";
 export { REFUSAL_STATUS, type Refusal, type RefusalReason } from "./refusal.ts";
 export {
-  type ClickedMessage,
   parseSlackInteraction,
   type SlackButtonClick,
   type SlackInteractionRules,

@@ -43,7 +43,7 @@ const BlockActionsSchema = looseObject({
 });
 
 /** The message a button was clicked on, as Slack sent it back. */
-export type ClickedMessage = NonNullable<output<typeof BlockActionsSchema>["message"]>;
+type ClickedMessage = NonNullable<output<typeof BlockActionsSchema>["message"]>;
 
 /** One click on one of an incident message's buttons, from the configured workspace and channel. */
 export interface SlackButtonClick {

@@ -51,7 +51,7 @@ export {
 export { secretVariable } from "./secret-variable.ts";
 export { isShowRequest, parseShowRun, type RunView, ShowRunInputSchema, showRun } from "./show-run.ts";
 export { type SlackActionsEnv, SlackActionsEnvSchema } from "./slack-actions-config.ts";
-export { answerSlackClick, type SlackClickAnswer } from "./slack-click.ts";
+export { answerSlackClick, SLACK_CLICK_MAX_BYTES, type SlackClickAnswer } from "./slack-click.ts";
 export type { SlackClickDeps } from "./slack-click-ports.ts";
 export { type SlackEnv, SlackEnvSchema } from "./slack-config.ts";
 export { type DeliveredMessage, deliverToSlack, slackMessageFor } from "./slack-delivery.ts";

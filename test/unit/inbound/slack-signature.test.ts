@@ -2,6 +2,7 @@ import {
   type FunctionUrlEvent,
   inboundRequest,
   isRefusal,
+  SLACK_TIMESTAMP_TOLERANCE_SECONDS,
   verifySlackSignature,
 } from "@fleet-auditor/inbound";
 import { describe, expect, it } from "vitest";
@@ -84,6 +85,7 @@ describe("Slack's request signature", () => {
 
   it("refuses a request replayed more than five minutes later, and one dated more than five minutes ahead", () => {
     const signed = signedClick(click(), { at: NOW });
+    expect(SLACK_TIMESTAMP_TOLERANCE_SECONDS).toBe(5 * 60);
     expect(verify(signed, false, NOW + 300)).toBeUndefined();
     expect(verify(signed, false, NOW + 301)?.refused).toBe("stale");
     expect(verify(signed, false, NOW - 300)).toBeUndefined();
