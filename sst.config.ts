@@ -46,6 +46,7 @@ export default $config({
     const { auditScheduling } = await import("./infra/scheduling.ts");
     const { kebSecrets } = await import("./infra/secrets.ts");
     const { slackFunction } = await import("./infra/slack.ts");
+    const { slackActionsFunction } = await import("./infra/slack-actions.ts");
     const { topics } = await import("./infra/topics.ts");
 
     // What every function shares, set once.
@@ -79,6 +80,19 @@ export default $config({
         reserveConcurrency: settings.reservedConcurrency !== false,
         alarm,
       });
+    // The bot's buttons: Slack's interactivity reaches a function URL of their own.
+    const slackActions =
+      settings.slack?.way === "bot" && settings.slack.interactivity
+        ? slackActionsFunction({
+            channel: settings.slack.channel,
+            teamId: settings.slack.interactivity.teamId,
+            auditTable: table,
+            incidents: t.incidents,
+            critical: t.critical,
+            protectedStage,
+            alarm,
+          })
+        : undefined;
     if (settings.pagerDuty)
       pagerFunction({ critical: t.critical, auditTable: table, failures, protectedStage, alarm });
     const schedules = auditScheduling({
@@ -113,6 +127,10 @@ export default $config({
       ...(keb.managed.KEB_CLIENT_SECRET ? { kebClientSecret: keb.managed.KEB_CLIENT_SECRET.arn } : {}),
       ...(keb.managed.KEB_PASSWORD ? { kebPassword: keb.managed.KEB_PASSWORD.arn } : {}),
       ...(keb.managed.HTTPS_PROXY ? { kebHttpsProxy: keb.managed.HTTPS_PROXY.arn } : {}),
+      // The Slack app's interactivity Request URL, and where its signing secret is to be set.
+      ...(slackActions
+        ? { slackActionsUrl: slackActions.url, slackSigningSecret: slackActions.signingSecret.arn }
+        : {}),
     };
   },
 });

@@ -38,7 +38,13 @@ export function slackFunction(deps: {
     conditions: [{ test: "ForAllValues:StringLike", variable: "dynamodb:LeadingKeys", values: ["SLACK#*"] }],
   };
   const environment: Record<string, $util.Input<string>> = slack.way === "bot"
-    ? { SLACK_BOT_TOKEN_ARN: secret.arn, SLACK_CHANNEL: slack.channel, AUDIT_TABLE: deps.auditTable.name }
+    ? {
+        SLACK_BOT_TOKEN_ARN: secret.arn,
+        SLACK_CHANNEL: slack.channel,
+        AUDIT_TABLE: deps.auditTable.name,
+        // The buttons, where the app's clicks reach the SlackActions function (infra/slack-actions.ts).
+        ...(slack.interactivity ? { SLACK_INTERACTIVITY: "true" } : {}),
+      }
     : { SLACK_WEBHOOK_URL_ARN: secret.arn, AUDIT_TABLE: deps.auditTable.name };
   const args = {
     handler: "functions/slack.handler",

@@ -367,6 +367,16 @@ export const StageSettingsSchema = z.strictObject({
         channel: z
           .string()
           .regex(/^[CG][A-Z0-9]+$/, "expected the ID of the channel the bot posts to, such as C0123ABCD"),
+        interactivity: z
+          .strictObject({
+            teamId: z
+              .string()
+              .regex(/^T[A-Z0-9]+$/, "expected the ID of the Slack app's workspace, such as T0123ABCD"),
+          })
+          .optional()
+          .describe(
+            "Buttons on the bot's incident messages (Acknowledge, Silence 4h, Silence 24h), answered by the SlackActions function's URL (the Slack app's interactivity Request URL, output slackActionsUrl), its requests verified with the app's signing secret (SlackSigningSecret in Secrets Manager); clicks honoured from this workspace and the bot's channel only (docs/deploy.md#slack-buttons).",
+          ),
       }),
     ])
     .optional()

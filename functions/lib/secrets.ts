@@ -35,3 +35,6 @@ export const SLACK_MANAGED_SECRETS = {
 
 /** The pager function's PagerDuty Events API v2 integration key, in Secrets Manager. */
 export const PAGER_MANAGED_SECRETS = { PAGERDUTY_ROUTING_KEY: "PagerDutyRoutingKey" } as const;
+
+/** The Slack actions function's signing secret (the Slack app's), in Secrets Manager. */
+export const SLACK_ACTIONS_MANAGED_SECRETS = { SLACK_SIGNING_SECRET: "SlackSigningSecret" } as const;

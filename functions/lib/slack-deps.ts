@@ -24,6 +24,8 @@ export interface SlackDeps {
   threads?: SlackThreads;
   order?: MessageOrder;
   log: RunLogger;
+  /** Firing incidents' messages carry buttons (a bot whose Slack app has interactivity). */
+  incidentActions?: boolean;
 }
 
 /**
@@ -52,12 +54,13 @@ export function slackDeps(env: SlackEnv, log: RunLogger, secrets?: SecretReader)
     log.warn(
       "SLACK_BOT_TOKEN and SLACK_WEBHOOK_URL are both set: the bot posts (it threads); the webhook is not used",
     );
-  const { token, channel, apiUrl, auditTable } = slack;
+  const { token, channel, apiUrl, auditTable, interactivity } = slack;
   const client = documentClient();
   return {
     poster: rotating(secretOf(token, secrets), (t) => new SlackBot({ token: t, channel, apiUrl, ...paced })),
     threads: new DynamoSlackThreads({ client, tableName: auditTable, channel }),
     order: messageOrder(auditTable, "slack", client),
     log,
+    ...(interactivity ? { incidentActions: true } : {}),
   };
 }

@@ -44,6 +44,16 @@ export const FUNCTIONS: Record<string, { env: Record<string, string> }> = {
     env: { SLACK_BOT_TOKEN: "xoxb-bench", SLACK_CHANNEL: "C0BENCH", AUDIT_TABLE: "bench-audit" },
   },
   pager: { env: { PAGERDUTY_ROUTING_KEY: "0123456789abcdef0123456789abcdef" } },
+  "slack-actions": {
+    env: {
+      SLACK_SIGNING_SECRET: "bench-signing-secret",
+      SLACK_TEAM_ID: "T0BENCH",
+      SLACK_CHANNEL: "C0BENCH",
+      AUDIT_TABLE: "bench-audit",
+      INCIDENT_TOPIC_ARN: "arn:aws:sns:eu-central-1:123456789012:incidents",
+      CRITICAL_TOPIC_ARN: "arn:aws:sns:eu-central-1:123456789012:critical",
+    },
+  },
 };
 
 /**

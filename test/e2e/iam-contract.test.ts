@@ -11,6 +11,14 @@ import { failing, Landscape } from "../helpers/incident-landscape.ts";
 import { useKebSimulator } from "../helpers/keb.ts";
 import { emulatorEnv, fakeContext, recentHour, withEnv } from "../helpers/lambda.ts";
 import { incidentText } from "../helpers/pager-messages.ts";
+import {
+  blockActions,
+  CHANNEL,
+  functionUrlEvent,
+  SIGNING_SECRET,
+  signedClick,
+  TEAM,
+} from "../helpers/slack-clicks.ts";
 import { useSns } from "../helpers/sns.ts";
 import { forLambda, snsEvent } from "../helpers/sns-event.ts";
 import { sqsEvent } from "../helpers/sqs-event.ts";
@@ -410,4 +418,46 @@ describe("the IAM contract", () => {
         key,
       ).toBe(true);
   }, 60_000); // a hang guard: every function bundled and run once; 5 s alone, over 20 s on a loaded machine
+
+  it("the Slack actions function reads its signing secret, and a refused request sends nothing else", async () => {
+    const config = await recordSstConfig("dev", {
+      stages: {
+        stages: { dev: { slack: { way: "bot", channel: CHANNEL, interactivity: { teamId: TEAM } } } },
+      },
+    });
+    const fn = config.named("sst.aws.Function", "SlackActions");
+    const before = mark();
+    const actions = await handlerOf("slack-actions", {
+      SLACK_SIGNING_SECRET_ARN: secretGiven(fn, "SLACK_SIGNING_SECRET_ARN", SIGNING_SECRET),
+      SLACK_TEAM_ID: TEAM,
+      SLACK_CHANNEL: CHANNEL,
+      SLACK_RESPONSE_URL_PREFIX: slackApi.api.apiUrl,
+      AUDIT_TABLE: "iam-audit",
+      INCIDENT_TOPIC_ARN: incidentsArn,
+      CRITICAL_TOPIC_ARN: criticalArn,
+    });
+    const click = blockActions({
+      responseUrl: `${slackApi.api.apiUrl}/x`,
+      value: "inc-AAAAAAAAAAAAAAAAAAAAAAAA",
+    });
+    for (const request of [
+      signedClick(click, { secret: "not-the-apps-secret" }),
+      signedClick(click, { at: Math.floor(Date.now() / 1000) - 3_600 }),
+      signedClick(blockActions({ responseUrl: `${slackApi.api.apiUrl}/x`, team: "T0ELSEWHERE" })),
+    ]) {
+      const answer = (await actions(
+        functionUrlEvent(request),
+        fakeContext("fleet-auditor-slack-actions"),
+      )) as {
+        statusCode: number;
+      };
+      expect([401, 403]).toContain(answer.statusCode);
+    }
+    const sent = requestsSince(before);
+    // Its one secret, read once (cached), and not a request to the table or a topic.
+    expect([...new Set(sent)]).toEqual([
+      expect.stringMatching(/^secretsmanager:GetSecretValue on .*\/SlackSigningSecret-/),
+    ]);
+    expect(needed(fn, sent).filter((n) => n.endsWith("(not granted)"))).toEqual([]);
+  });
 });

@@ -20,6 +20,15 @@ interface SlackApiMessage {
   blocks: unknown[];
 }
 
+/** What an app posted to a click's `response_url`, and whether the stand-in took it. */
+interface SlackActionResponse {
+  /** The `ts` of the message whose click gave the URL. */
+  ts: string;
+  status: number;
+  body: Record<string, unknown>;
+  problem?: string;
+}
+
 /** A call as the stand-in saw it: its HTTP status and, for a refusal, Slack's `error`. */
 interface SlackApiAttempt {
   at: number;
@@ -45,6 +54,14 @@ export interface FakeSlackApi {
   topLevel(): SlackApiMessage[];
   /** The replies under a parent, in order. */
   replies(ts: string): SlackApiMessage[];
+  /**
+   * A `response_url` for a click on the message `ts`, as Slack gives one in a click's payload: a
+   * POST of JSON to it with `replace_original` replaces that message's text and blocks; with
+   * `response_type: "ephemeral"` it is a word to the user who clicked, kept in `responses` only.
+   */
+  responseUrl(ts: string): string;
+  /** What was posted to response URLs, in order. */
+  responses: SlackActionResponse[];
   reset(): void;
   close(): Promise<void>;
 }
@@ -54,7 +71,8 @@ const CHANNEL = "C0FLEETALERTS";
 const OTHER = "C0NOTAMEMBER";
 
 /**
- * Slack's Web API on loopback, `chat.postMessage` only, refusing as Slack does (HTTP 200,
+ * Slack's Web API on loopback, `chat.postMessage` and the `response_url`s of clicks on its messages
+ * (`responseUrl`), refusing as Slack does (HTTP 200,
  * `{ ok: false, error }`): `not_authed` and `invalid_auth` for the bearer token,
  * `channel_not_found` and `not_in_channel`, `no_text`, `invalid_blocks` (what the webhook
  * stand-in refuses, with its reason in `response_metadata.messages`). It gives each message a
@@ -66,6 +84,8 @@ async function startFakeSlackApi(): Promise<FakeSlackApi> {
   const attempts: SlackApiAttempt[] = [];
   const faults: SlackApiFault[] = [];
   const messages: SlackApiMessage[] = [];
+  const responses: SlackActionResponse[] = [];
+  const responseUrls = new Map<string, string>();
   let seq = 0;
   const server = createServer((req, res) => void handle(req, res));
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
@@ -74,6 +94,13 @@ async function startFakeSlackApi(): Promise<FakeSlackApi> {
     const attempt: SlackApiAttempt = { at: Date.now(), status: 200 };
     if (req.headers.authorization) attempt.authorization = req.headers.authorization;
     attempts.push(attempt);
+    const clicked = req.method === "POST" ? responseUrls.get(req.url ?? "") : undefined;
+    if (clicked !== undefined) {
+      const answer = respond(clicked, Buffer.concat(chunks).toString("utf8"));
+      attempt.status = answer.status;
+      res.writeHead(answer.status, { "content-type": "application/json" }).end(answer.text);
+      return;
+    }
     if (req.method !== "POST" || req.url !== "/api/chat.postMessage") {
       attempt.status = 404;
       res.writeHead(404, { "content-type": "text/plain" }).end("not found");
@@ -130,6 +157,38 @@ async function startFakeSlackApi(): Promise<FakeSlackApi> {
     return { ok: true, channel: CHANNEL, ts, message: { type: "message", text: body.text, ts } };
   };
 
+  /**
+   * A response to a click on message `ts`: JSON with `text`; `replace_original` (Slack's default
+   * for a message's click is to post anew, so it is read as given) replaces the message, whose
+   * blocks must be what `chat.postMessage` would take; an ephemeral one changes nothing shown.
+   */
+  const respond = (ts: string, text: string): { status: number; text: string } => {
+    let body: Record<string, unknown>;
+    try {
+      body = JSON.parse(text) as Record<string, unknown>;
+    } catch {
+      responses.push({ ts, status: 400, body: {}, problem: "invalid_json" });
+      return { status: 400, text: JSON.stringify({ ok: false, error: "invalid_json" }) };
+    }
+    const problem =
+      typeof body.text !== "string" || body.text === ""
+        ? "no_text"
+        : body.blocks !== undefined
+          ? refusal(body)
+          : undefined;
+    if (problem) {
+      responses.push({ ts, status: 400, body, problem });
+      return { status: 400, text: JSON.stringify({ ok: false, error: "invalid_blocks" }) };
+    }
+    responses.push({ ts, status: 200, body });
+    const message = messages.find((m) => m.ts === ts);
+    if (body.replace_original === true && body.response_type !== "ephemeral" && message) {
+      message.text = body.text as string;
+      message.blocks = (body.blocks as unknown[] | undefined) ?? [];
+    }
+    return { status: 200, text: JSON.stringify({ ok: true }) };
+  };
+
   const { origin, close } = await onLoopback(server);
   return {
     apiUrl: `${origin}/api`,
@@ -141,10 +200,17 @@ async function startFakeSlackApi(): Promise<FakeSlackApi> {
     messages,
     topLevel: () => messages.filter((m) => !m.threadTs),
     replies: (ts) => messages.filter((m) => m.threadTs === ts),
+    responseUrl: (ts) => {
+      const path = `/actions/T0FLEETTEAM/${responseUrls.size + 1}/${crypto.randomUUID().replace(/-/g, "")}`;
+      responseUrls.set(path, ts);
+      return `${origin}${path}`;
+    },
+    responses,
     reset: () => {
       faults.length = 0;
       attempts.length = 0;
       messages.length = 0;
+      responses.length = 0;
     },
     close,
   };

@@ -94,8 +94,15 @@ export function refusal(payload: unknown): string | undefined {
   if (!Array.isArray(blocks)) return "blocks is not an array";
   if (blocks.length > 50) return `${blocks.length} blocks, more than 50`;
   const actionIds = new Set<string>();
+  const blockIds = new Set<string>();
   for (const [i, block] of blocks.entries()) {
     if (!isObj(block)) return `block ${i} is not an object`;
+    // A block_id: at most 255 characters, unique in the message.
+    if (block.block_id !== undefined) {
+      if (typeof block.block_id !== "string" || block.block_id.length > 255 || blockIds.has(block.block_id))
+        return `block ${i}: block_id`;
+      blockIds.add(block.block_id);
+    }
     const problem = blockRefusal(block, actionIds);
     if (problem) return `block ${i} (${String(block.type)}): ${problem}`;
   }
@@ -148,13 +155,26 @@ function blockRefusal(block: Obj, actionIds: Set<string>): string | undefined {
   }
 }
 
+/**
+ * A button as Block Kit's reference allows it: plain text of at most 75 characters; a `url` (at
+ * most 3,000 characters) or none (a button the app is sent a click of); a `value` of at most 2,000
+ * characters; an `action_id` of at most 255, unique in the message; `style` primary or danger.
+ */
 function buttonRefusal(button: unknown, actionIds: Set<string>): string | undefined {
   if (!isObj(button) || button.type !== "button") return "not a button";
   const p = textRefusal(button.text, { max: 75, plain: true });
   if (p) return `button text: ${p}`;
-  if (typeof button.url !== "string" || button.url.length > 3000 || !/^https?:\/\//.test(button.url))
+  if (
+    button.url !== undefined &&
+    (typeof button.url !== "string" || button.url.length > 3000 || !/^https?:\/\//.test(button.url))
+  )
     return "button url";
-  if (typeof button.action_id !== "string" || actionIds.has(button.action_id)) return "duplicate action_id";
+  if (button.value !== undefined && (typeof button.value !== "string" || button.value.length > 2000))
+    return "button value";
+  if (button.style !== undefined && button.style !== "primary" && button.style !== "danger")
+    return "button style";
+  if (typeof button.action_id !== "string" || button.action_id.length > 255) return "action_id";
+  if (actionIds.has(button.action_id)) return "duplicate action_id";
   actionIds.add(button.action_id);
   return undefined;
 }
@@ -171,7 +191,11 @@ function textRefusal(text: unknown, rule: { max: number; plain?: boolean }): str
 
 /** Unescaped markup: a `<` that opens no link, any mention or user reference, a bare `&`. */
 function markupRefusal(text: string): string | undefined {
-  const withoutLinks = text.replace(/<https?:\/\/[^\s<>|]+(\|[^<>]*)?>/g, "");
+  // Links, and a user's mention by ID (`<@U123>`, "Formatting text for app surfaces"): what this
+  // product writes itself; any other `<` or `>` is outside text that was not escaped.
+  const withoutLinks = text
+    .replace(/<https?:\/\/[^\s<>|]+(\|[^<>]*)?>/g, "")
+    .replace(/<@[UW][A-Z0-9]{1,40}>/g, "");
   if (/[<>]/.test(withoutLinks)) return `unescaped < or > in ${JSON.stringify(text.slice(0, 80))}`;
   if (/&(?!amp;|lt;|gt;)/.test(text)) return `unescaped & in ${JSON.stringify(text.slice(0, 80))}`;
   return undefined;

@@ -143,6 +143,8 @@ export async function recordSstConfig(stage: string, options: RecordOptions = {}
         [key: string]: unknown;
         constructor(name: string, args: Record<string, unknown>) {
           Object.assign(this, fn("sst.aws.Function", name, args));
+          // A function URL (`url`), shaped as Lambda gives one.
+          if (args.url) this.url = `https://${name.toLowerCase()}-url-id.lambda-url.${REGION}.on.aws/`;
         }
       },
       CronV2: resource("sst.aws.CronV2", () => ({})),

@@ -17,6 +17,7 @@ import {
   parseRunInput,
   problemsOf,
   RUN_DEADLINE_MARGIN_MS,
+  SlackActionsEnvSchema,
   SlackEnvSchema,
 } from "@fleet-auditor/use-cases";
 import { describe, expect, it } from "vitest";
@@ -25,6 +26,7 @@ import {
   AUDIT_MANAGED_SECRETS,
   AUDIT_SECRETS,
   PAGER_MANAGED_SECRETS,
+  SLACK_ACTIONS_MANAGED_SECRETS,
   SLACK_MANAGED_SECRETS,
 } from "../../functions/lib/secrets.ts";
 import { fieldsOf, globalIndexesOf } from "../../infra/dynamo-indexes.ts";
@@ -81,6 +83,11 @@ const FUNCTIONS: Record<
     anyOf: true,
   },
   "functions/pager.handler": { schema: PagerEnvSchema, secrets: {}, managed: PAGER_MANAGED_SECRETS },
+  "functions/slack-actions.handler": {
+    schema: SlackActionsEnvSchema,
+    secrets: {},
+    managed: SLACK_ACTIONS_MANAGED_SECRETS,
+  },
 };
 
 const functions = (r: Recording): Declared[] => r.of("sst.aws.Function");
@@ -306,6 +313,7 @@ const CUTS_SHORT_MS: Record<string, number> = {
   "functions/applications.handler": BATCH_DEADLINE_MARGIN_MS,
   "functions/slack.handler": 2_000,
   "functions/pager.handler": 2_000,
+  "functions/slack-actions.handler": 2_000,
 };
 
 function alarmProblems(r: Recording): string[] {
@@ -679,6 +687,84 @@ describe("sst.config.ts wiring", () => {
     );
     expect(environmentProblems(broken((a) => ({ ...a, permissions: ungranted })))).toContainEqual(
       "Slack: may not read secret SlackBotToken (SLACK_BOT_TOKEN_ARN)",
+    );
+  });
+
+  it("deploys the Slack buttons' function behind a URL of its own only where the stage's bot says interactivity, granted what the core does and no more", async () => {
+    const stage = (slack: unknown) => ({
+      stages: { stages: { prod: { protected: true, opsEmail: "ops@example.com", slack } } },
+    });
+    const buttons = await recordSstConfig(
+      "prod",
+      stage({ way: "bot", channel: "C0123ABCD", interactivity: { teamId: "T0123ABCD" } }),
+    );
+    expect(all(buttons, true)).toEqual([]);
+    const fn = buttons.named("sst.aws.Function", "SlackActions");
+    const auditTable = "arn:aws:dynamodb:eu-central-1:123456789012:table/fleet-auditor-prod-AuditTable";
+    const secret =
+      "arn:aws:secretsmanager:eu-central-1:123456789012:secret:fleet-auditor/prod/SlackSigningSecret-AbC123";
+    const topic = (name: string) => `arn:aws:sns:eu-central-1:123456789012:fleet-auditor-prod-${name}`;
+    // Slack cannot sign with SigV4: the URL's auth is NONE, Slack's signature (checked by the
+    // function) is what lets a request in; no CORS, no browser has business with it.
+    expect(fn.args.url).toEqual({ authorization: "none", cors: false });
+    expect(fn.subscribedTo).toBeUndefined();
+    expect(fn.args.permissions).toEqual([
+      { actions: ["secretsmanager:GetSecretValue"], resources: [secret] },
+      {
+        actions: [
+          "dynamodb:GetItem",
+          "dynamodb:PutItem",
+          "dynamodb:UpdateItem",
+          "dynamodb:Query",
+          "dynamodb:BatchGetItem",
+        ],
+        resources: [auditTable],
+      },
+      { actions: ["sns:Publish"], resources: [topic("Incidents"), topic("Critical")] },
+    ]);
+    expect(fn.args.environment).toMatchObject({
+      SLACK_SIGNING_SECRET_ARN: secret,
+      SLACK_TEAM_ID: "T0123ABCD",
+      SLACK_CHANNEL: "C0123ABCD",
+      AUDIT_TABLE: "fleet-auditor-prod-AuditTable",
+      INCIDENT_TOPIC_ARN: topic("Incidents"),
+      CRITICAL_TOPIC_ARN: topic("Critical"),
+    });
+    // The bot puts the buttons on its messages; the URL and the secret are the stage's outputs.
+    expect(buttons.named("sst.aws.Function", "Slack").args.environment).toMatchObject({
+      SLACK_INTERACTIVITY: "true",
+    });
+    expect(buttons.outputs).toMatchObject({
+      slackActionsUrl: "https://slackactions-url-id.lambda-url.eu-central-1.on.aws/",
+      slackSigningSecret: secret,
+    });
+    // Refused requests are counted and alarmed on, by the service the function prints.
+    expect(buttons.named("aws.cloudwatch.MetricAlarm", "SlackActionRefusals").args).toMatchObject({
+      namespace: "FleetAuditor",
+      metricName: "SlackActionRefused",
+      dimensions: { service: "slack-actions" },
+      threshold: 0,
+    });
+    expect(buttons.named("aws.cloudwatch.MetricAlarm", "SlackActionsErrors").args.dimensions).toEqual({
+      FunctionName: "fleet-auditor-prod-SlackActions",
+    });
+    // Without interactivity, or with a webhook, no function, no URL, no secret, no buttons.
+    for (const slack of [{ way: "bot", channel: "C0123ABCD" }, { way: "webhook" }]) {
+      const none = await recordSstConfig("prod", stage(slack));
+      expect(functions(none).map((f) => f.name)).not.toContain("SlackActions");
+      expect(none.of("aws.secretsmanager.Secret").map((d) => d.name)).not.toContain("SlackSigningSecret");
+      expect(none.outputs).not.toHaveProperty("slackActionsUrl");
+      expect(none.named("sst.aws.Function", "Slack").args.environment).not.toHaveProperty(
+        "SLACK_INTERACTIVITY",
+      );
+    }
+    await expect(
+      recordSstConfig("prod", stage({ way: "webhook", interactivity: { teamId: "T0123ABCD" } })),
+    ).rejects.toThrow(/stages\.prod\.slack/);
+    await expect(
+      recordSstConfig("prod", stage({ way: "bot", channel: "C0123ABCD", interactivity: { teamId: "acme" } })),
+    ).rejects.toThrow(
+      /stages\.prod\.slack\.interactivity\.teamId: expected the ID of the Slack app's workspace/,
     );
   });
 

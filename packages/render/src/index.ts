@@ -25,7 +25,13 @@ export {
 export { renderPagerMessages } from "./pager-messages.ts";
 export { reportDigests } from "./report-digests.ts";
 export { renderRunMessages } from "./routed-messages.ts";
-export { type SlackMessage, slackMessage } from "./slack/render-slack.ts";
+export {
+  INCIDENT_BUTTONS_BLOCK,
+  INCIDENT_KEY_VALUE,
+  type IncidentButtonAction,
+  incidentButtonAction,
+} from "./slack/incident-buttons.ts";
+export { type SlackMessage, type SlackMessageOptions, slackMessage } from "./slack/render-slack.ts";
 export { healthSlackMessage } from "./slack/render-slack-health.ts";
 export { summarySlackMessage } from "./slack/render-slack-summary.ts";
 export { testSlackMessage } from "./slack/render-slack-test.ts";

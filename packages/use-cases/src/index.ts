@@ -64,6 +64,9 @@ export {
 } from "./secret.ts";
 export { secretVariable } from "./secret-variable.ts";
 export { isShowRequest, parseShowRun, type RunView, ShowRunInputSchema, showRun } from "./show-run.ts";
+export { type SlackActionsEnv, SlackActionsEnvSchema } from "./slack-actions-config.ts";
+export { answerSlackClick, SLACK_CLICK_MAX_BYTES, type SlackClickAnswer } from "./slack-click.ts";
+export type { SlackClickDeps } from "./slack-click-ports.ts";
 export { type SlackEnv, SlackEnvSchema } from "./slack-config.ts";
 export { type DeliveredMessage, deliverToSlack, slackMessageFor } from "./slack-delivery.ts";
 export { parseStatusQuery, StatusQueryInputSchema } from "./status-query-input.ts";

@@ -1,5 +1,5 @@
 import { isLoopbackHost } from "@fleet-auditor/http";
-import { coerce, NEVER, object, optional, type output, string, url } from "zod";
+import { coerce, NEVER, object, enum as oneOf, optional, type output, string, url } from "zod";
 import { PROXY_VARIABLES, proxyFrom } from "./proxy-env.ts";
 import { SecretIdSchema, type SecretRef, secretRef } from "./secret.ts";
 import { secretVariable } from "./secret-variable.ts";
@@ -21,6 +21,8 @@ type SlackWay =
       auditTable: string;
       /** `SLACK_WEBHOOK_URL` was set too, and is not used: the bot wins. */
       webhookIgnored: boolean;
+      /** The Slack app sends clicks to the stage's function: firing incidents' messages get buttons. */
+      interactivity: boolean;
     };
 
 const webhookUrl = () => url({ protocol: /^https?$/, error: "expected a Slack incoming webhook URL" });
@@ -42,6 +44,8 @@ const SlackVariables = object({
     ),
   ),
   AUDIT_TABLE: optional(string().min(3)),
+  /** `true`: the bot's incident messages carry buttons, which the Slack app sends to the stage's function. */
+  SLACK_INTERACTIVITY: optional(oneOf(["true", "false"], { error: "expected true or false" })),
   /** Slack allows about one message a second per webhook or channel. */
   SLACK_MIN_INTERVAL_MS: coerce.number().int().nonnegative().default(1_000),
   /** Kept back from the function's remaining time for the throw that makes Lambda retry. */
@@ -54,7 +58,8 @@ const SlackVariables = object({
  * message), or `SLACK_BOT_TOKEN` with `SLACK_CHANNEL` and `AUDIT_TABLE` (a bot: each incident
  * in one thread, its parent kept in the audit table; `SLACK_API_URL` for a stand-in). With
  * `AUDIT_TABLE` (always, deployed), each incident's and health episode's last message posted is
- * kept there too, and an older one is dropped (`deliverToSlack`). With both,
+ * kept there too, and an older one is dropped (`deliverToSlack`). `SLACK_INTERACTIVITY=true` (a
+ * bot only) puts the buttons on firing incidents' messages. With both,
  * the bot wins (`webhookIgnored`, which the function logs). Either secret may instead be kept in
  * Secrets Manager, its ARN in `SLACK_WEBHOOK_URL_ARN` or `SLACK_BOT_TOKEN_ARN`. The proxy on the way to Slack is
  * `proxy` (`HTTPS_PROXY`, `HTTP_PROXY`, `NO_PROXY`). The URL and the token are secrets: a
@@ -77,7 +82,13 @@ export const SlackEnvSchema = SlackVariables.transform((env, ctx) => {
     env.SLACK_WEBHOOK_URL_ARN,
     webhookUrl(),
   );
+  const interactivity = env.SLACK_INTERACTIVITY === "true";
   if (!token) {
+    if (interactivity)
+      return problem(
+        "SLACK_INTERACTIVITY",
+        "is true without SLACK_BOT_TOKEN: only a bot's messages carry buttons (an incoming webhook's click reaches no one)",
+      );
     if (!webhook)
       return problem(
         "SLACK_WEBHOOK_URL",
@@ -101,6 +112,7 @@ export const SlackEnvSchema = SlackVariables.transform((env, ctx) => {
     apiUrl: env.SLACK_API_URL ?? "https://slack.com/api",
     auditTable: env.AUDIT_TABLE,
     webhookIgnored: webhook !== undefined,
+    interactivity,
   };
   return { slack, ...common };
 });

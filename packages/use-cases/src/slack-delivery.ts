@@ -3,6 +3,7 @@ import {
   actionSlackMessage,
   healthSlackMessage,
   type SlackMessage,
+  type SlackMessageOptions,
   slackMessage,
   summarySlackMessage,
   testSlackMessage,
@@ -38,7 +39,11 @@ export interface DeliveredMessage {
  * as text it would read as a digest, and rendered as one it would print what stands where a time or
  * a link should.
  */
-export function slackMessageFor(delivered: string): {
+export function slackMessageFor(
+  delivered: string,
+  /** `incidentActions`: a firing incident's message carries its buttons (a bot with interactivity). */
+  options: SlackMessageOptions = {},
+): {
   message: SlackMessage;
   runId?: string;
   /** An incident message's incident: what its thread is kept by. */
@@ -52,7 +57,7 @@ export function slackMessageFor(delivered: string): {
   if (read.kind === "digest") {
     const { runId, incident } = read.digest;
     return {
-      message: slackMessage(read.digest),
+      message: slackMessage(read.digest, options),
       runId,
       ...(incident
         ? {
@@ -105,13 +110,23 @@ export function slackMessageFor(delivered: string): {
  * log line). A retry of one already posted is dropped too, and posts nothing twice.
  */
 export async function deliverToSlack(
-  deps: { poster: SlackPoster; threads?: SlackThreads; order?: MessageOrder; log?: RunLogger },
+  deps: {
+    poster: SlackPoster;
+    threads?: SlackThreads;
+    order?: MessageOrder;
+    log?: RunLogger;
+    /** The Slack app sends clicks to the stage's function: a firing incident's message gets buttons. */
+    incidentActions?: boolean;
+  },
   delivered: readonly DeliveredMessage[],
   deadline: number,
 ): Promise<{ posted: number; dropped: number }> {
   const counts = { posted: 0, dropped: 0 };
   for (const one of delivered) {
-    const { message, runId, incident, place } = messageOf(one, deps.log);
+    // Buttons only where a click is answered, and only through a poster that threads (a bot): an
+    // incoming webhook's message is no app's to act on.
+    const incidentActions = deps.incidentActions === true && deps.poster.threads;
+    const { message, runId, incident, place } = messageOf(one, deps.log, { incidentActions });
     const keys = {
       snsMessageId: one.id,
       ...(runId ? { runId } : {}),
@@ -168,9 +183,10 @@ async function post(
 function messageOf(
   delivered: DeliveredMessage,
   log: RunLogger | undefined,
+  options: SlackMessageOptions,
 ): ReturnType<typeof slackMessageFor> {
   try {
-    return slackMessageFor(delivered.text);
+    return slackMessageFor(delivered.text, options);
   } catch (err) {
     log?.warn("a digest its schema refuses is not posted; the invocation fails", {
       snsMessageId: delivered.id,

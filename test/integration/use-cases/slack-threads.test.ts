@@ -190,4 +190,25 @@ describe("Slack threads through the bot", () => {
     expect(fake.api.replies(parent ?? "")).toHaveLength(1);
     expect(fake.api.messages.filter((m) => m.threadTs)).toHaveLength(1);
   });
+
+  it("puts the incident's buttons on a firing incident's messages only with interactivity, and never through a webhook", async () => {
+    const l = new Landscape();
+    const [opened] = l.run([failing("btn", "eu-7")], 0);
+    const [ended] = l.run([], 1);
+    const buttons = (blocks: unknown[] | undefined): number =>
+      (blocks ?? []).filter((b) => (b as { block_id?: string }).block_id === "fleet-auditor.incident").length;
+    await deliverToSlack(
+      { ...botDeps(), incidentActions: true },
+      [...delivery(opened), ...delivery(ended)],
+      soon(),
+    );
+    expect(fake.api.messages.map((m) => buttons(m.blocks))).toEqual([1, 0]);
+    fake.api.reset();
+    await deliverToSlack(botDeps(), delivery(opened), soon());
+    expect(fake.api.messages.map((m) => buttons(m.blocks))).toEqual([0]);
+    webhook.slack.attempts.length = 0;
+    const hook = new SlackWebhook({ url: webhook.slack.url, dispatcher, minIntervalMs: 0 });
+    await deliverToSlack({ poster: hook, incidentActions: true }, delivery(opened), soon());
+    expect(webhook.slack.accepted().map((p) => buttons((p as { blocks: unknown[] }).blocks))).toEqual([0]);
+  });
 });

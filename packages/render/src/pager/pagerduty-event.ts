@@ -64,7 +64,7 @@ export interface PagerResolve {
 }
 
 /** `acknowledge`: the alert open under `dedup_key` stops notifying its responders until it changes. */
-export interface PagerAcknowledge {
+interface PagerAcknowledge {
   event_action: "acknowledge";
   dedup_key: string;
 }

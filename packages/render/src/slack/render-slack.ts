@@ -24,6 +24,7 @@ import { digestTitleSource } from "../title/digest-title.ts";
 import { fitTitle } from "../title/fit-title.ts";
 import { incidentLine, incidentOf } from "../title/incident-line.ts";
 import { titleParts } from "../title/title-parts.ts";
+import { incidentButtons, type SlackActionButton } from "./incident-buttons.ts";
 
 /** What Slack accepts in one message (Block Kit reference); a message past them is refused. */
 export const SLACK_LIMITS = {
@@ -54,12 +55,23 @@ export type SlackBlock =
   | { type: "section"; text?: SlackText; fields?: SlackText[]; accessory?: SlackButton }
   | { type: "divider" }
   | { type: "context"; elements: SlackText[] }
-  | { type: "actions"; elements: SlackButton[] };
+  | { type: "actions"; block_id?: string; elements: Array<SlackButton | SlackActionButton> };
 
 /** An incoming-webhook payload: Block Kit blocks and the `text` notifications show. */
 export interface SlackMessage {
   text: string;
   blocks: SlackBlock[];
+}
+
+/** How a message is rendered for where it goes. */
+export interface SlackMessageOptions {
+  /**
+   * Buttons to act on a firing incident (Acknowledge, Silence 4h, Silence 24h: `incident-buttons.ts`):
+   * only for a bot whose Slack app sends its interactions to the stage's function. An incoming
+   * webhook's message, or a message of an app without interactivity, gets none: a click would
+   * reach no one.
+   */
+  incidentActions?: boolean;
 }
 
 const TITLE: Record<TransitionKind, string> = {
@@ -78,7 +90,8 @@ const PLANS = 4;
 /**
  * The Slack message of a structured digest: a header, the run's summary as fields, a section per
  * group (its runtimes named as far as the digest and the section limit allow, a runbook or
- * console button), a context line and a run report button; groups past the block limit are
+ * console button), a context line and a run report button, and with `incidentActions` a firing
+ * incident's buttons (Acknowledge, Silence 4h, Silence 24h); groups past the block limit are
  * counted in one line that points to the report. Every text from KEB or a user is one line,
  * escaped, and its formatting characters replaced (`slackText`); every command is the e-mail's and
  * Chatbot's (audit's `commands.ts`), whole or left out; a link is used only when it is a
@@ -89,7 +102,7 @@ const PLANS = 4;
  * delivered, notify's `SlackWebhook` posts it, `functions/slack.ts` wires the two to the alert
  * topic, and `fleet-auditor slack preview` (the CLI's `commands/slack.ts`) prints it.
  */
-export function slackMessage(digest: DigestV1): SlackMessage {
+export function slackMessage(digest: DigestV1, options: SlackMessageOptions = {}): SlackMessage {
   const emoji = SEVERITY_EMOJI[digest.severity];
   // Every word of the title may come from another publisher: escaped before it is fitted, so that
   // neither the header nor the notification's text can mention, link or format.
@@ -124,7 +137,7 @@ export function slackMessage(digest: DigestV1): SlackMessage {
   if (rolled.length) blocks.push({ type: "section", text: mrkdwn(rolled.join("\n")) });
   blocks.push({ type: "divider" });
 
-  const tail = tailBlocks(digest);
+  const tail = [...tailBlocks(digest), ...actionBlocks(digest, options)];
   // Room for the groups: what the tail needs, and one line for groups that do not fit.
   const room = SLACK_LIMITS.blocks - blocks.length - tail.length - 1;
   // A roll-up speaks for most of its groups: the sections go to the other incidents.
@@ -317,6 +330,16 @@ function tailBlocks(d: DigestV1): SlackBlock[] {
   };
   const report = d.report.url ? buttonTo("Run report", d.report.url, "report") : undefined;
   return report ? [context, { type: "actions", elements: [report] }] : [context];
+}
+
+/**
+ * An incident message's buttons, last: for a firing incident (a roll-up's message acts on the
+ * roll-up's key), when the message goes where a click is answered.
+ */
+function actionBlocks(d: DigestV1, options: SlackMessageOptions): SlackBlock[] {
+  if (!options.incidentActions || d.incident?.status !== "firing") return [];
+  const buttons = incidentButtons(d.incident.key);
+  return buttons ? [buttons] : [];
 }
 
 function reportText(d: DigestV1): string {
