@@ -42,6 +42,7 @@ export default $config({
     const { auditFunction, auditTable } = await import("./infra/audit.ts");
     const { failuresQueue } = await import("./infra/failures.ts");
     const { pagerFunction } = await import("./infra/pager.ts");
+    const { pagerDutyWebhookFunction } = await import("./infra/pagerduty-webhook.ts");
     const { auditScheduling } = await import("./infra/scheduling.ts");
     const { kebSecrets } = await import("./infra/secrets.ts");
     const { slackFunction } = await import("./infra/slack.ts");
@@ -80,6 +81,19 @@ export default $config({
       });
     if (settings.pagerDuty)
       pagerFunction({ critical: t.critical, auditTable: table, failures, protectedStage, alarm });
+    const webhook = typeof settings.pagerDuty === "object" ? settings.pagerDuty.webhook : undefined;
+    // Where PagerDuty's webhook subscription delivers (docs/deploy.md#pagerduty-webhook).
+    const pagerDutyWebhookUrl = webhook
+      ? pagerDutyWebhookFunction({
+          webhook,
+          auditTable: table,
+          incidents: t.incidents,
+          critical: t.critical,
+          protectedStage,
+          reserveConcurrency: settings.reservedConcurrency !== false,
+          alarm,
+        })
+      : undefined;
     const schedules = auditScheduling({
       settings,
       functions: { audit, applicationsAudit: app.audit },
@@ -110,6 +124,7 @@ export default $config({
       ...(keb.managed.KEB_CLIENT_SECRET ? { kebClientSecret: keb.managed.KEB_CLIENT_SECRET.arn } : {}),
       ...(keb.managed.KEB_PASSWORD ? { kebPassword: keb.managed.KEB_PASSWORD.arn } : {}),
       ...(keb.managed.HTTPS_PROXY ? { kebHttpsProxy: keb.managed.HTTPS_PROXY.arn } : {}),
+      ...(pagerDutyWebhookUrl ? { pagerDutyWebhookUrl } : {}),
     };
   },
 });
