@@ -44,6 +44,13 @@ export const FUNCTIONS: Record<string, { env: Record<string, string> }> = {
     env: { SLACK_BOT_TOKEN: "xoxb-bench", SLACK_CHANNEL: "C0BENCH", AUDIT_TABLE: "bench-audit" },
   },
   pager: { env: { PAGERDUTY_ROUTING_KEY: "0123456789abcdef0123456789abcdef" } },
+  "pagerduty-webhook": {
+    env: {
+      PAGERDUTY_WEBHOOK_SECRET: "bench-secret",
+      PAGERDUTY_SERVICE_ID: "PBENCH1",
+      AUDIT_TABLE: "bench-audit",
+    },
+  },
 };
 
 /**

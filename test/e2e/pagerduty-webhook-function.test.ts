@@ -1,11 +1,13 @@
+import { pathToFileURL } from "node:url";
 import { Logger } from "@aws-lambda-powertools/logger";
 import { Metrics } from "@aws-lambda-powertools/metrics";
 import type { PagerDutyAction } from "@fleet-auditor/inbound";
 import { PagerDutyWebhookEnvSchema, parseConfig } from "@fleet-auditor/use-cases";
 import type { LambdaFunctionURLEvent } from "aws-lambda";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { afterEach, beforeEach, describe, expect, inject, it, vi } from "vitest";
 import { pagerDutyWebhookHandler } from "../../functions/lib/pagerduty-webhook-handler.ts";
 import { secretsOnFirstRead } from "../../functions/lib/secret-reader.ts";
+import { useDynamo } from "../helpers/dynamo.ts";
 import {
   PAGERDUTY_SERVICE_ID,
   PAGERDUTY_WEBHOOK_SECRET,
@@ -13,8 +15,9 @@ import {
   pagerDutyDelivery,
 } from "../helpers/fake-pagerduty.ts";
 import { useFakeSecretsManager } from "../helpers/fake-secrets-manager.ts";
+import { useFaultProxy } from "../helpers/fault-proxy.ts";
 import { functionUrlEvent } from "../helpers/function-url-event.ts";
-import { fakeContext, withEnv } from "../helpers/lambda.ts";
+import { emulatorEnv, fakeContext, withEnv } from "../helpers/lambda.ts";
 
 // The PagerDuty webhook function's handler as the function builds it (its middy stack, its
 // Powertools logger and metrics, its secret read from Secrets Manager by ARN, on a stand-in), fed
@@ -181,5 +184,54 @@ describe("the PagerDuty webhook function", () => {
     })();
     expect(pasted).toMatch(/PAGERDUTY_WEBHOOK_SECRET: has a line break/);
     expect(pasted).not.toContain(PAGERDUTY_WEBHOOK_SECRET);
+  });
+});
+
+describe("the PagerDuty webhook function as bundled", () => {
+  const dynamo = useDynamo(["pd-bundle-audit"]);
+  // DynamoDB and SNS both behind one recording proxy: whatever the function sends to either is seen.
+  const aws = useFaultProxy(() => dynamo.db.endpoint);
+
+  it("refuses each hostile request with nothing sent to the store or a topic, each counted", async () => {
+    restore = withEnv({
+      ...emulatorEnv({ dynamodb: aws.proxy.url, sns: aws.proxy.url }),
+      AWS_ENDPOINT_URL_SECRETS_MANAGER: stand.sm.url,
+      POWERTOOLS_LOG_LEVEL: "INFO",
+      POWERTOOLS_METRICS_DISABLED: "false",
+      PAGERDUTY_WEBHOOK_SECRET_ARN: ARN,
+      PAGERDUTY_SERVICE_ID,
+      AUDIT_TABLE: "pd-bundle-audit",
+      INCIDENT_TOPIC_ARN: "arn:aws:sns:us-east-1:123456789012:pd-incidents",
+      CRITICAL_TOPIC_ARN: "arn:aws:sns:us-east-1:123456789012:pd-critical",
+    });
+    stand.sm.put(ARN, PAGERDUTY_WEBHOOK_SECRET);
+    const read = stand.sm.requests.length;
+    // The bundle as SST builds it (test/setup/function-bundles.ts), loaded once: one cold start.
+    const bundle = pathToFileURL(inject("functionBundles")["pagerduty-webhook"] as string).href;
+    const { handler } = (await import(bundle)) as {
+      handler: (event: unknown, context: unknown) => Promise<Answer>;
+    };
+    const d = pagerDutyDelivery({ incidentKey: "inc-bundled" });
+    const { "X-PagerDuty-Signature": _, ...unsigned } = d.headers;
+    const hostile: Array<[LambdaFunctionURLEvent, number]> = [
+      [post({ ...d, headers: unsigned }), 401],
+      [post({ ...d, headers: { ...d.headers, "X-PagerDuty-Signature": `v1=${"0".repeat(64)}` } }), 401],
+      [post({ ...d, body: d.body.replace("inc-bundled", "inc-bundlee") }), 401],
+      [post({ ...d, body: d.body.replace("inc-bundled", "inc-bundlee") }, true), 401],
+      [post(pagerDutyDelivery({ secrets: ["forger", "forger-2"] })), 401],
+      [post({ ...d, body: `${d.body}${" ".repeat(65_536)}` }), 413],
+      [post(pagerDutyDelivery({ occurredAt: new Date(Date.now() - 3_600_000) })), 400],
+      [post(pagerDutyDelivery({ serviceId: "PTEAMB1" })), 403],
+    ];
+    for (const [event, status] of hostile)
+      expect((await handler(event, fakeContext("fleet-auditor-pagerduty-webhook"))).statusCode).toBe(status);
+    // Nothing but the secret's reads (cached, and once afresh after the first forgery): no
+    // table, no topic.
+    expect(aws.proxy.seen).toEqual([]);
+    expect(stand.sm.requests.slice(read).map((r) => r.operation)).toEqual([
+      "GetSecretValue",
+      "GetSecretValue",
+    ]);
+    expect(counted()).toEqual({ Refused: hostile.length, Ignored: 0 });
   });
 });
