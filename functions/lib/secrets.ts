@@ -35,3 +35,8 @@ export const SLACK_MANAGED_SECRETS = {
 
 /** The pager function's PagerDuty Events API v2 integration key, in Secrets Manager. */
 export const PAGER_MANAGED_SECRETS = { PAGERDUTY_ROUTING_KEY: "PagerDutyRoutingKey" } as const;
+
+/** The PagerDuty webhook function's v3 webhook subscription signing secret, in Secrets Manager. */
+export const PAGERDUTY_WEBHOOK_MANAGED_SECRETS = {
+  PAGERDUTY_WEBHOOK_SECRET: "PagerDutyWebhookSecret",
+} as const;
