@@ -164,24 +164,28 @@ describe("the PagerDuty webhook function", () => {
     expect(calls).toHaveLength(1);
   });
 
-  it("refuses a configuration without the secret or the service at cold start, naming the variable", () => {
-    expect(() =>
-      parseConfig(PagerDutyWebhookEnvSchema, { PAGERDUTY_SERVICE_ID, AUDIT_TABLE: "t-1" }),
-    ).toThrow(/PAGERDUTY_WEBHOOK_SECRET: is required/);
-    expect(() =>
-      parseConfig(PagerDutyWebhookEnvSchema, { PAGERDUTY_WEBHOOK_SECRET_ARN: ARN, AUDIT_TABLE: "t-1" }),
-    ).toThrow(/PAGERDUTY_SERVICE_ID/);
-    const pasted = (() => {
-      try {
-        parseConfig(PagerDutyWebhookEnvSchema, {
-          PAGERDUTY_WEBHOOK_SECRET: `${PAGERDUTY_WEBHOOK_SECRET}\n`,
-          PAGERDUTY_SERVICE_ID,
-          AUDIT_TABLE: "t-1",
-        });
-      } catch (err) {
-        return String(err);
-      }
-    })();
+  it("refuses a configuration without the secret or the service at cold start, naming the variable, never echoing the secret", async () => {
+    const start = async (vars: Record<string, string | undefined>): Promise<string> => {
+      restore();
+      restore = withEnv({
+        PAGERDUTY_WEBHOOK_SECRET: undefined,
+        PAGERDUTY_WEBHOOK_SECRET_ARN: undefined,
+        PAGERDUTY_SERVICE_ID,
+        AUDIT_TABLE: "pd-audit",
+        ...vars,
+      });
+      vi.resetModules();
+      return import("../../functions/pagerduty-webhook.ts").then(
+        (m) => typeof m.handler,
+        (err: unknown) => String(err),
+      );
+    };
+    expect(await start({ PAGERDUTY_WEBHOOK_SECRET_ARN: ARN })).toBe("function");
+    expect(await start({})).toMatch(/PAGERDUTY_WEBHOOK_SECRET: is required/);
+    expect(await start({ PAGERDUTY_WEBHOOK_SECRET_ARN: ARN, PAGERDUTY_SERVICE_ID: undefined })).toMatch(
+      /PAGERDUTY_SERVICE_ID/,
+    );
+    const pasted = await start({ PAGERDUTY_WEBHOOK_SECRET: `${PAGERDUTY_WEBHOOK_SECRET}\n` });
     expect(pasted).toMatch(/PAGERDUTY_WEBHOOK_SECRET: has a line break/);
     expect(pasted).not.toContain(PAGERDUTY_WEBHOOK_SECRET);
   });

@@ -1,4 +1,4 @@
-export { type PagerDutyAction, readPagerDutyEvent } from "./pagerduty-event.ts";
+export type { PagerDutyAction } from "./pagerduty-event.ts";
 export { verifyPagerDutySignature } from "./pagerduty-signature.ts";
 export {
   type InboundRequest,

@@ -31,7 +31,7 @@ export interface PagerDutyWebhookDeps {
 }
 
 /** Why a delivery is refused (answered 4xx), or acknowledged 200 and not acted on; each is counted. */
-export type WebhookRefusal =
+type WebhookRefusal =
   | "method"
   | "too-large"
   | SignatureRefusal
