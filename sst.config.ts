@@ -41,6 +41,7 @@ export default $config({
     const { operationsDashboard } = await import("./infra/dashboard.ts");
     const { auditFunction, auditTable } = await import("./infra/audit.ts");
     const { failuresQueue } = await import("./infra/failures.ts");
+    const { incidentSummaryScheduling } = await import("./infra/incident-summary.ts");
     const { pagerFunction } = await import("./infra/pager.ts");
     const { pagerDutyWebhookFunction } = await import("./infra/pagerduty-webhook.ts");
     const { auditScheduling } = await import("./infra/scheduling.ts");
@@ -99,6 +100,8 @@ export default $config({
       functions: { audit, applicationsAudit: app.audit },
       alarm,
     });
+    // The weekly incident summary, where the stage's incidentSummary asks for it.
+    incidentSummaryScheduling({ settings, audit, dlq: schedules.dlq });
 
     operationsDashboard({
       region: settings.region ?? "eu-central-1",

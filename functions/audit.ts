@@ -20,6 +20,8 @@ const metrics = new Metrics({ namespace: "FleetAuditor", serviceName: "audit" })
 /**
  * The KEB audits (`failing`, `expired`): a schedule (`{audit, scheduledTime}`) or console test
  * event runs one and returns its summary; `{ "show": RUN_ID }` returns a run's report;
- * `{ "notifyTest": {} }` sends a test message through each topic (`events/notify-test.json`).
+ * `{ "notifyTest": {} }` sends a test message through each topic (`events/notify-test.json`);
+ * `{ "report": { "since": "7d" } }` returns the window's incident summary, which the stage's
+ * weekly schedule publishes (`events/incidents-summary.json`).
  */
 export const handler = auditHandler(auditDeps(env, logger, secretsOnFirstRead()), logger, metrics);

@@ -60,6 +60,41 @@ const SchedulesSchema = z
   })
   .describe("When each audit runs. Not given: not scheduled (a developer's stage does not poll KEB).");
 
+const IncidentSummarySchema = z
+  .union(
+    [
+      z.literal(true),
+      z.strictObject({
+        schedule: z
+          .string()
+          .regex(
+            /^(cron\(.+\)|rate\((1 (hour|day)|([2-9]|[1-9]\d+) (hours|days))\))$/,
+            'expected cron(...) such as "cron(0 8 ? * MON *)", or rate(...) in hours or days',
+          )
+          .optional()
+          .describe('When it is sent; default "cron(0 8 ? * MON *)": Mondays at 08:00.'),
+        since: z
+          .string()
+          .regex(/^[1-9]\d{0,4}[mhd]$/, 'expected a window such as "7d" or "24h"')
+          .optional()
+          .describe(
+            'The window it summarises, ending when it is sent, no longer than incidentRetentionDays; default "7d".',
+          ),
+        timezone: z
+          .string()
+          .refine(knownTimeZone, "expected an IANA time zone such as Europe/Berlin")
+          .optional()
+          .describe(
+            "The schedule's IANA time zone; the audits' (schedules.timezone) when not given, else UTC.",
+          ),
+      }),
+    ],
+    { error: 'expected true, or { "schedule", "since", "timezone" }' },
+  )
+  .describe(
+    "A summary of the window's incidents (counts, time to resolve, breakdowns, flapping, noisiest) sent to the Alerts topic on a schedule: true for Mondays at 08:00 over the last 7 days, in the stage's time zone. Not given: none (docs/operate.md#the-incident-summary).",
+  );
+
 const UrlTemplateSchema = z.string().refine(templateCanLink, {
   message:
     "expected an https: URL template without <, > or |, such as https://console.example/runtimes/{instanceID}",
@@ -360,6 +395,7 @@ export const StageSettingsSchema = z.strictObject({
       "The PagerDuty function on the Critical topic: true, or an object (the pager too) with its `webhook`.",
     ),
   schedules: SchedulesSchema.optional(),
+  incidentSummary: IncidentSummarySchema.optional(),
 });
 export type StageSettings = z.output<typeof StageSettingsSchema>;
 

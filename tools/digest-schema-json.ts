@@ -1,6 +1,7 @@
-import { DigestV1Schema, HealthV1Schema, TestV1Schema } from "@fleet-auditor/render";
+import { DigestV1Schema, HealthV1Schema, SummaryV1Schema, TestV1Schema } from "@fleet-auditor/render";
 import {
   AuditRunInputSchema,
+  IncidentSummaryInputSchema,
   NotifyTestInputSchema,
   RunSummarySchema,
   ShowRunInputSchema,
@@ -59,17 +60,27 @@ export function testV1JsonSchema(): Record<string, unknown> {
   );
 }
 
+/** The JSON Schema (draft 2020-12) of `fleet-auditor.summary/v1`, generated from its zod schema. */
+export function summaryV1JsonSchema(): Record<string, unknown> {
+  return publishedSchema(
+    "fleet-auditor.summary.v1.schema.json",
+    "fleet-auditor.summary/v1",
+    "A window's incident summary (counts, time to resolve, breakdowns, flapping, noisiest), for programs: the default key of each such SNS publish of fleet-auditor.",
+    SummaryV1Schema,
+  );
+}
+
 /**
  * The JSON Schema of what the audit functions take: a run (the schedule's event, a console test
- * event, `fleet-auditor run`), `{ "show": RUN_ID }` or `{ "notifyTest": … }`. `events/*.json`
- * name it in their `$schema` key, which the functions accept and ignore.
+ * event, `fleet-auditor run`), `{ "show": RUN_ID }`, `{ "notifyTest": … }` or `{ "report": … }`.
+ * `events/*.json` name it in their `$schema` key, which the functions accept and ignore.
  */
 export function auditEventV1JsonSchema(): Record<string, unknown> {
   return publishedSchema(
     "fleet-auditor.audit-event.v1.schema.json",
     "fleet-auditor.audit-event/v1",
-    "The event an audit function (Audit, ApplicationsAudit) takes: an audit run, a run's report ({show}), or a test of the routes ({notifyTest}).",
-    z.union([AuditRunInputSchema, ShowRunInputSchema, NotifyTestInputSchema]),
+    "The event an audit function (Audit, ApplicationsAudit) takes: an audit run, a run's report ({show}), a test of the routes ({notifyTest}), or a window's incident summary ({report}).",
+    z.union([AuditRunInputSchema, ShowRunInputSchema, NotifyTestInputSchema, IncidentSummaryInputSchema]),
     "input",
   );
 }

@@ -6,6 +6,7 @@ import {
   healthV1JsonSchema,
   runSummaryV1JsonSchema,
   statusQueryV1JsonSchema,
+  summaryV1JsonSchema,
   testV1JsonSchema,
 } from "./digest-schema-json.ts";
 import { stagesJsonSchema } from "./stages-schema-json.ts";
@@ -18,6 +19,7 @@ export function schemaFiles(): Array<readonly [string, object]> {
     ["fleet-auditor.digest.v1.schema.json", digestV1JsonSchema()],
     ["fleet-auditor.health.v1.schema.json", healthV1JsonSchema()],
     ["fleet-auditor.test.v1.schema.json", testV1JsonSchema()],
+    ["fleet-auditor.summary.v1.schema.json", summaryV1JsonSchema()],
     ["fleet-auditor.audit-event.v1.schema.json", auditEventV1JsonSchema()],
     ["fleet-auditor.status-query.v1.schema.json", statusQueryV1JsonSchema()],
     ["fleet-auditor.run-summary.v1.schema.json", runSummaryV1JsonSchema()],

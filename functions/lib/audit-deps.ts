@@ -6,6 +6,7 @@ import { type ApplicationsAuditEnv, kubeedgeAudit, thresholdsFrom } from "@fleet
 import { snsAlertPublisher } from "@fleet-auditor/notify";
 import {
   DynamoAuditStore,
+  DynamoIncidentHistory,
   DynamoReportStore,
   DynamoSilenceStore,
   DynamoStatusStore,
@@ -27,11 +28,12 @@ type Common = Omit<
 >;
 
 /**
- * An audit function's dependencies; `reports` is always there, for `{ "show": RUN_ID }`, and
- * `topics`, the topics its publisher routes to, for `{ "notifyTest": … }`.
+ * An audit function's dependencies; `reports` is always there, for `{ "show": RUN_ID }`,
+ * `history`, the incident records, for `{ "report": … }`, and `topics`, the topics its publisher
+ * routes to, for `{ "notifyTest": … }`.
  */
 export type AuditFunctionDeps = AuditRunDeps & {
-  ports: { reports: DynamoReportStore };
+  ports: { reports: DynamoReportStore; history: DynamoIncidentHistory };
   topics: readonly MessageTopic[];
 };
 
@@ -60,6 +62,7 @@ function runDeps(
       store: new DynamoAuditStore(table),
       silences: new DynamoSilenceStore(table),
       reports: new DynamoReportStore(table),
+      history: new DynamoIncidentHistory(table),
       publisher: snsAlertPublisher(clients.sns, {
         alerts: env.ALERT_TOPIC_ARN,
         ...(env.CRITICAL_TOPIC_ARN ? { critical: env.CRITICAL_TOPIC_ARN } : {}),

@@ -7,6 +7,7 @@ import { benchBundles } from "./bundles.ts";
 import { benchCost } from "./cost.ts";
 import { benchKeb } from "./keb.ts";
 import type { BenchOptions } from "./kit.ts";
+import { benchReport } from "./report.ts";
 
 const benches: Record<string, (options: BenchOptions) => Promise<boolean>> = {
   keb: benchKeb,
@@ -14,6 +15,7 @@ const benches: Record<string, (options: BenchOptions) => Promise<boolean>> = {
   apps: benchApps,
   bundle: () => benchBundles(),
   cost: benchCost,
+  report: benchReport,
 };
 const args = process.argv.slice(2);
 const smoke = args.includes("--smoke");

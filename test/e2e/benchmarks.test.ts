@@ -4,6 +4,7 @@ import { benchAudit } from "../bench/audit.ts";
 import { benchCost } from "../bench/cost.ts";
 import { benchKeb } from "../bench/keb.ts";
 import { type BenchOptions, javaPresent } from "../bench/kit.ts";
+import { benchReport } from "../bench/report.ts";
 
 // Every benchmark of `npm run bench` runs here at a smoke size, so that none can rot: it must
 // complete and print its figures and ratios. Its timings and bars are not held here (a smoke size
@@ -107,4 +108,14 @@ describe("benchmarks at smoke size", () => {
     expect(text).toMatch(/DynamoDB writes per million messages: \$[\d.]+ .*\(bar <= \$1.60\) (PASS|FAIL)/);
     expect(text).toMatch(/custom metrics: \d+ \(bar <= 15\) PASS/);
   }, 120_000);
+
+  it("the report benchmark generates a week of incidents' page, loads it in Chromium until its table sorts, and prints its times against the 2 s bar", async () => {
+    const lines = await smoke(benchReport);
+    const text = lines.join("\n");
+    expect(text).toMatch(new RegExp(`generation \\(statistics and HTML\\): ${NUMBER} ms`));
+    expect(text).toMatch(new RegExp(`HTML size: ${NUMBER} MB \\(\\d+ bytes\\)`));
+    expect(text).toMatch(new RegExp(`Chromium load until sortable and painted: ${NUMBER} ms`));
+    expect(text).toMatch(new RegExp(`one sort \\(Members, ascending\\) until painted: ${NUMBER} ms`));
+    expect(text).toMatch(new RegExp(`generation \\+ load: ${NUMBER} ms \\(bar <= 2000 ms\\) (PASS|FAIL)`));
+  }, 60_000);
 });

@@ -1,10 +1,12 @@
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { RunReport, Transition } from "@fleet-auditor/audit";
-import { DynamoReportStore, startEmbeddedDynamo } from "@fleet-auditor/store";
+import { PutCommand } from "@aws-sdk/lib-dynamodb";
+import type { IncidentEvent, RunReport, Transition } from "@fleet-auditor/audit";
+import { DynamoReportStore, itemKey, startEmbeddedDynamo } from "@fleet-auditor/store";
 import { describe, expect, it } from "vitest";
 import { cli, spawnCli } from "../helpers/cli.ts";
+import { incidentRecord } from "../helpers/incident-records.ts";
 import { runSummary } from "../helpers/summaries.ts";
 import { t } from "../helpers/transitions.ts";
 
@@ -56,6 +58,42 @@ async function storeReport(dir: string): Promise<RunReport> {
     await db.close();
   }
   return report;
+}
+
+/** An incident whose label values and member summaries hold the hostile text, and one event of it. */
+async function storeIncident(dir: string): Promise<string> {
+  const record = incidentRecord({
+    key: "inc-esc",
+    values: { region: hostile.region, reason: hostile.reason },
+    common: { shoot: hostile.shootName },
+    examples: [{ key: "inst-1", summary: `${hostile.shootName} ${hostile.plan}` }],
+  });
+  const event: IncidentEvent = {
+    key: record.key,
+    at: record.openedAt,
+    runId: "run-esc",
+    what: ["opened"],
+    joined: 3,
+    changed: 0,
+    left: 0,
+    reminded: 0,
+    silenced: 1,
+    silences: [`s-1${TITLE}`],
+    inhibited: 0,
+    firing: 3,
+    examples: [{ key: "inst-1", summary: hostile.reason }],
+  };
+  const db = await startEmbeddedDynamo({ dir: join(dir, "dynamodb"), tables: ["fleet-auditor"] });
+  const put = (Item: Record<string, unknown>) =>
+    db.client.send(new PutCommand({ TableName: "fleet-auditor", Item }));
+  try {
+    // As a tampered store could hold them: past the bounds the history writes.
+    await put({ ...itemKey.incident("failing", record.key), record, endedAt: record.endedAt, ttl: 2e9 });
+    await put({ ...itemKey.incidentEvent(record.key, event.at, "run-esc"), event, ttl: 2e9 });
+  } finally {
+    await db.close();
+  }
+  return record.key;
 }
 
 describe("terminal control characters from outside data in CLI output", () => {
@@ -144,5 +182,33 @@ describe("terminal control characters from outside data in CLI output", () => {
     expect(out.code).toBe(0);
     for (const line of out.stdout.split("\n")) expect(line).not.toMatch(ACTIVE);
     expect((JSON.parse(out.stdout) as Array<{ node: string }>)[0]?.node).toBe("edge-1\u009b2J\u202e");
+  });
+
+  it("shows them escaped in every incidents table: list, its CSV, show and stats", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "fa-esc-"));
+    const key = await storeIncident(dir);
+    const since = ["--since", "2020-01-01T00:00:00Z", "--state-dir", dir];
+    const list = await cli(["incidents", "list", ...since]);
+    expect(list.code, list.stderr).toBe(0);
+    expect(list.stdout.trimEnd().split("\n")).toHaveLength(2);
+    const csv = await cli(["incidents", "list", ...since, "-o", "csv"]);
+    expect(csv.stdout.trimEnd().split("\r\n")).toHaveLength(2);
+    const show = await cli(["incidents", "show", key, "--state-dir", dir]);
+    expect(show.code, show.stderr).toBe(0);
+    // The record's 12 fields, a blank line, the column names and the one event.
+    expect(show.stdout.trimEnd().split("\n")).toHaveLength(15);
+    const stats = await cli(["incidents", "stats", ...since]);
+    for (const out of [list, csv, show, stats]) {
+      // CSV records end in CRLF, as RFC 4180 has them.
+      for (const line of out.stdout.split(/\r?\n/)) expect(line).not.toMatch(ACTIVE);
+      expect(out.stdout).toContain("eu\\nRESOLVED");
+      expect(out.stdout).not.toMatch(/^RESOLVED/m);
+    }
+    expect(show.stdout).toContain("c-1\\x1b[2J\\x1b[H aws\\x1b]0;pwned\\x07");
+    expect(show.stdout).toContain("1 silenced (s-1\\x1b]0;pwned\\x07)");
+    expect(stats.stdout).toContain("quota\\r\\x9b31mforged\\x7f\\u2028tail\\u202egnp.exe");
+    const json = await cli(["incidents", "show", key, "--state-dir", dir, "-o", "json"]);
+    for (const line of json.stdout.split("\n")) expect(line).not.toMatch(ACTIVE);
+    expect(JSON.parse(json.stdout).record.values.reason).toBe(hostile.reason);
   });
 });

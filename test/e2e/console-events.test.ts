@@ -20,7 +20,7 @@ const events = readdirSync(dir)
 const FUNCTION_OF: Array<[RegExp, string]> = [
   [/^apps-/, "application-status"],
   [/^applications-/, "applications-audit"],
-  [/^(failing|expired|runs|notify)-/, "audit"],
+  [/^(failing|expired|runs|notify|incidents)-/, "audit"],
 ];
 const functionOf = (file: string): string | undefined => FUNCTION_OF.find(([re]) => re.test(file))?.[1];
 
@@ -63,7 +63,12 @@ describe("console test events in events/", () => {
     if (file.startsWith("apps-")) expect(Array.isArray(result)).toBe(true);
     else if (file.startsWith("runs-"))
       expect(result).toBeNull(); // a run ID to fill in
-    else if (file.startsWith("notify-"))
+    else if (file.startsWith("incidents-")) {
+      // The window's statistics of what the runs above wrote, and nothing published.
+      expect(result).toMatchObject({ window: (event as { report: { since: string } }).report.since });
+      expect(result).toHaveProperty("opened", expect.any(Number));
+      expect(result).not.toHaveProperty("published");
+    } else if (file.startsWith("notify-"))
       // This stage has the alerts topic only: the others are said to be missing, not failed.
       expect(result).toMatchObject({
         sender: "console",

@@ -89,17 +89,21 @@ export interface IncidentHistoryFixture {
  * `n` incidents over the week before `HISTORY_UNTIL`, the same for the same seed: three audits on
  * three routes, six regions and reasons, mostly short and some long, about one in twelve still
  * open, some in flapping series (three to five short episodes with the same values), about one in
- * forty with a hostile label value (`HOSTILE_VALUES`), and each with a timeline whose counts add up
- * to its record's.
+ * forty with a hostile label value (`HOSTILE_VALUES`; none with `hostile: false`), and each with a
+ * timeline whose counts add up to its record's.
  */
-export function manyIncidentRecords(n: number, seed = 1): IncidentHistoryFixture {
+export function manyIncidentRecords(
+  n: number,
+  seed = 1,
+  options: { hostile?: boolean } = {},
+): IncidentHistoryFixture {
   const random = new Random(seed);
   const until = HISTORY_UNTIL.getTime();
   const since = until - 7 * DAY;
   const records: IncidentRecord[] = [];
   const timelines = new Map<string, IncidentEvent[]>();
   while (records.length < n) {
-    const shape = incidentShape(random, records.length);
+    const shape = incidentShape(random, records.length, options.hostile ?? true);
     const drawn = random.chance(0.04) ? random.int(3, 5) : 1;
     // A series is never cut short by `n`: each one flaps, as its records say.
     const series = drawn <= n - records.length ? drawn : 1;
@@ -131,10 +135,11 @@ export function manyIncidentRecords(n: number, seed = 1): IncidentHistoryFixture
 
 type Shape = Pick<IncidentRecord, "audit" | "route" | "receiver" | "values" | "common" | "severity">;
 
-function incidentShape(random: Random, index: number): Shape {
+function incidentShape(random: Random, index: number, withHostile: boolean): Shape {
   const region = random.pick(REGIONS);
   const reason = random.pick(REASONS);
-  const hostile = random.chance(0.025) ? HOSTILE_VALUES[index % HOSTILE_VALUES.length] : undefined;
+  const hostile =
+    random.chance(0.025) && withHostile ? HOSTILE_VALUES[index % HOSTILE_VALUES.length] : undefined;
   const severity = random.weighted<Severity>([
     ["critical", 2],
     ["warning", 5],

@@ -11,8 +11,10 @@ import {
 import {
   ApplicationsEnvSchema,
   BATCH_DEADLINE_MARGIN_MS,
+  isIncidentSummaryRequest,
   PagerDutyWebhookEnvSchema,
   PagerEnvSchema,
+  parseIncidentSummary,
   parseRunInput,
   problemsOf,
   RUN_DEADLINE_MARGIN_MS,
@@ -28,6 +30,7 @@ import {
   SLACK_MANAGED_SECRETS,
 } from "../../functions/lib/secrets.ts";
 import { fieldsOf, globalIndexesOf } from "../../infra/dynamo-indexes.ts";
+import { incidentSummarySchedule } from "../../infra/summary-schedule.ts";
 import { tableAsDeclared } from "../bench/deployed-table.ts";
 import { section } from "../helpers/markdown.ts";
 import { type Declared, type Recording, recordSstConfig, seconds, TELLS } from "../helpers/sst-stand-ins.ts";
@@ -211,7 +214,8 @@ function scheduleProblems(r: Recording): string[] {
       JSON.stringify(c.args.event).replace("<aws.scheduler.scheduled-time>", "2026-11-30T06:00:00Z"),
     ) as unknown;
     try {
-      testAudits().named(parseRunInput(event).audit);
+      if (isIncidentSummaryRequest(event)) parseIncidentSummary(event);
+      else testAudits().named(parseRunInput(event).audit);
     } catch (err) {
       return [`schedule ${c.name}: ${(err as Error).message}`];
     }
@@ -894,6 +898,46 @@ describe("sst.config.ts wiring", () => {
     });
   });
 
+  it("sends the incident summary on a schedule only where the stage asks for it: its window, published, in the stage's time zone", async () => {
+    const summaries = async (entry?: Record<string, unknown>) =>
+      (await recordSstConfig("prod", { stages: { stages: { prod: { ...TELLS, ...entry } } } }))
+        .of("sst.aws.CronV2")
+        .filter((c) => c.name === "IncidentSummary");
+    expect(await summaries()).toEqual([]);
+    expect(await summaries({ schedules: { enabled: true } })).toEqual([]);
+    const [weekly] = await summaries({
+      incidentSummary: true,
+      schedules: { enabled: true, timezone: "Europe/Berlin" },
+    });
+    expect(weekly?.args).toMatchObject({
+      schedule: "cron(0 8 ? * MON *)",
+      timezone: "Europe/Berlin",
+      retries: 2,
+      event: { report: { since: "7d", publish: true, until: "<aws.scheduler.scheduled-time>" } },
+    });
+    expect(weekly?.args.dlq).toBeDefined();
+    expect((weekly?.args.function as { name?: unknown } | undefined)?.name).toBe("fleet-auditor-prod-Audit");
+    const [daily] = await summaries({
+      incidentSummary: { schedule: "cron(0 7 * * ? *)", since: "24h", timezone: "America/New_York" },
+    });
+    expect(daily?.args).toMatchObject({
+      schedule: "cron(0 7 * * ? *)",
+      timezone: "America/New_York",
+      event: { report: { since: "24h", publish: true } },
+    });
+    expect((await summaries({ incidentSummary: true }))[0]?.args.timezone).toBe("UTC");
+    // A window as long as the stage keeps records, and not a day longer: the function would refuse each.
+    expect(await summaries({ incidentSummary: { since: "180d" }, incidentRetentionDays: 180 })).toHaveLength(
+      1,
+    );
+    expect(() => incidentSummarySchedule("prod", { incidentSummary: { since: "91d" } })).toThrow(
+      "stage prod: incidentSummary.since is 91d, longer than the 90 days incident records are kept (incidentRetentionDays)",
+    );
+    expect(() =>
+      incidentSummarySchedule("prod", { incidentSummary: true, incidentRetentionDays: 5 }),
+    ).toThrow(/incidentSummary\.since is 7d, longer than the 5 days/);
+  });
+
   it("subscribes this stage's e-mail addresses with their filters, and a Chatbot channel when named", async () => {
     const r = await recordSstConfig("prod", {
       stages: {
@@ -1090,6 +1134,10 @@ describe("sst.config.ts wiring", () => {
       args.event = { audit: "nope" };
     });
     expect(scheduleProblems(unknownAudit).join("")).toMatch(/schedule AuditFailing: .*nope/);
+    const badSummary = broken("AuditFailing", (args) => {
+      args.event = { report: { since: "7 days", publish: true } };
+    });
+    expect(scheduleProblems(badSummary).join("")).toMatch(/schedule AuditFailing: .*report\.since/);
     const wrongIndex = broken("ApplicationStatus", (args) => {
       const indexes = args.globalIndexes as Record<string, { hashKey: string; rangeKey: string }>;
       indexes.byQuarantineCode = { hashKey: "qk", rangeKey: "ts" };

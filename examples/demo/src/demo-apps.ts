@@ -5,6 +5,13 @@ import type { StatusRow } from "@fleet-auditor/metaserver";
 import type { DynamoStatusStore } from "@fleet-auditor/store";
 import { type AuditRunDeps, ingestBatch, runAudit } from "@fleet-auditor/use-cases";
 
+/** How the demo runs an audit and prints its line; `runs` collects every run's summary. */
+interface DemoAudit {
+  deps: AuditRunDeps;
+  line: (s: RunSummary) => string;
+  runs: RunSummary[];
+}
+
 /** A watch sync as an edge sends it when a watch stops: a map of ID to watch Application. */
 function watchSync(node: string, at: number): string {
   const app = (id: string, key: string) => ({
@@ -45,7 +52,7 @@ function watchSync(node: string, at: number): string {
 export async function runAppsDemo(
   store: DynamoStatusStore,
   out: NodeJS.WritableStream,
-  audit: { deps: AuditRunDeps; line: (s: RunSummary) => string },
+  audit: DemoAudit,
 ): Promise<void> {
   const start = Date.UTC(2026, 11, 1, 9, 0);
   const traffic = applicationTraffic({ applications: 40, nodes: 4, seed: 5, start, rejectShare: 0.2 });
@@ -106,7 +113,7 @@ export async function runAppsDemo(
 async function edgeAudits(
   store: DynamoStatusStore,
   out: NodeJS.WritableStream,
-  audit: { deps: AuditRunDeps; line: (s: RunSummary) => string },
+  audit: DemoAudit,
   t: number,
 ): Promise<void> {
   const minutes = (m: number) => t + m * 60_000;
@@ -144,6 +151,7 @@ async function edgeAudits(
       { ...audit.deps, hooks: { ...audit.deps.hooks, clock: () => new Date(at) } },
       { audit: "applications", scheduledTime },
     );
+    audit.runs.push(summary);
     out.write(`  ${audit.line(summary)}\n`);
   };
   await ingest(

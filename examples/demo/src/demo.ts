@@ -1,9 +1,13 @@
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import {
   type AlertPublisher,
   type DigestMessage,
   type RunSummary,
   TRANSITION_KINDS,
 } from "@fleet-auditor/audit";
+import { EMBEDDED_TABLES } from "@fleet-auditor/cli";
 import { ClientCredentialsTokenProvider, KebClient, KebTransport } from "@fleet-auditor/keb";
 import { KEB_AUDITS, kebAudits } from "@fleet-auditor/keb-audits";
 import { startKebSimulator } from "@fleet-auditor/keb-kubeedge-sim";
@@ -17,9 +21,17 @@ import {
 } from "@fleet-auditor/store";
 import { AuditRegistry, type AuditRunDeps, runAudit } from "@fleet-auditor/use-cases";
 import { runAppsDemo } from "./demo-apps.ts";
+import { showIncidentHistory } from "./demo-history.ts";
 
-const TABLE = "fleet-auditor-demo";
-const STATUS_TABLE = "fleet-auditor-demo-status";
+// The CLI's tables under a state directory: `fleet-auditor … --state-dir DIR` reads what the demo wrote.
+const TABLE = EMBEDDED_TABLES.audit;
+const STATUS_TABLE = EMBEDDED_TABLES.status;
+
+/** What the demo did: where its store is, and every audit run it made, in order. */
+export interface DemoResult {
+  stateDir: string;
+  runs: RunSummary[];
+}
 
 /** Prints each published digest the way a subscriber reads it: the e-mail, then the Slack line. */
 class PrintingPublisher implements AlertPublisher {
@@ -47,15 +59,26 @@ const indent = (text: string): string =>
  * `npm start`: a simulated KEB behind a token issuer, the embedded DynamoDB-compatible store, and
  * both audits run hour by hour while the fleet changes; then a burst of KubeEdge Application
  * messages into the status table, and the applications audit telling a stuck Application and a
- * refusing node, then their resolution. No AWS, no network, well under a minute.
+ * refusing node, then their resolution; at the end, the incidents the runs kept (`fleet-auditor
+ * incidents list`) and their page, `report.html`. No AWS, no network, well under a minute. The store is kept under `stateDir`
+ * (default a new temporary directory), where the CLI reads it with `--state-dir`.
  */
-export async function runDemo(out: NodeJS.WritableStream = process.stdout): Promise<void> {
+export async function runDemo(
+  out: NodeJS.WritableStream = process.stdout,
+  options: { stateDir?: string } = {},
+): Promise<DemoResult> {
+  const stateDir = options.stateDir ?? mkdtempSync(join(tmpdir(), "fleet-auditor-demo-"));
+  const runs: RunSummary[] = [];
   const sim = await startKebSimulator({
     fleet: { size: 1500, seed: 42, flagged: 12 },
     latencyMs: 5,
     auth: { clients: [{ id: "fleet-auditor", secret: "demo-secret", groups: ["runtimeViewer"] }] },
   });
-  const db = await startEmbeddedDynamo({ tables: [TABLE], statusTables: [STATUS_TABLE] });
+  const db = await startEmbeddedDynamo({
+    dir: join(stateDir, "dynamodb"),
+    tables: [TABLE],
+    statusTables: [STATUS_TABLE],
+  });
   const transport = new KebTransport();
   const tokenProvider = new ClientCredentialsTokenProvider({
     tokenUrl: sim.tokenUrl,
@@ -93,10 +116,14 @@ export async function runDemo(out: NodeJS.WritableStream = process.stdout): Prom
   const runBoth = async (title: string, at = hour++): Promise<void> => {
     const scheduledTime = new Date(Date.UTC(2026, 10, 29, at)).toISOString();
     out.write(`\n━━ ${scheduledTime.slice(11, 16)} UTC  ${title}\n`);
-    for (const { name: audit } of KEB_AUDITS)
-      out.write(
-        `  ${line(await runAudit({ ...deps, hooks: { clock: () => new Date(scheduledTime) } }, { audit, scheduledTime }))}\n`,
+    for (const { name: audit } of KEB_AUDITS) {
+      const summary = await runAudit(
+        { ...deps, hooks: { clock: () => new Date(scheduledTime) } },
+        { audit, scheduledTime },
       );
+      runs.push(summary);
+      out.write(`  ${line(summary)}\n`);
+    }
   };
   try {
     out.write(
@@ -128,11 +155,14 @@ export async function runDemo(out: NodeJS.WritableStream = process.stdout): Prom
     sim.faults.clear();
     await runBoth("KEB is back: the recoveries resolve, and one RECOVERED notice");
 
-    await runAppsDemo(statusStore, out, { deps, line });
+    await runAppsDemo(statusStore, out, { deps, line, runs });
   } finally {
     await db.close();
     await sim.close();
   }
+  // The store closed: the CLI opens it as a terminal would.
+  await showIncidentHistory(stateDir, out);
+  return { stateDir, runs };
 }
 
 function line(s: RunSummary): string {

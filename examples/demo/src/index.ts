@@ -1,1 +1,1 @@
-export { runDemo } from "./demo.ts";
+export { type DemoResult, runDemo } from "./demo.ts";

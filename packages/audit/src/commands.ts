@@ -152,3 +152,50 @@ function readsBack(m: LabelMatcher): boolean {
     return false;
   }
 }
+
+/**
+ * `fleet-auditor incidents stats --since WINDOW` (with `--audit A` for one audit's) against
+ * `store`: the figures an incident summary gives, and the rest of them. Undefined when a value
+ * cannot be pasted.
+ *
+ * @example incidentStatsCommand("7d", { region: "eu-west-1", table: "audit" }) // AWS_REGION=eu-west-1 AUDIT_TABLE=audit fleet-auditor incidents stats --since 7d
+ */
+export function incidentStatsCommand(
+  window: string,
+  store: CommandStore = {},
+  audit?: string,
+): string | undefined {
+  return incidentsCommand("stats", window, store, audit);
+}
+
+/**
+ * `fleet-auditor incidents report --since WINDOW -o html > report.html` against `store`: the
+ * window's incidents as one self-contained page. The redirection comes last, after the store's
+ * `--state-dir`, so that the line pastes as one command.
+ *
+ * @example incidentReportCommand("7d", { table: "audit" }) // AUDIT_TABLE=audit fleet-auditor incidents report --since 7d -o html > report.html
+ */
+export function incidentReportCommand(
+  window: string,
+  store: CommandStore = {},
+  audit?: string,
+): string | undefined {
+  const command = incidentsCommand("report", window, store, audit, " -o html");
+  return command === undefined ? undefined : `${command} > report.html`;
+}
+
+function incidentsCommand(
+  verb: "stats" | "report",
+  window: string,
+  store: CommandStore,
+  audit: string | undefined,
+  tail = "",
+): string | undefined {
+  if (!every([window, audit ?? ""])) return undefined;
+  const narrowed = audit === undefined ? "" : ` ${shellOption("--audit", audit)}`;
+  return inStore(
+    `fleet-auditor incidents ${verb} ${shellOption("--since", window)}${narrowed}${tail}`,
+    store,
+    "audit",
+  );
+}

@@ -51,11 +51,15 @@ export interface HistoryRun {
   receivers: ReadonlyMap<string, MessageTopic>;
 }
 
-/** The keys of the incidents a run recorded news of: their records are read before it commits. */
+/**
+ * The keys of the incidents a run recorded news of: their records are read before it commits (and,
+ * with every transition counted, before it renders: what tells that a reminder is acknowledged).
+ */
 export function incidentsWithNews(diff: DiffResult, delivery: Pick<Delivery, "told" | "refused">): string[] {
   const keys = new Set<string>();
   for (const [i, t] of diff.transitions.entries())
-    if (recorded(diff, delivery, i)) for (const ti of Object.values(incidentsOf(t))) keys.add(ti.key);
+    if (recorded(diff, delivery, i) && !t.acknowledgedBy)
+      for (const ti of Object.values(incidentsOf(t))) keys.add(ti.key);
   return [...keys];
 }
 
@@ -72,7 +76,8 @@ export function incidentWrites(
 ): IncidentWrite[] {
   const news = new Map<string, News>();
   for (const [i, t] of diff.transitions.entries()) {
-    if (!recorded(diff, delivery, i)) continue;
+    // An acknowledged reminder told nobody: nothing happened to its incidents.
+    if (!recorded(diff, delivery, i) || t.acknowledgedBy) continue;
     for (const [route, ti] of Object.entries(incidentsOf(t))) {
       let n = news.get(ti.key);
       if (!n) {
@@ -268,6 +273,32 @@ export function endedEpisodes(
     out.push(e);
   }
   return out;
+}
+
+/**
+ * The transitions with their reminders acknowledged (`records`: the incidents' records, by key):
+ * a reminder whose incidents are all acknowledged is held back (`acknowledgedBy`); one with only
+ * some acknowledged is news for the others alone. Every other transition is told as it was: an
+ * acknowledged incident that changes is told again.
+ */
+export function withAcknowledgements(
+  transitions: readonly Transition[],
+  records: ReadonlyMap<string, IncidentRecord>,
+): Transition[] {
+  return transitions.map((t) => {
+    if (t.kind !== "reminder" || heldBack(t)) return t;
+    const on = Object.entries(incidentsOf(t));
+    const acked = on.filter(([, ti]) => records.get(ti.key)?.acknowledged);
+    if (acked.length === 0) return t;
+    if (acked.length === on.length) {
+      const by = records.get(acked[0]?.[1].key ?? "")?.acknowledged?.by ?? "";
+      return { ...t, acknowledgedBy: by };
+    }
+    const incidents = Object.fromEntries(on.filter(([, ti]) => !records.get(ti.key)?.acknowledged));
+    const { incident: _own, ...rest } = t;
+    const own = incidents[DEFAULT_ROUTE];
+    return { ...rest, incidents, ...(own ? { incident: own } : {}) };
+  });
 }
 
 function exampleOf(f: Finding): IncidentExample {

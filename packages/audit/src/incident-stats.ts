@@ -5,7 +5,7 @@ import type { IncidentRecord } from "./incident-record.ts";
 // noisiest and which keep coming back. Pure: the window's end is given, never read from a clock.
 
 /** Times to resolve of the incidents that ended in a window; no percentile when none ended. */
-export interface ResolveTimes {
+interface ResolveTimes {
   count: number;
   /** Nearest-rank percentiles of `durationMs`, in ms; absent (not 0) when `count` is 0. */
   p50Ms?: number;
@@ -23,7 +23,7 @@ export interface IncidentBreakdown {
 }
 
 /** An incident among the noisiest: the most events in its timeline. */
-export interface NoisyIncident {
+interface NoisyIncident {
   key: string;
   audit: string;
   route: string;
@@ -36,7 +36,7 @@ export interface NoisyIncident {
 }
 
 /** Episodes with the same audit, route and values that opened and ended in the window, often. */
-export interface FlappingIncidents {
+interface FlappingIncidents {
   audit: string;
   route: string;
   values: Readonly<Record<string, string>>;
@@ -96,21 +96,14 @@ export function incidentStats(
   const since = window.since.getTime();
   const until = window.until.getTime();
   const within = (t: number): boolean => t >= since && t <= until;
-  const inWindow = records.filter((r) => {
-    const opened = Date.parse(r.openedAt);
-    const ended = endedAt(r);
-    return opened <= until && (ended === undefined || ended >= since);
-  });
-  const openedIn = inWindow.filter((r) => within(Date.parse(r.openedAt)));
-  const endedIn = inWindow.filter((r) => {
-    const ended = endedAt(r);
-    return ended !== undefined && within(ended);
-  });
+  // Each record's times parsed once: ten thousand records are sorted and filtered by them.
+  const inWindow: Timed[] = records
+    .map((r) => ({ r, opened: Date.parse(r.openedAt), ended: endedAt(r) }))
+    .filter((t) => t.opened <= until && (t.ended === undefined || t.ended >= since));
+  const openedIn = inWindow.filter((t) => within(t.opened));
+  const endedIn = inWindow.filter((t) => t.ended !== undefined && within(t.ended));
   const endedSet = new Set(endedIn);
-  const open = inWindow.filter((r) => {
-    const ended = endedAt(r);
-    return ended === undefined || ended > until;
-  });
+  const open = inWindow.filter((t) => t.ended === undefined || t.ended > until);
   const breakdown = (groupOf: (r: IncidentRecord) => string): IncidentBreakdown[] =>
     breakdownBy(openedIn, endedIn, groupOf);
   return {
@@ -131,6 +124,13 @@ export function incidentStats(
   };
 }
 
+/** A record and its times (ms), parsed once. */
+interface Timed {
+  r: IncidentRecord;
+  opened: number;
+  ended: number | undefined;
+}
+
 /** When it ended (ms), undefined while open or when its end does not parse. */
 function endedAt(r: IncidentRecord): number | undefined {
   if (r.endedAt === undefined) return undefined;
@@ -139,8 +139,7 @@ function endedAt(r: IncidentRecord): number | undefined {
 }
 
 /** Its time to resolve: `durationMs`, or worked out from its times when a record lacks it. */
-const durationOf = (r: IncidentRecord): number =>
-  r.durationMs ?? (endedAt(r) ?? Number.NaN) - Date.parse(r.openedAt);
+const durationOf = (t: Timed): number => t.r.durationMs ?? (t.ended ?? Number.NaN) - t.opened;
 
 /** The nearest-rank percentile of sorted values (`p` in 0..100]; undefined for none. */
 function percentile(sorted: readonly number[], p: number): number | undefined {
@@ -148,7 +147,7 @@ function percentile(sorted: readonly number[], p: number): number | undefined {
   return sorted[Math.max(0, Math.ceil((p / 100) * sorted.length) - 1)];
 }
 
-function resolveTimes(ended: readonly IncidentRecord[]): ResolveTimes {
+function resolveTimes(ended: readonly Timed[]): ResolveTimes {
   const sorted = ended
     .map(durationOf)
     .filter(Number.isFinite)
@@ -170,18 +169,18 @@ function labelValue(r: IncidentRecord, label: string): string {
 }
 
 function breakdownBy(
-  opened: readonly IncidentRecord[],
-  ended: readonly IncidentRecord[],
+  opened: readonly Timed[],
+  ended: readonly Timed[],
   groupOf: (r: IncidentRecord) => string,
 ): IncidentBreakdown[] {
-  const rows = new Map<string, { opened: number; ended: IncidentRecord[] }>();
+  const rows = new Map<string, { opened: number; ended: Timed[] }>();
   const row = (value: string) => {
     const found = rows.get(value) ?? { opened: 0, ended: [] };
     rows.set(value, found);
     return found;
   };
-  for (const r of opened) row(groupOf(r)).opened++;
-  for (const r of ended) row(groupOf(r)).ended.push(r);
+  for (const t of opened) row(groupOf(t.r)).opened++;
+  for (const t of ended) row(groupOf(t.r)).ended.push(t);
   return [...rows]
     .map(([value, { opened, ended }]) => {
       const { count, ...times } = resolveTimes(ended);
@@ -190,8 +189,9 @@ function breakdownBy(
     .sort((a, b) => b.opened - a.opened || b.ended - a.ended || compare(a.value, b.value));
 }
 
-function noisiest(records: readonly IncidentRecord[], n: number): NoisyIncident[] {
-  return [...records]
+function noisiest(timed: readonly Timed[], n: number): NoisyIncident[] {
+  return timed
+    .map((t) => t.r)
     .sort((a, b) => b.events - a.events || b.members - a.members || compare(a.key, b.key))
     .slice(0, n)
     .map(({ key, audit, route, values, events, members, pages, reminders, changes }) => ({
@@ -207,22 +207,21 @@ function noisiest(records: readonly IncidentRecord[], n: number): NoisyIncident[
     }));
 }
 
-function flapping(episodes: readonly IncidentRecord[], flapAfter: number): FlappingIncidents[] {
-  const groups = new Map<string, IncidentRecord[]>();
-  for (const r of episodes) {
+function flapping(episodes: readonly Timed[], flapAfter: number): FlappingIncidents[] {
+  const groups = new Map<string, Timed[]>();
+  for (const t of episodes) {
+    const r = t.r;
     // The values sorted by label: the same group whatever order a record's keys were stored in.
     const values = Object.entries(r.values).sort(([a], [b]) => compare(a, b));
     const id = JSON.stringify([r.audit, r.route, values]);
     const group = groups.get(id);
-    if (group) group.push(r);
-    else groups.set(id, [r]);
+    if (group) group.push(t);
+    else groups.set(id, [t]);
   }
   return [...groups.values()]
     .filter((group) => group.length >= flapAfter)
     .map((group) => {
-      const sorted = group.sort(
-        (a, b) => Date.parse(a.openedAt) - Date.parse(b.openedAt) || compare(a.key, b.key),
-      );
+      const sorted = group.sort((a, b) => a.opened - b.opened || compare(a.r.key, b.r.key)).map((t) => t.r);
       const first = sorted[0] as IncidentRecord;
       return {
         audit: first.audit,

@@ -1,7 +1,9 @@
 export { type AuditDefinition, withGroupBy, withInhibitRules } from "./audit-definition.ts";
 export {
   type CommandStore,
+  incidentReportCommand,
   incidentSilenceCommand,
+  incidentStatsCommand,
   inStore,
   pastableCommand,
   reportCommand,
@@ -28,25 +30,21 @@ export {
   INCIDENT_ITEM_BYTES,
   incidentsWithNews,
   incidentWrites,
+  withAcknowledgements,
 } from "./incident-history.ts";
-export {
-  type EndedEpisode,
-  type Flapping,
-  INCIDENT_EVENT_KINDS,
-  type IncidentEvent,
-  type IncidentEventKind,
-  type IncidentExample,
-  type IncidentHistory,
-  type IncidentQuery,
-  type IncidentRecord,
+export type {
+  EndedEpisode,
+  Flapping,
+  IncidentEvent,
+  IncidentEventKind,
+  IncidentHistory,
+  IncidentQuery,
+  IncidentRecord,
 } from "./incident-record.ts";
 export {
-  type FlappingIncidents,
   type IncidentBreakdown,
   type IncidentStats,
   incidentStats,
-  type NoisyIncident,
-  type ResolveTimes,
 } from "./incident-stats.ts";
 export {
   MAX_RULE_PARTS,

@@ -78,9 +78,10 @@ export interface DigestContext {
 
 /**
  * What a message is: the run's digest (the e-mail's), one incident's news (chat, threaded by its
- * `incidentKey`), a notice about the auditor's health, or a test of one route (`notify test`).
+ * `incidentKey`), a notice about the auditor's health, a test of one route (`notify test`), or a
+ * window's incident summary (the weekly one, or one asked for from the console).
  */
-type MessageFormat = "digest" | "incident" | "health" | "test";
+type MessageFormat = "digest" | "incident" | "health" | "test" | "summary";
 
 /**
  * Where a message goes: `alerts` (the run's digests: e-mail), `incidents` (one message per
@@ -93,11 +94,14 @@ export type MessageTopic = "alerts" | "incidents" | "critical";
 /** Every topic, in the order they are told of. */
 export const MESSAGE_TOPICS: readonly MessageTopic[] = ["alerts", "incidents", "critical"];
 
-/** The topics of a message: its own `topics`, else its format's (a health notice goes to every one). */
+/**
+ * The topics of a message: its own `topics`, else its format's (a digest and a summary go to the
+ * alerts topic, an incident's news to the incidents topic, a health notice to every one).
+ */
 export function topicsOf(m: Pick<DigestMessage, "topics" | "attributes">): readonly MessageTopic[] {
   if (m.topics) return m.topics;
   const format = m.attributes.format ?? "digest";
-  return format === "digest"
+  return format === "digest" || format === "summary"
     ? ["alerts"]
     : format === "incident"
       ? ["incidents"]
@@ -106,9 +110,17 @@ export function topicsOf(m: Pick<DigestMessage, "topics" | "attributes">): reado
 
 /**
  * What a message is about: transitions, the auditor's own health (`degraded`, `recovered`; and on
- * a stage's first day, `baseline` and `not-configured`), or a test of a route.
+ * a stage's first day, `baseline` and `not-configured`), a test of a route, or a window's incidents
+ * (`summary`).
  */
-type MessageKind = TransitionKind | "degraded" | "recovered" | "baseline" | "not-configured" | "test";
+type MessageKind =
+  | TransitionKind
+  | "degraded"
+  | "recovered"
+  | "baseline"
+  | "not-configured"
+  | "test"
+  | "summary";
 
 /** One SNS publish: everything `MessageStructure=json` needs, plus which transitions it carries. */
 export interface DigestMessage {

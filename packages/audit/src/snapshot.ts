@@ -27,7 +27,7 @@ export interface IncidentRef {
 }
 
 /** An incident that opened flapping: how many episodes the window held, and whose thread it posts in. */
-export interface IncidentFlapping {
+interface IncidentFlapping {
   episodes: number;
   postedIn: string;
 }
@@ -149,14 +149,25 @@ export interface Transition {
    * (`inhibition.ts`); absent when a silence already does.
    */
   inhibitedBy?: string;
+  /**
+   * A reminder of a finding whose incidents are all acknowledged: who acknowledged (the first);
+   * held back like a silenced one. Only reminders: an incident that changes is told again.
+   */
+  acknowledgedBy?: string;
 }
 
 /**
- * Whether a transition is held back from every message: silenced (`silencedBy`) or inhibited
- * (`inhibitedBy`). Every renderer leaves these out, and the commit counts them as done (`delivery.ts`).
+ * Whether a transition is held back from every message: silenced (`silencedBy`), inhibited
+ * (`inhibitedBy`) or a reminder of acknowledged incidents (`acknowledgedBy`). Every renderer leaves
+ * these out, and the commit counts them as done (`delivery.ts`).
  */
-export function heldBack(t: Pick<Transition, "silencedBy" | "inhibitedBy"> | undefined): boolean {
-  return t !== undefined && (t.silencedBy !== undefined || t.inhibitedBy !== undefined);
+export function heldBack(
+  t: Pick<Transition, "silencedBy" | "inhibitedBy" | "acknowledgedBy"> | undefined,
+): boolean {
+  return (
+    t !== undefined &&
+    (t.silencedBy !== undefined || t.inhibitedBy !== undefined || t.acknowledgedBy !== undefined)
+  );
 }
 
 /**

@@ -80,7 +80,8 @@ export interface RunSummary {
   health?: { badRuns: number; badSince: string | null; notice?: "degraded" | "recovered" };
   /**
    * `suppressed`: transitions a silence held back. `inhibited`: transitions an inhibition rule held
-   * back (present only then). `error`: why a refused message was refused (present only then).
+   * back (present only then). `acknowledged`: reminders of acknowledged incidents held back
+   * (present only then). `error`: why a refused message was refused (present only then).
    * `shortened`: messages SNS refused as too long whose short form (counts and the report
    * pointer) went out instead.
    */
@@ -90,6 +91,7 @@ export interface RunSummary {
     failed: number;
     suppressed: number;
     inhibited?: number;
+    acknowledged?: number;
     error?: string;
     shortened?: number;
   };

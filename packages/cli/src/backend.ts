@@ -9,6 +9,7 @@ import {
 } from "@fleet-auditor/audit";
 import {
   DynamoAuditStore,
+  DynamoIncidentHistory,
   DynamoReportStore,
   DynamoSilenceStore,
   DynamoStatusStore,
@@ -30,6 +31,12 @@ interface OpenTable {
 
 const LOCAL_AUDIT_TABLE = "fleet-auditor";
 const LOCAL_STATUS_TABLE = "fleet-auditor-status";
+
+/**
+ * The tables of the embedded store under a state directory (`<dir>/dynamodb`): what a program
+ * that writes there for the CLI to read (the demo) names them.
+ */
+export const EMBEDDED_TABLES = { audit: LOCAL_AUDIT_TABLE, status: LOCAL_STATUS_TABLE } as const;
 
 /**
  * The named AWS table when one is given (credentials and endpoints from the SDK's usual
@@ -169,6 +176,15 @@ export async function openRuns(
     description: table.description,
     close: table.close,
   };
+}
+
+/** The incident history of the audit table: DynamoDB with `AUDIT_TABLE`, else the embedded store. */
+export async function openIncidents(
+  stateDir: string,
+  env: CliEnv,
+): Promise<{ history: DynamoIncidentHistory; description: string; close(): Promise<void> }> {
+  const table = await openTable(stateDir, env.AUDIT_TABLE, "audit");
+  return { history: new DynamoIncidentHistory(table), description: table.description, close: table.close };
 }
 
 /**

@@ -6,6 +6,7 @@ import { explainAwsError } from "./aws-errors.ts";
 import type { Command, Io } from "./command.ts";
 import { appsCommand } from "./commands/apps.ts";
 import { completionCommand } from "./commands/completion.ts";
+import { incidentsCommand } from "./commands/incidents.ts";
 import { leaseCommand } from "./commands/lease.ts";
 import { notifyCommand } from "./commands/notify.ts";
 import { runCommand } from "./commands/run.ts";
@@ -23,6 +24,7 @@ import { escapeControl } from "./table.ts";
 export const COMMANDS: readonly Command[] = [
   runCommand,
   runsCommand,
+  incidentsCommand,
   appsCommand,
   silencesCommand,
   leaseCommand,
@@ -41,8 +43,8 @@ ${COMMANDS.map((c) => `  ${c.name.padEnd(12)}${c.summary}`).join("\n")}
 
 fleet-auditor <command> --help (or fleet-auditor help <command>) prints a command's usage;
 fleet-auditor --version prints the version. Every command that prints data takes
--o/--output json|yaml|table; the lists (runs list, silences list, apps status, apps quarantine)
-also --no-headers. An option the subcommand does not take is refused.
+-o/--output json|yaml|table; the lists (runs list, incidents list, silences list, apps status,
+apps quarantine) also --no-headers. An option the subcommand does not take is refused.
 
 State lives in the embedded store under --state-dir (default .fleet-auditor/) unless
 AUDIT_TABLE (with ALERT_TOPIC_ARN, CRITICAL_TOPIC_ARN, INCIDENT_TOPIC_ARN) and STATUS_TABLE

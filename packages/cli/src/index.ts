@@ -1,5 +1,6 @@
 export * from "./args.ts";
 export { explainAwsError } from "./aws-errors.ts";
+export { EMBEDDED_TABLES } from "./backend.ts";
 export { COMMANDS, cliVersion, runCli } from "./cli.ts";
 export { dropOutputOnClosedPipe } from "./closed-pipe.ts";
 export * from "./errors.ts";

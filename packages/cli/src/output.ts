@@ -13,8 +13,11 @@ export const noHeadersOption = { "no-headers": { type: "boolean", default: false
 /** The formats of every command that prints data: a table for people, JSON or YAML for programs. */
 export const DATA_FORMATS = ["json", "yaml", "table"] as const;
 
-/** An output format; `csv` only where a command offers it (`runs show`). */
-export type Output = (typeof DATA_FORMATS)[number] | "csv";
+/**
+ * An output format; `csv` only where a command offers it (`runs show`, `incidents list`), `html`
+ * only for the page `incidents report` writes.
+ */
+export type Output = (typeof DATA_FORMATS)[number] | "csv" | "html";
 
 /** Checks `--output` against the formats this command offers, suggesting the one probably meant. */
 export function parseOutput<const F extends Output = (typeof DATA_FORMATS)[number]>(
@@ -22,7 +25,7 @@ export function parseOutput<const F extends Output = (typeof DATA_FORMATS)[numbe
   formats: readonly F[] = DATA_FORMATS as unknown as readonly F[],
 ): F {
   if ((formats as readonly string[]).includes(value)) return value as F;
-  const list = `${formats.slice(0, -1).join(", ")} or ${formats.at(-1)}`;
+  const list = formats.length > 1 ? `${formats.slice(0, -1).join(", ")} or ${formats.at(-1)}` : formats[0];
   throw new UsageError(`--output must be ${list}, got ${value}${didYouMean(value, formats)}`);
 }
 

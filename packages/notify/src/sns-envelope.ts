@@ -41,7 +41,7 @@ export function snsMessage(bodies: ProtocolBodies): string {
 /**
  * The message attributes of a publish, as SNS takes them: `audit` and `severity` (String) and
  * `kinds` (String.Array), which subscriptions filter on, and `format` (String: `digest`,
- * `incident` or `health`) for subscribers that read it. The one definition of what is sent, so
+ * `incident`, `health`, `test` or `summary`) for subscribers that read it. The one definition of what is sent, so
  * that `byteSize` counts exactly that.
  */
 export function snsAttributes(attributes: DigestMessage["attributes"]): Record<string, SnsAttribute> {

@@ -101,9 +101,9 @@ function pageMessages(
   return subset(own, shown, refs, sequence).map(toCritical);
 }
 
-/** A transition as a pager's resolve tells it: neither silenced nor inhibited. */
+/** A transition as a pager's resolve tells it: neither silenced, inhibited nor acknowledged. */
 function released(t: Transition): Transition {
-  const { silencedBy: _s, inhibitedBy: _i, ...rest } = t;
+  const { silencedBy: _s, inhibitedBy: _i, acknowledgedBy: _a, ...rest } = t;
   return rest;
 }
 

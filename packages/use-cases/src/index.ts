@@ -17,6 +17,14 @@ export {
   runDeadline,
 } from "./deadline.ts";
 export * from "./errors.ts";
+export {
+  type IncidentSummary,
+  type IncidentSummaryDeps,
+  IncidentSummaryInputSchema,
+  incidentSummary,
+  isIncidentSummaryRequest,
+  parseIncidentSummary,
+} from "./incident-summary.ts";
 export { type IngestCounts, ingestBatch, lineMessageId, type QueuedMessage } from "./ingest-applications.ts";
 export { inhibitRulesEnvSchema } from "./inhibit-config.ts";
 export {

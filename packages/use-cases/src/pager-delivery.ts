@@ -83,6 +83,13 @@ export function pagerEventFor(delivered: string): PagerEventFor {
     const [trigger, resolve] = testPagerEvents(message.notice);
     return { event: trigger, followedBy: resolve, about: "test", testId: message.notice.testId };
   }
+  if (message.kind === "summary")
+    throw new RunInputError([
+      {
+        path: "Message.schema",
+        message: "an incident summary is not for the pager: it is sent to the Alerts topic only",
+      },
+    ]);
   throw new RunInputError([
     {
       path: message.json === undefined ? "Message" : "Message.schema",

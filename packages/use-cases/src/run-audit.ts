@@ -6,7 +6,7 @@ import { RunDeadlineError, RunInputError, secretNotSet } from "./errors.ts";
 import { type AuditRunDeps, withDefaults } from "./run-deps.ts";
 import { commit, fence, NO_WRITES, NOTHING_TOLD, record, summarize, updateHealth } from "./run-finish.ts";
 import { configuredNow, flaggedByState, notConfigured, tellBaseline } from "./run-first-day.ts";
-import { readHistory } from "./run-history.ts";
+import { acknowledged, readHistory } from "./run-history.ts";
 import type { AuditRunInput } from "./run-input.ts";
 import {
   knownState,
@@ -36,7 +36,8 @@ import { digestContext, keepReport, publish, render } from "./run-tell.ts";
  * 4. Confirm: a source that can look keys up again does so for those the snapshot has and the
  *    read did not find (`confirmAbsent`); one still flagged stays, the others say how they ended.
  *    Findings that cannot be kept are left out, told once.
- * 5. Plan (pure): diff the findings against the snapshot.
+ * 5. Plan (pure): diff the findings against the snapshot; reminders of acknowledged incidents are
+ *    held back (their records, read for the history anyway, say who acknowledged them).
  * 6. Report: keep every transition under the run ID (not in a dry run).
  * 7. Render (pure) the grouped digest; a dry run returns here, with it as a preview. A baseline
  *    renders one short notice instead (counts by state, the report command).
@@ -91,7 +92,10 @@ export async function runAudit(
     const scan = leaveOut(deps, confirmed.scan);
     const leftOut = leftOutNews(scan.leftOut, state.health.leftOutTold ?? []);
     const planned = planTransitions(deps, run, scan, state, source);
-    const diff = { ...planned, transitions: withEndings(planned.transitions, endings) };
+    const ended = { ...planned, transitions: withEndings(planned.transitions, endings) };
+    // Read while the run renders and publishes; awaited first only when reminders may be acknowledged.
+    const history = readHistory(deps, run, ended, state.episodes);
+    const diff = await acknowledged(ended, history);
     const { transitions } = diff;
     const report = run.dryRun ? { stored: true } : await keepReport(deps, run, scan, transitions);
     const ctx = digestContext(deps, run, scan, source.listedWhat, report.stored, state.repeats);
@@ -117,7 +121,6 @@ export async function runAudit(
       const preview = digests.map(({ subject, message, attributes }) => ({ subject, message, attributes }));
       return { ...summarize(run, scan, diff, NOTHING_TOLD, NO_WRITES), preview };
     }
-    const history = holdBack ? undefined : readHistory(deps, run, diff, state.episodes);
     const publishing = input.notify !== false && digests.length > 0;
     if (publishing) await deps.ports.store.beginPublishing(run.audit.name, fence(run));
     const delivery =
@@ -128,7 +131,7 @@ export async function runAudit(
           : holdBack
             ? NOTHING_TOLD
             : await publish(deps, digests, report.stored);
-    const writes = holdBack || !history ? NO_WRITES : await commit(deps, run, diff, delivery, history);
+    const writes = holdBack ? NO_WRITES : await commit(deps, run, diff, delivery, history);
     if (publishing || state.repeats) await deps.ports.store.endPublishing(run.audit.name);
     const failed = delivery.refused.size;
     const ok = scan.complete && failed === 0;

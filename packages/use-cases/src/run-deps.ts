@@ -109,7 +109,8 @@ const DEFAULT_LEASE_MS = 15 * 60_000;
 // EventBridge Scheduler retries a delivery for up to 24 h: a late scheduled time is normal.
 const DEFAULT_MAX_SKEW_MS = 48 * 3_600_000;
 const DEFAULT_LEDGER_RETENTION_DAYS = 30;
-const DEFAULT_INCIDENT_RETENTION_DAYS = 90;
+/** How long incident records are kept when a stage says nothing: a summary may look back this far. */
+export const DEFAULT_INCIDENT_RETENTION_DAYS = 90;
 const DEFAULT_FLAPPING: Flapping = { windowMs: 24 * 3_600_000, after: 3 };
 
 type Defaulted =

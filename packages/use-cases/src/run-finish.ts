@@ -106,6 +106,7 @@ export function summarize(
 ): AuditRunResult {
   const { transitions } = diff;
   const inhibited = transitions.filter((t) => t.inhibitedBy).length;
+  const acknowledged = transitions.filter((t) => t.acknowledgedBy).length;
   return {
     ...emptySummary(run),
     complete: scan.complete,
@@ -129,6 +130,7 @@ export function summarize(
       failed: delivery.refused.size,
       suppressed: transitions.filter((t) => t.silencedBy).length,
       ...(inhibited ? { inhibited } : {}),
+      ...(acknowledged ? { acknowledged } : {}),
       ...(delivery.error ? { error: delivery.error } : {}),
       ...(delivery.shortened ? { shortened: delivery.shortened } : {}),
     },

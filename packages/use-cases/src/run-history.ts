@@ -12,6 +12,7 @@ import {
   type IncidentRecord,
   incidentsWithNews,
   incidentWrites,
+  withAcknowledgements,
 } from "@fleet-auditor/audit";
 import type { ResolvedDeps } from "./run-deps.ts";
 import type { Run } from "./run-state.ts";
@@ -43,6 +44,20 @@ export async function readHistory(
     });
     return undefined;
   }
+}
+
+/**
+ * The diff with its reminders of acknowledged incidents held back (`withAcknowledgements`): waits
+ * for the records only when it has reminders, the one kind an acknowledgement stops.
+ */
+export async function acknowledged(
+  diff: DiffResult,
+  history: Promise<KnownHistory | undefined>,
+): Promise<DiffResult> {
+  if (!diff.transitions.some((t) => t.kind === "reminder")) return diff;
+  const known = await history;
+  if (!known) return diff;
+  return { ...diff, transitions: withAcknowledgements(diff.transitions, known.records) };
 }
 
 /** The history the run's commit writes: its news of what was told, folded into `before`. */

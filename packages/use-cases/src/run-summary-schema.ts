@@ -63,6 +63,7 @@ export const RunSummarySchema = strictObject({
     failed: count,
     suppressed: count,
     inhibited: optional(count),
+    acknowledged: optional(count),
     error: optional(string()),
     shortened: optional(count),
   }),

@@ -1,5 +1,11 @@
 import { slackText } from "@fleet-auditor/audit";
-import { healthSlackMessage, type SlackMessage, slackMessage, testSlackMessage } from "@fleet-auditor/render";
+import {
+  healthSlackMessage,
+  type SlackMessage,
+  slackMessage,
+  summarySlackMessage,
+  testSlackMessage,
+} from "@fleet-auditor/render";
 import { inOrder } from "./in-order.ts";
 import { type MessagePlace, placeOf } from "./message-place.ts";
 import type { MessageOrder, RunLogger, SlackPoster, SlackThreads } from "./ports.ts";
@@ -23,7 +29,8 @@ export interface DeliveredMessage {
  * (`fleet-auditor.digest/v1`, the publish's `default`, which Lambda receives) as Block Kit, by
  * `slackMessage` of `@fleet-auditor/render`; a structured health notice (`fleet-auditor.health/v1`)
  * by `healthSlackMessage`; a test notice (`fleet-auditor.test/v1`, `notify test`) by
- * `testSlackMessage`, posted on its own (it has no incident); anything else (a message from another
+ * `testSlackMessage`, posted on its own (it has no incident); an incident summary
+ * (`fleet-auditor.summary/v1`) by `summarySlackMessage`, on its own too; anything else (a message from another
  * publisher) as escaped text. A message that says it is a `fleet-auditor.digest/v1` but that the
  * schema refuses (a time that is no time, a link that is not a plain `https:` URL) is refused:
  * `RunInputError` names each field (`Message.transitions.0.links.runtime`), never its value. Posted
@@ -61,6 +68,7 @@ export function slackMessageFor(delivered: string): {
   if (read.kind === "health")
     return { message: healthSlackMessage(read.notice), runId: read.notice.runId, ...placed };
   if (read.kind === "test") return { message: testSlackMessage(read.notice) };
+  if (read.kind === "summary") return { message: summarySlackMessage(read.summary) };
   const text = slackText(delivered, 2_900);
   return {
     message: {

@@ -5,6 +5,9 @@ import {
   HEALTH_V1,
   type HealthV1,
   HealthV1Schema,
+  SUMMARY_V1,
+  type SummaryV1,
+  SummaryV1Schema,
   TEST_V1,
   type TestV1,
   TestV1Schema,
@@ -17,13 +20,14 @@ export type StructuredMessage =
   | { kind: "digest"; digest: DigestV1 }
   | { kind: "health"; notice: HealthV1 }
   | { kind: "test"; notice: TestV1 }
+  | { kind: "summary"; summary: SummaryV1 }
   | { kind: "other"; json: unknown };
 
 /**
  * Reads what SNS delivered to a Lambda subscriber (the publish's `default`): a
  * `fleet-auditor.digest/v1`, a `fleet-auditor.health/v1`, a `fleet-auditor.test/v1` (`notify
- * test`), or something else (not JSON, or JSON of another publisher: `json` is undefined for text).
- * A document that says it is one of the three but that its schema refuses (a time that is no time,
+ * test`), a `fleet-auditor.summary/v1` (an incident summary), or something else (not JSON, or JSON
+ * of another publisher: `json` is undefined for text). A document that says it is one of the four but that its schema refuses (a time that is no time,
  * a link that is not a plain `https:` URL) throws `RunInputError` naming each field
  * (`Message.transitions.0.links.runtime`), never its value: read as the other kind it would be
  * shown or sent with what stands where a time or a link should.
@@ -44,6 +48,9 @@ export function structuredMessage(delivered: string): StructuredMessage {
   const test = TestV1Schema.safeParse(json);
   if (test.success) return { kind: "test", notice: test.data };
   if (claims(json, TEST_V1)) refuse(TEST_V1, test.error, json);
+  const summary = SummaryV1Schema.safeParse(json);
+  if (summary.success) return { kind: "summary", summary: summary.data };
+  if (claims(json, SUMMARY_V1)) refuse(SUMMARY_V1, summary.error, json);
   return { kind: "other", json };
 }
 

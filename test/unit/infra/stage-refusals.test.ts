@@ -27,6 +27,32 @@ describe("stages.json refuses what AWS refuses", () => {
       );
   });
 
+  it("takes an incident summary's schedule, window and time zone, and refuses a window or time zone the scheduler would not take", () => {
+    for (const incidentSummary of [
+      true,
+      {},
+      { schedule: "cron(0 8 ? * MON *)", since: "7d", timezone: "Europe/Berlin" },
+      { schedule: "rate(1 day)", since: "24h" },
+      { since: "90d" },
+    ])
+      expect(problems({ incidentSummary }), JSON.stringify(incidentSummary)).toEqual([]);
+    expect(problems({ incidentSummary: false })).toEqual([
+      'stages.prod.incidentSummary: expected true, or { "schedule", "since", "timezone" }',
+    ]);
+    expect(problems({ incidentSummary: { since: "7 days" } })).toEqual([
+      'stages.prod.incidentSummary.since: expected a window such as "7d" or "24h"',
+    ]);
+    for (const incidentSummary of [
+      { schedule: "weekly" },
+      { schedule: "rate(15 minutes)" },
+      { timezone: "CEST" },
+      { sinse: "7d" },
+    ])
+      expect(problems({ incidentSummary }).join("\n"), JSON.stringify(incidentSummary)).toMatch(
+        /^stages\.prod\.incidentSummary/,
+      );
+  });
+
   it("takes an IANA time zone the runtime knows, and refuses one it does not", () => {
     for (const timezone of ["Europe/Berlin", "UTC", "America/New_York"])
       expect(problems({ schedules: { enabled: true, timezone } }), timezone).toEqual([]);
