@@ -43,6 +43,7 @@ export default $config({
     const { failuresQueue } = await import("./infra/failures.ts");
     const { incidentSummaryScheduling } = await import("./infra/incident-summary.ts");
     const { pagerFunction } = await import("./infra/pager.ts");
+    const { pagerDutyWebhookFunction } = await import("./infra/pagerduty-webhook.ts");
     const { auditScheduling } = await import("./infra/scheduling.ts");
     const { kebSecrets } = await import("./infra/secrets.ts");
     const { slackFunction } = await import("./infra/slack.ts");
@@ -95,6 +96,19 @@ export default $config({
         : undefined;
     if (settings.pagerDuty)
       pagerFunction({ critical: t.critical, auditTable: table, failures, protectedStage, alarm });
+    const webhook = typeof settings.pagerDuty === "object" ? settings.pagerDuty.webhook : undefined;
+    // Where PagerDuty's webhook subscription delivers (docs/deploy.md#pagerduty-webhook).
+    const pagerDutyWebhookUrl = webhook
+      ? pagerDutyWebhookFunction({
+          webhook,
+          auditTable: table,
+          incidents: t.incidents,
+          critical: t.critical,
+          protectedStage,
+          reserveConcurrency: settings.reservedConcurrency !== false,
+          alarm,
+        })
+      : undefined;
     const schedules = auditScheduling({
       settings,
       functions: { audit, applicationsAudit: app.audit },
@@ -131,6 +145,7 @@ export default $config({
       ...(slackActions
         ? { slackActionsUrl: slackActions.url, slackSigningSecret: slackActions.signingSecret.arn }
         : {}),
+      ...(pagerDutyWebhookUrl ? { pagerDutyWebhookUrl } : {}),
     };
   },
 });

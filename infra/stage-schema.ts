@@ -381,7 +381,29 @@ export const StageSettingsSchema = z.strictObject({
     ])
     .optional()
     .describe("The Slack function on the Incidents topic: an incoming webhook, or a bot that threads."),
-  pagerDuty: z.boolean().optional().describe("The PagerDuty function on the Critical topic."),
+  pagerDuty: z
+    .union([
+      z.boolean(),
+      z.strictObject({
+        webhook: z
+          .strictObject({
+            serviceId: z
+              .string()
+              .regex(/^[A-Za-z0-9]{1,32}$/, "expected a PagerDuty service ID such as PF9KMXH")
+              .describe(
+                "The PagerDuty service the routing key's integration belongs to (PAGERDUTY_SERVICE_ID): incidents of any other service are refused.",
+              ),
+          })
+          .optional()
+          .describe(
+            "PagerDuty back to the auditor: a v3 webhook subscription's deliveries (incident acknowledged, unacknowledged, resolved) reach a function URL of their own, verified by their signature (docs/deploy.md#pagerduty-webhook).",
+          ),
+      }),
+    ])
+    .optional()
+    .describe(
+      "The PagerDuty function on the Critical topic: true, or an object (the pager too) with its `webhook`.",
+    ),
   schedules: SchedulesSchema.optional(),
   incidentSummary: IncidentSummarySchema.optional(),
 });

@@ -38,3 +38,7 @@ export const PAGER_MANAGED_SECRETS = { PAGERDUTY_ROUTING_KEY: "PagerDutyRoutingK
 
 /** The Slack actions function's signing secret (the Slack app's), in Secrets Manager. */
 export const SLACK_ACTIONS_MANAGED_SECRETS = { SLACK_SIGNING_SECRET: "SlackSigningSecret" } as const;
+/** The PagerDuty webhook function's v3 webhook subscription signing secret, in Secrets Manager. */
+export const PAGERDUTY_WEBHOOK_MANAGED_SECRETS = {
+  PAGERDUTY_WEBHOOK_SECRET: "PagerDutyWebhookSecret",
+} as const;

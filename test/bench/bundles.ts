@@ -54,6 +54,13 @@ export const FUNCTIONS: Record<string, { env: Record<string, string> }> = {
       CRITICAL_TOPIC_ARN: "arn:aws:sns:eu-central-1:123456789012:critical",
     },
   },
+  "pagerduty-webhook": {
+    env: {
+      PAGERDUTY_WEBHOOK_SECRET: "bench-secret",
+      PAGERDUTY_SERVICE_ID: "PBENCH1",
+      AUDIT_TABLE: "bench-audit",
+    },
+  },
 };
 
 /**

@@ -3,12 +3,14 @@ import { applicationTraffic } from "@fleet-auditor/keb-kubeedge-sim";
 import { ensureTable, statusTableDefinition } from "@fleet-auditor/store";
 import { beforeAll, describe, expect, inject, it } from "vitest";
 import { useDynamo } from "../helpers/dynamo.ts";
+import { PAGERDUTY_WEBHOOK_SECRET, pagerDutyDelivery } from "../helpers/fake-pagerduty.ts";
 import { invokeInProcess } from "../helpers/function-process.ts";
+import { functionUrlEvent } from "../helpers/function-url-event.ts";
 import { useKebSimulator } from "../helpers/keb.ts";
 import { emulatorEnv, recentHour } from "../helpers/lambda.ts";
 import { useSns } from "../helpers/sns.ts";
 import { sqsEvent } from "../helpers/sqs-event.ts";
-import { recordSstConfig } from "../helpers/sst-stand-ins.ts";
+import { recordSstConfig, TELLS } from "../helpers/sst-stand-ins.ts";
 
 // An alarm on a metric nobody prints never fires: it sits in OK (missing data is "not
 // breaching") or, for NotRunning, in ALARM for ever. CloudWatch matches a metric by namespace,
@@ -58,8 +60,13 @@ const signature = (namespace: string, metric: string, dimensions: Record<string,
 describe("the stack's alarms and the metrics the handlers print", () => {
   it("every FleetAuditor alarm watches a metric, with its exact dimensions, that a bundled handler prints", async () => {
     const prod = await recordSstConfig("prod");
-    const alarms = prod
-      .of("aws.cloudwatch.MetricAlarm")
+    // And the alarms of a stage with PagerDuty's webhook back (not in the landscape's stages).
+    const webhook = await recordSstConfig("prod", {
+      stages: {
+        stages: { prod: { protected: true, ...TELLS, pagerDuty: { webhook: { serviceId: "PAMTEST" } } } },
+      },
+    });
+    const alarms = [...prod.of("aws.cloudwatch.MetricAlarm"), ...webhook.of("aws.cloudwatch.MetricAlarm")]
       .filter((a) => a.args.namespace === "FleetAuditor")
       .map((a) => ({
         name: a.name,
@@ -69,7 +76,7 @@ describe("the stack's alarms and the metrics the handlers print", () => {
           (a.args.dimensions ?? {}) as Record<string, unknown>,
         ),
       }));
-    // The audits' NotRunning, IncompleteScans and PublishFailures, and the ingest's Failed.
+    // The audits' NotRunning, IncompleteScans and PublishFailures, the ingest's Failed, the webhook's Refused.
     expect(alarms.length).toBeGreaterThanOrEqual(10);
 
     const aws = {
@@ -100,6 +107,16 @@ describe("the stack's alarms and the metrics the handlers print", () => {
         { ...aws, STATUS_TABLE: "am-status" },
       ),
     ]);
+    // A forged PagerDuty delivery, refused (it exits 0: a 401 is an answer, not a failure).
+    const forged = pagerDutyDelivery({ secrets: ["forger"] });
+    runs.push(
+      await invokeInProcess(bundles["pagerduty-webhook"] as string, functionUrlEvent(forged), {
+        ...aws,
+        PAGERDUTY_WEBHOOK_SECRET,
+        PAGERDUTY_SERVICE_ID: "PAMTEST",
+        AUDIT_TABLE: "am-audit",
+      }),
+    );
     for (const run of runs) expect(run.code, run.logs).toBe(0);
     const printed = new Set(runs.flatMap((r) => published(r.logs)));
     expect(printed.size).toBeGreaterThan(0);

@@ -2,11 +2,18 @@ import { applicationTraffic } from "@fleet-auditor/keb-kubeedge-sim";
 import { ensureTable, statusTableDefinition } from "@fleet-auditor/store";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { useDynamo } from "../helpers/dynamo.ts";
-import { PAGERDUTY_ROUTING_KEY, useFakePagerDuty } from "../helpers/fake-pagerduty.ts";
+import {
+  PAGERDUTY_ROUTING_KEY,
+  PAGERDUTY_SERVICE_ID,
+  PAGERDUTY_WEBHOOK_SECRET,
+  pagerDutyDelivery,
+  useFakePagerDuty,
+} from "../helpers/fake-pagerduty.ts";
 import { useFakeSecretsManager } from "../helpers/fake-secrets-manager.ts";
 import { useFakeSlack } from "../helpers/fake-slack.ts";
 import { useFakeSlackApi } from "../helpers/fake-slack-api.ts";
 import { useFaultProxy } from "../helpers/fault-proxy.ts";
+import { functionUrlEvent } from "../helpers/function-url-event.ts";
 import { failing, Landscape } from "../helpers/incident-landscape.ts";
 import { useKebSimulator } from "../helpers/keb.ts";
 import { emulatorEnv, fakeContext, recentHour, withEnv } from "../helpers/lambda.ts";
@@ -14,9 +21,9 @@ import { incidentText } from "../helpers/pager-messages.ts";
 import {
   blockActions,
   CHANNEL,
-  functionUrlEvent,
   SIGNING_SECRET,
   signedClick,
+  functionUrlEvent as slackUrlEvent,
   TEAM,
 } from "../helpers/slack-clicks.ts";
 import { useSns } from "../helpers/sns.ts";
@@ -177,6 +184,44 @@ function leadingKeys(f: Declared): RegExp[] {
 }
 
 describe("the IAM contract", () => {
+  // First: no request another test started can still be on the wire.
+  it("the PagerDuty webhook function reads its own secret and nothing else for a request it refuses", async () => {
+    const config = await recordSstConfig("dev", {
+      stages: { stages: { dev: { pagerDuty: { webhook: { serviceId: PAGERDUTY_SERVICE_ID } } } } },
+    });
+    const webhook = config.named("sst.aws.Function", "PagerDutyWebhook");
+    const before = mark();
+    const handler = await handlerOf("pagerduty-webhook", {
+      PAGERDUTY_WEBHOOK_SECRET_ARN: secretGiven(
+        webhook,
+        "PAGERDUTY_WEBHOOK_SECRET_ARN",
+        PAGERDUTY_WEBHOOK_SECRET,
+      ),
+      PAGERDUTY_SERVICE_ID,
+      AUDIT_TABLE: "iam-audit",
+      INCIDENT_TOPIC_ARN: incidentsArn,
+      CRITICAL_TOPIC_ARN: criticalArn,
+    });
+    const d = pagerDutyDelivery();
+    const refused = [
+      functionUrlEvent(pagerDutyDelivery({ secrets: ["forged"] })),
+      functionUrlEvent({ ...d, body: d.body.replace("incident", "incidenT") }),
+      functionUrlEvent(pagerDutyDelivery({ serviceId: "POTHER1" })),
+      functionUrlEvent(pagerDutyDelivery({ occurredAt: new Date(Date.now() - 3_600_000) })),
+    ];
+    for (const event of refused)
+      expect(
+        ((await handler(event, fakeContext())) as { statusCode: number }).statusCode,
+      ).toBeGreaterThanOrEqual(400);
+    const sent = requestsSince(before);
+    // Its secret (cached, and afresh after a forgery), granted; no table, no topic.
+    expect(sent.length).toBeGreaterThan(0);
+    expect([...new Set(sent)]).toEqual([
+      expect.stringMatching(/^secretsmanager:GetSecretValue on .*\/PagerDutyWebhookSecret-/),
+    ]);
+    expect(needed(webhook, sent).filter((n) => n.endsWith("(not granted)"))).toEqual([]);
+  });
+
   it("the audit function of a password-grant stage reads its password, and no client secret", async () => {
     const config = await recordSstConfig("dev", {
       stages: { stages: { dev: { keb: { grant: "password" } } } },
@@ -445,10 +490,7 @@ describe("the IAM contract", () => {
       signedClick(click, { at: Math.floor(Date.now() / 1000) - 3_600 }),
       signedClick(blockActions({ responseUrl: `${slackApi.api.apiUrl}/x`, team: "T0ELSEWHERE" })),
     ]) {
-      const answer = (await actions(
-        functionUrlEvent(request),
-        fakeContext("fleet-auditor-slack-actions"),
-      )) as {
+      const answer = (await actions(slackUrlEvent(request), fakeContext("fleet-auditor-slack-actions"))) as {
         statusCode: number;
       };
       expect([401, 403]).toContain(answer.statusCode);

@@ -1,4 +1,4 @@
-import { randomUUID } from "node:crypto";
+import { createHmac, randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import { answerFault, type HttpFault } from "./http-fault.ts";
 import { forTheFile, onLoopback } from "./loopback.ts";
@@ -6,8 +6,12 @@ import { forTheFile, onLoopback } from "./loopback.ts";
 // A PagerDuty Events API v2 on loopback: `POST /v2/enqueue` refused as PagerDuty refuses an
 // invalid event (400 `{ status: "invalid event", message, errors }`), and alerts kept by dedup
 // key as PagerDuty keeps them: a trigger opens an alert or is added to the one open under its
-// key, a resolve closes it, a trigger after the resolve opens a new one, and a resolve with no
-// alert open is accepted and changes nothing.
+// key (an acknowledged one stays acknowledged), an acknowledge acknowledges the open one, a
+// resolve closes it, a trigger after the resolve opens a new one, and an acknowledge or a resolve
+// with no alert open is accepted and changes nothing.
+//
+// And PagerDuty's v3 webhooks back (`pagerDutyDelivery`): a delivery as PagerDuty sends one,
+// signed as its developer docs ("Verifying Signatures") say.
 
 /** The routing key the stand-in takes: 32 characters, as PagerDuty's, searched for in logs. */
 export const PAGERDUTY_ROUTING_KEY = "R0uT1nGkEysEcReT0123456789abcdef";
@@ -25,6 +29,8 @@ interface FakeAlert {
   status: "triggered" | "acknowledged" | "resolved";
   /** The trigger that opened it and every trigger added to it since, in order. */
   triggers: Array<Record<string, unknown>>;
+  /** Every event action applied to it, in order (`trigger` first). */
+  actions: Array<"trigger" | "acknowledge" | "resolve">;
 }
 
 /** An event as the stand-in saw it, taken or not. */
@@ -103,10 +109,19 @@ async function startFakePagerDuty(): Promise<FakePagerDuty> {
     const key = e.dedup_key ?? randomUUID().replace(/-/g, "");
     const alert = open(key);
     if (e.event_action === "trigger") {
-      if (alert) alert.triggers.push(event as Record<string, unknown>);
-      else alerts.push({ dedupKey: key, status: "triggered", triggers: [event as Record<string, unknown>] });
+      if (alert) {
+        alert.triggers.push(event as Record<string, unknown>);
+        alert.actions.push("trigger");
+      } else
+        alerts.push({
+          dedupKey: key,
+          status: "triggered",
+          triggers: [event as Record<string, unknown>],
+          actions: ["trigger"],
+        });
     } else if (alert) {
       alert.status = e.event_action === "resolve" ? "resolved" : "acknowledged";
+      alert.actions.push(e.event_action as "acknowledge" | "resolve");
     }
     answer(202, { status: "success", message: "Event processed", dedup_key: key }, event);
   };
@@ -182,4 +197,112 @@ function payloadProblems(payload: unknown): string[] {
   if (payload.custom_details !== undefined && !isObj(payload.custom_details))
     out.push("'payload.custom_details' must be an object");
   return out;
+}
+
+// PagerDuty's v3 webhooks, as its developer docs describe them ("v3 Overview", "Verifying
+// Signatures", "Behavior"): a POST whose JSON body is one `event` (`id`, `event_type`,
+// `resource_type`, `occurred_at`, `agent`, `client`, `data`: an incident for incident events),
+// with the headers `Content-Type: application/json`, `User-Agent: PagerDuty-Webhook/V3.0`,
+// `X-Webhook-Id` (the same for each retry of a delivery), `X-Webhook-Subscription` and
+// `X-PagerDuty-Signature`: "computed as an HMAC of the payload body using a SHA-256 hash
+// function. This is performed for each signing secret and the results are concatenated using
+// comma separation", each `v1=<hex>`.
+
+/** The webhook subscription's signing secret the tests use (PagerDuty's are 64 characters). */
+export const PAGERDUTY_WEBHOOK_SECRET = "whsecRETpagerduty0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJ";
+/** The PagerDuty service the stage's incidents are paged on. */
+export const PAGERDUTY_SERVICE_ID = "PF9KMXH";
+
+/** A webhook delivery as PagerDuty sends it: its headers (names as sent) and its raw body. */
+export interface PagerDutyDelivery {
+  headers: Record<string, string>;
+  body: string;
+}
+
+interface DeliveryOptions {
+  /** `incident.acknowledged` by default; `pagey.ping` is the test event PagerDuty sends. */
+  eventType?: string;
+  /** The incident's `incident_key`: the Events API v2 `dedup_key` that opened it; null: none. */
+  incidentKey?: string | null;
+  serviceId?: string;
+  /** Who did it: a user by default; null, as PagerDuty sends for some events. */
+  agent?: { id: string; summary: string; type?: string } | null;
+  /** When it happened (`occurred_at`); now by default. */
+  occurredAt?: Date;
+  eventId?: string;
+  /** The secrets it signs with: two during a rotation, each giving one `v1=` signature. */
+  secrets?: readonly string[];
+}
+
+/** One v3 webhook delivery of an incident event (or PagerDuty's `pagey.ping`), signed as PagerDuty signs it. */
+export function pagerDutyDelivery(options: DeliveryOptions = {}): PagerDutyDelivery {
+  const eventType = options.eventType ?? "incident.acknowledged";
+  const serviceId = options.serviceId ?? PAGERDUTY_SERVICE_ID;
+  const agent =
+    options.agent === undefined
+      ? { id: "PLH1HKV", summary: "Alice Oncall", type: "user_reference" }
+      : options.agent;
+  const eventId = options.eventId ?? randomUUID();
+  const incident = {
+    id: "PGR0VU2",
+    type: "incident",
+    self: "https://api.pagerduty.com/incidents/PGR0VU2",
+    html_url: "https://acme.pagerduty.com/incidents/PGR0VU2",
+    number: 2,
+    status:
+      { "incident.resolved": "resolved", "incident.acknowledged": "acknowledged" }[eventType] ?? "triggered",
+    incident_key: options.incidentKey === undefined ? "inc-AAAAAAAAAAAAAAAAAAAAAAAA" : options.incidentKey,
+    created_at: "2026-11-30T06:00:00Z",
+    title: "[e2e] failing: 2 runtimes",
+    service: {
+      html_url: `https://acme.pagerduty.com/services/${serviceId}`,
+      id: serviceId,
+      self: `https://api.pagerduty.com/services/${serviceId}`,
+      summary: "fleet-auditor",
+      type: "service_reference",
+    },
+    assignees: [],
+    escalation_policy: { id: "PUS0KTE", summary: "Default", type: "escalation_policy_reference" },
+    teams: [],
+    priority: null,
+    urgency: "high",
+    conference_bridge: null,
+    resolve_reason: null,
+  };
+  const ping = { message: "Hello from your friend Pagey!", type: "ping" };
+  const event = {
+    event: {
+      id: eventId,
+      event_type: eventType,
+      resource_type: eventType.startsWith("incident.") ? "incident" : "pagey",
+      occurred_at: (options.occurredAt ?? new Date()).toISOString(),
+      agent: agent
+        ? {
+            html_url: `https://acme.pagerduty.com/users/${agent.id}`,
+            id: agent.id,
+            self: `https://api.pagerduty.com/users/${agent.id}`,
+            summary: agent.summary,
+            type: agent.type ?? "user_reference",
+          }
+        : null,
+      client: agent ? { name: "PagerDuty" } : null,
+      data: eventType.startsWith("incident.") ? incident : ping,
+    },
+  };
+  const body = JSON.stringify(event);
+  return {
+    headers: {
+      "Content-Type": "application/json",
+      "User-Agent": "PagerDuty-Webhook/V3.0",
+      "X-Webhook-Id": randomUUID(),
+      "X-Webhook-Subscription": "PXSUIZH",
+      "X-PagerDuty-Signature": signatureHeader(body, options.secrets ?? [PAGERDUTY_WEBHOOK_SECRET]),
+    },
+    body,
+  };
+}
+
+/** `X-PagerDuty-Signature` for a body: `v1=<hex HMAC-SHA256>` per secret, comma-separated. */
+export function signatureHeader(body: string | Buffer, secrets: readonly string[]): string {
+  return secrets.map((s) => `v1=${createHmac("sha256", s).update(body).digest("hex")}`).join(",");
 }

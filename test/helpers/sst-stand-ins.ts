@@ -83,6 +83,8 @@ export async function recordSstConfig(stage: string, options: RecordOptions = {}
     return {
       name: `${$app()}-${name}`,
       arn: `arn:aws:lambda:${REGION}:${ACCOUNT}:function:${$app()}-${name}`,
+      // A function URL's endpoint, as Lambda makes one, when the function asks for it.
+      ...(args.url ? { url: `https://${name.toLowerCase()}-url-id.lambda-url.${REGION}.on.aws/` } : {}),
     };
   };
   const $app = () => `fleet-auditor-${stage}`;

@@ -12,6 +12,7 @@ import {
   ApplicationsEnvSchema,
   BATCH_DEADLINE_MARGIN_MS,
   isIncidentSummaryRequest,
+  PagerDutyWebhookEnvSchema,
   PagerEnvSchema,
   parseIncidentSummary,
   parseRunInput,
@@ -26,6 +27,7 @@ import {
   AUDIT_MANAGED_SECRETS,
   AUDIT_SECRETS,
   PAGER_MANAGED_SECRETS,
+  PAGERDUTY_WEBHOOK_MANAGED_SECRETS,
   SLACK_ACTIONS_MANAGED_SECRETS,
   SLACK_MANAGED_SECRETS,
 } from "../../functions/lib/secrets.ts";
@@ -87,6 +89,11 @@ const FUNCTIONS: Record<
     schema: SlackActionsEnvSchema,
     secrets: {},
     managed: SLACK_ACTIONS_MANAGED_SECRETS,
+  },
+  "functions/pagerduty-webhook.handler": {
+    schema: PagerDutyWebhookEnvSchema,
+    secrets: {},
+    managed: PAGERDUTY_WEBHOOK_MANAGED_SECRETS,
   },
 };
 
@@ -435,6 +442,72 @@ describe("sst.config.ts wiring", () => {
       "arn:aws:sns:eu-central-1:123456789012:fleet-auditor-prod-Critical",
       "arn:aws:sns:eu-central-1:123456789012:fleet-auditor-prod-Ops",
     ]);
+  });
+
+  it("puts the PagerDuty webhook behind a public function URL only on a stage whose pagerDuty names a webhook, with the grants the acknowledgement core needs", async () => {
+    const pagerOnly = await recordSstConfig("prod", {
+      stages: { stages: { prod: { protected: true, ...TELLS, pagerDuty: true } } },
+    });
+    expect(functions(pagerOnly).map((f) => f.name)).not.toContain("PagerDutyWebhook");
+    expect(pagerOnly.outputs.pagerDutyWebhookUrl).toBeUndefined();
+    const prod = await recordSstConfig("prod", {
+      stages: {
+        stages: { prod: { protected: true, ...TELLS, pagerDuty: { webhook: { serviceId: "PF9KMXH" } } } },
+      },
+    });
+    expect(all(prod, true)).toEqual([]);
+    const names = functions(prod).map((f) => f.name);
+    expect(names).toContain("Pager");
+    const secret =
+      "arn:aws:secretsmanager:eu-central-1:123456789012:secret:fleet-auditor/prod/PagerDutyWebhookSecret-AbC123";
+    const table = "arn:aws:dynamodb:eu-central-1:123456789012:table/fleet-auditor-prod-AuditTable";
+    const topic = (name: string) => `arn:aws:sns:eu-central-1:123456789012:fleet-auditor-prod-${name}`;
+    const webhook = prod.named("sst.aws.Function", "PagerDutyWebhook");
+    // Its own URL, not a topic's subscriber; anyone may call it (the signature is the check), no
+    // browser (no CORS), and its concurrency is bounded.
+    expect(webhook.subscribedTo).toBeUndefined();
+    expect(webhook.args).toMatchObject({
+      handler: "functions/pagerduty-webhook.handler",
+      url: { authorization: "none", cors: false },
+      concurrency: { reserved: 2 },
+      permissions: [
+        { actions: ["secretsmanager:GetSecretValue"], resources: [secret] },
+        {
+          actions: [
+            "dynamodb:GetItem",
+            "dynamodb:PutItem",
+            "dynamodb:UpdateItem",
+            "dynamodb:Query",
+            "dynamodb:BatchGetItem",
+          ],
+          resources: [table],
+        },
+        { actions: ["sns:Publish"], resources: [topic("Incidents"), topic("Critical")] },
+      ],
+      environment: {
+        PAGERDUTY_WEBHOOK_SECRET_ARN: secret,
+        PAGERDUTY_SERVICE_ID: "PF9KMXH",
+        AUDIT_TABLE: "fleet-auditor-prod-AuditTable",
+        INCIDENT_TOPIC_ARN: topic("Incidents"),
+        CRITICAL_TOPIC_ARN: topic("Critical"),
+      },
+    });
+    // No other grant: nothing else of the stage is reachable from the URL.
+    expect(webhook.args.permissions).toHaveLength(3);
+    expect(prod.outputs.pagerDutyWebhookUrl).toMatch(/^https:\/\/.+\.lambda-url\./);
+    const refused = prod.of("aws.cloudwatch.MetricAlarm").find((a) => a.name === "PagerDutyWebhookRefused");
+    expect(refused?.args).toMatchObject({
+      namespace: "FleetAuditor",
+      metricName: "Refused",
+      dimensions: { service: "pagerduty-webhook" },
+      threshold: 0,
+      comparisonOperator: "GreaterThanThreshold",
+    });
+    await expect(
+      recordSstConfig("prod", {
+        stages: { stages: { prod: { pagerDuty: { webhook: { serviceId: "P 1" } } } } },
+      }),
+    ).rejects.toThrow(/stages\.prod\.pagerDuty.*: /s);
   });
 
   it("declares byNodeId only on a stage that asks for it and the retiring status indexes only on one that keeps them, and the cost bench prices what is declared", async () => {

@@ -43,6 +43,7 @@ export {
 } from "./notify-test.ts";
 export { PagerEnvSchema } from "./pager-config.ts";
 export { deliverToPager, pagerEventFor } from "./pager-delivery.ts";
+export { type PagerDutyWebhookEnv, PagerDutyWebhookEnvSchema } from "./pagerduty-webhook-config.ts";
 export type { AuditSource, Confirmed, MessageOrder, RunLogger, SlackPoster, SlackThreads } from "./ports.ts";
 export { PROXY_VARIABLES, proxyFrom } from "./proxy-env.ts";
 export { type RouteSetting, RoutesJsonSchema } from "./route-config.ts";
