@@ -43,7 +43,8 @@ describe("fleet-auditor completion", () => {
     expect(complete("silences", "add", "--f")).toEqual(["--for", "--force"]);
     expect(complete("run", "--dr")).toEqual(["--dry-run"]);
     expect(complete("inc")).toEqual(["incidents"]);
-    expect(complete("incidents", "")).toEqual(["list", "show", "stats", "report"]);
+    expect(complete("incidents", "")).toEqual(["list", "show", "stats", "report", "ack", "unack"]);
+    expect(complete("incidents", "ack", "--")).toEqual(["--state-dir", "--by", "--comment", "--help"]);
     expect(complete("incidents", "stats", "--f")).toEqual(["--flapping"]);
     expect(complete("incidents", "show", "--")).toEqual(["--state-dir", "--output", "--help"]);
     expect(complete("completion", "")).toEqual(["bash", "zsh"]);

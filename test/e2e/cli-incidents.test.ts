@@ -1,4 +1,4 @@
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { IncidentRecord, IncidentStats } from "@fleet-auditor/audit";
@@ -230,7 +230,7 @@ describe("fleet-auditor incidents", () => {
     expect(missing).toMatchObject({ code: 1, stdout: "" });
     expect(missing.stderr).toBe(`fleet-auditor: no incident inc-nope in the embedded store in ${dir}\n`);
     const refused: Array<[string[], string]> = [
-      [["incidents"], "incidents needs a command: list, show, stats, report"],
+      [["incidents"], "incidents needs a command: list, show, stats, report, ack, unack"],
       [["incidents", "lst"], "unknown incidents command lst; did you mean list?"],
       [["incidents", "show"], "incidents show needs a KEY"],
       [["incidents", "list", "--since", "soon"], "--since soon: expected an ISO time or a duration"],
@@ -254,5 +254,43 @@ describe("fleet-auditor incidents", () => {
       expect(out.code, args.join(" ")).toBe(1);
       expect(out.stderr).toContain(message);
     }
+  });
+  it("acknowledges an open incident once, tells it in the outbox, shows who, and takes it back", async () => {
+    const [open] = await list("--open");
+    const key = open?.key as string;
+    const ack = await cli([
+      "incidents",
+      "ack",
+      key,
+      "--by",
+      "alice",
+      "--comment",
+      "on it",
+      "--state-dir",
+      dir,
+    ]);
+    expect(ack.code, ack.stderr).toBe(0);
+    expect(ack.stdout).toBe(
+      `incident ${key} acknowledged; told: messages appended to ${join(dir, "outbox.jsonl")}\n`,
+    );
+    const again = await cli(["incidents", "ack", key, "--by", "bob", "--state-dir", dir]);
+    expect(again.stdout).toBe(`incident ${key} was acknowledged already: nothing changed\n`);
+    const shown = JSON.parse(
+      (await cli(["incidents", "show", key, "--state-dir", dir, "-o", "json"])).stdout,
+    );
+    expect(shown.record.acknowledged).toMatchObject({ by: "alice", comment: "on it" });
+    expect(shown.events.at(-1)).toMatchObject({ what: ["acknowledged"], by: "alice" });
+    const outbox = readFileSync(join(dir, "outbox.jsonl"), "utf8");
+    expect(outbox).toContain(`Incident ${key} acknowledged by alice: on it.`);
+    const unack = await cli(["incidents", "unack", key, "--by", "alice", "--state-dir", dir]);
+    expect(unack.stdout).toContain(`incident ${key} no longer acknowledged`);
+    const gone = await cli(["incidents", "ack", "inc-nope", "--state-dir", dir]);
+    expect(gone).toMatchObject({ code: 1, stdout: "" });
+    expect(gone.stderr).toBe(`fleet-auditor: no open incident inc-nope in the embedded store in ${dir}\n`);
+    const ended = (await list()).find((r) => r.endedAt);
+    expect((await cli(["incidents", "ack", ended?.key as string, "--state-dir", dir])).code).toBe(1);
+    expect((await cli(["incidents", "ack", key, "-o", "json", "--state-dir", dir])).stderr).toContain(
+      "incidents ack does not take --output",
+    );
   });
 });

@@ -182,9 +182,21 @@ export async function openRuns(
 export async function openIncidents(
   stateDir: string,
   env: CliEnv,
-): Promise<{ history: DynamoIncidentHistory; description: string; close(): Promise<void> }> {
+): Promise<{
+  history: DynamoIncidentHistory;
+  store: DynamoAuditStore;
+  silences: DynamoSilenceStore;
+  description: string;
+  close(): Promise<void>;
+}> {
   const table = await openTable(stateDir, env.AUDIT_TABLE, "audit");
-  return { history: new DynamoIncidentHistory(table), description: table.description, close: table.close };
+  return {
+    history: new DynamoIncidentHistory(table),
+    store: new DynamoAuditStore(table),
+    silences: new DynamoSilenceStore(table),
+    description: table.description,
+    close: table.close,
+  };
 }
 
 /**
