@@ -20,6 +20,8 @@ const CONCURRENCY = 2;
 export function pagerDutyWebhookFunction(deps: {
   webhook: { serviceId: string };
   auditTable: sst.aws.Dynamo;
+  /** The landscape's name, as the audit functions have it (`landscapeOf`): the incident's thread is named by it. */
+  landscape: string;
   incidents: sst.aws.SnsTopic;
   critical: sst.aws.SnsTopic;
   protectedStage: boolean;
@@ -62,6 +64,7 @@ export function pagerDutyWebhookFunction(deps: {
       AUDIT_TABLE: deps.auditTable.name,
       INCIDENT_TOPIC_ARN: deps.incidents.arn,
       CRITICAL_TOPIC_ARN: deps.critical.arn,
+      LANDSCAPE: deps.landscape,
     },
   } satisfies sst.aws.FunctionArgs;
   const fn = new sst.aws.Function("PagerDutyWebhook", args);

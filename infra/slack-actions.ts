@@ -19,6 +19,8 @@ export function slackActionsFunction(deps: {
   channel: string;
   teamId: string;
   auditTable: sst.aws.Dynamo;
+  /** The landscape's name, as the audit functions have it (`landscapeOf`): the incident's thread is named by it. */
+  landscape: string;
   incidents: sst.aws.SnsTopic;
   critical: sst.aws.SnsTopic;
   protectedStage: boolean;
@@ -57,6 +59,7 @@ export function slackActionsFunction(deps: {
       AUDIT_TABLE: deps.auditTable.name,
       INCIDENT_TOPIC_ARN: deps.incidents.arn,
       CRITICAL_TOPIC_ARN: deps.critical.arn,
+      LANDSCAPE: deps.landscape,
     },
   } satisfies sst.aws.FunctionArgs;
   const fn = new sst.aws.Function("SlackActions", args);

@@ -48,7 +48,11 @@ interface Incident {
   key: string;
   threadId: string;
   page: string;
-  post: { ts: string; text: string; blocks: Array<{ type: string; block_id?: string; elements?: unknown[] }> };
+  post: {
+    ts: string;
+    text: string;
+    blocks: Array<{ type: string; block_id?: string; elements?: unknown[] }>;
+  };
 }
 
 function incidentOf(told: Told, instanceID: string): Incident {
@@ -94,7 +98,8 @@ const webhook = (delivery: PagerDutyDelivery): Promise<UrlAnswer> =>
   pagerDutyWebhook(deliveryEvent(delivery));
 const alertOf = (page: string) => pd.pagerduty.alerts.find((a) => a.dedupKey === page);
 const history = () => new DynamoIncidentHistory({ client: dynamo.db.client, tableName: TABLE });
-const acknowledgedBy = async (key: string) => (await history().findIncident(["failing"], key))?.record.acknowledged;
+const acknowledgedBy = async (key: string) =>
+  (await history().findIncident(["failing"], key))?.record.acknowledged;
 
 let incidents: { a: Incident; b: Incident; c: Incident; d: Incident };
 

@@ -1,7 +1,7 @@
+import { pathToFileURL } from "node:url";
 import type { RunSummary } from "@fleet-auditor/audit";
 import type { SimulatorOptions } from "@fleet-auditor/keb-kubeedge-sim";
 import { type DigestV1, DigestV1Schema } from "@fleet-auditor/render";
-import { pathToFileURL } from "node:url";
 import type { Context } from "aws-lambda";
 import { afterAll, beforeAll, expect, inject, vi } from "vitest";
 import { useDynamo } from "./dynamo.ts";

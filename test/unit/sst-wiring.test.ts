@@ -490,6 +490,7 @@ describe("sst.config.ts wiring", () => {
         AUDIT_TABLE: "fleet-auditor-prod-AuditTable",
         INCIDENT_TOPIC_ARN: topic("Incidents"),
         CRITICAL_TOPIC_ARN: topic("Critical"),
+        LANDSCAPE: "prod",
       },
     });
     // No other grant: nothing else of the stage is reachable from the URL.
@@ -802,6 +803,8 @@ describe("sst.config.ts wiring", () => {
       AUDIT_TABLE: "fleet-auditor-prod-AuditTable",
       INCIDENT_TOPIC_ARN: topic("Incidents"),
       CRITICAL_TOPIC_ARN: topic("Critical"),
+      // As the audit functions have it: Chatbot threads an incident's messages by it.
+      LANDSCAPE: "prod",
     });
     // The bot puts the buttons on its messages; the URL and the secret are the stage's outputs.
     expect(buttons.named("sst.aws.Function", "Slack").args.environment).toMatchObject({
