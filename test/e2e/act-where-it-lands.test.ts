@@ -2,14 +2,17 @@ import { ActionV1Schema, type DigestV1 } from "@fleet-auditor/render";
 import { DynamoIncidentHistory, DynamoSilenceStore } from "@fleet-auditor/store";
 import { describe, expect, it } from "vitest";
 import { everythingStored } from "../helpers/everything-stored.ts";
-import { type PagerDutyDelivery, pagerDutyDelivery, signatureHeader } from "../helpers/fake-pagerduty.ts";
+import {
+  PAGERDUTY_WEBHOOK_SECRET,
+  type PagerDutyDelivery,
+  pagerDutyDelivery,
+  signatureHeader,
+} from "../helpers/fake-pagerduty.ts";
 import { functionUrlEvent as deliveryEvent } from "../helpers/function-url-event.ts";
 import { type Told, type UrlAnswer, useLandscapeFunctions } from "../helpers/landscape-functions.ts";
 import {
   blockActions,
   type ClickSpec,
-  formBody,
-  SIGNING_SECRET,
   type SignedRequest,
   signedClick,
   functionUrlEvent as slackEvent,
@@ -66,7 +69,8 @@ function incidentOf(told: Told, instanceID: string): Incident {
     key,
     threadId: chat?.threadId as string,
     page: page?.incident?.key as string,
-    post: post as Incident["post"],
+    // As posted: the stand-in replaces its copy when a click's answer updates it.
+    post: structuredClone(post) as Incident["post"],
   };
 }
 
@@ -102,6 +106,8 @@ const acknowledgedBy = async (key: string) =>
   (await history().findIncident(["failing"], key))?.record.acknowledged;
 
 let incidents: { a: Incident; b: Incident; c: Incident; d: Incident };
+/** Alice's click on a's Acknowledge and PagerDuty's delivery of c's acknowledgement, as sent. */
+let sent: { click: SignedRequest; delivery: PagerDutyDelivery };
 
 describe("acting on an incident where its message lands", () => {
   it("acknowledges from a signed click and from a signed PagerDuty webhook, silences from a button, and holds back what each stops", async () => {
@@ -117,7 +123,9 @@ describe("acting on an incident where its message lands", () => {
     for (const i of [a, b, c, d]) expect(alertOf(i.page)?.status).toBe("triggered");
 
     // Alice acknowledges a from its button, signed as Slack signs it.
-    const acked = await click(signedClick(clickOn(a, "fleet-auditor.ack")));
+    const aliceClick = signedClick(clickOn(a, "fleet-auditor.ack"));
+    const topLevel = slack.api.topLevel().length;
+    const acked = await click(aliceClick);
     expect([acked.statusCode, acked.body]).toEqual([200, ""]);
     // The message clicked on says who did it, in place of its buttons.
     const updated = slack.api.messages.find((m) => m.ts === a.post.ts);
@@ -161,16 +169,26 @@ describe("acting on an incident where its message lands", () => {
     expect(toldSilence.paged).toEqual([]);
 
     // PagerDuty says c's page was acknowledged there: c is acknowledged here, told in its thread.
-    const fromPager = await webhook(
-      pagerDutyDelivery({ incidentKey: c.page, agent: { id: "PCAROL1", summary: "Carol Oncall" } }),
-    );
+    const carol = pagerDutyDelivery({
+      incidentKey: c.page,
+      agent: { id: "PCAROL1", summary: "Carol Oncall" },
+    });
+    sent = { click: aliceClick, delivery: carol };
+    const fromPager = await webhook(carol);
     expect([fromPager.statusCode, JSON.parse(fromPager.body)]).toEqual([200, { outcome: "applied" }]);
     expect(await acknowledgedBy(c.key)).toMatchObject({ by: "pagerduty:PCAROL1 (Carol Oncall)" });
     const toldPager = await deliver();
     expect(toldPager.chat.map((m) => [ActionV1Schema.parse(m.json).action, m.threadId])).toEqual([
       ["acknowledge", c.threadId],
     ]);
-    expect(slack.api.replies(c.post.ts)).toHaveLength(1);
+    expect(slack.api.replies(c.post.ts).map((r) => JSON.stringify(r.blocks))).toEqual([
+      expect.stringContaining(`Incident \`${c.key}\` acknowledged by pagerduty:PCAROL1 (Carol Oncall).`),
+    ]);
+    // The pager's acknowledge of c's page (PagerDuty has it so already: it changes nothing there).
+    expect(toldPager.paged.map((m) => ActionV1Schema.parse(m.json).pages)).toEqual([[c.page]]);
+    expect(alertOf(c.page)?.status).toBe("acknowledged");
+    // Every action was told in a thread: none is a post of its own in the channel.
+    expect(slack.api.topLevel()).toHaveLength(topLevel);
 
     // Hour 1: b fails again for another reason: a change, held back by its silence.
     kit.sim.fleet.fail(ids[1], "provision");
@@ -188,8 +206,140 @@ describe("acting on an incident where its message lands", () => {
         [d.key, ["reminder"]],
       ].sort(),
     );
-    expect(day.summary.notified.acknowledged).toBeGreaterThanOrEqual(2);
+    expect(day.summary.notified.acknowledged).toBe(2);
     expect(day.paged).toEqual([]);
     expect(alertOf(a.page)?.status).toBe("acknowledged");
   }, 60_000);
+});
+
+describe("every hostile request to the Slack actions and PagerDuty webhook URLs", () => {
+  it("is refused, or applied once, with the audit table as it was and nothing told", async () => {
+    const { b, d } = incidents;
+    const now = Math.floor(Date.now() / 1000);
+    // The requests they forge or replay: Bob's click on d's Acknowledge, PagerDuty's acknowledgement of b's page.
+    const dClick = clickOn(d, "fleet-auditor.ack", BOB);
+    const good = signedClick(dClick);
+    const other = signedClick(clickOn(b, "fleet-auditor.silence.24h", BOB));
+    const bAck = pagerDutyDelivery({ incidentKey: b.page });
+    const otherDelivery = pagerDutyDelivery({ incidentKey: d.page });
+    const signedBody = (body: string): PagerDutyDelivery => ({
+      headers: {
+        ...bAck.headers,
+        "X-PagerDuty-Signature": signatureHeader(body, [PAGERDUTY_WEBHOOK_SECRET]),
+      },
+      body,
+    });
+    const slackHostile: Array<[string, SignedRequest, number]> = [
+      [
+        "a forged signature",
+        { ...good, headers: { ...good.headers, "X-Slack-Signature": `v0=${"f".repeat(64)}` } },
+        401,
+      ],
+      [
+        "a signature with another secret",
+        signedClick(dClick, { secret: "not-the-apps-signing-secret" }),
+        401,
+      ],
+      ["a replay of a real click a day old", sent.click, 401],
+      ["a click dated ten minutes back", signedClick(dClick, { at: now - 600 }), 401],
+      [
+        "a real click's body under another request's signature",
+        { headers: good.headers, body: sent.click.body },
+        401,
+      ],
+      ["a signature over another body", { headers: good.headers, body: other.body }, 401],
+      ["a huge body", signedClick(dClick, { body: `payload=${"A".repeat(300 * 1024)}` }), 413],
+      ["a payload that is no JSON", signedClick(dClick, { body: "payload=%7B%22type%22" }), 400],
+      ["a form without a payload", signedClick(dClick, { body: "type=block_actions" }), 400],
+      [
+        "two actions in one click",
+        signedClick(clickOn(d, "fleet-auditor.ack", BOB, { moreActions: 1 })),
+        400,
+      ],
+      [
+        "a button that is none of ours",
+        signedClick({ ...dClick, actions: [{ action_id: "x", value: d.key }] }),
+        400,
+      ],
+      [
+        "another workspace's click",
+        signedClick(clickOn(d, "fleet-auditor.ack", BOB, { team: "T0OTHERTEAM" })),
+        403,
+      ],
+      [
+        "another channel's click",
+        signedClick(clickOn(d, "fleet-auditor.ack", BOB, { channel: "C0OTHERTEAM" })),
+        403,
+      ],
+      [
+        "an answer sent elsewhere",
+        signedClick({ ...dClick, response_url: "https://hooks.example.com/actions/T0/1/x" }),
+        400,
+      ],
+      [
+        "a key no open incident has",
+        signedClick(clickOn(d, "fleet-auditor.ack", BOB, { value: "inc-ZZZZZZZZZZZZZZZZZZZZZZZZ" })),
+        200,
+      ],
+    ];
+    const { "X-PagerDuty-Signature": _, ...unsigned } = bAck.headers;
+    const pagerHostile: Array<[string, PagerDutyDelivery, number]> = [
+      ["an unsigned delivery", { ...bAck, headers: unsigned }, 401],
+      [
+        "a forged signature",
+        { ...bAck, headers: { ...bAck.headers, "X-PagerDuty-Signature": `v1=${"f".repeat(64)}` } },
+        401,
+      ],
+      [
+        "a signature with another secret",
+        pagerDutyDelivery({ incidentKey: b.page, secrets: ["forger"] }),
+        401,
+      ],
+      ["a signature over another body", { headers: bAck.headers, body: otherDelivery.body }, 401],
+      ["a body under another delivery's signature", { headers: otherDelivery.headers, body: bAck.body }, 401],
+      ["a replay of a real delivery a day old", sent.delivery, 400],
+      ["a huge body", signedBody(`${bAck.body}${" ".repeat(70_000)}`), 413],
+      ["a body that is no JSON", signedBody('{"event":'), 400],
+      ["an event without its fields", signedBody('{"event":{}}'), 400],
+      ["another service's incident", pagerDutyDelivery({ incidentKey: b.page, serviceId: "POTHER1" }), 403],
+      ["a key no open incident has", pagerDutyDelivery({ incidentKey: "inc-ZZZZZZZZZZZZZZZZZZZZZZZZ" }), 200],
+    ];
+    const before = await everythingStored(dynamo.db.client, [TABLE]);
+    const published = sns.standIn.accepted.length;
+    for (const [what, request, status] of slackHostile)
+      expect((await click(request)).statusCode, `Slack: ${what}`).toBe(status);
+    expect((await slackActions(slackEvent(good, { method: "GET" }))).statusCode).toBe(405);
+    for (const [what, delivery, status] of pagerHostile)
+      expect((await webhook(delivery)).statusCode, `PagerDuty: ${what}`).toBe(status);
+    expect((await pagerDutyWebhook(deliveryEvent({ ...bAck, method: "GET" }))).statusCode).toBe(405);
+    expect(await everythingStored(dynamo.db.client, [TABLE])).toBe(before);
+    expect(sns.standIn.accepted).toHaveLength(published);
+    // No message was changed: the one answer sent is a word to whoever clicked on a gone incident.
+    expect(slack.api.responses.slice(-1).map((r) => r.body.response_type)).toEqual(["ephemeral"]);
+
+    // Two clicks on d's Acknowledge at once (a double click, two people), and one PagerDuty
+    // delivery twice at once (a retry racing the first): each applied once, told once.
+    const clicks = await Promise.all([good, signedClick(clickOn(d, "fleet-auditor.ack", ALICE))].map(click));
+    expect(clicks.map((a) => a.statusCode)).toEqual([200, 200]);
+    const deliveries = await Promise.all([webhook(bAck), webhook(bAck)]);
+    expect(deliveries.map((a) => JSON.parse(a.body).outcome).sort()).toEqual(["already", "applied"]);
+    for (const key of [d.key, d.page, b.key, b.page]) {
+      const shown = await history().incidentTimeline(["failing"], key);
+      expect(
+        shown?.events.filter((e) => e.what.includes("acknowledged")),
+        key,
+      ).toHaveLength(1);
+    }
+    const told = await deliver();
+    expect(told.chat.map((m) => m.threadId).sort()).toEqual([b.threadId, d.threadId].sort());
+    expect(told.paged.map((m) => ActionV1Schema.parse(m.json).pages).sort()).toEqual(
+      [[b.page], [d.page]].sort(),
+    );
+    // The pager sent PagerDuty one acknowledge for each page (the stand-in forgot the alerts
+    // between the tests: what it was sent is what counts).
+    const events = pd.pagerduty.attempts.map((a) => a.event as { event_action: string; dedup_key: string });
+    expect(events.map((e) => `${e.event_action} ${e.dedup_key}`).sort()).toEqual(
+      [`acknowledge ${b.page}`, `acknowledge ${d.page}`].sort(),
+    );
+  }, 30_000);
 });
