@@ -14,8 +14,10 @@ const CONCURRENCY = 2;
 
 /**
  * The PagerDuty webhook function behind its function URL; returns the URL, for the webhook
- * subscription. It may read its secret and the incidents' items in the audit table, and tell the
- * acknowledgement on the Incidents and Critical topics: what the acknowledgement core does.
+ * subscription. It may read its secret and the incidents' items in the audit table (DeleteItem: an
+ * acknowledgement taken back in PagerDuty deletes the incident's acknowledgement item), and tell the
+ * acknowledgement on the Incidents and Critical topics: what the acknowledgement core does (the IAM
+ * contract test holds it to that).
  */
 export function pagerDutyWebhookFunction(deps: {
   webhook: { serviceId: string };
@@ -50,7 +52,7 @@ export function pagerDutyWebhookFunction(deps: {
         actions: [
           "dynamodb:GetItem",
           "dynamodb:PutItem",
-          "dynamodb:UpdateItem",
+          "dynamodb:DeleteItem",
           "dynamodb:Query",
           "dynamodb:BatchGetItem",
         ],

@@ -476,7 +476,7 @@ describe("sst.config.ts wiring", () => {
           actions: [
             "dynamodb:GetItem",
             "dynamodb:PutItem",
-            "dynamodb:UpdateItem",
+            "dynamodb:DeleteItem",
             "dynamodb:Query",
             "dynamodb:BatchGetItem",
           ],
@@ -785,13 +785,7 @@ describe("sst.config.ts wiring", () => {
     expect(fn.args.permissions).toEqual([
       { actions: ["secretsmanager:GetSecretValue"], resources: [secret] },
       {
-        actions: [
-          "dynamodb:GetItem",
-          "dynamodb:PutItem",
-          "dynamodb:UpdateItem",
-          "dynamodb:Query",
-          "dynamodb:BatchGetItem",
-        ],
+        actions: ["dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:Query", "dynamodb:BatchGetItem"],
         resources: [auditTable],
       },
       { actions: ["sns:Publish"], resources: [topic("Incidents"), topic("Critical")] },
