@@ -39,7 +39,7 @@ export default $config({
     const { alarmTo } = await import("./infra/alarms.ts");
     const { applications } = await import("./infra/applications.ts");
     const { operationsDashboard } = await import("./infra/dashboard.ts");
-    const { auditFunction, auditTable } = await import("./infra/audit.ts");
+    const { auditFunction, auditTable, landscapeOf } = await import("./infra/audit.ts");
     const { failuresQueue } = await import("./infra/failures.ts");
     const { incidentSummaryScheduling } = await import("./infra/incident-summary.ts");
     const { pagerFunction } = await import("./infra/pager.ts");
@@ -88,6 +88,7 @@ export default $config({
             channel: settings.slack.channel,
             teamId: settings.slack.interactivity.teamId,
             auditTable: table,
+            landscape: landscapeOf(settings),
             incidents: t.incidents,
             critical: t.critical,
             protectedStage,
@@ -102,6 +103,7 @@ export default $config({
       ? pagerDutyWebhookFunction({
           webhook,
           auditTable: table,
+          landscape: landscapeOf(settings),
           incidents: t.incidents,
           critical: t.critical,
           protectedStage,

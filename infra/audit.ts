@@ -41,8 +41,11 @@ export function auditRunAccess(table: sst.aws.Dynamo, t: Topics) {
   ];
 }
 
-/** The landscape's name in every subject and title: stages.json's, else the stage's. */
-function landscapeOf(settings: StageSettings): string {
+/**
+ * The landscape's name in every subject and title (`LANDSCAPE`): stages.json's, else the stage's.
+ * Every function that tells of an incident has it: Chatbot threads an incident's messages by it.
+ */
+export function landscapeOf(settings: StageSettings): string {
   return settings.landscape ?? $app.stage;
 }
 

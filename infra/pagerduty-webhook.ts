@@ -14,12 +14,16 @@ const CONCURRENCY = 2;
 
 /**
  * The PagerDuty webhook function behind its function URL; returns the URL, for the webhook
- * subscription. It may read its secret and the incidents' items in the audit table, and tell the
- * acknowledgement on the Incidents and Critical topics: what the acknowledgement core does.
+ * subscription. It may read its secret and the incidents' items in the audit table (DeleteItem: an
+ * acknowledgement taken back in PagerDuty deletes the incident's acknowledgement item), and tell the
+ * acknowledgement on the Incidents and Critical topics: what the acknowledgement core does (the IAM
+ * contract test holds it to that).
  */
 export function pagerDutyWebhookFunction(deps: {
   webhook: { serviceId: string };
   auditTable: sst.aws.Dynamo;
+  /** The landscape's name, as the audit functions have it (`landscapeOf`): the incident's thread is named by it. */
+  landscape: string;
   incidents: sst.aws.SnsTopic;
   critical: sst.aws.SnsTopic;
   protectedStage: boolean;
@@ -48,7 +52,7 @@ export function pagerDutyWebhookFunction(deps: {
         actions: [
           "dynamodb:GetItem",
           "dynamodb:PutItem",
-          "dynamodb:UpdateItem",
+          "dynamodb:DeleteItem",
           "dynamodb:Query",
           "dynamodb:BatchGetItem",
         ],
@@ -62,6 +66,7 @@ export function pagerDutyWebhookFunction(deps: {
       AUDIT_TABLE: deps.auditTable.name,
       INCIDENT_TOPIC_ARN: deps.incidents.arn,
       CRITICAL_TOPIC_ARN: deps.critical.arn,
+      LANDSCAPE: deps.landscape,
     },
   } satisfies sst.aws.FunctionArgs;
   const fn = new sst.aws.Function("PagerDutyWebhook", args);

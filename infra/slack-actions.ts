@@ -11,14 +11,17 @@ import { managedSecret, readSecret } from "./secrets.ts";
 
 /**
  * The Slack actions function and its URL. It may read its signing secret; read and write the
- * incidents' records and silences in the audit table as the incident actions core does (GetItem,
- * PutItem, UpdateItem, Query, BatchGetItem on the table); and publish what it did to the Incidents
+ * incidents' records and silences in the audit table as the incident actions core does for a click
+ * (GetItem, PutItem, Query, BatchGetItem on the table: a button acknowledges or silences, never
+ * takes anything back, so no DeleteItem; the IAM contract test holds it to that); and publish what it did to the Incidents
  * topic (the incident's thread) and the Critical topic (the pager's acknowledge).
  */
 export function slackActionsFunction(deps: {
   channel: string;
   teamId: string;
   auditTable: sst.aws.Dynamo;
+  /** The landscape's name, as the audit functions have it (`landscapeOf`): the incident's thread is named by it. */
+  landscape: string;
   incidents: sst.aws.SnsTopic;
   critical: sst.aws.SnsTopic;
   protectedStage: boolean;
@@ -39,13 +42,7 @@ export function slackActionsFunction(deps: {
     permissions: [
       readSecret(signingSecret),
       {
-        actions: [
-          "dynamodb:GetItem",
-          "dynamodb:PutItem",
-          "dynamodb:UpdateItem",
-          "dynamodb:Query",
-          "dynamodb:BatchGetItem",
-        ],
+        actions: ["dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:Query", "dynamodb:BatchGetItem"],
         resources: [deps.auditTable.arn],
       },
       { actions: ["sns:Publish"], resources: [deps.incidents.arn, deps.critical.arn] },
@@ -57,6 +54,7 @@ export function slackActionsFunction(deps: {
       AUDIT_TABLE: deps.auditTable.name,
       INCIDENT_TOPIC_ARN: deps.incidents.arn,
       CRITICAL_TOPIC_ARN: deps.critical.arn,
+      LANDSCAPE: deps.landscape,
     },
   } satisfies sst.aws.FunctionArgs;
   const fn = new sst.aws.Function("SlackActions", args);

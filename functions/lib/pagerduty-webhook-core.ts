@@ -12,6 +12,7 @@ export function incidentActionsOf(env: PagerDutyWebhookEnv, log: RunLogger): Pag
       auditTable: env.AUDIT_TABLE,
       ...(env.INCIDENT_TOPIC_ARN ? { incidentTopicArn: env.INCIDENT_TOPIC_ARN } : {}),
       ...(env.CRITICAL_TOPIC_ARN ? { criticalTopicArn: env.CRITICAL_TOPIC_ARN } : {}),
+      ...(env.LANDSCAPE ? { landscape: env.LANDSCAPE } : {}),
     },
     log,
   );

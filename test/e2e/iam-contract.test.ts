@@ -1,5 +1,5 @@
 import { applicationTraffic } from "@fleet-auditor/keb-kubeedge-sim";
-import { ensureTable, statusTableDefinition } from "@fleet-auditor/store";
+import { DynamoIncidentHistory, ensureTable, statusTableDefinition } from "@fleet-auditor/store";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { useDynamo } from "../helpers/dynamo.ts";
 import {
@@ -501,5 +501,111 @@ describe("the IAM contract", () => {
       expect.stringMatching(/^secretsmanager:GetSecretValue on .*\/SlackSigningSecret-/),
     ]);
     expect(needed(fn, sent).filter((n) => n.endsWith("(not granted)"))).toEqual([]);
+  });
+});
+
+describe("the IAM contract of acting where the message lands", () => {
+  /**
+   * Open incidents of the failing audit in the table: a runtime fails, and a run of the audit
+   * function at `hour` opens (or adds it to) a chat incident and a page.
+   */
+  async function openIncidents(hour: number): Promise<{ chat: string; page: string }> {
+    for (const { instanceID } of kit.sim.fleet.create(1)) kit.sim.fleet.fail(instanceID, "provision");
+    const audit = await handlerOf("audit", {
+      KEB_URL: kit.sim.url,
+      KEB_TOKEN_URL: kit.sim.tokenUrl,
+      KEB_CLIENT_ID: "iam-auditor",
+      KEB_CLIENT_SECRET: "iam-client-secret",
+      AUDIT_TABLE: "iam-audit",
+      ALERT_TOPIC_ARN: sns.topicArn,
+      CRITICAL_TOPIC_ARN: criticalArn,
+      INCIDENT_TOPIC_ARN: incidentsArn,
+    });
+    await audit({ audit: "failing", scheduledTime: recentHour(hour) }, fakeContext());
+    const all = await new DynamoIncidentHistory({
+      client: dynamo.db.client,
+      tableName: "iam-audit",
+    }).listIncidents(["failing"], {});
+    const open = all.filter((r) => !r.endedAt);
+    // A chat incident of critical findings: one on the page too, which its acknowledgement acknowledges.
+    const chat = open.find(
+      (r) => r.receiver === "incidents" && r.severity === "critical" && !r.acknowledged,
+    )?.key;
+    const page = open.find((r) => r.receiver === "critical")?.key;
+    expect([chat, page]).toEqual([expect.stringMatching(/^inc-/), expect.stringMatching(/^inc-/)]);
+    return { chat: chat as string, page: page as string };
+  }
+
+  it("the Slack actions function sends exactly what it is granted when a click acknowledges and silences", async () => {
+    const { chat } = await openIncidents(3);
+    const config = await recordSstConfig("dev", {
+      stages: {
+        stages: { dev: { slack: { way: "bot", channel: CHANNEL, interactivity: { teamId: TEAM } } } },
+      },
+    });
+    const fn = config.named("sst.aws.Function", "SlackActions");
+    const before = mark();
+    const actions = await handlerOf("slack-actions", {
+      SLACK_SIGNING_SECRET_ARN: secretGiven(fn, "SLACK_SIGNING_SECRET_ARN", SIGNING_SECRET),
+      SLACK_TEAM_ID: TEAM,
+      SLACK_CHANNEL: CHANNEL,
+      SLACK_RESPONSE_URL_PREFIX: new URL(slackApi.api.apiUrl).origin,
+      AUDIT_TABLE: "iam-audit",
+      INCIDENT_TOPIC_ARN: incidentsArn,
+      CRITICAL_TOPIC_ARN: criticalArn,
+    });
+    const clickOn = (actionId: string, value = chat) =>
+      signedClick(
+        blockActions({ actionId, value, responseUrl: slackApi.api.responseUrl("1764000001.000001") }),
+      );
+    // Acknowledged (mirrored to its page), again (already), silenced, and a key no incident has.
+    for (const [request, outcome] of [
+      [clickOn("fleet-auditor.ack"), "applied"],
+      [clickOn("fleet-auditor.ack"), "already"],
+      [clickOn("fleet-auditor.silence.4h"), "applied"],
+      [clickOn("fleet-auditor.ack", "inc-ZZZZZZZZZZZZZZZZZZZZZZZZ"), "unknown"],
+    ] as const) {
+      const answer = (await actions(slackUrlEvent(request), fakeContext("fleet-auditor-slack-actions"))) as {
+        statusCode: number;
+      };
+      expect(answer.statusCode, outcome).toBe(200);
+    }
+    expect(snsProxy.proxy.seen.slice(before.sns)).toContain("Publish");
+    expect(needed(fn, requestsSince(before))).toEqual(granted(fn));
+  });
+
+  it("the PagerDuty webhook function sends exactly what it is granted when PagerDuty acknowledges, unacknowledges and resolves a page", async () => {
+    const { page } = await openIncidents(4);
+    const config = await recordSstConfig("dev", {
+      stages: { stages: { dev: { pagerDuty: { webhook: { serviceId: PAGERDUTY_SERVICE_ID } } } } },
+    });
+    const fn = config.named("sst.aws.Function", "PagerDutyWebhook");
+    const before = mark();
+    const handler = await handlerOf("pagerduty-webhook", {
+      PAGERDUTY_WEBHOOK_SECRET_ARN: secretGiven(fn, "PAGERDUTY_WEBHOOK_SECRET_ARN", PAGERDUTY_WEBHOOK_SECRET),
+      PAGERDUTY_SERVICE_ID,
+      AUDIT_TABLE: "iam-audit",
+      INCIDENT_TOPIC_ARN: incidentsArn,
+      CRITICAL_TOPIC_ARN: criticalArn,
+    });
+    const deliver = async (eventType: string): Promise<unknown> => {
+      const answer = (await handler(
+        functionUrlEvent(pagerDutyDelivery({ eventType, incidentKey: page })),
+        fakeContext("fleet-auditor-pagerduty-webhook"),
+      )) as { statusCode: number; body: string };
+      expect(answer.statusCode, eventType).toBe(200);
+      return JSON.parse(answer.body);
+    };
+    // Acknowledged (or already so, by a click of the test above), taken back, acknowledged again,
+    // once more (already), and resolved in PagerDuty while it still fails.
+    await deliver("incident.acknowledged");
+    for (const [eventType, outcome] of [
+      ["incident.unacknowledged", "applied"],
+      ["incident.acknowledged", "applied"],
+      ["incident.acknowledged", "already"],
+      ["incident.resolved", "applied"],
+    ] as const)
+      expect(await deliver(eventType), eventType).toEqual({ outcome });
+    expect(needed(fn, requestsSince(before))).toEqual(granted(fn));
   });
 });

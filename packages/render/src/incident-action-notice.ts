@@ -1,4 +1,4 @@
-import { type DigestMessage, oneLine, shortTime, slackText } from "@fleet-auditor/audit";
+import { type DigestMessage, oneLine, shortTime, slackCode, slackText } from "@fleet-auditor/audit";
 import { snsMessage } from "@fleet-auditor/notify/sns-envelope";
 import type { ChatbotNotification } from "./chatbot/render-chatbot.ts";
 import type { PagerEvent } from "./pager/pagerduty-event.ts";
@@ -17,13 +17,23 @@ const DONE: Record<ActionV1["action"], string> = {
   pagerResolved: "resolved in PagerDuty",
 };
 
+/** How a channel writes the key and what a person wrote: plain, or (Slack) code and escaped text. */
+interface ActionMarkup {
+  code(key: string): string;
+  text(written: string, max: number): string;
+}
+const PLAIN: ActionMarkup = { code: (k) => k, text: (v, max) => oneLine(v, max) };
+// Each part escaped on its own: escaping the whole line would turn the key's code span into
+// look-alike backticks.
+const SLACK: ActionMarkup = { code: (k) => slackCode(k, 100), text: (v, max) => slackText(v, max) };
+
 /** The line every channel tells an action with: `Incident inc-… acknowledged by alice: on it.` */
-function actionText(a: IncidentActionFacts, code: (v: string) => string = (v) => v): string {
+function actionText(a: IncidentActionFacts, markup: ActionMarkup = PLAIN): string {
   const until = a.silence ? ` until ${shortTime(a.silence.endsAt)}` : "";
   const still =
     a.action === "pagerResolved" ? " while it still fails here: it is not paged again until it changes" : "";
-  const why = a.comment ? `: ${oneLine(a.comment, 300)}` : "";
-  return `Incident ${code(a.incident.key)} ${DONE[a.action]}${until} by ${oneLine(a.by, 100)}${still}${why}.`;
+  const why = a.comment ? `: ${markup.text(a.comment, 300)}` : "";
+  return `Incident ${markup.code(a.incident.key)} ${DONE[a.action]}${until} by ${markup.text(a.by, 100)}${still}${why}.`;
 }
 
 /**
@@ -73,10 +83,8 @@ function actionThreadId(a: IncidentActionFacts): string {
 
 /** An action as the Slack function posts it in the incident's thread. */
 export function actionSlackMessage(a: ActionV1): SlackMessage {
-  const text = slackText(
-    actionText(a, (k) => `\`${k}\``),
-    2_900,
-  );
+  // Bounded by its parts (a key, a name, a comment): far below a section's 3,000 characters.
+  const text = actionText(a, SLACK);
   return { text: slackText(a.text, 300), blocks: [{ type: "section", text: { type: "mrkdwn", text } }] };
 }
 

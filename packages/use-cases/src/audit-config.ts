@@ -58,6 +58,15 @@ export function groupByEnvSchema(
 }
 
 /**
+ * `LANDSCAPE`: the landscape's name in every subject and title, and in Chatbot's thread IDs. Every
+ * process that tells something of an incident takes it (an audit run, the incident actions of the
+ * Slack buttons and the PagerDuty webhook), so that what it tells lands in the incident's thread.
+ */
+export const LandscapeSchema = optional(
+  string().regex(/^[\w.-]{1,40}$/, "expected a short name such as prod-eu"),
+);
+
+/**
  * How messages read, for the function and the CLI alike: the landscape's name, link templates
  * (placeholders: a finding's labels such as `{instance}`, `{region}`, `{reason}`, `{node}`; the
  * names of before, `{instanceID}`, `{runtimeID}`, `{shootName}`, `{globalAccountID}`,
@@ -65,7 +74,7 @@ export function groupByEnvSchema(
  * audit groups is `groupByEnvSchema`'s, for the audits a process registers.
  */
 export const AlertingEnvSchema = object({
-  LANDSCAPE: optional(string().regex(/^[\w.-]{1,40}$/, "expected a short name such as prod-eu")),
+  LANDSCAPE: LandscapeSchema,
   RUNTIME_URL_TEMPLATE: template(),
   RUNBOOK_URL_TEMPLATE: template(),
   REPORT_URL_TEMPLATE: template(),

@@ -54,6 +54,8 @@ export interface IncidentActionDeps {
 
 /** Incidents a roll-up's silence covers at most, one silence each. */
 const ROLL_UP_SILENCES = 100;
+/** Chat threads an action is told in at most (a page with many chat incidents under it). */
+const THREADS_TOLD = 20;
 
 /** The incident named, the audit it is in, and every incident an acknowledgement of it mirrors to. */
 interface Target {
@@ -179,7 +181,11 @@ async function tell(
     pages: [],
     ...(done.silence ? { silence: { id: done.silence.id, endsAt: done.silence.endsAt } } : {}),
   };
-  await deps.ports.publisher.publish({ ...incidentActionNotice(facts), topics: ["incidents"] });
+  for (const incident of threadsOf(target, changed))
+    await deps.ports.publisher.publish({
+      ...incidentActionNotice({ ...facts, incident }),
+      topics: ["incidents"],
+    });
   if (action !== "acknowledge") return;
   const pages = new Set(changed.filter((r) => r.receiver === "critical").map((r) => r.thread ?? r.key));
   for (const page of pages)
@@ -187,6 +193,38 @@ async function tell(
       ...incidentActionNotice({ ...facts, pages: [page] }),
       topics: ["critical"],
     });
+}
+
+/**
+ * Where an action is told: in the thread of each chat incident it changed (a page's acknowledgement
+ * in PagerDuty: the chat incidents under that page; a roll-up's: the roll-up's one thread); when it
+ * changed none (a page PagerDuty resolved), in those of the chat incidents sharing the target's
+ * members; else in the target's own. A page has no thread anyone reads: telling there posts a
+ * message of its own in the channel that names a key no one saw. Each notice names the incident the
+ * thread is about: the target when the thread is its own, else the one incident there (or the
+ * roll-up whose thread it is).
+ */
+function threadsOf(
+  target: Target,
+  changed: readonly IncidentRecord[],
+): Array<{ key: string; thread: string }> {
+  const chat = (records: readonly IncidentRecord[]) => records.filter((r) => r.receiver === "incidents");
+  const told = chat(changed).length > 0 ? chat(changed) : chat(target.records);
+  const threads = new Map<string, string[]>();
+  for (const r of told) {
+    const thread = r.flapping?.postedIn ?? r.thread ?? r.key;
+    threads.set(thread, [...(threads.get(thread) ?? []), r.key]);
+  }
+  if (threads.size === 0) return [{ key: target.key, thread: target.thread }];
+  return [...threads].slice(0, THREADS_TOLD).map(([thread, keys]) => ({
+    key:
+      thread === target.thread || keys.includes(target.key)
+        ? target.key
+        : keys.length === 1
+          ? (keys[0] as string)
+          : thread,
+    thread,
+  }));
 }
 
 /** The open incident (or roll-up) a key names, with the incidents an acknowledgement mirrors to. */

@@ -1,5 +1,5 @@
 import { coerce, NEVER, object, optional, type output, string } from "zod";
-import { TopicArnSchema } from "./audit-config.ts";
+import { LandscapeSchema, TopicArnSchema } from "./audit-config.ts";
 import { SecretIdSchema, type SecretRef, secretRef } from "./secret.ts";
 import { secretVariable } from "./secret-variable.ts";
 
@@ -10,7 +10,8 @@ import { secretVariable } from "./secret-variable.ts";
  * PagerDuty service whose incidents the stage pages (`PAGERDUTY_SERVICE_ID`: any other's are
  * refused), how old an event may be and still be applied (`PAGERDUTY_WEBHOOK_MAX_AGE_MINUTES`,
  * default 30: PagerDuty retries a failed delivery for about 20 minutes, and an older one is a
- * replay), and where the incidents are (`AUDIT_TABLE`, the topics the acknowledgement is told on).
+ * replay), and where the incidents are (`AUDIT_TABLE`, the topics the acknowledgement is told on,
+ * `LANDSCAPE` as the audit functions have it: the incident's thread is named by it).
  * The secret is never repeated in a problem.
  */
 export const PagerDutyWebhookEnvSchema = object({
@@ -29,6 +30,7 @@ export const PagerDutyWebhookEnvSchema = object({
   AUDIT_TABLE: string().min(3),
   INCIDENT_TOPIC_ARN: optional(TopicArnSchema),
   CRITICAL_TOPIC_ARN: optional(TopicArnSchema),
+  LANDSCAPE: LandscapeSchema,
 }).transform(({ PAGERDUTY_WEBHOOK_SECRET, PAGERDUTY_WEBHOOK_SECRET_ARN, ...rest }, ctx) => {
   const secret: SecretRef | undefined = secretRef(
     "PAGERDUTY_WEBHOOK_SECRET",

@@ -1,6 +1,6 @@
 import { isLoopbackHost } from "@fleet-auditor/http";
 import { NEVER, object, optional, type output, string, url } from "zod";
-import { TopicArnSchema } from "./audit-config.ts";
+import { LandscapeSchema, TopicArnSchema } from "./audit-config.ts";
 import { PROXY_VARIABLES, proxyFrom } from "./proxy-env.ts";
 import { SecretIdSchema, secretRef } from "./secret.ts";
 import { secretVariable } from "./secret-variable.ts";
@@ -11,7 +11,8 @@ import { secretVariable } from "./secret-variable.ts";
  * `SLACK_SIGNING_SECRET_ARN`), `SLACK_TEAM_ID` and `SLACK_CHANNEL` (the only workspace and channel
  * whose clicks are honoured: the bot's), `SLACK_RESPONSE_URL_PREFIX` (what a click's `response_url`
  * must start with: Slack's `https://hooks.slack.com/`, or a loopback stand-in's), what the incident
- * actions core acts on (`AUDIT_TABLE`, `INCIDENT_TOPIC_ARN`, `CRITICAL_TOPIC_ARN`), and the proxy on
+ * actions core acts on (`AUDIT_TABLE`, `INCIDENT_TOPIC_ARN`, `CRITICAL_TOPIC_ARN`; `LANDSCAPE`, as the
+ * audit functions have it, so that what it tells lands in the incident's thread), and the proxy on
  * the way to Slack (`proxy`). The secret is named in a problem, its value never repeated.
  */
 export const SlackActionsEnvSchema = object({
@@ -34,6 +35,7 @@ export const SlackActionsEnvSchema = object({
   AUDIT_TABLE: string().min(3),
   INCIDENT_TOPIC_ARN: TopicArnSchema,
   CRITICAL_TOPIC_ARN: TopicArnSchema,
+  LANDSCAPE: LandscapeSchema,
   ...PROXY_VARIABLES,
 }).transform((env, ctx) => {
   const signingSecret = secretRef(
@@ -62,6 +64,7 @@ export const SlackActionsEnvSchema = object({
       auditTable: env.AUDIT_TABLE,
       incidentTopicArn: env.INCIDENT_TOPIC_ARN,
       criticalTopicArn: env.CRITICAL_TOPIC_ARN,
+      ...(env.LANDSCAPE ? { landscape: env.LANDSCAPE } : {}),
     },
     proxy: proxyFrom(env),
   };

@@ -167,6 +167,25 @@ describe("acting on an incident", () => {
     expect(reminded.notified.acknowledged).toBeUndefined();
   });
 
+  it("tells what PagerDuty did to a page in the thread of the chat incident under it, by that incident's key", async () => {
+    failNew(2);
+    await runAt(0);
+    const { chat, pager } = await keysOf();
+    const acked = await actOnIncident(acting, { kind: "acknowledge", key: pager, by: "pagerduty:P1 (Bob)" });
+    expect(acked.keys.sort()).toEqual([chat, pager].sort());
+    expect(told.published.map((m) => m.topics)).toEqual([["incidents"], ["critical"]]);
+    // The chat incident's thread: where its messages went, never one of the page's own (it has none).
+    expect(docOf(told.published[0])).toMatchObject({ incident: { key: chat, thread: chat } });
+    expect(docOf(told.published[0]).text).toBe(`Incident ${chat} acknowledged by pagerduty:P1 (Bob).`);
+    expect(docOf(told.published[1])).toMatchObject({ pages: [pager] });
+
+    told.published.length = 0;
+    await actOnIncident(acting, { kind: "resolvedInPager", key: pager, by: "pagerduty:P1 (Bob)" });
+    expect(told.published.map((m) => [m.topics, docOf(m).incident])).toEqual([
+      [["incidents"], { key: chat, thread: chat }],
+    ]);
+  });
+
   it("applies two acknowledgements at once exactly once", async () => {
     failNew(1);
     await runAt(0);

@@ -36,6 +36,11 @@ describe("the Slack actions function's variables", () => {
         criticalTopicArn: actions.CRITICAL_TOPIC_ARN,
       },
     });
+    // The landscape's name, as the audit functions have it: the incident's thread is named by it.
+    expect(parseConfig(SlackActionsEnvSchema, { ...actions, LANDSCAPE: "prod-eu" }).core).toMatchObject({
+      landscape: "prod-eu",
+    });
+    expect(refusal(SlackActionsEnvSchema, { ...actions, LANDSCAPE: "prod eu" })).toMatch(/LANDSCAPE/);
   });
 
   it("refuse a missing secret, a workspace or channel that is no ID, and response URLs over plain http elsewhere than loopback", () => {
