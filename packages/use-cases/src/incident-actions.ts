@@ -108,15 +108,17 @@ export async function actOnIncident(
   switch (action.kind) {
     case "acknowledge": {
       const ack: Acknowledgement = { by, at, ...(comment ? { comment } : {}) };
-      for (const r of target.records)
-        if (await deps.ports.actions.acknowledge(target.audit, r.key, ack, expiresAt)) changed.push(r);
+      changed.push(
+        ...(await claimed(target, (r) =>
+          deps.ports.actions.acknowledge(target.audit, r.key, ack, expiresAt),
+        )),
+      );
       for (const r of changed)
         await deps.ports.actions.addEvent(event(r.key, "acknowledged", r.firing), id, expiresAt);
       break;
     }
     case "unacknowledge": {
-      for (const r of target.records)
-        if (await deps.ports.actions.unacknowledge(target.audit, r.key)) changed.push(r);
+      changed.push(...(await claimed(target, (r) => deps.ports.actions.unacknowledge(target.audit, r.key))));
       for (const r of changed)
         await deps.ports.actions.addEvent(event(r.key, "unacknowledged", r.firing), id, expiresAt);
       break;
@@ -159,6 +161,22 @@ export async function actOnIncident(
     keys: changed.map((r) => r.key),
     ...(silence ? { silenceId: silence.id } : {}),
   };
+}
+
+/**
+ * The records `write` changed: the incident named first (a roll-up's: its first incident), and
+ * only if that write took, the others it mirrors to. Two actions at once race for the one named:
+ * the one that loses changes nothing, so each is applied, mirrored and told once.
+ */
+async function claimed(
+  target: Target,
+  write: (record: IncidentRecord) => Promise<boolean>,
+): Promise<IncidentRecord[]> {
+  const [first, ...rest] = [...target.own, ...target.records.filter((r) => !target.own.includes(r))];
+  if (!first || !(await write(first))) return [];
+  const changed = [first];
+  for (const r of rest) if (await write(r)) changed.push(r);
+  return changed;
 }
 
 /** The action's notice in the incident's thread, and for an acknowledgement one per page to the pager. */
