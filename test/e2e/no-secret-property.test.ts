@@ -21,7 +21,7 @@ import { type Delivered, useSns } from "../helpers/sns.ts";
 // characters of any form of any secret: the CLI's stdout, stderr, outbox and store (every item,
 // report parts gunzipped), and the function's logs, SNS messages and table.
 
-const RUNS = Math.max(8, Math.floor(Number(process.env.FLEET_AUDITOR_PROPERTY_RUNS ?? 80) / 10));
+const RUNS = Math.max(6, Math.floor(Number(process.env.FLEET_AUDITOR_PROPERTY_RUNS ?? 60) / 10));
 // Time for the whole property: a case takes about a second and a half (CLI processes, the
 // store), and the soak runs 200 of them.
 const TIMEOUT_MS = 60_000 + (RUNS + 5) * 5_000;

@@ -19,7 +19,7 @@ import { testAudits } from "../../helpers/test-audits.ts";
 // nothing. The ID lookup that confirms absences may fail, but is not made to lie: a KEB that hides
 // a row and lowers totalCount to match is indistinguishable from one without that row.
 
-const RUNS = Number(process.env.FLEET_AUDITOR_PROPERTY_RUNS ?? 40);
+const RUNS = Number(process.env.FLEET_AUDITOR_PROPERTY_RUNS ?? 25);
 const T0 = Date.UTC(2026, 10, 1);
 const at = (h: number): string => new Date(T0 + h * 3_600_000).toISOString();
 
