@@ -46,7 +46,13 @@ export default defineConfig({
         test: {
           name: "dynalite",
           include: ["test/**/*.test.ts"],
-          exclude: ["test/unit/**", "test/integration/**", ...(java ? [BENCHMARKS] : [])],
+          // The soak (heap flat over many runs, 100,000 runtimes) is `npm run test:soak`'s alone.
+          exclude: [
+            "test/unit/**",
+            "test/integration/**",
+            ...(java ? [BENCHMARKS] : []),
+            ...(process.env.FLEET_AUDITOR_SOAK ? [] : ["test/soak/**"]),
+          ],
           globalSetup: ["test/setup/function-bundles.ts"],
         },
       },

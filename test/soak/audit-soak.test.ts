@@ -17,7 +17,7 @@ import { testAudits } from "../helpers/test-audits.ts";
 // `npm run test:soak` the full one (100,000 runtimes, 50 runs).
 
 const LONG = process.env.FLEET_AUDITOR_SOAK === "1";
-const FLEET = LONG ? 100_000 : 5_000;
+const FLEET = LONG ? 100_000 : 10_000;
 const RUNS = LONG ? 50 : 6;
 const CHANGING = FLEET / 100;
 
