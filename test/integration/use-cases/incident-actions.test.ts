@@ -242,4 +242,39 @@ describe("acting on an incident", () => {
       "unknown",
     );
   });
+  it("acknowledges everything a roll-up rolled up by the roll-up's key", async () => {
+    run = {
+      ...run,
+      settings: {
+        ...run.settings,
+        routes: [
+          {
+            name: "default",
+            receiver: "incidents",
+            matchers: [],
+            groupBy: ["instance"],
+            continue: false,
+            maxNew: 1,
+          },
+        ],
+      },
+    };
+    failNew(3);
+    await runAt(0);
+    const records = await history.listIncidents(["failing"], {});
+    const rolled = records.filter((r) => r.thread);
+    expect(records).toHaveLength(3);
+    expect(rolled).toHaveLength(2);
+    const rollUp = rolled[0]?.thread as string;
+    const acked = await actOnIncident(acting, { kind: "acknowledge", key: rollUp, by: "alice" });
+    expect(acked.outcome).toBe("applied");
+    expect(acked.keys.sort()).toEqual(rolled.map((r) => r.key).sort());
+    for (const r of rolled)
+      expect((await history.findIncident(["failing"], r.key))?.record.acknowledged?.by).toBe("alice");
+    const own = records.find((r) => !r.thread);
+    expect(
+      (await history.findIncident(["failing"], own?.key as string))?.record.acknowledged,
+    ).toBeUndefined();
+    expect(docOf(told.published[0])).toMatchObject({ incident: { key: rollUp, thread: rollUp } });
+  });
 });
