@@ -301,6 +301,35 @@ export function withAcknowledgements(
   });
 }
 
+/**
+ * The transitions with a page PagerDuty resolved while its incident still failed opened again by
+ * that incident's next change (`records`: the incidents' records, by key): a change, or a member
+ * joining, of an incident with `pagerResolvedAt` sends its route's pager a trigger (a new alert
+ * under the same key). Nothing else pages it again.
+ */
+export function withRepages(
+  transitions: readonly Transition[],
+  records: ReadonlyMap<string, IncidentRecord>,
+): Transition[] {
+  return transitions.map((t) => {
+    const changes = t.kind === "changed" || (t.kind === "firing" && !heldBack(t));
+    if (!changes || !t.incidents) return t;
+    let repaged = false;
+    const incidents = Object.fromEntries(
+      Object.entries(t.incidents).map(([route, ti]) => {
+        const record = records.get(ti.key);
+        if (!record?.pagerResolvedAt || record.receiver !== "critical" || ti.pager || ti.ended)
+          return [route, ti];
+        repaged = true;
+        return [route, { ...ti, pager: "trigger" as const }];
+      }),
+    );
+    if (!repaged) return t;
+    const own = incidents[DEFAULT_ROUTE];
+    return { ...t, incidents, ...(own ? { incident: own } : {}) };
+  });
+}
+
 function exampleOf(f: Finding): IncidentExample {
   return { key: f.key, summary: oneLine(f.summary, SUMMARY_CHARS) };
 }

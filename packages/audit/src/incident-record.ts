@@ -120,6 +120,11 @@ export interface IncidentRecord {
   flapping?: { episodes: number; postedIn: string };
   /** Who acknowledged it and when, while it is acknowledged. */
   acknowledged?: { by: string; at: string; comment?: string };
+  /**
+   * When PagerDuty resolved its page while it still failed here: its next change pages again
+   * (a new alert under the same key), and clears this.
+   */
+  pagerResolvedAt?: string;
 }
 
 /**
@@ -180,6 +185,8 @@ export interface IncidentActionStore {
   acknowledge(audit: string, key: string, ack: Acknowledgement, expiresAt: number): Promise<boolean>;
   /** Removes the acknowledgement; false when there was none. */
   unacknowledge(audit: string, key: string): Promise<boolean>;
+  /** Notes that PagerDuty resolved the incident's page while it still fails (`pagerResolvedAt`). */
+  markPagerResolved(audit: string, key: string, at: string, expiresAt: number): Promise<void>;
   /** Adds an event to the incident's timeline (an action's: `id` keeps two at one time apart). */
   addEvent(event: IncidentEvent, id: string, expiresAt: number): Promise<void>;
 }

@@ -31,6 +31,7 @@ export {
   incidentsWithNews,
   incidentWrites,
   withAcknowledgements,
+  withRepages,
 } from "./incident-history.ts";
 export type {
   Acknowledgement,

@@ -22,6 +22,8 @@ export interface HistoryCommit {
   expiresAt: number;
   /** The audit's ended episodes after these writes (`endedEpisodes`), when they changed. */
   episodes?: readonly EndedEpisode[];
+  /** Incidents paged again after PagerDuty resolved their page: their `pagerResolvedAt` is cleared. */
+  repaged?: readonly string[];
 }
 
 /** The lease a commit is fenced by: it goes through only while `owner` still holds it. */

@@ -26,6 +26,11 @@ export const itemKey = {
    * removed by actions alone, conditionally, so that two at once apply once and no run undoes one.
    */
   incidentAck: (audit: string, key: string) => ({ pk: `INCIDENTS#${audit}`, sk: `${key}#ACK` }),
+  /** PagerDuty resolved the incident's page while it still failed: written by an action, cleared by a run. */
+  incidentPagerResolved: (audit: string, key: string) => ({
+    pk: `INCIDENTS#${audit}`,
+    sk: `${key}#PAGER_RESOLVED`,
+  }),
   /** One event of an incident's timeline: `incidents show` reads the partition, oldest first. */
   incidentEvent: (key: string, at: string, id: string) => ({ pk: `INCIDENT#${key}`, sk: `EV#${at}#${id}` }),
   silence: (id: string) => ({ pk: "SILENCE", sk: id }),

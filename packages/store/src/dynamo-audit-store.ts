@@ -150,7 +150,11 @@ export class DynamoAuditStore implements AuditStateStore {
     const items = await batchGet(
       this.#client,
       this.#table,
-      keys.flatMap((k) => [itemKey.incident(audit, k), itemKey.incidentAck(audit, k)]),
+      keys.flatMap((k) => [
+        itemKey.incident(audit, k),
+        itemKey.incidentAck(audit, k),
+        itemKey.incidentPagerResolved(audit, k),
+      ]),
     );
     return recordsOf(items);
   }

@@ -83,7 +83,11 @@ export class DynamoIncidentHistory implements IncidentHistory, IncidentActionSto
     const items = await batchGet(
       this.#client,
       this.#table,
-      audits.flatMap((a) => [itemKey.incident(a, key), itemKey.incidentAck(a, key)]),
+      audits.flatMap((a) => [
+        itemKey.incident(a, key),
+        itemKey.incidentAck(a, key),
+        itemKey.incidentPagerResolved(a, key),
+      ]),
     );
     for (const audit of audits) {
       const own = items.filter((i) => i.pk === itemKey.incident(audit, key).pk);
@@ -123,6 +127,15 @@ export class DynamoIncidentHistory implements IncidentHistory, IncidentActionSto
       if (err instanceof ConditionalCheckFailedException) return false;
       throw err;
     }
+  }
+
+  async markPagerResolved(audit: string, key: string, at: string, expiresAt: number): Promise<void> {
+    await this.#client.send(
+      new PutCommand({
+        TableName: this.#table,
+        Item: { ...itemKey.incidentPagerResolved(audit, key), pagerResolvedAt: at, ttl: expiresAt },
+      }),
+    );
   }
 
   async addEvent(event: IncidentEvent, id: string, expiresAt: number): Promise<void> {

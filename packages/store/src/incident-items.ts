@@ -13,21 +13,26 @@ import { itemKey } from "./audit-table.ts";
 export function historyItems(
   audit: string,
   history: HistoryCommit,
-): Array<{ PutRequest: { Item: Record<string, unknown> } }> {
+): Array<
+  { PutRequest: { Item: Record<string, unknown> } } | { DeleteRequest: { Key: Record<string, unknown> } }
+> {
   const items = history.writes.flatMap(({ record, event }) => [
     { PutRequest: { Item: recordItem(audit, record, history.expiresAt) } },
     { PutRequest: { Item: eventItem(event, history.expiresAt) } },
   ]);
   if (history.episodes)
     items.push({ PutRequest: { Item: { ...itemKey.episodes(audit), episodes: history.episodes } } });
-  return items;
+  const cleared = (history.repaged ?? []).map((key) => ({
+    DeleteRequest: { Key: itemKey.incidentPagerResolved(audit, key) },
+  }));
+  return [...items, ...cleared];
 }
 
 /** A record as stored: `endedAt` beside it lets a query leave out incidents that ended earlier. */
 function recordItem(audit: string, record: IncidentRecord, ttl: number): Record<string, unknown> {
   // The acknowledgement lives in an item of its own, which only actions write: a record read with
   // it and written back by a run must not keep it after it is taken back.
-  const { acknowledged: _ack, ...kept } = record;
+  const { acknowledged: _ack, pagerResolvedAt: _resolved, ...kept } = record;
   return {
     ...itemKey.incident(audit, record.key),
     record: kept,
@@ -49,13 +54,20 @@ export function eventItem(event: IncidentEvent, ttl: number, id?: string): Recor
 export function recordsOf(items: readonly Record<string, unknown>[]): Map<string, IncidentRecord> {
   const records = new Map<string, IncidentRecord>();
   const acks = new Map<string, Acknowledgement>();
+  const resolved = new Map<string, string>();
   for (const item of items) {
     if (item.record) records.set(String(item.sk), item.record as IncidentRecord);
     else if (item.ack) acks.set(String(item.sk).replace(/#ACK$/, ""), item.ack as Acknowledgement);
+    else if (item.pagerResolvedAt)
+      resolved.set(String(item.sk).replace(/#PAGER_RESOLVED$/, ""), String(item.pagerResolvedAt));
   }
   for (const [key, ack] of acks) {
     const record = records.get(key);
     if (record) records.set(key, { ...record, acknowledged: ack });
+  }
+  for (const [key, at] of resolved) {
+    const record = records.get(key);
+    if (record) records.set(key, { ...record, pagerResolvedAt: at });
   }
   return records;
 }

@@ -148,6 +148,8 @@ export async function actOnIncident(
     }
     case "resolvedInPager": {
       for (const r of target.own) {
+        if (r.receiver === "critical")
+          await deps.ports.actions.markPagerResolved(target.audit, r.key, at, expiresAt);
         await deps.ports.actions.addEvent(event(r.key, "pagerResolved", r.firing), id, expiresAt);
         changed.push(r);
       }

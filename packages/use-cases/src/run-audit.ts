@@ -95,7 +95,7 @@ export async function runAudit(
     const ended = { ...planned, transitions: withEndings(planned.transitions, endings) };
     // Read while the run renders and publishes; awaited first only when reminders may be acknowledged.
     const history = readHistory(deps, run, ended, state.episodes);
-    const diff = await acknowledged(ended, history);
+    const diff = await acknowledged(ended, history, run.now.toISOString());
     const { transitions } = diff;
     const report = run.dryRun ? { stored: true } : await keepReport(deps, run, scan, transitions);
     const ctx = digestContext(deps, run, scan, source.listedWhat, report.stored, state.repeats);

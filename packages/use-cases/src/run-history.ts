@@ -13,6 +13,7 @@ import {
   incidentsWithNews,
   incidentWrites,
   withAcknowledgements,
+  withRepages,
 } from "@fleet-auditor/audit";
 import type { ResolvedDeps } from "./run-deps.ts";
 import type { Run } from "./run-state.ts";
@@ -47,17 +48,24 @@ export async function readHistory(
 }
 
 /**
- * The diff with its reminders of acknowledged incidents held back (`withAcknowledgements`): waits
- * for the records only when it has reminders, the one kind an acknowledgement stops.
+ * The diff with its reminders of acknowledged incidents held back (`withAcknowledgements`), and the
+ * pages PagerDuty resolved while their incidents still failed opened again by a change
+ * (`withRepages`): waits for the records only when it has reminders, changes, or firings that join
+ * an open incident.
  */
 export async function acknowledged(
   diff: DiffResult,
   history: Promise<KnownHistory | undefined>,
+  at: string,
 ): Promise<DiffResult> {
-  if (!diff.transitions.some((t) => t.kind === "reminder")) return diff;
+  // A firing that opens its incidents can be neither: only one joining an open incident can page.
+  const joins = (t: DiffResult["transitions"][number]): boolean =>
+    t.kind === "firing" && Object.values(t.incidents ?? {}).some((i) => i.openedAt !== at);
+  if (!diff.transitions.some((t) => t.kind === "reminder" || t.kind === "changed" || joins(t))) return diff;
   const known = await history;
   if (!known) return diff;
-  return { ...diff, transitions: withAcknowledgements(diff.transitions, known.records) };
+  const transitions = withRepages(withAcknowledgements(diff.transitions, known.records), known.records);
+  return { ...diff, transitions };
 }
 
 /** The history the run's commit writes: its news of what was told, folded into `before`. */
@@ -84,9 +92,14 @@ export function historyOf(
   const retentionS = deps.settings.incidentRetentionDays * 86_400;
   const at = run.now.toISOString();
   const episodes = endedEpisodes(known.episodes, writes, at, deps.settings.flapping.windowMs);
+  // A page opened again (or its incident ended) clears the note that PagerDuty had resolved it.
+  const repaged = writes
+    .filter((w) => known.records.get(w.record.key)?.pagerResolvedAt && (w.event.page || w.record.endedAt))
+    .map((w) => w.record.key);
   return {
     writes,
     expiresAt: Math.floor(run.now.getTime() / 1000) + retentionS,
     ...(episodes ? { episodes } : {}),
+    ...(repaged.length ? { repaged } : {}),
   };
 }

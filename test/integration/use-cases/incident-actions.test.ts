@@ -277,4 +277,26 @@ describe("acting on an incident", () => {
     ).toBeUndefined();
     expect(docOf(told.published[0])).toMatchObject({ incident: { key: rollUp, thread: rollUp } });
   });
+  it("pages again at the next change of an incident PagerDuty resolved while it still failed, once, and not before", async () => {
+    const [a] = failNew(2) as [string, string];
+    await runAt(0);
+    const { pager } = await keysOf();
+    await actOnIncident(acting, { kind: "resolvedInPager", key: pager, by: "pagerduty:P1 (Bob)" });
+    expect((await history.findIncident(["failing"], pager))?.record.pagerResolvedAt).toBeDefined();
+    const critical = () => runs.published.filter((m) => m.topics?.includes("critical"));
+    runs.published.length = 0;
+    await runAt(1);
+    expect(critical()).toEqual([]);
+    // A change: the pager hears a trigger under the same key (a new alert), once.
+    kit.sim.fleet.fail(a, "provision");
+    await runAt(2);
+    expect(critical().map((m) => JSON.parse(JSON.parse(m.message).default).incident)).toMatchObject([
+      { key: pager, status: "firing" },
+    ]);
+    expect((await history.findIncident(["failing"], pager))?.record.pagerResolvedAt).toBeUndefined();
+    runs.published.length = 0;
+    kit.sim.fleet.fail(a, "upgrade");
+    await runAt(3);
+    expect(critical()).toEqual([]);
+  });
 });
