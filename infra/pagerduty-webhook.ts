@@ -24,6 +24,8 @@ export function pagerDutyWebhookFunction(deps: {
   auditTable: sst.aws.Dynamo;
   /** The landscape's name, as the audit functions have it (`landscapeOf`): the incident's thread is named by it. */
   landscape: string;
+  /** The stage's `incidentRetentionDays`, when it sets one: how long what actions write is kept. */
+  incidentRetentionDays?: number | undefined;
   incidents: sst.aws.SnsTopic;
   critical: sst.aws.SnsTopic;
   protectedStage: boolean;
@@ -67,6 +69,7 @@ export function pagerDutyWebhookFunction(deps: {
       INCIDENT_TOPIC_ARN: deps.incidents.arn,
       CRITICAL_TOPIC_ARN: deps.critical.arn,
       LANDSCAPE: deps.landscape,
+      ...(deps.incidentRetentionDays ? { INCIDENT_RETENTION_DAYS: String(deps.incidentRetentionDays) } : {}),
     },
   } satisfies sst.aws.FunctionArgs;
   const fn = new sst.aws.Function("PagerDutyWebhook", args);

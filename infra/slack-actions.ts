@@ -22,6 +22,8 @@ export function slackActionsFunction(deps: {
   auditTable: sst.aws.Dynamo;
   /** The landscape's name, as the audit functions have it (`landscapeOf`): the incident's thread is named by it. */
   landscape: string;
+  /** The stage's `incidentRetentionDays`, when it sets one: how long what actions write is kept. */
+  incidentRetentionDays?: number | undefined;
   incidents: sst.aws.SnsTopic;
   critical: sst.aws.SnsTopic;
   protectedStage: boolean;
@@ -55,6 +57,7 @@ export function slackActionsFunction(deps: {
       INCIDENT_TOPIC_ARN: deps.incidents.arn,
       CRITICAL_TOPIC_ARN: deps.critical.arn,
       LANDSCAPE: deps.landscape,
+      ...(deps.incidentRetentionDays ? { INCIDENT_RETENTION_DAYS: String(deps.incidentRetentionDays) } : {}),
     },
   } satisfies sst.aws.FunctionArgs;
   const fn = new sst.aws.Function("SlackActions", args);

@@ -21,6 +21,8 @@ export interface IncidentActionConfig {
   incidentTopicArn?: string;
   criticalTopicArn?: string;
   landscape?: string;
+  /** How long an acknowledgement and an action's events are kept (`INCIDENT_RETENTION_DAYS`). */
+  incidentRetentionDays?: number;
 }
 
 // The audits whose incidents an action may name: those the audit functions register.
@@ -50,7 +52,10 @@ export function incidentActor(
       }),
     },
     audits: AUDITS,
-    settings: { ...(config.landscape ? { landscape: config.landscape } : {}) },
+    settings: {
+      ...(config.landscape ? { landscape: config.landscape } : {}),
+      ...(config.incidentRetentionDays ? { incidentRetentionDays: config.incidentRetentionDays } : {}),
+    },
     hooks: { log },
   };
   return (action) => actOnIncident(deps, action);

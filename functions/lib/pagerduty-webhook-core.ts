@@ -13,6 +13,7 @@ export function incidentActionsOf(env: PagerDutyWebhookEnv, log: RunLogger): Pag
       ...(env.INCIDENT_TOPIC_ARN ? { incidentTopicArn: env.INCIDENT_TOPIC_ARN } : {}),
       ...(env.CRITICAL_TOPIC_ARN ? { criticalTopicArn: env.CRITICAL_TOPIC_ARN } : {}),
       ...(env.LANDSCAPE ? { landscape: env.LANDSCAPE } : {}),
+      incidentRetentionDays: env.INCIDENT_RETENTION_DAYS,
     },
     log,
   );

@@ -1136,18 +1136,28 @@ describe("sst.config.ts wiring", () => {
     }
   });
 
-  it("keeps incident history for the stage's incidentRetentionDays, the function's default (90) unless set", async () => {
+  it("keeps incident history for the stage's incidentRetentionDays, the functions' default (90) unless set, in every function that writes it", async () => {
     const stage = async (incidentRetentionDays?: number) =>
       recordSstConfig("prod", {
         stages: {
-          default: { ...TELLS, protected: true, ...(incidentRetentionDays ? { incidentRetentionDays } : {}) },
+          default: {
+            ...TELLS,
+            protected: true,
+            slack: { way: "bot", channel: "C0123ABCD", interactivity: { teamId: "T0123ABCD" } },
+            pagerDuty: { webhook: { serviceId: "PF9KMXH" } },
+            ...(incidentRetentionDays ? { incidentRetentionDays } : {}),
+          },
         },
       });
-    const byDefault = (await stage()).named("sst.aws.Function", "Audit").args.environment;
-    expect(byDefault).not.toHaveProperty("INCIDENT_RETENTION_DAYS");
-    expect((await stage(400)).named("sst.aws.Function", "Audit").args.environment).toMatchObject({
-      INCIDENT_RETENTION_DAYS: "400",
-    });
+    const [byDefault, kept] = [await stage(), await stage(400)];
+    for (const name of ["Audit", "SlackActions", "PagerDutyWebhook"]) {
+      expect(byDefault.named("sst.aws.Function", name).args.environment).not.toHaveProperty(
+        "INCIDENT_RETENTION_DAYS",
+      );
+      expect(kept.named("sst.aws.Function", name).args.environment).toMatchObject({
+        INCIDENT_RETENTION_DAYS: "400",
+      });
+    }
   });
 
   it("catches each kind of mistake (each check shown failing once on a broken copy)", async () => {

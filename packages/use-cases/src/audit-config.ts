@@ -11,6 +11,13 @@ import type { AuditRunSettings } from "./run-deps.ts";
 
 const positiveInt = (fallback: number) => coerce.number().int().positive().default(fallback);
 
+/**
+ * `INCIDENT_RETENTION_DAYS`: how long incident records, timelines and what actions keep beside
+ * them live after their last event (DynamoDB TTL); the audit functions and the two inbound ones
+ * read it alike.
+ */
+export const IncidentRetentionDaysSchema = positiveInt(90);
+
 /** An SNS topic ARN, in any partition. */
 export const TopicArnSchema = string().regex(
   /^arn:aws[a-z-]*:sns:[^:]+:\d{12}:[\w-]+$/,
@@ -128,7 +135,7 @@ export const AuditEnvSchema = object({
   KEB_CONCURRENCY: positiveInt(4),
   LEDGER_RETENTION_DAYS: positiveInt(30),
   /** Incident records and timelines are kept this long after their last event (DynamoDB TTL). */
-  INCIDENT_RETENTION_DAYS: positiveInt(90),
+  INCIDENT_RETENTION_DAYS: IncidentRetentionDaysSchema,
   LEASE_MINUTES: positiveInt(15),
   MAX_CLOCK_SKEW_HOURS: positiveInt(48),
   /**

@@ -1,5 +1,5 @@
 import { coerce, NEVER, object, optional, type output, string } from "zod";
-import { LandscapeSchema, TopicArnSchema } from "./audit-config.ts";
+import { IncidentRetentionDaysSchema, LandscapeSchema, TopicArnSchema } from "./audit-config.ts";
 import { SecretIdSchema, type SecretRef, secretRef } from "./secret.ts";
 import { secretVariable } from "./secret-variable.ts";
 
@@ -31,6 +31,7 @@ export const PagerDutyWebhookEnvSchema = object({
   INCIDENT_TOPIC_ARN: optional(TopicArnSchema),
   CRITICAL_TOPIC_ARN: optional(TopicArnSchema),
   LANDSCAPE: LandscapeSchema,
+  INCIDENT_RETENTION_DAYS: IncidentRetentionDaysSchema,
 }).transform(({ PAGERDUTY_WEBHOOK_SECRET, PAGERDUTY_WEBHOOK_SECRET_ARN, ...rest }, ctx) => {
   const secret: SecretRef | undefined = secretRef(
     "PAGERDUTY_WEBHOOK_SECRET",

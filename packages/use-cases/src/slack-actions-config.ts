@@ -1,6 +1,6 @@
 import { isLoopbackHost } from "@fleet-auditor/http";
 import { NEVER, object, optional, type output, string, url } from "zod";
-import { LandscapeSchema, TopicArnSchema } from "./audit-config.ts";
+import { IncidentRetentionDaysSchema, LandscapeSchema, TopicArnSchema } from "./audit-config.ts";
 import { PROXY_VARIABLES, proxyFrom } from "./proxy-env.ts";
 import { SecretIdSchema, secretRef } from "./secret.ts";
 import { secretVariable } from "./secret-variable.ts";
@@ -36,6 +36,7 @@ export const SlackActionsEnvSchema = object({
   INCIDENT_TOPIC_ARN: TopicArnSchema,
   CRITICAL_TOPIC_ARN: TopicArnSchema,
   LANDSCAPE: LandscapeSchema,
+  INCIDENT_RETENTION_DAYS: IncidentRetentionDaysSchema,
   ...PROXY_VARIABLES,
 }).transform((env, ctx) => {
   const signingSecret = secretRef(
@@ -65,6 +66,7 @@ export const SlackActionsEnvSchema = object({
       incidentTopicArn: env.INCIDENT_TOPIC_ARN,
       criticalTopicArn: env.CRITICAL_TOPIC_ARN,
       ...(env.LANDSCAPE ? { landscape: env.LANDSCAPE } : {}),
+      incidentRetentionDays: env.INCIDENT_RETENTION_DAYS,
     },
     proxy: proxyFrom(env),
   };
