@@ -250,7 +250,7 @@ function threadsOf(
 /** The open incident (or roll-up) a key names, with the incidents an acknowledgement mirrors to. */
 async function targetOf(deps: IncidentActionDeps, key: string): Promise<Target | undefined> {
   const found = await deps.ports.actions.findIncident(deps.audits, key);
-  if (found && found.record.endedAt) return undefined;
+  if (found?.record.endedAt) return undefined;
   const audits = found ? [found.audit] : deps.audits;
   for (const audit of audits) {
     const snapshot = await deps.ports.store.loadSnapshot(audit);
