@@ -1,6 +1,5 @@
 import { spawnSync } from "node:child_process";
 import { defineConfig } from "vitest/config";
-import { SlowFirstSequencer } from "./test/setup/slow-first-sequencer.ts";
 
 // The store suite runs twice: on dynalite, and on AWS's DynamoDB Local, which refuses what
 // DynamoDB refuses where dynalite does not (empty index keys, item sizes). DynamoDB Local runs on
@@ -29,7 +28,6 @@ export default defineConfig({
     testTimeout: 20_000,
     hookTimeout: 20_000,
     restoreMocks: true,
-    sequence: { sequencer: SlowFirstSequencer },
     reporters: process.env.CI ? ["default", ["json", { outputFile: ".vitest-results.json" }]] : ["default"],
     projects: [
       // Unit tests hold no servers and no process-wide state between files: they share one module
