@@ -110,7 +110,7 @@ describe("functions/slack-actions.ts, bundled, behind its function URL", () => {
     const now = Math.floor(Date.now() / 1000);
     const good = click();
     const signed = signedClick(good);
-    const hostile: Array<[string, Record<string, unknown>, number, string]> = [
+    const hostile: Array<[string, object, number, string]> = [
       [
         "a forged signature",
         functionUrlEvent({

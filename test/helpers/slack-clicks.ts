@@ -1,4 +1,6 @@
 import { createHmac, randomUUID } from "node:crypto";
+import type { LambdaFunctionURLEvent } from "aws-lambda";
+import { functionUrlEvent as urlEvent } from "./function-url-event.ts";
 
 // A button click as Slack sends it to an app's interactivity Request URL, built from Slack's
 // documentation rather than from the product's code, so that a test signs as Slack does and not as
@@ -104,39 +106,13 @@ export function signedClick(
   };
 }
 
-/**
- * The function URL event of a request (payload format 2.0): lower-case header names, the body as
- * it came or base64 (`base64`), a POST unless `method` says otherwise.
- */
+/** A signed request as its function URL hands it over (`function-url-event.ts`): a POST unless `method` says otherwise. */
 export function functionUrlEvent(
   request: SignedRequest,
   options: { base64?: boolean; method?: string } = {},
-): Record<string, unknown> {
-  const headers = Object.fromEntries(Object.entries(request.headers).map(([k, v]) => [k.toLowerCase(), v]));
-  return {
-    version: "2.0",
-    routeKey: "$default",
-    rawPath: "/",
-    rawQueryString: "",
-    headers: { ...headers, host: "abc123.lambda-url.eu-central-1.on.aws", "x-forwarded-proto": "https" },
-    requestContext: {
-      accountId: "anonymous",
-      apiId: "abc123",
-      domainName: "abc123.lambda-url.eu-central-1.on.aws",
-      http: {
-        method: options.method ?? "POST",
-        path: "/",
-        protocol: "HTTP/1.1",
-        sourceIp: "203.0.113.7",
-        userAgent: headers["user-agent"] ?? "",
-      },
-      requestId: randomUUID(),
-      routeKey: "$default",
-      stage: "$default",
-      time: new Date().toUTCString(),
-      timeEpoch: Date.now(),
-    },
-    body: options.base64 ? Buffer.from(request.body).toString("base64") : request.body,
-    isBase64Encoded: options.base64 === true,
-  };
+): LambdaFunctionURLEvent {
+  return urlEvent(
+    { ...(options.method ? { method: options.method } : {}), headers: request.headers, body: request.body },
+    { base64: options.base64 === true },
+  );
 }
