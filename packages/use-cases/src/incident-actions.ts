@@ -291,10 +291,7 @@ async function recordsOf(
   audit: string,
   keys: readonly string[],
 ): Promise<IncidentRecord[]> {
-  const out: IncidentRecord[] = [];
-  for (const key of keys) {
-    const found = await deps.ports.actions.findIncident([audit], key);
-    if (found) out.push(found.record);
-  }
-  return out;
+  // One read per incident, all at once: a roll-up mirrors to as many incidents as it rolled up.
+  const found = await Promise.all(keys.map((key) => deps.ports.actions.findIncident([audit], key)));
+  return found.flatMap((f) => (f ? [f.record] : []));
 }
