@@ -119,19 +119,20 @@ function lazyRows(ctx: DigestContext, named: readonly Named[]): LazyRows {
   const built: DigestV1Transition[] = [];
   // Groups whose first row is built: a row's `alert` carries the inspect command only on its
   // group's first, the one a chat shows it of (`RowPlace`).
-  const begun = new Set<PlannedGroup>();
+  // and the note of that first row, which its later rows leave out when it is theirs.
+  const begun = new Map<PlannedGroup, string | null>();
   const at = (i: number): DigestV1Transition => {
     while (built.length <= i) {
       const { member, group } = named[built.length] as Named;
-      const first = !begun.has(group);
-      begun.add(group);
-      built.push(
-        structuredTransition(ctx, member, {
-          first,
-          alone: group.members.length === 1,
-          lead: built.length === 0,
-        }),
-      );
+      const groupNote = begun.get(group);
+      const row = structuredTransition(ctx, member, {
+        first: groupNote === undefined,
+        alone: group.members.length === 1,
+        lead: built.length === 0,
+        ...(groupNote === undefined ? {} : { groupNote }),
+      });
+      if (groupNote === undefined) begun.set(group, row.alert?.note ?? null);
+      built.push(row);
     }
     return built[i] as DigestV1Transition;
   };

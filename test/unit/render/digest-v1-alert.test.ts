@@ -18,7 +18,7 @@ const forChannels = (context: DigestContext, transitions: Transition[]): DigestV
 const inEuOne = (i: number): Transition => t(i, "firing", { region: "eu-1", reason: "err_x" });
 
 describe("a row's alert in a message for channels", () => {
-  it("adds to a row past its group's first only its note, and to the first its inspect command and, first of the message, its details", () => {
+  it("adds nothing to a row past its group's first whose note is the first's, and to the first its note, inspect command and, first of the message, its details", () => {
     const transitions = [inEuOne(1), inEuOne(2), inEuOne(3)];
     const run = structured(renderDigests(ctx, transitions)[0]).transitions;
     const rows = forChannels(ctx, transitions).transitions;
@@ -29,7 +29,33 @@ describe("a row's alert in a message for channels", () => {
     expect(shown).toEqual({ note, inspect: `kcp rt -i ${first?.instanceID} --ops -o json` });
     // A page's summary quotes the description of the message's first row.
     expect(details?.find((d) => d.name === "description")?.value).toBe("quota exceeded");
-    expect(later.map((r) => r.alert)).toEqual([{ note }, { note }]);
+    expect(later.map((r) => r.alert)).toEqual([undefined, undefined]);
+  });
+
+  it("carries a note past its group's first row only where it differs, and Slack shows every row's own", () => {
+    const presenter = definePresenter({
+      ...kebPresenter,
+      // Runtime 3 says something else, runtime 2 nothing at all.
+      chatNote: (f, since) =>
+        f.key === "instance-00003"
+          ? "deprovision failed: stuck"
+          : f.key === "instance-00002"
+            ? undefined
+            : kebPresenter.chatNote(f, since),
+    });
+    const digest = forChannels({ ...ctx, presenter }, [inEuOne(1), inEuOne(2), inEuOne(3), inEuOne(4)]);
+    expect(digest.transitions[0]?.instanceID).toBe("instance-00004");
+    expect(Object.fromEntries(digest.transitions.map((r) => [r.instanceID, r.alert?.note]))).toEqual({
+      "instance-00004": "provision failed: quota exceeded",
+      "instance-00003": "deprovision failed: stuck",
+      "instance-00002": "",
+      "instance-00001": undefined,
+    });
+    const text = JSON.stringify(slackMessage(digest));
+    expect(text).toContain("`instance-00004`: provision failed: quota exceeded");
+    expect(text).toContain("`instance-00003`: deprovision failed: stuck");
+    expect(text).toMatch(/`instance-00002`\\n/);
+    expect(text).toContain("`instance-00001`: provision failed: quota exceeded");
   });
 
   it("carries a lone member's details, what a chat can show of one runtime", () => {

@@ -233,7 +233,7 @@ function groupSection(d: DigestV1, g: DigestV1["groups"][number], index: number)
   const budget = SLACK_LIMITS.sectionText - commands.length - more.length;
   let listed = 0;
   for (const t of members) {
-    const row = rowOf(t);
+    const row = rowOf(t, members[0]);
     const name = slackText(row.summary || row.key, 60);
     const runtime = t.links.runtime;
     const link = runtime && safeLink(runtime) ? `<${runtime}|${name}>` : name;
@@ -305,14 +305,16 @@ function wordsOf(g: Group | undefined): { noun: string; tally: string; place: st
 
 /**
  * A row as channels render it: its `alert`, whose key and summary are left to the row's
- * `instanceID` and `shootName` when they say the same (and are those for a row without `alert`).
+ * `instanceID` and `shootName` when they say the same (and are those for a row without `alert`),
+ * and whose note, past its group's first row (`first`), is left to that row's when it is the same.
  */
-function rowOf(t: Row): { key: string; summary: string; note?: string; inspect?: string } {
-  const { key = t.instanceID, summary = t.shootName, note, inspect } = t.alert ?? {};
+function rowOf(t: Row, first?: Row): { key: string; summary: string; note?: string; inspect?: string } {
+  const { key = t.instanceID, summary = t.shootName, inspect } = t.alert ?? {};
+  const note = t.alert?.note ?? (first && first !== t ? first.alert?.note : undefined);
   return {
     key,
     summary,
-    ...(note !== undefined ? { note } : {}),
+    ...(note ? { note } : {}),
     ...(inspect !== undefined ? { inspect } : {}),
   };
 }

@@ -108,12 +108,17 @@ const DigestV1TransitionSchema = object({
       .describe(
         "what a title calls it when a message tells it alone: state and reason first; only on its group's only member (added in place)",
       ),
-    note: string().max(1_000).optional().describe("what a chat list says after its name"),
+    note: string()
+      .max(1_000)
+      .optional()
+      .describe(
+        "what a chat list says after its name; past its group's first row in the message, absent when it is that row's note and '' when it has none",
+      ),
     inspect: string()
       .max(1_000)
       .optional()
       .describe(
-        "the command that shows what it is about; only on its group's first row in the message (a chat shows one per group), absent when none can be pasted",
+        "the command that shows what it is about; only on its group's first row in the message (a chat shows one per group) and not for a resolution, absent when none can be pasted",
       ),
     details: array(object({ name: string().max(100), value: string().max(1_000) }))
       .max(50)
@@ -124,7 +129,7 @@ const DigestV1TransitionSchema = object({
   })
     .optional()
     .describe(
-      "the transition as channels render it, whatever its audit (in incident and pager messages, on every row; added in place): what a chat list shows of a row, and of a group's first row how to inspect it",
+      "the transition as channels render it, whatever its audit (in incident and pager messages; added in place): what a chat list shows of a row, and of a group's first row how to inspect it; absent on a row that has nothing its v1 fields and its group's first row do not say",
     ),
 });
 

@@ -158,8 +158,13 @@ export function structuredTransition(
           },
         }
       : {}),
-    ...(ctx.forChannels ? { alert: channelAlert(m, fields, place) } : {}),
+    ...(ctx.forChannels ? alertOf(channelAlert(m, fields, place)) : {}),
   } as DigestV1Transition;
+}
+
+/** A row's `alert`, left out when a channel takes all of it from the row and its group's first. */
+function alertOf(alert: NonNullable<DigestV1Transition["alert"]>): Pick<DigestV1Transition, "alert"> {
+  return Object.keys(alert).length > 0 ? { alert } : {};
 }
 
 /** What a group holds that its `groupBy` does not say (`group-mix.ts`), when there is any. */
