@@ -93,6 +93,7 @@ export default $config({
             incidents: t.incidents,
             critical: t.critical,
             protectedStage,
+            reserveConcurrency: settings.reservedConcurrency !== false,
             alarm,
           })
         : undefined;

@@ -6,8 +6,11 @@
 
 import { SLACK_ACTIONS_MANAGED_SECRETS } from "../functions/lib/secrets.ts";
 import { SLACK_ACTIONS_SERVICE } from "../functions/lib/slack-click-metrics.ts";
-import { type alarmTo, functionAlarms, watchedFunction } from "./alarms.ts";
+import { type alarmTo, functionAlarms, reservedConcurrency, watchedFunction } from "./alarms.ts";
 import { managedSecret, readSecret } from "./secrets.ts";
+
+/** How many clicks run at once: people click, a few a minute at most. */
+const CONCURRENCY = 2;
 
 /**
  * The Slack actions function and its URL. It may read its signing secret; read and write the
@@ -27,6 +30,8 @@ export function slackActionsFunction(deps: {
   incidents: sst.aws.SnsTopic;
   critical: sst.aws.SnsTopic;
   protectedStage: boolean;
+  /** The stage's `reservedConcurrency` (default true). */
+  reserveConcurrency: boolean;
   alarm: ReturnType<typeof alarmTo>;
 }): { url: $util.Output<string>; signingSecret: aws.secretsmanager.Secret } {
   const signingSecret = managedSecret(
@@ -40,7 +45,11 @@ export function slackActionsFunction(deps: {
     timeout: "10 seconds",
     memory: "256 MB",
     // No CORS: Slack calls it server to server, and no browser page has any business with it.
+    // Anyone may reach it: a public URL bounded in concurrency, so that a flood of forged requests
+    // is throttled instead of spending the account's concurrency (a real click is retried by
+    // whoever clicked).
     url: { authorization: "none", cors: false },
+    ...reservedConcurrency(deps.reserveConcurrency, CONCURRENCY),
     permissions: [
       readSecret(signingSecret),
       {

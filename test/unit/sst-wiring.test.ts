@@ -651,6 +651,15 @@ describe("sst.config.ts wiring", () => {
     const slack = { slack: { way: "webhook" } };
     const normal = await recordSstConfig("dev", { stages: { default: slack } });
     expect(reserved(normal)).toMatchObject({ Audit: 4, ApplicationsAudit: 2, Slack: 1 });
+    const buttons = await recordSstConfig("dev", {
+      stages: {
+        default: {
+          slack: { way: "bot", channel: "C0123ABCD", interactivity: { teamId: "T0123ABCD" } },
+          reservedConcurrency: false,
+        },
+      },
+    });
+    expect(reserved(buttons).SlackActions).toBeUndefined();
     const sandbox = await recordSstConfig("dev", {
       stages: { default: { ...slack, reservedConcurrency: false } },
     });
@@ -779,8 +788,11 @@ describe("sst.config.ts wiring", () => {
       "arn:aws:secretsmanager:eu-central-1:123456789012:secret:fleet-auditor/prod/SlackSigningSecret-AbC123";
     const topic = (name: string) => `arn:aws:sns:eu-central-1:123456789012:fleet-auditor-prod-${name}`;
     // Slack cannot sign with SigV4: the URL's auth is NONE, Slack's signature (checked by the
-    // function) is what lets a request in; no CORS, no browser has business with it.
+    // function) is what lets a request in; no CORS, no browser has business with it; and its
+    // concurrency is bounded, so that a flood of forged requests is throttled rather than spend
+    // the account's (and with it the audits').
     expect(fn.args.url).toEqual({ authorization: "none", cors: false });
+    expect(fn.args.concurrency).toEqual({ reserved: 2 });
     expect(fn.subscribedTo).toBeUndefined();
     expect(fn.args.permissions).toEqual([
       { actions: ["secretsmanager:GetSecretValue"], resources: [secret] },
