@@ -81,39 +81,30 @@ export default $config({
         reserveConcurrency: settings.reservedConcurrency !== false,
         alarm,
       });
-    // The bot's buttons: Slack's interactivity reaches a function URL of their own.
+    // What people do where the messages land reaches the auditor through URLs of their own.
+    const inbound = {
+      auditTable: table,
+      landscape: landscapeOf(settings),
+      incidentRetentionDays: settings.incidentRetentionDays,
+      incidents: t.incidents,
+      critical: t.critical,
+      protectedStage,
+      reserveConcurrency: settings.reservedConcurrency !== false,
+      alarm,
+    };
+    // The bot's buttons (docs/deploy.md#slack-buttons).
     const slackActions =
       settings.slack?.way === "bot" && settings.slack.interactivity
-        ? slackActionsFunction({
-            channel: settings.slack.channel,
-            teamId: settings.slack.interactivity.teamId,
-            auditTable: table,
-            landscape: landscapeOf(settings),
-            incidentRetentionDays: settings.incidentRetentionDays,
-            incidents: t.incidents,
-            critical: t.critical,
-            protectedStage,
-            reserveConcurrency: settings.reservedConcurrency !== false,
-            alarm,
-          })
+        ? slackActionsFunction(
+            { channel: settings.slack.channel, teamId: settings.slack.interactivity.teamId },
+            inbound,
+          )
         : undefined;
     if (settings.pagerDuty)
       pagerFunction({ critical: t.critical, auditTable: table, failures, protectedStage, alarm });
     const webhook = typeof settings.pagerDuty === "object" ? settings.pagerDuty.webhook : undefined;
     // Where PagerDuty's webhook subscription delivers (docs/deploy.md#pagerduty-webhook).
-    const pagerDutyWebhookUrl = webhook
-      ? pagerDutyWebhookFunction({
-          webhook,
-          auditTable: table,
-          landscape: landscapeOf(settings),
-          incidentRetentionDays: settings.incidentRetentionDays,
-          incidents: t.incidents,
-          critical: t.critical,
-          protectedStage,
-          reserveConcurrency: settings.reservedConcurrency !== false,
-          alarm,
-        })
-      : undefined;
+    const pagerDutyWebhookUrl = webhook ? pagerDutyWebhookFunction(webhook, inbound) : undefined;
     const schedules = auditScheduling({
       settings,
       functions: { audit, applicationsAudit: app.audit },
