@@ -38,7 +38,7 @@ options:
                                 at most 24d)
   --routes FILE                 the routes (a JSON array, or a stages.json: --stage's, else its
                                 default's); default ROUTES, else chat by incident and one page per
-                                audit episode (docs/notifications.md#routes)
+                                audit episode (docs/notifications.md#routes-and-storms)
   --stage NAME                  the stage of a stages.json given to --routes
 
 KEB audits (failing, expired): --keb-url or KEB_URL; auth (environment): KEB_TOKEN, or
