@@ -170,7 +170,7 @@ const RoutesSchema = z
       ctx.addIssue({ code: "custom", path: [at, "name"], message });
   })
   .describe(
-    "Which findings each receiver hears, grouped how (ROUTES; docs/notifications.md#routes). Not given: a default route to chat by each audit's groupBy, and a pager route of critical findings grouped by audit.",
+    "Which findings each receiver hears, grouped how (ROUTES; docs/notifications.md#routes-and-storms). Not given: a default route to chat by each audit's groupBy, and a pager route of critical findings grouped by audit.",
   );
 
 /**
@@ -211,7 +211,7 @@ const InhibitRulesSchema = z
     >,
   )
   .describe(
-    "Inhibition rules per audit, after the audit's shipped ones (INHIBIT_RULES_<AUDIT>): while a finding matching sourceMatchers fires, findings matching targetMatchers with the same equal labels are held back (docs/notifications.md#inhibition).",
+    "Inhibition rules per audit, after the audit's shipped ones (INHIBIT_RULES_<AUDIT>): while a finding matching sourceMatchers fires, findings matching targetMatchers with the same equal labels are held back (docs/concepts.md#inhibition).",
   );
 
 const EmailSchema = z.email("expected an e-mail address");

@@ -127,6 +127,34 @@ describe("fleet-auditor silences", () => {
     );
   });
 
+  it("names an end it cannot read (a mistyped duration or time), and refuses --for with --until", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "fa-sil-"));
+    const add = (...end: string[]) =>
+      cli([
+        "silences",
+        "add",
+        "--match",
+        "plan=trial",
+        ...end,
+        "--comment",
+        "x",
+        "--by",
+        "me",
+        "--state-dir",
+        dir,
+      ]);
+    const typo = await add("--for", "4x");
+    expect(typo.code).toBe(1);
+    expect(typo.stderr).toContain("--for 4x: expected a duration such as 90s, 30m, 4h, 2d");
+    const day = await add("--until", "tomorrow");
+    expect(day.code).toBe(1);
+    expect(day.stderr).toContain("--until tomorrow: expected an ISO time such as 2026-12-24T22:00:00Z");
+    const both = await add("--for", "4h", "--until", "2099-01-01T00:00:00Z");
+    expect(both.code).toBe(1);
+    expect(both.stderr).toContain("give --for or --until, not both");
+    expect((await cli(["silences", "list", "--all", "--state-dir", dir])).stdout).toContain("no silences");
+  });
+
   it("silences with Alertmanager's operators: a regular expression and a negation, on any label", async () => {
     const dir = mkdtempSync(join(tmpdir(), "fa-sil-"));
     const dry = JSON.parse(

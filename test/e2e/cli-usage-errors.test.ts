@@ -101,4 +101,20 @@ describe("fleet-auditor usage errors", () => {
       "fleet-auditor: --deadline 0s: give a duration longer than 0",
     );
   });
+
+  it("names the option typed, not the variable or field behind it: --keb-url missing or not a URL, a --now that is no time", async () => {
+    expect((await usageError(["run", "--audit", "failing", "--state-dir", dir]))[0]).toBe(
+      "fleet-auditor: --audit failing reads KEB: give --keb-url URL (or set KEB_URL)",
+    );
+    expect(
+      (await usageError(["run", "--audit", "all", "--keb-url", "127.0.0.1:4800", "--state-dir", dir]))[0],
+    ).toBe(
+      "fleet-auditor: --keb-url 127.0.0.1:4800: not a URL; give one such as https://kyma-env-broker.example.com",
+    );
+    expect(
+      (await usageError(["run", "--audit", "applications", "--now", "yesterday", "--state-dir", dir]))[0],
+    ).toBe(
+      "fleet-auditor: --now yesterday: expected an ISO time with its zone, such as 2026-11-29T06:00:00Z",
+    );
+  });
 });

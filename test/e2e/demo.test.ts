@@ -75,6 +75,23 @@ describe("npm start (the demo)", () => {
     );
   });
 
+  it("quotes commands in its messages that act on the demo's store, so that one pasted finds its run", async () => {
+    const quoted = [...text.matchAll(/^ {2}│ .*?(fleet-auditor (?:runs|silences|apps) .*)$/gm)].map(
+      (m) => m[1] as string,
+    );
+    // A report line per digest, silence lines, the edge's inspect lines: all of them.
+    expect(quoted.filter((c) => c.startsWith("fleet-auditor runs show ")).length).toBeGreaterThan(5);
+    expect(quoted.filter((c) => c.startsWith("fleet-auditor silences add ")).length).toBeGreaterThan(5);
+    expect(quoted.filter((c) => c.startsWith("fleet-auditor apps status ")).length).toBeGreaterThan(1);
+    const elsewhere = quoted.filter((c) => !c.endsWith(` --state-dir ${demo.stateDir}`));
+    expect(elsewhere).toEqual([]);
+    // Pasted as printed (its words have nothing to quote), the report command finds the run.
+    const report = quoted.find((c) => c.startsWith("fleet-auditor runs show ")) as string;
+    const shown = await cli(report.split(" ").slice(1));
+    expect(shown.code, shown.stderr).toBe(0);
+    expect(shown.stdout).toMatch(/^run [\w-]+: \w+, completed, complete scan/);
+  });
+
   it("leaves a store where incidents stats gives what a hand count of the demo's runs gives", async () => {
     const count = await handCount(demo);
     // The count is of something: incidents opened, some ended, on more than one audit.

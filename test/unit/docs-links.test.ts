@@ -66,3 +66,49 @@ describe("the documentation's links", () => {
     ]);
   });
 });
+
+/** The files whose text points readers to a page: the CLI's help, messages, infra's descriptions, the schemas. */
+function codeFiles(): string[] {
+  const under = (folder: string): string[] =>
+    (readdirSync(join(ROOT, folder), { recursive: true }) as string[])
+      .map((f) => `${folder}/${f}`)
+      .filter((f) => /\.(ts|json)$/.test(f) && !f.includes("node_modules"));
+  return ["packages", "functions", "infra", "schemas"].flatMap(under);
+}
+
+/**
+ * Each `docs/PAGE.md#anchor` a text names, whose page lacks the heading. `docs/operate.md#anchor`
+ * is how the stage settings describe a runbook link in general, not a link.
+ */
+function brokenDocReferences(
+  file: string,
+  text: string,
+  read: (path: string) => string | undefined,
+): string[] {
+  const problems: string[] = [];
+  for (const [ref, page = "", anchor = ""] of text.matchAll(/\bdocs\/([\w-]+\.md)#([\w-]+)/g)) {
+    if (anchor === "anchor") continue;
+    const markdown = read(`docs/${page}`);
+    if (markdown === undefined) problems.push(`${file}: ${ref}: no such file`);
+    else if (!headings(markdown).some((h) => h.anchor === anchor))
+      problems.push(`${file}: ${ref}: no heading with that anchor`);
+  }
+  return problems;
+}
+
+describe("the documentation the code points to (usage, stages.json's schema, messages)", () => {
+  it("is a page that exists, with the heading its anchor names", () => {
+    const problems = codeFiles().flatMap((f) =>
+      brokenDocReferences(f, readFileSync(join(ROOT, f), "utf8"), readPage),
+    );
+    expect(problems).toEqual([]);
+  });
+
+  it("is found broken when the page or its heading is missing", () => {
+    const text = 'help: "(docs/operate.md#alarms-and-their-runbooks, docs/operate.md#gone, docs/nope.md#x)"';
+    expect(brokenDocReferences("x.ts", text, readPage)).toEqual([
+      "x.ts: docs/operate.md#gone: no heading with that anchor",
+      "x.ts: docs/nope.md#x: no such file",
+    ]);
+  });
+});

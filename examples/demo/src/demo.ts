@@ -1,6 +1,6 @@
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import {
   type AlertPublisher,
   type DigestMessage,
@@ -110,6 +110,9 @@ export async function runDemo(
       },
       // The demo shows the notice after two blind runs instead of three.
       degradedAfterRuns: 2,
+      // The commands its messages quote act on its store, as a deployed stage's name its table:
+      // pasted without it, they would read an empty ./.fleet-auditor and find nothing.
+      commandStore: { stateDir: resolve(stateDir) },
     },
   };
   let hour = 6;

@@ -193,6 +193,28 @@ describe("authentication to KEB", () => {
     expect((err as Error).message).not.toContain("unreachable");
   });
 
+  it("tells a gateway's error page in one line, as every reason is told", async () => {
+    kit.sim.faults.add({
+      path: "/oauth2/token",
+      times: Number.POSITIVE_INFINITY,
+      action: {
+        kind: "status",
+        status: 502,
+        body: "<html>\n<head><title>502 Bad Gateway</title></head>\n<body>\n<h1>502 Bad Gateway</h1>\n</body>\n</html>\n",
+      },
+    });
+    const provider = new ClientCredentialsTokenProvider({
+      ...common(),
+      clientId: "auditor",
+      clientSecret: SECRET,
+    });
+    const err = await provider.getToken().catch((e: unknown) => e);
+    kit.sim.faults.clear();
+    expect(err).toMatchObject({ status: 502 });
+    expect((err as Error).message).toMatch(/answered 502: <html> <head><title>502 Bad Gateway<\/title>/);
+    expect((err as Error).message).not.toMatch(/\s$|\n/);
+  });
+
   it("refuses a token endpoint over plain http to a remote host", () => {
     expect(
       () =>

@@ -80,6 +80,23 @@ describe("incident messages", () => {
     expect(covered).toHaveLength(51);
   });
 
+  it("title a roll-up as holding several incidents, not as its first one with the roll-up's count", () => {
+    const l = new Landscape();
+    const storm = Array.from({ length: 50 }, (_, i) => failing(`s-${i}`, `region-${i}`));
+    const sent = l.run(storm, 0);
+    const rollUp = sent.find((m) => m.transitions.length + m.omitted.length > 1);
+    const more = 50 - MAX_NEW_INCIDENT_MESSAGES - 1;
+    // "failed (err_x) in region-10: 40 new runtimes" said that region-10 had 40.
+    expect(rollUp?.subject).toMatch(
+      new RegExp(`^failed \\(\\w+\\) in region-\\d+ \\+${more} more: 40 new runtimes \\|`),
+    );
+    expect(parts(rollUp).chatbot.content.title).toContain(`+${more} more: 40 new runtimes`);
+    // An incident of its own is titled by its values alone.
+    const own = sent.filter((m) => m !== rollUp);
+    expect(own).toHaveLength(MAX_NEW_INCIDENT_MESSAGES);
+    for (const m of own) expect(m.subject).toMatch(/^failed \(\w+\) shoot \S+ in region-\d+: new \|/);
+  });
+
   it("tell a rolled-up incident's recovery in the roll-up's thread, never as a new top-level post", () => {
     const l = new Landscape();
     const storm = Array.from({ length: 30 }, (_, i) =>

@@ -12,6 +12,7 @@ import {
   runAudit,
   runDeadline,
 } from "@fleet-auditor/use-cases";
+import { iso } from "zod";
 import { oneOf, parseKeyValues, parseTimerDuration, stateDirOption } from "../args.ts";
 import { cliAudits, KNOWN_AUDITS, readsKeb, readsStatusTable } from "../audits.ts";
 import { openBackend } from "../backend.ts";
@@ -38,7 +39,7 @@ options:
                                 at most 24d)
   --routes FILE                 the routes (a JSON array, or a stages.json: --stage's, else its
                                 default's); default ROUTES, else chat by incident and one page per
-                                audit episode (docs/notifications.md#routes)
+                                audit episode (docs/notifications.md#routes-and-storms)
   --stage NAME                  the stage of a stages.json given to --routes
 
 KEB audits (failing, expired): --keb-url or KEB_URL; auth (environment): KEB_TOKEN, or
@@ -96,6 +97,10 @@ export const runCommand: Command = {
     const filters = Object.fromEntries(
       parseKeyValues(values.filter, FILTER_KEYS, "--filter", { commas: true }),
     );
+    if (values.now !== undefined && !isZonedTime(values.now))
+      throw new UsageError(
+        `--now ${values.now}: expected an ISO time with its zone, such as 2026-11-29T06:00:00Z`,
+      );
     const inputs = names.map((audit) =>
       parseRunInput({
         audit,
@@ -106,7 +111,10 @@ export const runCommand: Command = {
     );
     const routes = routesOption(values.routes, values.stage, vars);
     const keb = inputs.some((i) => readsKeb(i.audit))
-      ? parseConfig(KebEnvSchema, { ...vars, KEB_URL: values["keb-url"] ?? vars.KEB_URL })
+      ? parseConfig(KebEnvSchema, {
+          ...vars,
+          KEB_URL: kebUrlOf(values.audit, values["keb-url"], vars.KEB_URL),
+        })
       : undefined;
     // A client secret, password or proxy given by its ARN (KEB_CLIENT_SECRET_ARN, as `sst shell`
     // links it; KEB_PASSWORD_ARN, HTTPS_PROXY_ARN) is read from Secrets Manager as the function
@@ -219,3 +227,23 @@ export const runCommand: Command = {
     }
   },
 };
+
+/**
+ * The KEB URL a KEB audit reads: `--keb-url`, else `KEB_URL`. What is wrong is said of what was
+ * typed: a missing one names the option as well as the variable, a value that is no URL the option.
+ */
+function kebUrlOf(audit: string, option: string | undefined, variable: string | undefined): string {
+  if (option !== undefined) {
+    if (!URL.canParse(option))
+      throw new UsageError(
+        `--keb-url ${option}: not a URL; give one such as https://kyma-env-broker.example.com`,
+      );
+    return option;
+  }
+  if (!variable) throw new UsageError(`--audit ${audit} reads KEB: give --keb-url URL (or set KEB_URL)`);
+  return variable;
+}
+
+/** What the run input takes as `now` (`AuditRunInputSchema`): a date, a time and its zone. */
+const ZONED_TIME = iso.datetime({ offset: true });
+const isZonedTime = (value: string): boolean => ZONED_TIME.safeParse(value).success;

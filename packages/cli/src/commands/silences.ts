@@ -282,14 +282,7 @@ function newSilence(
   if (startsAt.getTime() < now.getTime() - 60_000)
     throw new UsageError(`--starts ${v.starts} is in the past: leave it out to start now`);
   const from = startsAt < now ? now : startsAt;
-  const duration = v.for === undefined ? undefined : parseDuration(v.for);
-  const endsAt =
-    duration !== undefined
-      ? new Date(from.getTime() + duration)
-      : v.until
-        ? parseIsoTime(v.until)
-        : undefined;
-  if (!endsAt) throw new UsageError("give the silence an end: --for 90s|30m|4h|2d or --until ISO-TIME");
+  const endsAt = endOf(v, from);
   if (endsAt <= from) throw new UsageError("the silence would end before it starts");
   const silence: Silence = {
     id: randomUUID(),
@@ -318,4 +311,24 @@ function silenceTable(items: Array<Silence & { state: string }>, noHeaders: bool
     ]),
     { empty: "no silences", noHeaders },
   );
+}
+
+/**
+ * When the silence ends: `--for` counted from its start, or `--until`. A value that does not
+ * parse is named, not reported as a missing end; both at once are refused, not one ignored.
+ */
+function endOf(v: { for?: string; until?: string }, from: Date): Date {
+  if (v.for !== undefined && v.until !== undefined) throw new UsageError("give --for or --until, not both");
+  if (v.for !== undefined) {
+    const duration = parseDuration(v.for);
+    if (duration === undefined)
+      throw new UsageError(`--for ${v.for}: expected a duration such as 90s, 30m, 4h, 2d`);
+    return new Date(from.getTime() + duration);
+  }
+  if (v.until !== undefined) {
+    const until = parseIsoTime(v.until);
+    if (!until) throw new UsageError(`--until ${v.until}: expected an ISO time such as 2026-12-24T22:00:00Z`);
+    return until;
+  }
+  throw new UsageError("give the silence an end: --for 90s|30m|4h|2d or --until ISO-TIME");
 }

@@ -225,7 +225,8 @@ abstract class OAuth2TokenProvider implements TokenProvider {
       typeof b === "object" && b !== null
         ? [b.error, b.error_description].filter((x) => typeof x === "string").join(": ")
         : String(b ?? "");
-    const detail = redact(raw, this.#secrets()).slice(0, 300);
+    // On one line, as every reason is told: a gateway's HTML error page is several.
+    const detail = redact(raw, this.#secrets()).replace(/\s+/g, " ").trim().slice(0, 300);
     return new KebAuthError(
       `token endpoint ${this.#tokenUrl.origin} answered ${status}${detail ? `: ${detail}` : ""}`,
       { status },

@@ -77,7 +77,9 @@ export function titleParts(source: TitleSource, options: { tag?: boolean } = {})
   const one = total === 1 ? source.one : undefined;
   const parts: TitlePart[] = [
     { role: "lead", text: one ? one.subject : leadText(source, mix), sep: "" },
-    ...(source.incident || one ? [] : moreIncidents(source.groups)),
+    // A digest, or a roll-up (an incident message without values of its own: it holds several),
+    // leads with its first group and says how many more; one incident's values say it all.
+    ...(source.incident?.values || one ? [] : moreIncidents(source.groups)),
     { role: "news", text: news(source, one), sep: ": " },
     { role: "inside", text: one ? "" : inside(mix), sep: " " },
     { role: "landscape", text: source.landscape ?? "", sep: " | " },
@@ -117,7 +119,7 @@ function named(t: MixTally, shown: number): string {
   return `${values.join(", ")}${t.distinct > shown ? ", …" : ""}`;
 }
 
-/** A digest of many incidents: ` +6 more` (incidents) after the first one's values. */
+/** A digest or a roll-up of many incidents: ` +6 more` (incidents) after the first one's values. */
 function moreIncidents(groups: readonly TitleGroup[]): TitlePart[] {
   const keys = new Set(groups.map((g) => JSON.stringify(g.labels ?? v1Values(g))));
   const more = keys.size - 1;
