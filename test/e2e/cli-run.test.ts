@@ -1,9 +1,11 @@
 import { mkdirSync, mkdtempSync, readFileSync } from "node:fs";
+import { createServer } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { runArgs, cli as runCommandLine } from "../helpers/cli.ts";
 import { useKebSimulator } from "../helpers/keb.ts";
+import { onLoopback } from "../helpers/loopback.ts";
 
 const kit = useKebSimulator({ fleet: { size: 500, seed: 77, flagged: 45 } });
 afterEach(() => kit.sim.faults.clear());
@@ -145,6 +147,42 @@ describe("fleet-auditor run", () => {
     expect(badNow.stderr).toContain("--now soon: expected an ISO time");
     const half = await cli(["run", "--audit", "failing", "--keb-url", kit.sim.url], { AUDIT_TABLE: "t" });
     expect(half.stderr).toContain("set both AUDIT_TABLE and ALERT_TOPIC_ARN");
+  });
+
+  it("exits 1 when the token endpoint refuses (configuration), 2 when it does not answer (try again)", async () => {
+    const grant = (tokenUrl: string) => ({
+      KEB_TOKEN_URL: tokenUrl,
+      KEB_CLIENT_ID: "auditor",
+      KEB_CLIENT_SECRET: "not-the-secret",
+    });
+    // Without the static token the other tests use: the client-credentials grant.
+    const run = (env: Record<string, string>) =>
+      runCommandLine(
+        runArgs("failing", kit.sim.url, mkdtempSync(join(tmpdir(), "fa-cli-")), "--output", "json"),
+        {
+          env,
+        },
+      );
+    kit.sim.faults.add({
+      path: "/oauth2/token",
+      times: Number.POSITIVE_INFINITY,
+      action: { kind: "status", status: 401, json: true, body: "invalid_client" },
+    });
+    const refused = await run(grant(`${kit.sim.url}/oauth2/token`));
+    expect(refused.code).toBe(1);
+    expect(JSON.parse(refused.stdout)).toMatchObject({ complete: false, incompleteCode: "KEB_AUTH" });
+    kit.sim.faults.clear();
+    const closed = await onLoopback(createServer());
+    await closed.close();
+    const down = await run(grant(`${closed.origin}/oauth2/token`));
+    expect(down.code).toBe(2);
+    expect(JSON.parse(down.stdout)).toMatchObject({
+      complete: false,
+      incompleteCode: "KEB_HTTP",
+      incompleteReason: expect.stringMatching(
+        /page 1 failed: token endpoint http:\/\/127\.0\.0\.1:\d+ failed with no answer/,
+      ),
+    });
   });
 
   it("exits 2 and says why when a message cannot be written to the outbox", async () => {

@@ -18,17 +18,31 @@ export class KebError extends FleetAuditorError<KebErrorCode> {
   }
 }
 
-/** KEB (or the gateway in front of it) answered with a non-success status, or the connection failed. */
+/**
+ * KEB (or the gateway in front of it), or the token endpoint, answered with a non-success status
+ * that says nothing of the credentials (5xx, 429 from the token endpoint), or the connection
+ * failed: try again.
+ */
 export class KebHttpError extends KebError {
   /** HTTP status; 0 when no response arrived (connection refused or reset). */
   readonly status: number;
   /** The first few hundred characters of the body: KEB's `{"error":…}` text or a gateway's plain text. */
   readonly bodyExcerpt: string;
   readonly url: string;
-  constructor(args: { status: number; bodyExcerpt: string; url: string; detail?: string; cause?: unknown }) {
+  constructor(args: {
+    status: number;
+    bodyExcerpt: string;
+    url: string;
+    detail?: string;
+    /** What was asked, for the message: `GET <url>` unless said (`token endpoint <origin>`). */
+    request?: string;
+    cause?: unknown;
+  }) {
     const what = args.status === 0 ? (args.detail ?? "no response") : `HTTP ${args.status}`;
     const body = args.bodyExcerpt ? `: ${args.bodyExcerpt}` : "";
-    super("KEB_HTTP", `GET ${args.url} failed with ${what}${body}`, { cause: args.cause });
+    super("KEB_HTTP", `${args.request ?? `GET ${args.url}`} failed with ${what}${body}`, {
+      cause: args.cause,
+    });
     this.name = "KebHttpError";
     this.status = args.status;
     this.bodyExcerpt = args.bodyExcerpt;
@@ -58,7 +72,11 @@ export class KebSchemaError extends KebError {
   }
 }
 
-/** No usable token: the token endpoint refused, or KEB (Istio) answered 401/403. Never carries a secret. */
+/**
+ * No usable token: the token endpoint refused (a 4xx other than 429: the credentials, the client,
+ * the URL's path) or answered something that is not a token, or KEB (Istio) answered 401/403: a
+ * matter of configuration. Never carries a secret.
+ */
 export class KebAuthError extends KebError {
   readonly status: number | undefined;
   constructor(message: string, options?: { status?: number; cause?: unknown }) {

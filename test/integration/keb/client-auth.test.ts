@@ -1,3 +1,4 @@
+import { createServer } from "node:http";
 import {
   ClientCredentialsTokenProvider,
   KebAuthError,
@@ -8,6 +9,7 @@ import {
 import { decodeJwt } from "jose";
 import { describe, expect, it } from "vitest";
 import { useKebSimulator } from "../../helpers/keb.ts";
+import { onLoopback } from "../../helpers/loopback.ts";
 
 const SECRET = "s3cr3t-client-value";
 const PASSWORD = "p4ssw0rd-user-value";
@@ -211,8 +213,49 @@ describe("authentication to KEB", () => {
     const err = await provider.getToken().catch((e: unknown) => e);
     kit.sim.faults.clear();
     expect(err).toMatchObject({ status: 502 });
-    expect((err as Error).message).toMatch(/answered 502: <html> <head><title>502 Bad Gateway<\/title>/);
+    expect((err as Error).message).toMatch(
+      /token endpoint http:\/\/127\.0\.0\.1:\d+ failed with HTTP 502: <html> <head><title>502 Bad Gateway<\/title>/,
+    );
     expect((err as Error).message).not.toMatch(/\s$|\n/);
+  });
+
+  it("tells a token endpoint that is down or failing (5xx, 429, no answer) as KEB_HTTP, to try again, and one that refuses as KEB_AUTH", async () => {
+    const provider = (tokenUrl = kit.sim.tokenUrl) =>
+      new ClientCredentialsTokenProvider({
+        ...common(),
+        tokenUrl,
+        clientId: "auditor",
+        clientSecret: SECRET,
+      });
+    for (const status of [500, 503, 429]) {
+      kit.sim.faults.add({
+        path: "/oauth2/token",
+        times: Number.POSITIVE_INFINITY,
+        action: { kind: "status", status, body: "busy" },
+      });
+      const err = await provider()
+        .getToken()
+        .catch((e: unknown) => e);
+      kit.sim.faults.clear();
+      expect(err, String(status)).toMatchObject({ code: "KEB_HTTP", status });
+    }
+    // Nothing listens there: no answer at all.
+    const closed = await onLoopback(createServer());
+    await closed.close();
+    const down = await provider(`${closed.origin}/oauth2/token`)
+      .getToken()
+      .catch((e: unknown) => e);
+    expect(down).toMatchObject({ code: "KEB_HTTP", status: 0 });
+    expect((down as Error).message).toMatch(/^token endpoint http:\/\/127\.0\.0\.1:\d+ failed with /);
+    // A wrong path or a refused client is configuration: KEB_AUTH.
+    for (const status of [404, 401, 403]) {
+      kit.sim.faults.add({ path: "/oauth2/token", action: { kind: "status", status, body: "no" } });
+      const err = await provider()
+        .getToken()
+        .catch((e: unknown) => e);
+      kit.sim.faults.clear();
+      expect(err, String(status)).toMatchObject({ code: "KEB_AUTH", status });
+    }
   });
 
   it("refuses a token endpoint over plain http to a remote host", () => {

@@ -51,7 +51,8 @@ applications unless AWS is used without STATUS_TABLE.
 AWS instead of the embedded store: AUDIT_TABLE + ALERT_TOPIC_ARN (+ STATUS_TABLE), or sst shell.
 exit codes: 0 complete run (or already done for this scheduled time); 1 bad input or
 configuration (KEB or its token endpoint refusing the credentials included); 2 an incomplete
-scan, a message not sent, or skipped because another run holds the lease (fleet-auditor lease).
+scan (KEB or its token endpoint not answering included), a message not sent, or skipped because
+another run holds the lease (fleet-auditor lease).
 `;
 
 type Filters = NonNullable<AuditRunInput["filters"]>;

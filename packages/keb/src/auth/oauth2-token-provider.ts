@@ -2,7 +2,7 @@ import { redact } from "@fleet-auditor/http";
 import { decodeJwt } from "jose";
 import { number, object, optional, string, union } from "zod";
 import { parseEndpointUrl } from "../base-url.ts";
-import { KebAuthError, KebDeadlineError, KebError, KebTimeoutError } from "../errors.ts";
+import { KebAuthError, KebDeadlineError, KebError, KebHttpError, KebTimeoutError } from "../errors.ts";
 import { type KebTransport, timeoutPhase } from "../transport.ts";
 import type { TokenProvider } from "./token-provider.ts";
 
@@ -215,8 +215,11 @@ abstract class OAuth2TokenProvider implements TokenProvider {
     return [...fixed, ...this.#secretsSeen, ...this.grantSecrets()];
   }
 
-  /** What a final answer of 400 or more says. */
-  #refusal(status: number, body: unknown): KebAuthError {
+  /**
+   * What a final answer of 400 or more says: a refusal (configuration), or, for a 5xx or 429, an
+   * endpoint that is failing now and may not be later (try again).
+   */
+  #refusal(status: number, body: unknown): KebAuthError | KebHttpError {
     // RFC 6749 error bodies say what is wrong (`invalid_client`) and never echo the secret.
     const b = body as { error?: unknown; error_description?: unknown } | string | undefined;
     // Not every issuer is careful: some echo the request (the Basic header, the password) into
@@ -227,6 +230,13 @@ abstract class OAuth2TokenProvider implements TokenProvider {
         : String(b ?? "");
     // On one line, as every reason is told: a gateway's HTML error page is several.
     const detail = redact(raw, this.#secrets()).replace(/\s+/g, " ").trim().slice(0, 300);
+    if (status >= 500 || status === 429)
+      return new KebHttpError({
+        status,
+        bodyExcerpt: detail,
+        url: this.#tokenUrl.origin,
+        request: this.#request(),
+      });
     return new KebAuthError(
       `token endpoint ${this.#tokenUrl.origin} answered ${status}${detail ? `: ${detail}` : ""}`,
       { status },
@@ -244,9 +254,20 @@ abstract class OAuth2TokenProvider implements TokenProvider {
     const phase = timeoutPhase(err);
     if (phase) return new KebTimeoutError(phase, this.#tokenUrl.origin, { cause: err });
     const message = redact(err instanceof Error ? err.message : String(err), this.#secrets());
-    return new KebAuthError(`token endpoint ${this.#tokenUrl.origin} unreachable: ${message}`, {
+    // No answer at all (refused, reset, a name that does not resolve): as KEB unreachable is.
+    return new KebHttpError({
+      status: 0,
+      bodyExcerpt: "",
+      url: this.#tokenUrl.origin,
+      request: this.#request(),
+      detail: `no answer (${message})`,
       cause: err,
     });
+  }
+
+  /** The token request as errors name it: the endpoint's origin, never its query or a secret. */
+  #request(): string {
+    return `token endpoint ${this.#tokenUrl.origin}`;
   }
 }
 
