@@ -67,7 +67,7 @@ describe("the short form of a digest", () => {
     expect(short.omitted).toHaveLength(all.length);
     expect(byteSize(short)).toBeLessThan(16 * 1024);
     expect(refusal(snsEntry(short))).toBeUndefined();
-    expect(short.subject).toBe(`failed (err_keb_timeout) in westeurope: 3,000 recovered | ${"l".repeat(40)}`);
+    expect(short.subject).toBe(`failed (err_keb_timeout) +2 more: 3,000 recovered | ${"l".repeat(40)}`);
     const parts = body(short);
     expect(parts.email).toContain(long.report.command);
     expect(parts.email).toContain("names none of the 3000 transitions (3000 resolved)");

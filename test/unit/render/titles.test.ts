@@ -210,6 +210,19 @@ describe("a title cut to its channel's room", () => {
     expect(header).toContain("failed (err_provisioning_quota) shoot c-0000001 in westeurope: new");
   });
 
+  it("drops the first incident's place before '+N more', so that a message of several incidents is not titled as its first one alone", () => {
+    // Room for the values, "+2 more" and the news, but not for the place besides.
+    const reason = `err_${long(58, "r")}`;
+    const [m] = renderDigests(ctx, [
+      t(1, "firing", { reason, region: "eu-1" }),
+      t(2, "firing", { reason, region: "eu-2" }),
+      t(3, "firing", { reason, region: "eu-3" }),
+    ]);
+    const subject = m?.subject ?? "";
+    expect(subject.length).toBeLessThanOrEqual(99);
+    expect(subject).toBe(`failed (${reason}) +2 more: 3 new runtimes`);
+  });
+
   it("cuts the place before the reason, and the reason before the state, when nothing else is left", () => {
     const reason = `err_${long(200, "x")}`;
     const [m] = renderDigests(ctx, [t(1, "firing", { reason })]);

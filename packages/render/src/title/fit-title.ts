@@ -9,15 +9,19 @@
  * 1. `tag`: `[fleet-auditor]`, dropped;
  * 2. `audit`: `failing audit`, dropped;
  * 3. `severity`: `CRITICAL`, dropped (the channel shows it besides: an emoji, PagerDuty's field);
- * 4. `aside`: what else a message holds (`+6 more` incidents, since when, a description), cut
+ * 4. `aside`: what else a message holds (since when, a description), cut
  *    from its end, then dropped;
  * 5. `inside`: what an incident holds beyond its values (`in 33 regions (err_a 1,000 · …)`: an
  *    incident grouped by audit alone says its reasons here), cut from its end, then dropped;
- * 6. `landscape`: `prod-eu`, dropped, but only after all the above: it is not decoration where
+ * 6. `place`: in a message of several incidents, the first one's place (`in eu-1`), dropped: it
+ *    is one incident's, where the landscape is the whole message's;
+ * 7. `landscape`: `prod-eu`, dropped, but only after all the above: it is not decoration where
  *    several landscapes mail one inbox (DESIGN: every subject names its landscape);
- * 7. `lead`: the incident's values, state and reason first (`failed (err_quota) in eu-1`), cut from
+ * 8. `more`: `+6 more` incidents after the first one's values, dropped after the place: without
+ *    it, a message of several incidents reads as its first one alone;
+ * 9. `lead`: the incident's values, state and reason first (`failed (err_quota) in eu-1`), cut from
  *    its end: the place goes before the reason, the reason before the state;
- * 8. `news`: how many and what happened (`24 recovered, 6 still failing`), cut last.
+ * 10. `news`: how many and what happened (`24 recovered, 6 still failing`), cut last.
  *
  * Within a role, later parts yield first.
  */
@@ -27,14 +31,16 @@ const TITLE_YIELD_ORDER = [
   "severity",
   "aside",
   "inside",
+  "place",
   "landscape",
+  "more",
   "lead",
   "news",
 ] as const;
 type TitleRole = (typeof TITLE_YIELD_ORDER)[number];
 
 /** Roles that are dropped whole; the others are cut from their end first. */
-const DROPPED: ReadonlySet<TitleRole> = new Set(["tag", "audit", "severity", "landscape"]);
+const DROPPED: ReadonlySet<TitleRole> = new Set(["tag", "audit", "severity", "landscape", "place", "more"]);
 
 /** One part of a title. */
 export interface TitlePart {

@@ -75,11 +75,21 @@ export function titleParts(source: TitleSource, options: { tag?: boolean } = {})
   const mix = mergeMixes(source.groups.map((g) => g.mix));
   const total = Object.values(source.counts).reduce((n, c) => n + c, 0);
   const one = total === 1 ? source.one : undefined;
+  // A digest, or a roll-up (an incident message without values of its own: it holds several),
+  // leads with its first group and says how many more; one incident's values say it all.
+  const more = source.incident?.values || one ? [] : moreIncidents(source.groups);
+  const lead = leadOf(source, mix);
   const parts: TitlePart[] = [
-    { role: "lead", text: one ? one.subject : leadText(source, mix), sep: "" },
-    // A digest, or a roll-up (an incident message without values of its own: it holds several),
-    // leads with its first group and says how many more; one incident's values say it all.
-    ...(source.incident?.values || one ? [] : moreIncidents(source.groups)),
+    ...(one
+      ? [{ role: "lead" as const, text: one.subject, sep: "" }]
+      : more.length > 0
+        ? // The first group's place yields before `+N more`: "failed (err_quota) +3 more" is true.
+          [
+            { role: "lead" as const, text: lead.head, sep: "" },
+            { role: "place" as const, text: lead.place, sep: " " },
+          ]
+        : [{ role: "lead" as const, text: `${lead.head}${lead.place ? ` ${lead.place}` : ""}`, sep: "" }]),
+    ...more,
     { role: "news", text: news(source, one), sep: ": " },
     { role: "inside", text: one ? "" : inside(mix), sep: " " },
     { role: "landscape", text: source.landscape ?? "", sep: " | " },
@@ -91,11 +101,14 @@ export function titleParts(source: TitleSource, options: { tag?: boolean } = {})
   return parts.filter((p) => p.text !== "");
 }
 
-/** The values of the incident, or of the message's first group: `failed (err_quota) in eu-1`. */
-function leadText(source: TitleSource, mix: GroupMix | undefined): string {
+/**
+ * The values of the incident, or of the message's first group: `failed (err_quota)` and its place
+ * `in eu-1`.
+ */
+function leadOf(source: TitleSource, mix: GroupMix | undefined): { head: string; place: string } {
   const first = source.groups[0];
   const values = source.incident?.values ?? first?.labels ?? v1Values(first);
-  if (!values) return "";
+  if (!values) return { head: "", place: "" };
   const has = (label: string): boolean => Object.hasOwn(values, label);
   const state = has("state") ? values.state : mix?.state ? named(mix.state, STATES) : (first?.state ?? "");
   const reason = has("reason") ? values.reason : mix?.reason?.distinct === 1 ? mix.reason.top[0]?.value : "";
@@ -105,7 +118,10 @@ function leadText(source: TitleSource, mix: GroupMix | undefined): string {
     .join(" ");
   if (!place && mix?.place?.distinct === 1) place = mix.place.top[0]?.value ?? "";
   const placeWord = first?.words?.place ?? "in";
-  return `${state || "flagged"}${reason ? ` (${reason})` : ""}${place ? ` ${placeWord} ${place}` : ""}`;
+  return {
+    head: `${state || "flagged"}${reason ? ` (${reason})` : ""}`,
+    place: place ? `${placeWord} ${place}` : "",
+  };
 }
 
 /** A digest group from before labels was made of state, reason and region. */
@@ -123,7 +139,7 @@ function named(t: MixTally, shown: number): string {
 function moreIncidents(groups: readonly TitleGroup[]): TitlePart[] {
   const keys = new Set(groups.map((g) => JSON.stringify(g.labels ?? v1Values(g))));
   const more = keys.size - 1;
-  return more > 0 ? [{ role: "aside", text: `+${formatCount(more)} more`, sep: " " }] : [];
+  return more > 0 ? [{ role: "more", text: `+${formatCount(more)} more`, sep: " " }] : [];
 }
 
 /** What happened, with numbers: `30 new runtimes`, `24 recovered, 6 still failing`, `resolved, lasted 3h 12m`. */
