@@ -49,7 +49,8 @@ import { digestContext, keepReport, publish, render } from "./run-tell.ts";
  * 10. Health: count an incomplete or failed run; the Nth in a row sends one `degraded` notice,
  *     the first good run after it one `recovered`.
  * 11. Summarize, and record the run in the ledger unless a publish failed, so that a retry of
- *     the same scheduled time sends what failed.
+ *     the same scheduled time sends what failed; the record gives the lease back in the same
+ *     request where the store can (`finishRun`).
  *
  * The lease is released however the run ends; a run that throws still counts for health.
  */
@@ -70,6 +71,7 @@ export async function runAudit(
   const begun = await beginBeside(deps, run, (reading) => source.read(reading));
   if ("ended" in begun) return begun.ended;
   let health: AuditHealth | undefined;
+  let released = false;
   try {
     const [listed, loaded, recorded] = await Promise.all([
       begun.reading,
@@ -150,7 +152,7 @@ export async function runAudit(
       ...(state.repeats && digests.length ? { repeats: state.repeats } : {}),
       health: healthAfter,
     };
-    if (failed === 0 && !holdBack) await record(deps, run, summary);
+    if (failed === 0 && !holdBack) released = await record(deps, run, summary);
     return summary;
   } catch (err) {
     if (err instanceof RunDeadlineError && !run.dryRun) return await outOfTime(deps, run, health, err);
@@ -163,6 +165,6 @@ export async function runAudit(
     }
     throw err;
   } finally {
-    if (!run.dryRun) await deps.ports.store.releaseLease(run.audit.name, run.id);
+    if (!run.dryRun && !released) await deps.ports.store.releaseLease(run.audit.name, run.id);
   }
 }

@@ -117,7 +117,7 @@ describe("runAudit end to end (KEB simulator, dynalite, fauxqs)", () => {
     expect(steady.writes).toEqual({ snapshot: 0, deleted: 0 });
     expect(await drainAll()).toEqual([]);
     // Only the lease, the ledger record and the lease release write.
-    expect(sumOf(ddbCalls, /^(Put|Delete|Update|BatchWrite)/)).toBeLessThanOrEqual(3);
+    expect(sumOf(ddbCalls, /^(Put|Delete|Update|BatchWrite|TransactWrite)/)).toBeLessThanOrEqual(3);
     expect(sumOf(ddbCalls, /^BatchWrite/)).toBe(0);
   });
 
@@ -400,7 +400,7 @@ describe("runAudit end to end (KEB simulator, dynalite, fauxqs)", () => {
     expect(dry.transitions.length).toBeGreaterThan(0);
     expect(dry.preview?.[0]?.subject).toMatch(/new runtime/);
     expect(await drainAll()).toEqual([]);
-    expect(sumOf(ddbCalls, /^(Put|Delete|Update|BatchWrite)/)).toBe(0);
+    expect(sumOf(ddbCalls, /^(Put|Delete|Update|BatchWrite|TransactWrite)/)).toBe(0);
     const real = await runAudit(deps, { audit: "failing" });
     expect(real.transitions).toHaveLength(dry.transitions.length);
   });
