@@ -191,7 +191,8 @@ export class DynamoAuditStore implements AuditStateStore {
    * transactions (dynalite) gets the two writes in that order, the record first.
    */
   async finishRun(record: RunRecord, owner: string): Promise<boolean> {
-    if (this.#transactions !== false) {
+    const known = transactionsBehind.get(this.#client);
+    if (known !== false) {
       try {
         await this.#client.send(
           new TransactWriteCommand({
@@ -201,7 +202,7 @@ export class DynamoAuditStore implements AuditStateStore {
             ],
           }),
         );
-        this.#transactions = true;
+        transactionsBehind.set(this.#client, true);
         return true;
       } catch (err) {
         const [recordReason, leaseReason] = canceled(err);
@@ -210,17 +211,14 @@ export class DynamoAuditStore implements AuditStateStore {
           return false;
         }
         if (leaseReason === "ConditionalCheckFailed") return this.recordRun(record);
-        if (this.#transactions === true || !unsupported(err)) throw err;
-        this.#transactions = false;
+        if (known === true || !unsupported(err)) throw err;
+        transactionsBehind.set(this.#client, false);
       }
     }
     const recorded = await this.recordRun(record);
     await this.releaseLease(record.audit, owner);
     return recorded;
   }
-
-  /** Whether the server takes `TransactWriteItems`: unknown until the first finish. */
-  #transactions: boolean | undefined;
 
   #recordPut(record: RunRecord) {
     return {
@@ -367,6 +365,13 @@ export class DynamoAuditStore implements AuditStateStore {
     }
   }
 }
+
+/**
+ * Whether the server behind a client takes `TransactWriteItems`, learnt at its first finish and
+ * kept per client, not per store: a store made anew for each run on one client (the CLI, a test)
+ * asks a server without them (dynalite) once, not once a run.
+ */
+const transactionsBehind = new WeakMap<DynamoDBDocumentClient, boolean>();
 
 function toRunRecord(item: Record<string, unknown>): RunRecord {
   const summary = item.summary as RunRecord["summary"];
