@@ -122,7 +122,8 @@ async function benchOn(dynamo: BenchDynamo, s: Shared, naiveToo: boolean): Promi
     },
   };
   const aws = (): number => sumOf(oursDdb, /./) + sumOf(oursSns, /./);
-  const writes = (): number => sumOf(oursDdb, /^(Put|Delete|Update|BatchWrite)/);
+  // A transaction counts as one request (DynamoDB Local takes them; dynalite gets the writes one by one).
+  const writes = (): number => sumOf(oursDdb, /^(Put|Delete|Update|BatchWrite|TransactWrite)/);
   const naive = naiveToo ? naiveRunner(dynamo, s) : undefined;
 
   oursDdb.clear();
@@ -143,24 +144,43 @@ async function benchOn(dynamo: BenchDynamo, s: Shared, naiveToo: boolean): Promi
   }
 
   // Per audit and round: listing alone, a steady run of the store kept between runs (a warm
-  // Lambda's), and one of a new store (a new container, which keeps nothing yet).
+  // Lambda's), and one of a new store (a new container, which keeps nothing yet), each run between
+  // two listings (list, warm, list, cold, list) so that drift of the shared machine's load during
+  // a round moves both sides of each ratio alike; then one KEB request alone, three times, the
+  // pager's yardstick measured in the same run.
   const times = new Map(
-    AUDITS.map((a) => [a.name, { list: [] as number[], warm: [] as number[], cold: [] as number[] }]),
+    AUDITS.map((a) => [
+      a.name,
+      {
+        list: [] as number[],
+        warm: [] as number[],
+        cold: [] as number[],
+        warmRatio: [] as number[],
+        coldRatio: [] as number[],
+        alone: [] as number[],
+      },
+    ]),
   );
   const pages = new Map<string, number>();
   const steadyRequests = { warm: 0, cold: 0 };
   let snapshotWrites = 0;
   let steadyWrites = 0;
+  const listing = async (audit: KebAuditDefinition): Promise<number> => {
+    const started = performance.now();
+    const scans = await listOnly(s.source, audit);
+    const ms = performance.now() - started;
+    if (!scans.every((scan) => scan.complete)) throw new Error(`listing ${audit.name} was incomplete`);
+    pages.set(
+      audit.name,
+      scans.reduce((n, scan) => n + scan.pages, 0),
+    );
+    return ms;
+  };
   for (let round = 0; round < s.rounds; round++) {
     for (const audit of AUDITS) {
-      const t = times.get(audit.name) as { list: number[]; warm: number[]; cold: number[] };
-      let started = performance.now();
-      const scans = await listOnly(s.source, audit);
-      t.list.push(performance.now() - started);
-      pages.set(
-        audit.name,
-        scans.reduce((n, scan) => n + scan.pages, 0),
-      );
+      const t = times.get(audit.name) as NonNullable<ReturnType<typeof times.get>>;
+      let before = await listing(audit);
+      t.list.push(before);
       for (const [kind, runDeps] of [
         ["warm", deps],
         [
@@ -173,9 +193,14 @@ async function benchOn(dynamo: BenchDynamo, s: Shared, naiveToo: boolean): Promi
       ] as const) {
         oursDdb.clear();
         oursSns.clear();
-        started = performance.now();
+        const started = performance.now();
         const run = await runAudit(runDeps, { audit: audit.name, scheduledTime: s.at() });
-        t[kind].push(performance.now() - started);
+        const ms = performance.now() - started;
+        const after = await listing(audit);
+        t.list.push(after);
+        t[kind].push(ms);
+        t[kind === "warm" ? "warmRatio" : "coldRatio"].push(ms / ((before + after) / 2));
+        before = after;
         if (run.transitions.length) throw new Error(`steady run of ${audit.name} had transitions`);
         steadyRequests[kind] = Math.max(steadyRequests[kind], aws());
         snapshotWrites = Math.max(
@@ -184,29 +209,44 @@ async function benchOn(dynamo: BenchDynamo, s: Shared, naiveToo: boolean): Promi
         );
         steadyWrites = Math.max(steadyWrites, writes());
       }
+      // One full page of the audit's first query at a time: what one request costs here.
+      for (let page = 1; page <= 3; page++) {
+        const started = performance.now();
+        await s.source.listPage({ ...audit.queries[0], page, pageSize: 100, operationDetail: "last" });
+        t.alone.push(performance.now() - started);
+      }
     }
   }
-  say(`per audit run, medians of ${s.rounds} rounds (ratios: the median of the rounds' ratios):`);
+  say(
+    `per audit run, medians of ${s.rounds} rounds (ratios: the median of the rounds' ratios, each run to the mean of the listings just before and after it):`,
+  );
   let warmWorst = 0;
   let coldWorst = 0;
+  let pagerWorst = 0;
   for (const audit of AUDITS) {
-    const t = times.get(audit.name) as { list: number[]; warm: number[]; cold: number[] };
-    const [list, warm, cold] = [median(t.list), median(t.warm), median(t.cold)];
-    // Each round's run against that round's listing, taken moments apart: on a shared machine a
-    // neighbour's load moves both alike, so the median of the rounds' ratios is the steadier figure.
-    const perRound = (runs: number[]): number => median(runs.map((ms, i) => ms / (t.list[i] as number)));
-    const [warmRatio, coldRatio] = [perRound(t.warm), perRound(t.cold)];
+    const t = times.get(audit.name) as NonNullable<ReturnType<typeof times.get>>;
+    const [list, warm, cold, alone] = [median(t.list), median(t.warm), median(t.cold), median(t.alone)];
+    const [warmRatio, coldRatio] = [median(t.warmRatio), median(t.coldRatio)];
     warmWorst = Math.max(warmWorst, warmRatio);
     coldWorst = Math.max(coldWorst, coldRatio);
     const n = pages.get(audit.name) ?? 0;
+    const serial = Math.ceil(n / CONCURRENCY);
+    // No pager can list faster than ceil(pages/concurrency) requests each as long as one alone.
+    const pager = list / (serial * alone);
+    pagerWorst = Math.max(pagerWorst, pager);
     say(
-      `  ${audit.name}: listing alone ${fmt(list)} ms (${n} pages: ${fmt(list / (Math.ceil(n / CONCURRENCY) * s.latency), 2)}x ceil(${n}/${CONCURRENCY}) x latency; rounds ${spread(t.list)})`,
+      `  ${audit.name}: listing alone ${fmt(list)} ms (${n} pages; rounds ${spread(t.list)}); one request alone ${fmt(alone)} ms (${fmt(alone / s.latency, 2)}x the latency); pager ${fmt(pager, 2)}x ceil(${n}/${CONCURRENCY}) x one request`,
     );
-    say(`    steady run ${fmt(warm)} ms, ${fmt(warmRatio, 2)}x listing (rounds ${spread(t.warm)})`);
     say(
-      `    steady run of a new store (a new container: reads the snapshot's fingerprint) ${fmt(cold)} ms, ${fmt(coldRatio, 2)}x listing (rounds ${spread(t.cold)})`,
+      `    steady run ${fmt(warm)} ms, ${fmt(warmRatio, 2)}x listing (rounds ${spread(t.warm)}; ratios ${t.warmRatio.map((r) => fmt(r, 2)).join(", ")})`,
+    );
+    say(
+      `    steady run of a new store (a new container: reads the snapshot's fingerprint) ${fmt(cold)} ms, ${fmt(coldRatio, 2)}x listing (rounds ${spread(t.cold)}; ratios ${t.coldRatio.map((r) => fmt(r, 2)).join(", ")})`,
     );
   }
+  say(
+    `pager / ceil(pages/concurrency) x one request alone, worst audit: ${fmt(pagerWorst, 2)} ${report.bar(pagerWorst, "<=", 1.1, "1.10")}`,
+  );
   say(
     `steady run / listing alone, worst audit: ${fmt(warmWorst, 2)} ${report.bar(warmWorst, "<=", 1.15, "1.15")}`,
   );

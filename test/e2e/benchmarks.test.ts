@@ -57,9 +57,20 @@ describe("benchmarks at smoke size", () => {
     if (!java) expect(text).toContain("DynamoDB Local: left out (no java on PATH)");
     const count = (pattern: RegExp): number => lines.filter((l) => pattern.test(l)).length;
     // Per backend and audit: listing alone, a steady run and one of a new store, with ratios.
-    expect(count(new RegExp(`listing alone ${NUMBER} ms \\(\\d+ pages: ${NUMBER}x`))).toBe(
-      2 * backends.length,
-    );
+    expect(
+      count(
+        new RegExp(
+          `listing alone ${NUMBER} ms \\(\\d+ pages; .*one request alone ${NUMBER} ms .*pager ${NUMBER}x ceil`,
+        ),
+      ),
+    ).toBe(2 * backends.length);
+    expect(
+      count(
+        new RegExp(
+          `pager / ceil\\(pages/concurrency\\) x one request alone, worst audit: ${NUMBER} \\(bar <= 1.10\\)`,
+        ),
+      ),
+    ).toBe(backends.length);
     expect(count(new RegExp(`steady run ${NUMBER} ms, ${NUMBER}x listing`))).toBe(2 * backends.length);
     expect(count(new RegExp(`steady run of a new store .* ${NUMBER} ms, ${NUMBER}x listing`))).toBe(
       2 * backends.length,

@@ -102,7 +102,21 @@ type Pair = string;
 /** The (action, resource ARN) of every request that went through the proxies since `from`. */
 function requestsSince(from: { ddb: number; sns: number; sm: number }): Pair[] {
   const pairs = ddb.proxy.requests.slice(from.ddb).flatMap(({ operation, body }) => {
-    const request = JSON.parse(body) as { TableName?: string; IndexName?: string; RequestItems?: object };
+    const request = JSON.parse(body) as {
+      TableName?: string;
+      IndexName?: string;
+      RequestItems?: object;
+      TransactItems?: Array<Record<string, { TableName: string }>>;
+    };
+    // A transaction is authorized item by item, by the action each stands for (PutItem for Put…).
+    if (request.TransactItems) {
+      return request.TransactItems.flatMap((item) =>
+        Object.entries(item).map(
+          ([kind, { TableName }]) =>
+            `dynamodb:${kind === "ConditionCheck" ? "ConditionCheckItem" : `${kind}Item`} on ${arnOf(TableName)}`,
+        ),
+      );
+    }
     const tables = request.TableName ? [request.TableName] : Object.keys(request.RequestItems ?? {});
     return tables.map((t) => {
       const index = request.IndexName ? `/index/${request.IndexName}` : "";

@@ -86,6 +86,14 @@ export interface AuditStateStore {
   findRun(audit: string, runKey: string): Promise<RunRecord | undefined>;
   /** Records a completed run; false when the key is already recorded. */
   recordRun(record: RunRecord): Promise<boolean>;
+  /**
+   * Records a completed run and gives `owner`'s lease back, as `recordRun` then `releaseLease`
+   * would, in one request where the store can (both or neither: a run that ends between them
+   * cannot leave its record unwritten with its lease released). The record is written whether or
+   * not `owner` still holds the lease, and a lease another owner holds is left alone. False when
+   * the key was already recorded. Optional: without it a run calls the two in that order.
+   */
+  finishRun?(record: RunRecord, owner: string): Promise<boolean>;
   /** Takes the audit's lease until `until` unless another owner holds an unexpired one. */
   acquireLease(audit: string, owner: string, now: Date, until: Date): Promise<boolean>;
   /** A run gives its own lease back; a lease another owner holds is left alone. */

@@ -16,7 +16,7 @@ import {
   rememberLeftOut,
   withEndings,
 } from "./run-scan.ts";
-import { beginRun, outOfTime, recordedRun, startRun } from "./run-start.ts";
+import { beginBeside, outOfTime, recordedRun, startRun } from "./run-start.ts";
 import type { AuditRunResult, RunOptions } from "./run-state.ts";
 import { digestContext, keepReport, publish, render } from "./run-tell.ts";
 
@@ -26,9 +26,10 @@ import { digestContext, keepReport, publish, render } from "./run-tell.ts";
  *
  * 1. Recorded run? A scheduled time already in the ledger returns its summary.
  * 2. Lease: take the audit's lease, or stand back.
- * 3. Read: the audit's source reads its findings (`AuditSource.read`), while the snapshot (or
- *    its fingerprint), silences and the audit's health load and the ledger is asked again (a run
- *    that finished meanwhile makes this one a duplicate). The snapshot's entries are read after
+ * 3. Read: the audit's source reads its findings (`AuditSource.read`), begun with stage 1 and
+ *    used only once stage 2 holds the lease (else aborted: `beginBeside`); once it is held, the
+ *    snapshot (or its fingerprint), silences and the audit's health load and the ledger is asked
+ *    again (a run that finished meanwhile makes this one a duplicate). The snapshot's entries are read after
  *    the findings only when the fingerprint cannot show that the run changes nothing. A secret
  *    the source needs without a value yet ends the run `not-configured`, told once
  *    (`run-first-day.ts`). The audit's first scheduled run here (no snapshot, no run in the
@@ -48,7 +49,8 @@ import { digestContext, keepReport, publish, render } from "./run-tell.ts";
  * 10. Health: count an incomplete or failed run; the Nth in a row sends one `degraded` notice,
  *     the first good run after it one `recovered`.
  * 11. Summarize, and record the run in the ledger unless a publish failed, so that a retry of
- *     the same scheduled time sends what failed.
+ *     the same scheduled time sends what failed; the record gives the lease back in the same
+ *     request where the store can (`finishRun`).
  *
  * The lease is released however the run ends; a run that throws still counts for health.
  */
@@ -66,12 +68,13 @@ export async function runAudit(
       { path: "filters", message: `narrow KEB audits only; ${run.audit.name} reads the status table` },
     ]);
   }
-  const ended = await beginRun(deps, run);
-  if (ended) return ended;
+  const begun = await beginBeside(deps, run, (reading) => source.read(reading));
+  if ("ended" in begun) return begun.ended;
   let health: AuditHealth | undefined;
+  let released = false;
   try {
     const [listed, loaded, recorded] = await Promise.all([
-      source.read(run),
+      begun.reading,
       beforeDeadline(loadState(deps, run), run.signal, "loading the audit's snapshot"),
       beforeDeadline(recordedRun(deps, run), run.signal, "checking the run ledger"),
     ]);
@@ -149,7 +152,7 @@ export async function runAudit(
       ...(state.repeats && digests.length ? { repeats: state.repeats } : {}),
       health: healthAfter,
     };
-    if (failed === 0 && !holdBack) await record(deps, run, summary);
+    if (failed === 0 && !holdBack) released = await record(deps, run, summary);
     return summary;
   } catch (err) {
     if (err instanceof RunDeadlineError && !run.dryRun) return await outOfTime(deps, run, health, err);
@@ -162,6 +165,6 @@ export async function runAudit(
     }
     throw err;
   } finally {
-    if (!run.dryRun) await deps.ports.store.releaseLease(run.audit.name, run.id);
+    if (!run.dryRun && !released) await deps.ports.store.releaseLease(run.audit.name, run.id);
   }
 }

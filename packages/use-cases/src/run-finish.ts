@@ -160,14 +160,25 @@ export function emptySummary(run: Run): RunSummary {
 
 export const elapsed = (run: Run): number => run.clock().getTime() - run.startedAt.getTime();
 
-/** Stage 11: the run's ledger record (a retry of its scheduled time then returns `duplicate`). */
-export async function record(deps: ResolvedDeps, run: Run, summary: RunSummary): Promise<void> {
-  await deps.ports.store.recordRun({
+/**
+ * Stage 11: the run's ledger record (a retry of its scheduled time then returns `duplicate`),
+ * with the lease's release in the same request where the store can (`finishRun`): true when the
+ * lease was given back here, false when the caller still has to.
+ */
+export async function record(deps: ResolvedDeps, run: Run, summary: RunSummary): Promise<boolean> {
+  const { store } = deps.ports;
+  const ledger = {
     audit: run.audit.name,
     runKey: run.runKey,
     summary: forLedger(summary),
     expiresAt: expiresAt(deps, run),
-  });
+  };
+  if (!store.finishRun) {
+    await store.recordRun(ledger);
+    return false;
+  }
+  await store.finishRun(ledger, run.id);
+  return true;
 }
 
 /** When the run's ledger item and report expire (DynamoDB TTL, epoch seconds). */

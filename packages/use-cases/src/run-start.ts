@@ -78,6 +78,42 @@ export async function beginRun(deps: ResolvedDeps, run: Run): Promise<AuditRunRe
 }
 
 /**
+ * Stages 1 to 3 begun together: the source's `read` starts at once, beside the ledger's look and
+ * the lease's take (`beginRun`, one after the other as before), so that their round trips pass
+ * while the first pages are on their way instead of before them. A read has no effect outside
+ * the process; what it found is used only by a run that goes on holding the lease, which this
+ * returns as `reading`. When the run ends there (`duplicate`, `skipped`) or the ledger or the
+ * lease cannot be reached, the read is aborted and awaited before this returns or throws, so
+ * that nothing it started outlives the run.
+ */
+export async function beginBeside<T>(
+  deps: ResolvedDeps,
+  run: Run,
+  read: (run: Run) => Promise<T>,
+): Promise<{ ended: AuditRunResult } | { reading: Promise<T> }> {
+  if (run.dryRun) return { reading: read(run) };
+  const stop = new AbortController();
+  const signal = run.signal ? AbortSignal.any([run.signal, stop.signal]) : stop.signal;
+  const reading = read({ ...run, signal });
+  // Awaited below or by the caller; until then a failed read must not count as unhandled.
+  reading.catch(() => undefined);
+  const abandon = async (): Promise<void> => {
+    stop.abort();
+    await reading.catch(() => undefined);
+  };
+  let ended: AuditRunResult | undefined;
+  try {
+    ended = await beginRun(deps, run);
+  } catch (err) {
+    await abandon();
+    throw err;
+  }
+  if (!ended) return { reading };
+  await abandon();
+  return { ended };
+}
+
+/**
  * The summary of this scheduled time's recorded run, marked `duplicate`, if it has one. Asked
  * in stage 1, before the lease, and again in stage 3, while the run reads: a second delivery that read the
  * ledger just before the first run recorded, and took the lease just after it was released,

@@ -3,9 +3,13 @@ import type { RunSummary, SnapshotChange, SnapshotEntry } from "@fleet-auditor/a
 import { DynamoAuditStore, LeaseLostError, UnprocessedItemsError } from "@fleet-auditor/store";
 import { mockClient } from "aws-sdk-client-mock";
 import { describe, expect, it } from "vitest";
+import { countRequests } from "../../helpers/aws-requests.ts";
 import { useDynamo } from "../../helpers/dynamo.ts";
 import { finding } from "../../helpers/findings.ts";
 import { runSummary } from "../../helpers/summaries.ts";
+
+/** DynamoDB Local (the `dynamodb-local` project) takes transactions; dynalite does not. */
+const LOCAL = process.env.FLEET_AUDITOR_DYNAMO === "local";
 
 const env = useDynamo();
 const store = (): DynamoAuditStore => new DynamoAuditStore({ client: env.db.client, tableName: "audit" });
@@ -85,6 +89,71 @@ describe("DynamoAuditStore on a real DynamoDB API (dynalite, or DynamoDB Local i
       "sched:2026-11-01T01:00:00Z",
       rec.runKey,
     ]);
+  });
+
+  it("finishes a run (its record and the lease's release) in one request where the server takes transactions, two in order where not", async () => {
+    const s = store();
+    const calls = countRequests(env.db.client);
+    const rec = {
+      audit: "finish",
+      runKey: "sched:2026-11-01T00:00:00Z",
+      summary: summary("finish"),
+      expiresAt: 1_900_000_000,
+    };
+    await fenced(s, "finish", "run-a");
+    calls.clear();
+    expect(await s.finishRun(rec, "run-a")).toBe(true);
+    expect(await s.findRun("finish", rec.runKey)).toEqual(rec);
+    expect(await s.describeLease("finish")).toBeUndefined();
+    const writes = [...calls.keys()].filter((c) => /Put|Delete|Transact/.test(c));
+    expect(writes).toEqual(
+      LOCAL
+        ? ["TransactWriteItemsCommand"]
+        : ["TransactWriteItemsCommand", "PutItemCommand", "DeleteItemCommand"],
+    );
+    // Known by now, to a new store on the same client too: a server without them is not asked again.
+    await fenced(s, "finish", "run-b");
+    calls.clear();
+    expect(await store().finishRun({ ...rec, runKey: "sched:2026-11-01T01:00:00Z" }, "run-b")).toBe(true);
+    expect([...calls.keys()]).toEqual(
+      LOCAL ? ["TransactWriteItemsCommand"] : ["PutItemCommand", "DeleteItemCommand"],
+    );
+  });
+
+  it("finishing a run whose key is recorded releases its lease; finishing one whose lease was taken over records it and leaves that lease alone", async () => {
+    const s = store();
+    const rec = {
+      audit: "finish2",
+      runKey: "sched:2026-11-01T00:00:00Z",
+      summary: summary("finish2"),
+      expiresAt: 1_900_000_000,
+    };
+    expect(await s.recordRun(rec)).toBe(true);
+    await fenced(s, "finish2", "run-a");
+    expect(await s.finishRun({ ...rec, summary: summary("finish2-late") }, "run-a")).toBe(false);
+    expect(await s.describeLease("finish2")).toBeUndefined();
+    expect((await s.findRun("finish2", rec.runKey))?.summary).toEqual(rec.summary);
+    await fenced(s, "finish2", "thief");
+    const next = { ...rec, runKey: "sched:2026-11-01T01:00:00Z" };
+    expect(await s.finishRun(next, "run-a")).toBe(true);
+    expect(await s.findRun("finish2", next.runKey)).toEqual(next);
+    expect((await s.describeLease("finish2"))?.owner).toBe("thief");
+  });
+
+  it("finishing a run whose record cannot be written releases nothing: the lease stays until it expires, and no record is half there", async () => {
+    const s = store();
+    await fenced(s, "finish3", "run-a");
+    // Over DynamoDB's 400 KB item limit: refused by both servers.
+    const huge = { ...summary("finish3"), incompleteReason: "x".repeat(420_000) };
+    const rec = {
+      audit: "finish3",
+      runKey: "sched:2026-11-01T00:00:00Z",
+      summary: huge,
+      expiresAt: 1_900_000_000,
+    };
+    await expect(s.finishRun(rec, "run-a")).rejects.toThrow();
+    expect(await s.findRun("finish3", rec.runKey)).toBeUndefined();
+    expect((await s.describeLease("finish3"))?.owner).toBe("run-a");
   });
 
   it("holds a lease against another owner until it expires or is released", async () => {

@@ -1,5 +1,6 @@
 import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import { PublishCommand, SNSClient } from "@aws-sdk/client-sns";
+import { ScanCommand } from "@aws-sdk/lib-dynamodb";
 import type { RunReportStore } from "@fleet-auditor/audit";
 import { KEB_AUDITS } from "@fleet-auditor/keb-audits";
 import { generateFleet } from "@fleet-auditor/keb-kubeedge-sim";
@@ -116,7 +117,7 @@ describe("runAudit end to end (KEB simulator, dynalite, fauxqs)", () => {
     expect(steady.writes).toEqual({ snapshot: 0, deleted: 0 });
     expect(await drainAll()).toEqual([]);
     // Only the lease, the ledger record and the lease release write.
-    expect(sumOf(ddbCalls, /^(Put|Delete|Update|BatchWrite)/)).toBeLessThanOrEqual(3);
+    expect(sumOf(ddbCalls, /^(Put|Delete|Update|BatchWrite|TransactWrite)/)).toBeLessThanOrEqual(3);
     expect(sumOf(ddbCalls, /^BatchWrite/)).toBe(0);
   });
 
@@ -252,6 +253,26 @@ describe("runAudit end to end (KEB simulator, dynalite, fauxqs)", () => {
     expect(await drainAll()).toHaveLength(1);
   });
 
+  it("stands back when another run holds the lease: the listing begun beside the lease's take is aborted, and nothing is written or told", async () => {
+    const store = new DynamoAuditStore({ client: ddb, tableName });
+    const until = new Date(Date.parse(hour(0)) + 600_000);
+    expect(await store.acquireLease("failing", "other-run", new Date(hour(0)), until)).toBe(true);
+    // Every page takes a minute: a run that waited for its listing would outlast the test's
+    // timeout (the hang guard) and KEB's 30-second request timeout.
+    kit.sim.faults.latencyMs = 60_000;
+    ddbCalls.clear();
+    const skipped = await runAudit(deps, { audit: "failing", scheduledTime: hour(0) });
+    expect(skipped.status).toBe("skipped");
+    expect(sumOf(ddbCalls, /^(Put|Delete|Update|BatchWrite|TransactWrite)/)).toBe(1);
+    const items = await ddb.send(new ScanCommand({ TableName: tableName }));
+    expect(items.Items?.map((i) => i.sk)).toEqual(["LEASE"]);
+    expect(await store.describeLease("failing")).toEqual({
+      owner: "other-run",
+      expiresAtMs: until.getTime(),
+    });
+    expect(await drainAll()).toHaveLength(0);
+  });
+
   it("publishes once when two invocations of one scheduled time overlap", async () => {
     kit.sim.faults.latencyMs = 30;
     const results = await Promise.all([
@@ -379,7 +400,7 @@ describe("runAudit end to end (KEB simulator, dynalite, fauxqs)", () => {
     expect(dry.transitions.length).toBeGreaterThan(0);
     expect(dry.preview?.[0]?.subject).toMatch(/new runtime/);
     expect(await drainAll()).toEqual([]);
-    expect(sumOf(ddbCalls, /^(Put|Delete|Update|BatchWrite)/)).toBe(0);
+    expect(sumOf(ddbCalls, /^(Put|Delete|Update|BatchWrite|TransactWrite)/)).toBe(0);
     const real = await runAudit(deps, { audit: "failing" });
     expect(real.transitions).toHaveLength(dry.transitions.length);
   });

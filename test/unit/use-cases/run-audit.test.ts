@@ -1,4 +1,4 @@
-import { KebHttpError } from "@fleet-auditor/keb";
+import { KebHttpError, type ListParameters, type RuntimeSource, type RuntimesPage } from "@fleet-auditor/keb";
 import { failingAudit, type KebAuditDefinition, KebSource } from "@fleet-auditor/keb-audits";
 import { Fleet, generateFleet } from "@fleet-auditor/keb-kubeedge-sim";
 import { LeaseLostError } from "@fleet-auditor/store";
@@ -64,6 +64,25 @@ beforeEach(() => {
   };
 });
 
+/**
+ * Every page waits until the run aborts its listing (and then fails as an aborted request does);
+ * returns whether a page saw the abort. A run that never aborted it would hang.
+ */
+function listingThatWaitsForAbort(): () => boolean {
+  let aborted = false;
+  source.listPage = (_params: ListParameters, options?: Parameters<RuntimeSource["listPage"]>[1]) =>
+    new Promise<RuntimesPage>((_resolve, reject) => {
+      const signal = options?.signal;
+      const stop = (): void => {
+        aborted = true;
+        reject(signal?.reason ?? new Error("aborted"));
+      };
+      if (signal?.aborted) stop();
+      else signal?.addEventListener("abort", stop, { once: true });
+    });
+  return () => aborted;
+}
+
 /** A scheduled run of the failing audit at hour `h`, the clock reading that hour. */
 const failing = (h: number, extra: Record<string, unknown> = {}) =>
   runAudit(withDeps(deps, { hooks: { clock: () => new Date(hour(h)) } }), {
@@ -101,16 +120,22 @@ const healthyId = (): string => {
 };
 
 describe("runAudit: recorded run", () => {
-  it("returns the recorded summary of a scheduled time as duplicate, without a lease, a scan or a message", async () => {
+  it("returns the recorded summary of a scheduled time as duplicate, without a lease or a message", async () => {
     const first = await failing(0);
-    const requests = source.requests.length;
     const published = publisher.published.length;
     store.leases.set("failing", { owner: "someone-else", expiresAtMs: Date.parse(hour(5)) });
     const again = await failing(0);
     expect(again).toEqual({ ...first, status: "duplicate" });
-    expect(source.requests).toHaveLength(requests);
     expect(publisher.published).toHaveLength(published);
     expect(store.leases.get("failing")?.owner).toBe("someone-else");
+  });
+
+  it("aborts the listing it began beside the ledger's look when the scheduled time is recorded", async () => {
+    await failing(0);
+    const aborted = listingThatWaitsForAbort();
+    const again = await failing(0);
+    expect(again.status).toBe("duplicate");
+    expect(aborted()).toBe(true);
   });
 
   it("leaves the lease alone on a duplicate: a late second delivery of one hour cannot make the next hour's run stand back", async () => {
@@ -167,9 +192,32 @@ describe("runAudit: lease", () => {
       transitions: [],
       notified: { messages: 0, transitions: 0, failed: 0, suppressed: 0 },
     });
-    expect(source.requests).toEqual([]);
     expect(store.ledger.size).toBe(0);
+    expect(store.snapshots.get("failing")).toBeUndefined();
+    expect(publisher.published).toEqual([]);
     expect(store.leases.get("failing")?.owner).toBe("other");
+  });
+
+  it("aborts the listing it began beside the lease's take when the lease is refused, and writes nothing", async () => {
+    store.leases.set("failing", { owner: "other", expiresAtMs: Date.parse(hour(0)) + 60_000 });
+    const aborted = listingThatWaitsForAbort();
+    const s = await failing(0);
+    expect(s.status).toBe("skipped");
+    expect(aborted()).toBe(true);
+    expect(store.ledger.size).toBe(0);
+    expect(store.health.size).toBe(0);
+    expect(publisher.published).toEqual([]);
+  });
+
+  it("uses no page of the listing before the lease is held: a run whose lease take fails throws, having aborted it", async () => {
+    store.acquireLease = async () => {
+      throw new Error("the store is unreachable");
+    };
+    const aborted = listingThatWaitsForAbort();
+    await expect(failing(0)).rejects.toThrow("the store is unreachable");
+    expect(aborted()).toBe(true);
+    expect(store.snapshots.get("failing")).toBeUndefined();
+    expect(publisher.published).toEqual([]);
   });
 
   it("takes over a lease that expired (a crashed run) and releases it at the end", async () => {
@@ -193,11 +241,11 @@ describe("runAudit: lease", () => {
   });
 
   it("publishes nothing when the lease was lost before publishing", async () => {
-    const scan = source.listPage.bind(source);
-    source.listPage = async (params) => {
-      // Another run took over while this one was scanning.
+    const loadHealth = store.loadHealth.bind(store);
+    store.loadHealth = async (audit) => {
+      // Another run took over while this one was scanning (its state loads beside the scan).
       store.leases.set("failing", { owner: "thief", expiresAtMs: Date.parse(hour(1)) });
-      return scan(params);
+      return loadHealth(audit);
     };
     await expect(failing(0)).rejects.toBeInstanceOf(LeaseLostError);
     expect(publisher.published).toEqual([]);
