@@ -4,7 +4,6 @@
 
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
-import type { z } from "zod";
 import {
   type StageSettings,
   StageSettingsSchema,
@@ -32,7 +31,7 @@ export function stagesFilePath(env: NodeJS.ProcessEnv = process.env): string {
 }
 
 /** Where a problem is: the file as the reader knows it (relative to the working directory, within it). */
-function shown(path: string): string {
+export function shownPath(path: string): string {
   const rel = relative(process.cwd(), path);
   return rel && !rel.startsWith("..") ? rel : path;
 }
@@ -44,22 +43,67 @@ const fieldOf = (path: readonly PropertyKey[]): string =>
     "",
   ) || "(the file)";
 
-function problems(error: z.ZodError): string {
-  return error.issues.map((i) => `  ${fieldOf(i.path)}: ${i.message}`).join("\n");
+/** A problem the deploy fails on, and what it names. */
+export interface StageProblem {
+  /** The stage whose entry holds it: `default` for the default's, `(the file)` for the file's own shape. */
+  stage: string;
+  /** The field and what is wrong, as the deploy prints it: `stages.prod.schedules.failing: expected …`. */
+  problem: string;
+}
+
+/** The stage a field belongs to: `stages.prod.…` to prod, `default.…` to the default. */
+function stageOfField(path: readonly PropertyKey[]): string {
+  if (path[0] === "stages" && path.length > 1) return String(path[1]);
+  return path[0] === "default" ? "default" : "(the file)";
+}
+
+/** The file checked against the schema (regions, rates, time zones, filter policies, …). */
+function parseStages(json: unknown): { file: StagesFile } | { problems: StageProblem[] } {
+  const parsed = StagesFileSchema.safeParse(json);
+  if (parsed.success) return { file: parsed.data };
+  return {
+    problems: parsed.error.issues.map((i) => ({
+      stage: stageOfField(i.path),
+      problem: `${fieldOf(i.path)}: ${i.message}`,
+    })),
+  };
+}
+
+/** The file's JSON; throws naming it (`where`) when it cannot be read or parsed. */
+export function readStagesJson(path: string, where = shownPath(path)): unknown {
+  try {
+    return JSON.parse(readFileSync(path, "utf8"));
+  } catch (err) {
+    throw new Error(`${where}: cannot be read as JSON: ${(err as Error).message}`);
+  }
 }
 
 /** The whole file, parsed and checked; throws naming the file, each bad field and `stage`. */
 export function readStagesFile(path: string, stage: string): StagesFile {
-  const where = `${shown(path)} (deploying stage ${stage})`;
-  let json: unknown;
-  try {
-    json = JSON.parse(readFileSync(path, "utf8"));
-  } catch (err) {
-    throw new Error(`${where}: cannot be read as JSON: ${(err as Error).message}`);
-  }
-  const parsed = StagesFileSchema.safeParse(json);
-  if (!parsed.success) throw new Error(`${where} is invalid:\n${problems(parsed.error)}`);
-  return parsed.data;
+  const where = `${shownPath(path)} (deploying stage ${stage})`;
+  const parsed = parseStages(readStagesJson(path, where));
+  if ("problems" in parsed)
+    throw new Error(`${where} is invalid:\n${parsed.problems.map((p) => `  ${p.problem}`).join("\n")}`);
+  return parsed.file;
+}
+
+/**
+ * Every problem the deploy fails on in a stages file as read (`json`), by the deploy's own rules:
+ * the schema's over the whole file first (any one fails every stage's deploy); then, on a file the
+ * schema takes, `subscriberProblems` for each of `stages` (not given: the default, which stands
+ * for every stage not listed, and each stage listed). `npm run stages -- check` prints these, and
+ * a test holds the committed file to them.
+ *
+ * @example
+ * stagesFileProblems(readStagesJson("stages.json"), ["prod"]) // [] when prod deploys
+ */
+export function stagesFileProblems(json: unknown, stages?: readonly string[]): StageProblem[] {
+  const parsed = parseStages(json);
+  if ("problems" in parsed) return parsed.problems;
+  const { file } = parsed;
+  return (stages ?? ["default", ...Object.keys(file.stages)]).flatMap((stage) =>
+    subscriberProblems(file, stage).map((problem) => ({ stage, problem })),
+  );
 }
 
 /** A stage's settings: its entry's fields over the default's; a stage not listed, the default. */
@@ -74,7 +118,7 @@ export function settingsOf(file: StagesFile, stage: string): StageSettings {
  * `pagerEmail`), each named as the field to fill in, in the stage's entry or, for a stage not
  * listed, the default. Empty for a developer's stage (neither scheduled nor protected).
  */
-export function subscriberProblems(file: StagesFile, stage: string): string[] {
+function subscriberProblems(file: StagesFile, stage: string): string[] {
   const s = settingsOf(file, stage);
   if (s.schedules?.enabled !== true && s.protected !== true) return [];
   const entry = Object.hasOwn(file.stages, stage) ? `stages.${stage}` : "default";
@@ -98,7 +142,7 @@ export function stageSettings(stage: string): StageSettings {
   const missing = subscriberProblems(file, stage);
   if (missing.length > 0)
     throw new Error(
-      `${shown(path)} (deploying stage ${stage}): a scheduled or protected stage must tell someone:\n${missing.map((m) => `  ${m}`).join("\n")}`,
+      `${shownPath(path)} (deploying stage ${stage}): a scheduled or protected stage must tell someone:\n${missing.map((m) => `  ${m}`).join("\n")}`,
     );
   return settingsOf(file, stage);
 }

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { applicationTraffic } from "@fleet-auditor/keb-kubeedge-sim";
 import { beforeAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
-import { runArgs, cli as runCommandLine, spawnCli } from "../helpers/cli.ts";
+import { emptyStateDir, runArgs, cli as runCommandLine, spawnCli } from "../helpers/cli.ts";
 import { useKebSimulator } from "../helpers/keb.ts";
 
 // `-o` is `--output` everywhere (kcp and kubectl users type it by reflex), and every command that
@@ -95,7 +95,7 @@ describe("--no-headers", () => {
   });
 
   it("prints nothing for an empty list, where the table says there is none", async () => {
-    const empty = mkdtempSync(join(tmpdir(), "fa-output-empty-"));
+    const empty = await emptyStateDir("fa-output-empty-");
     expect((await cli(["runs", "list", "--state-dir", empty])).stdout).toBe("no runs\n");
     expect(await cli(["runs", "list", "--state-dir", empty, "--no-headers"])).toEqual({
       code: 0,

@@ -2,7 +2,7 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { runArgs, cli as runCommandLine } from "../helpers/cli.ts";
+import { emptyStateDir, runArgs, cli as runCommandLine } from "../helpers/cli.ts";
 import { useKebSimulator } from "../helpers/keb.ts";
 
 const kit = useKebSimulator({ fleet: { size: 400, seed: 21, flagged: 40 } });
@@ -63,7 +63,7 @@ describe("fleet-auditor runs", () => {
   });
 
   it("exits 1 naming the problem for an unknown run or bad input", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "fa-runs-"));
+    const dir = await emptyStateDir("fa-runs-");
     const missing = await cli(["runs", "show", "no-such-run", "--state-dir", dir]);
     expect(missing.code).toBe(1);
     expect(missing.stderr).toContain("no run no-such-run");

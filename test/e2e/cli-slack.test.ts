@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { SlackMessage } from "@fleet-auditor/render";
 import { describe, expect, it } from "vitest";
-import { runArgs, cli as runCommandLine } from "../helpers/cli.ts";
+import { emptyStateDir, runArgs, cli as runCommandLine } from "../helpers/cli.ts";
 import { refusal } from "../helpers/fake-slack.ts";
 import { useKebSimulator } from "../helpers/keb.ts";
 
@@ -62,7 +62,7 @@ describe("fleet-auditor slack preview", () => {
   });
 
   it("says what is missing: no such run, no outbox, no argument", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "fa-slack-"));
+    const dir = await emptyStateDir("fa-slack-");
     const none = await cli(["slack", "preview", "no-such-run", "--state-dir", dir]);
     expect(none).toMatchObject({ code: 1 });
     expect(none.stderr).toMatch(/no report of run no-such-run/);

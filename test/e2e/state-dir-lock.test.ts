@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { describe, expect, it } from "vitest";
 import { lockStateDir } from "../../packages/store/src/state-dir-lock.ts";
-import { cli } from "../helpers/cli.ts";
+import { cli, emptyStateDir } from "../helpers/cli.ts";
 
 // The embedded store under a state directory is one process's at a time: the directory lock says
 // whose, and LevelDB's own lock guards its files. Both are tried here by real processes.
@@ -118,8 +118,7 @@ describe("the state directory lock", () => {
   });
 
   it("says an embedded store another process has open is in use, never that it is damaged", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "fa-level-busy-"));
-    expect((await cli(["runs", "list", "--state-dir", dir])).code).toBe(0);
+    const dir = await emptyStateDir("fa-level-busy-");
     // Another program has the store's LevelDB open (it knows nothing of the directory lock).
     const holder = child([
       "--input-type=module",

@@ -1,7 +1,10 @@
 import { spawn } from "node:child_process";
-import { constants as osConstants } from "node:os";
+import { mkdtempSync } from "node:fs";
+import { constants as osConstants, tmpdir } from "node:os";
+import { join } from "node:path";
 import { PassThrough } from "node:stream";
-import { runCli } from "@fleet-auditor/cli";
+import { EMBEDDED_TABLES, runCli } from "@fleet-auditor/cli";
+import { startEmbeddedDynamo } from "@fleet-auditor/store";
 import { inject } from "vitest";
 
 /** The CLI's entry as `npx fleet-auditor` runs it in a clone: its TypeScript, type-stripped. */
@@ -92,4 +95,19 @@ function collect(stream: PassThrough): Promise<string> {
 /** `fleet-auditor run --audit A --keb-url URL --state-dir DIR …extra`: the command line most CLI tests start with. */
 export function runArgs(audit: string, kebUrl: string, stateDir: string, ...extra: string[]): string[] {
   return ["run", "--audit", audit, "--keb-url", kebUrl, "--state-dir", stateDir, ...extra];
+}
+
+/**
+ * A new state directory holding an empty embedded store, as the CLI's writers create it: what a
+ * read-only command needs to answer "none" (it refuses a directory with no store).
+ */
+export async function emptyStateDir(prefix = "fa-empty-"): Promise<string> {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  const db = await startEmbeddedDynamo({
+    dir: join(dir, "dynamodb"),
+    tables: [EMBEDDED_TABLES.audit],
+    statusTables: [EMBEDDED_TABLES.status],
+  });
+  await db.close();
+  return dir;
 }

@@ -14,10 +14,12 @@ import {
   DynamoSilenceStore,
   DynamoStatusStore,
   documentClient,
+  hasEmbeddedStore,
   startEmbeddedDynamo,
 } from "@fleet-auditor/store";
 import { ConfigError } from "@fleet-auditor/use-cases";
 import type { CliEnv } from "./env.ts";
+import { NoStoreError } from "./errors.ts";
 import { checkMessageVariables, openPublisher } from "./message-backend.ts";
 
 /** A DynamoDB table the CLI works on, wherever it lives. */
@@ -39,14 +41,22 @@ const LOCAL_STATUS_TABLE = "fleet-auditor-status";
 export const EMBEDDED_TABLES = { audit: LOCAL_AUDIT_TABLE, status: LOCAL_STATUS_TABLE } as const;
 
 /**
+ * What a command does with the store: `read` only looks (the embedded store must exist already:
+ * `NoStoreError` otherwise, and nothing is created), `write` may create it.
+ */
+export type StoreUse = "read" | "write";
+
+/**
  * The named AWS table when one is given (credentials and endpoints from the SDK's usual
  * variables, `AWS_ENDPOINT_URL_*` included); otherwise a table of the embedded DynamoDB-compatible
- * store persisted under `stateDir`, created if missing.
+ * store persisted under `stateDir`: created if missing when `use` is `write`, `NoStoreError` when
+ * it is `read`.
  */
 async function openTable(
   stateDir: string,
   awsTable: string | undefined,
   kind: "audit" | "status",
+  use: StoreUse,
 ): Promise<OpenTable> {
   if (awsTable) {
     const raw = new DynamoDBClient({});
@@ -58,9 +68,11 @@ async function openTable(
     };
   }
   const tableName = kind === "audit" ? LOCAL_AUDIT_TABLE : LOCAL_STATUS_TABLE;
+  const dir = join(stateDir, "dynamodb");
+  if (use === "read" && !hasEmbeddedStore(dir)) throw new NoStoreError(resolve(stateDir));
   // Both tables in the one embedded store: the applications audit reads one and writes the other.
   const db = await startEmbeddedDynamo({
-    dir: join(stateDir, "dynamodb"),
+    dir,
     tables: [LOCAL_AUDIT_TABLE],
     statusTables: [LOCAL_STATUS_TABLE],
   });
@@ -111,12 +123,12 @@ export async function openBackend(
       },
     ]);
   }
-  const table = await openTable(stateDir, env.AUDIT_TABLE, "audit");
+  const table = await openTable(stateDir, env.AUDIT_TABLE, "audit", "write");
   // The status table beside it: on AWS with STATUS_TABLE, else in the same embedded store.
   const statusTable = !options.status
     ? undefined
     : env.STATUS_TABLE
-      ? await openTable(stateDir, env.STATUS_TABLE, "status")
+      ? await openTable(stateDir, env.STATUS_TABLE, "status", "write")
       : { ...table, tableName: LOCAL_STATUS_TABLE, close: async () => undefined };
   const messages = openPublisher(stateDir, env);
   return {
@@ -139,10 +151,11 @@ export async function openBackend(
   };
 }
 
-/** The silences of the audit table: DynamoDB with `AUDIT_TABLE`, else the embedded store. */
+/** The silences of the audit table: DynamoDB with `AUDIT_TABLE`, else the embedded store (which `use` `read` never creates). */
 export async function openSilences(
   stateDir: string,
   env: CliEnv,
+  use: StoreUse,
 ): Promise<{
   silences: DynamoSilenceStore;
   /** The audits' snapshots: where an open incident's `groupBy` values are kept. */
@@ -150,7 +163,7 @@ export async function openSilences(
   description: string;
   close(): Promise<void>;
 }> {
-  const table = await openTable(stateDir, env.AUDIT_TABLE, "audit");
+  const table = await openTable(stateDir, env.AUDIT_TABLE, "audit", use);
   return {
     silences: new DynamoSilenceStore(table),
     snapshots: new DynamoAuditStore(table),
@@ -159,17 +172,18 @@ export async function openSilences(
   };
 }
 
-/** The run ledger and reports of the audit table: DynamoDB with `AUDIT_TABLE`, else the embedded store. */
+/** The run ledger and reports of the audit table: DynamoDB with `AUDIT_TABLE`, else the embedded store (which `use` `read` never creates). */
 export async function openRuns(
   stateDir: string,
   env: CliEnv,
+  use: StoreUse,
 ): Promise<{
   store: DynamoAuditStore;
   reports: DynamoReportStore;
   description: string;
   close(): Promise<void>;
 }> {
-  const table = await openTable(stateDir, env.AUDIT_TABLE, "audit");
+  const table = await openTable(stateDir, env.AUDIT_TABLE, "audit", use);
   return {
     store: new DynamoAuditStore(table),
     reports: new DynamoReportStore(table),
@@ -178,10 +192,11 @@ export async function openRuns(
   };
 }
 
-/** The incident history of the audit table: DynamoDB with `AUDIT_TABLE`, else the embedded store. */
+/** The incident history of the audit table: DynamoDB with `AUDIT_TABLE`, else the embedded store (which `use` `read` never creates). */
 export async function openIncidents(
   stateDir: string,
   env: CliEnv,
+  use: StoreUse,
 ): Promise<{
   history: DynamoIncidentHistory;
   store: DynamoAuditStore;
@@ -189,7 +204,7 @@ export async function openIncidents(
   description: string;
   close(): Promise<void>;
 }> {
-  const table = await openTable(stateDir, env.AUDIT_TABLE, "audit");
+  const table = await openTable(stateDir, env.AUDIT_TABLE, "audit", use);
   return {
     history: new DynamoIncidentHistory(table),
     store: new DynamoAuditStore(table),
@@ -228,11 +243,12 @@ export function reportCommandIn(
   return (runId) => runReportCommand(runId, store) || "fleet-auditor runs list";
 }
 
-/** The Application status table: DynamoDB with `STATUS_TABLE`, else the embedded store. */
+/** The Application status table: DynamoDB with `STATUS_TABLE`, else the embedded store (which `use` `read` never creates). */
 export async function openStatusBackend(
   stateDir: string,
   env: CliEnv,
+  use: StoreUse,
 ): Promise<{ store: DynamoStatusStore; description: string; close(): Promise<void> }> {
-  const table = await openTable(stateDir, env.STATUS_TABLE, "status");
+  const table = await openTable(stateDir, env.STATUS_TABLE, "status", use);
   return { store: new DynamoStatusStore(table), description: table.description, close: table.close };
 }

@@ -122,9 +122,7 @@ export async function ensureTable(
  * damaged: that process may be one the directory lock cannot see (another program, another host).
  */
 async function refuseDamaged(dir: string): Promise<void> {
-  // The directory lock and what taking it over may leave (see state-dir-lock.ts) are not the store.
-  const files = readdirSync(dir).filter((f) => !f.startsWith("fleet-auditor.lock"));
-  if (files.length === 0) return;
+  if (!hasEmbeddedStore(dir)) return;
   const db = new Level(dir, { createIfMissing: false });
   try {
     await db.open();
@@ -136,5 +134,22 @@ async function refuseDamaged(dir: string): Promise<void> {
     throw new StateDirDamagedError(dir, cause);
   } finally {
     await db.close().catch(() => undefined);
+  }
+}
+
+/**
+ * Whether `dir` holds an embedded store: files besides the directory lock and what taking it over
+ * may leave (see state-dir-lock.ts). A directory that is missing or holds only those is one that
+ * `startEmbeddedDynamo` would start empty, creating it: a reader asks first, so that looking at a
+ * store never makes one.
+ */
+export function hasEmbeddedStore(dir: string): boolean {
+  try {
+    return readdirSync(dir).some((f) => !f.startsWith("fleet-auditor.lock"));
+  } catch (err) {
+    // ENOTDIR: a file where the state directory should be holds no store either.
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === "ENOENT" || code === "ENOTDIR") return false;
+    throw err;
   }
 }

@@ -7,7 +7,12 @@ export { DynamoReportStore, packParts } from "./dynamo-report-store.ts";
 export { DynamoSilenceStore } from "./dynamo-silence-store.ts";
 export { DynamoSlackThreads } from "./dynamo-slack-threads.ts";
 export { DynamoStatusStore } from "./dynamo-status-store.ts";
-export { type EmbeddedDynamo, ensureTable, startEmbeddedDynamo } from "./embedded-dynamo.ts";
+export {
+  type EmbeddedDynamo,
+  ensureTable,
+  hasEmbeddedStore,
+  startEmbeddedDynamo,
+} from "./embedded-dynamo.ts";
 export * from "./errors.ts";
 export { fromIndex, fromIndexes } from "./index-fallback.ts";
 export { managedSecretReader } from "./managed-secrets.ts";

@@ -7,6 +7,7 @@ import type { Command, Io } from "../command.ts";
 import { parseCommandLine } from "../command-line.ts";
 import { UsageError } from "../errors.ts";
 import { EXIT } from "../exit-codes.ts";
+import { listRows } from "../list-rows.ts";
 import { listTable, noHeadersOption, outputOption, parseOutput, printData } from "../output.ts";
 
 const USAGE = `usage:
@@ -62,7 +63,20 @@ export const appsCommand: Command = {
     const limit = parseLimit(values.limit);
     const since = values.since === undefined ? undefined : parseSince(values.since, now());
     const input = sub === "ingest" ? await readInput(positionals[0], io) : "";
-    const backend = await openStatusBackend(values["state-dir"], env);
+    if (sub === "status" || sub === "quarantine") {
+      const open = () => openStatusBackend(values["state-dir"], env, "read");
+      if (sub === "status") {
+        const rows = await listRows(output, open, (backend) =>
+          backend.store.query({ node: values.node, status: values.status, since, limit }, now()),
+        );
+        printData(io, output, rows, () => statusTable(rows, noHeaders));
+      } else {
+        const items = await listRows(output, open, (backend) => backend.store.quarantined(limit ?? 100));
+        printData(io, output, items, () => quarantineTable(items, noHeaders));
+      }
+      return EXIT.done;
+    }
+    const backend = await openStatusBackend(values["state-dir"], env, "write");
     try {
       if (sub === "ingest") {
         const counts = await ingestLines(input, backend.store);
@@ -76,26 +90,13 @@ export const appsCommand: Command = {
         // A transient write failure: the run was partial, like an audit's, and ingesting again mends it.
         return counts.failed > 0 || counts.deferred > 0 ? EXIT.partial : EXIT.done;
       }
-      if (sub === "status") {
-        const rows = await backend.store.query(
-          { node: values.node, status: values.status, since, limit },
-          now(),
-        );
-        printData(io, output, rows, () => statusTable(rows, noHeaders));
-        return EXIT.done;
-      }
-      if (sub === "reindex") {
-        const done = await backend.store.reindex();
-        printData(
-          io,
-          output,
-          done,
-          () => `${done.scanned} item(s) read, ${done.updated} watch key(s) written (${backend.description})`,
-        );
-        return EXIT.done;
-      }
-      const items = await backend.store.quarantined(limit ?? 100);
-      printData(io, output, items, () => quarantineTable(items, noHeaders));
+      const done = await backend.store.reindex();
+      printData(
+        io,
+        output,
+        done,
+        () => `${done.scanned} item(s) read, ${done.updated} watch key(s) written (${backend.description})`,
+      );
       return EXIT.done;
     } finally {
       await backend.close();

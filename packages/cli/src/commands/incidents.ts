@@ -12,6 +12,7 @@ import { EXIT } from "../exit-codes.ts";
 import { type FlappingEpisodes, incidentListCsv, incidentListTable } from "../incident-list-view.ts";
 import { incidentShowText } from "../incident-show-view.ts";
 import { incidentStatsText } from "../incident-stats-view.ts";
+import { listRows } from "../list-rows.ts";
 import { openPublisher } from "../message-backend.ts";
 import { DATA_FORMATS, noHeadersOption, type Output, parseOutput, printData } from "../output.ts";
 import { REPORT_TIMELINES, reportTimelines } from "../report-timelines.ts";
@@ -115,7 +116,27 @@ export const incidentsCommand: Command = {
     const flapAfter = parseFlapping(values.flapping);
     const until = now();
     const since = sub === "show" ? until : parseSince(values.since ?? DEFAULT_SINCE[sub], until);
-    const backend = await openIncidents(values["state-dir"], env);
+    const window = { since, until };
+    const query = {
+      ...(values.audit ? { audit: values.audit } : {}),
+      since,
+      ...(values.open ? { open: true } : {}),
+    };
+    if (sub === "list") {
+      const records = await listRows(
+        output,
+        () => openIncidents(values["state-dir"], env, "read"),
+        (backend) => backend.history.listIncidents(AUDIT_NAMES, query),
+      );
+      const flapping = flappingEpisodes(records, window);
+      printData(io, output, records, () =>
+        output === "csv"
+          ? incidentListCsv(records, flapping)
+          : incidentListTable(records, flapping, values["no-headers"]),
+      );
+      return EXIT.done;
+    }
+    const backend = await openIncidents(values["state-dir"], env, "read");
     try {
       if (sub === "show") {
         const found = await backend.history.incidentTimeline(AUDIT_NAMES, key as string);
@@ -128,24 +149,12 @@ export const incidentsCommand: Command = {
         printData(io, output, found, () => incidentShowText(found.record, found.events));
         return EXIT.done;
       }
-      const window = { since, until };
-      const records = await backend.history.listIncidents(AUDIT_NAMES, {
-        ...(values.audit ? { audit: values.audit } : {}),
-        since,
-        ...(values.open ? { open: true } : {}),
-      });
+      const records = await backend.history.listIncidents(AUDIT_NAMES, query);
       if (sub === "report")
         io.stdout.write(await reportPage(backend.history, records, window, env.LANDSCAPE));
-      else if (sub === "stats") {
+      else {
         const stats = incidentStats(records, window, { flapAfter });
         printData(io, output, stats, () => incidentStatsText(stats, flapAfter));
-      } else {
-        const flapping = flappingEpisodes(records, window);
-        printData(io, output, records, () =>
-          output === "csv"
-            ? incidentListCsv(records, flapping)
-            : incidentListTable(records, flapping, values["no-headers"]),
-        );
       }
       return EXIT.done;
     } finally {
@@ -175,7 +184,7 @@ async function acknowledge(
       "--by is required when neither $USER nor the account's name is known: who acknowledges",
     );
   const messages = openPublisher(values["state-dir"], env);
-  const backend = await openIncidents(values["state-dir"], env);
+  const backend = await openIncidents(values["state-dir"], env, "write");
   try {
     const result = await actOnIncident(
       {

@@ -53,7 +53,8 @@ export const leaseCommand: Command = {
     if (sub === "release" && !values.force && !interactive) {
       throw new UsageError("lease release asks first on a terminal; elsewhere add --force");
     }
-    const backend = await openRuns(values["state-dir"], env);
+    // Showing a lease only looks; releasing one may create the store, as any write does.
+    const backend = await openRuns(values["state-dir"], env, sub === "show" ? "read" : "write");
     try {
       const shown = await backend.store.describeLease(audit);
       if (sub === "show") {

@@ -16,6 +16,7 @@ import type { Command } from "../command.ts";
 import { parseCommandLine } from "../command-line.ts";
 import { UsageError } from "../errors.ts";
 import { EXIT } from "../exit-codes.ts";
+import { listRows } from "../list-rows.ts";
 import {
   DATA_FORMATS,
   listTable,
@@ -73,18 +74,23 @@ export const runsCommand: Command = {
     const runId = positionals[0];
     if (sub === "show" && !runId) throw new UsageError("runs show needs a RUN_ID");
     const limit = parseLimit(values.limit) ?? 20;
-    const backend = await openRuns(values["state-dir"], env);
+    if (sub === "list") {
+      const audits = values.audit ? [values.audit] : AUDIT_NAMES;
+      const runs = await listRows(
+        output,
+        () => openRuns(values["state-dir"], env, "read"),
+        async (backend) =>
+          (await Promise.all(audits.map((a) => backend.store.recentRuns(a, limit))))
+            .flat()
+            .map((r) => r.summary)
+            .sort((a, b) => b.startedAt.localeCompare(a.startedAt))
+            .slice(0, limit),
+      );
+      printData(io, output, runs.map(listed), () => runTable(runs, values["no-headers"]));
+      return EXIT.done;
+    }
+    const backend = await openRuns(values["state-dir"], env, "read");
     try {
-      if (sub === "list") {
-        const audits = values.audit ? [values.audit] : AUDIT_NAMES;
-        const runs = (await Promise.all(audits.map((a) => backend.store.recentRuns(a, limit))))
-          .flat()
-          .map((r) => r.summary)
-          .sort((a, b) => b.startedAt.localeCompare(a.startedAt))
-          .slice(0, limit);
-        printData(io, output, runs.map(listed), () => runTable(runs, values["no-headers"]));
-        return EXIT.done;
-      }
       const view = await showRun({ ...backend, audits: KNOWN_AUDITS }, runId as string);
       if (!view) {
         io.stderr.write(

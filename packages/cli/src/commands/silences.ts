@@ -17,6 +17,7 @@ import type { Command } from "../command.ts";
 import { parseCommandLine } from "../command-line.ts";
 import { UsageError } from "../errors.ts";
 import { EXIT } from "../exit-codes.ts";
+import { listRows } from "../list-rows.ts";
 import { listTable, noHeadersOption, outputOption, parseOutput, printData } from "../output.ts";
 import { didYouMean } from "../suggest.ts";
 import { escapeControl, terminalJson } from "../table.ts";
@@ -142,7 +143,20 @@ export const silencesCommand: Command = {
     if (sub === "expire" && !positionals[0]) throw new UsageError("silences expire needs the silence ID");
     // What can be checked without the store is, before it is opened.
     if (sub === "add") newSilence(values, now, values.incident ? PLACEHOLDER_INCIDENT : undefined);
-    const backend = await openSilences(values["state-dir"], env);
+    if (sub === "list") {
+      const stored = await listRows(
+        output,
+        () => openSilences(values["state-dir"], env, "read"),
+        (b) => b.silences.list(),
+      );
+      const all = stored
+        .map((x) => ({ ...x, state: silenceState(x, now) }))
+        .filter((x) => values.all || x.state !== "expired")
+        .sort((a, b) => (a.startsAt < b.startsAt ? -1 : a.startsAt > b.startsAt ? 1 : 0));
+      printData(io, output, all, () => silenceTable(all, values["no-headers"]));
+      return EXIT.done;
+    }
+    const backend = await openSilences(values["state-dir"], env, "write");
     try {
       let silence: Silence | undefined;
       if (sub === "add") {
@@ -186,12 +200,6 @@ export const silencesCommand: Command = {
           return EXIT.failed;
         }
         io.stdout.write(`silence ${escapeControl(id)} expired\n`);
-      } else {
-        const all = (await backend.silences.list())
-          .map((x) => ({ ...x, state: silenceState(x, now) }))
-          .filter((x) => values.all || x.state !== "expired")
-          .sort((a, b) => (a.startsAt < b.startsAt ? -1 : a.startsAt > b.startsAt ? 1 : 0));
-        printData(io, output, all, () => silenceTable(all, values["no-headers"]));
       }
       return EXIT.done;
     } finally {

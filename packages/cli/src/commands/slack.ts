@@ -98,7 +98,7 @@ async function fromReport(
   env: Parameters<Command["run"]>[1]["env"],
   runId: string,
 ): Promise<string | { missing: string }> {
-  const backend = await openRuns(stateDir, env);
+  const backend = await openRuns(stateDir, env, "read");
   try {
     const report = await backend.reports.loadReport(runId);
     if (!report) return { missing: `no report of run ${runId} in the ${backend.description}` };
