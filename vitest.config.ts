@@ -40,7 +40,12 @@ export default defineConfig({
         test: { name: "integration", include: ["test/integration/**/*.test.ts"], isolate: false },
       },
       // The functions as deployed (their bundles, cold-started with their variables), the CLI's
-      // processes and the soak: isolated, a fresh module graph per file.
+      // processes and the soak. Files share one module graph per worker here too (each file loading
+      // the SDK, the packages and the helpers afresh cost about a third of the project's CPU): a
+      // file cold-starts a function after vi.resetModules, so the function's module state is its
+      // own, and what a file leaves in process.env is put back before the next file
+      // (test/setup/file-env.ts). The soak measures its process's heap: under `npm run test:soak`
+      // each file has a process of its own.
       {
         extends: true,
         test: {
@@ -54,6 +59,8 @@ export default defineConfig({
             ...(process.env.FLEET_AUDITOR_SOAK ? [] : ["test/soak/**"]),
           ],
           globalSetup: ["test/setup/function-bundles.ts"],
+          isolate: Boolean(process.env.FLEET_AUDITOR_SOAK),
+          setupFiles: ["test/setup/file-env.ts"],
         },
       },
       ...(java
@@ -64,6 +71,9 @@ export default defineConfig({
                 name: "dynamodb-local",
                 include: [...STORE_SUITE, BENCHMARKS],
                 env: { FLEET_AUDITOR_DYNAMO: "local" },
+                // The same files share a module graph in project integration; here too (about a
+                // quarter of this project's CPU was each file loading the SDK and packages again).
+                isolate: false,
                 globalSetup: ["test/setup/dynamodb-local.ts"],
               },
             },

@@ -61,7 +61,11 @@ describe("functions/applications.ts (SQS)", () => {
       status: "Rejected",
       error: { code: 404, reason: "NotFound" },
     });
-    const quarantined = (await query({ quarantine: true }, fakeContext("status"))) as QuarantineItem[];
+    // This event's records alone: the table is the file's, and other tests quarantine too.
+    const ours = new Set(event.Records.map((r) => r.messageId));
+    const quarantined = (
+      (await query({ quarantine: true }, fakeContext("status"))) as QuarantineItem[]
+    ).filter((q) => ours.has(q.sqsMessageId));
     expect(quarantined.map((q) => q.code).sort()).toEqual(["MS_ENVELOPE", "MS_NOT_JSON"]);
     expect(quarantined.find((q) => q.code === "MS_NOT_JSON")).toMatchObject({
       body: "not json at all",
@@ -113,6 +117,11 @@ describe("functions/applications.ts (SQS)", () => {
   });
 
   it("answers console queries by node, status and time, and a bad query with its problems, naming the field", async () => {
+    // Its own row (the first test writes the same one: one row either way, whichever runs first).
+    const ingest = await load<Ingest>("../../functions/applications.ts");
+    expect(await ingest(sqsEvent([raw("response-get-rejected.json")]), fakeContext())).toEqual({
+      batchItemFailures: [],
+    });
     const query = await load<Query>("../../functions/application-status.ts");
     const rejected = (await query(
       { node: "edge-node-1", status: "Rejected", since: "2020-01-01T00:00:00Z" },

@@ -41,6 +41,9 @@ function paste(line: string, cwd: string) {
   return { code: run.status, stdout: run.stdout, stderr: run.stderr };
 }
 
+// Each test starts the CLI four times, twice as pasted (its TypeScript entry, type-stripped):
+// seconds on a quiet machine, over the default 20 s on a loaded one. The timeouts are hang
+// guards, not bars.
 describe("a silence line pasted from a message", () => {
   it("silences the incident it names in the run's own store, from any directory, and nothing else", async () => {
     const state = mkdtempSync(join(tmpdir(), "fa-paste-state-"));
@@ -97,7 +100,7 @@ describe("a silence line pasted from a message", () => {
       .join("\n");
     expect(told).toContain(c);
     expect(told).not.toContain(b as string);
-  });
+  }, 60_000);
 
   it("quotes a value the matcher syntax would read otherwise, and a braced list typed by hand works alike", async () => {
     const state = mkdtempSync(join(tmpdir(), "fa-paste-state-"));
@@ -144,5 +147,5 @@ describe("a silence line pasted from a message", () => {
     expect(byId.get(c.instanceID)).toMatchObject({ kind: "firing", silencedBy: nearId });
     expect(byId.get(d.instanceID)?.kind).toBe("firing");
     expect(byId.get(d.instanceID)?.silencedBy).toBeUndefined();
-  });
+  }, 60_000);
 });

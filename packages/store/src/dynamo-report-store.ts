@@ -14,7 +14,7 @@ const RAW_PER_PART = 1_500_000;
 /**
  * Run reports in the audit table: a head item (`REPORT#<runId>`, `HEAD`) with the summary, and
  * the transitions as gzipped JSON parts (`PART#00001`…) of under 350 KB each, so a report of any
- * size fits (100,000 transitions are about 20 parts). Parts are written first and the head last:
+ * size fits (100,000 transitions are about 50 parts). Parts are written first and the head last:
  * a report without its head, or with parts missing, is not found. All items share the ledger's TTL.
  */
 export class DynamoReportStore implements RunReportStore {
