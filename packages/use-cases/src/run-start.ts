@@ -67,7 +67,7 @@ function refuseSkew(input: AuditRunInput, clock: Date, maxSkewMs: number): void 
  * the lease (a dry run takes none). The ledger first: a duplicate never touches the lease, so a
  * late second delivery of one hour cannot make the next hour's run stand back.
  */
-export async function beginRun(deps: ResolvedDeps, run: Run): Promise<AuditRunResult | undefined> {
+async function beginRun(deps: ResolvedDeps, run: Run): Promise<AuditRunResult | undefined> {
   if (run.dryRun) return undefined;
   const recorded = await recordedRun(deps, run);
   if (recorded) return recorded;
