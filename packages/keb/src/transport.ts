@@ -89,7 +89,11 @@ export class KebTransport {
   async #current(fresh: boolean): Promise<Route> {
     const source = this.#options.httpsProxySource;
     if (!source) return this.#route;
+    const asked = this.#route;
     const proxyUrl = await source({ fresh });
+    // A read that a switch overtook (a cached value read before a fresh one came back) says
+    // nothing newer than the switch: switching back would retire the agent just built.
+    if (this.#route !== asked) return this.#route;
     if (proxyUrl !== this.#route.proxyUrl) {
       const old = this.#route;
       this.#route = this.#routeFor(proxyUrl);
@@ -123,6 +127,9 @@ export class KebTransport {
     try {
       return await (await route.http()).retrying.request(sent);
     } catch (err) {
+      // A request beside this one was refused and rotated the proxy's value: the agent this one
+      // went out on is closing, and refuses what it had not sent yet. It goes again on the new one.
+      if (this.#route !== route && retired(err)) return (await this.#route.http()).retrying.request(sent);
       if (!this.#options.httpsProxySource || !proxyRefused(err)) throw err;
       // Requests refused together read the secret once: a request beside this one may have
       // moved on already, or be reading it now.
@@ -209,6 +216,12 @@ async function prefix(body: TransportResponse["body"], cap: number): Promise<{ t
     }
   }
   return { text: Buffer.concat(chunks).toString("utf8"), cut: false };
+}
+
+/** Whether undici refused a request because its agent was closed or destroyed. */
+function retired(err: unknown): boolean {
+  const code = errorCode(err);
+  return code === "UND_ERR_CLOSED" || code === "UND_ERR_DESTROYED";
 }
 
 /** Whether undici says the proxy refused the tunnel for want of (valid) credentials. */

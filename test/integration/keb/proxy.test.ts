@@ -5,7 +5,7 @@ import {
   KebTransport,
   StaticTokenProvider,
 } from "@fleet-auditor/keb";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { useTestProxy } from "../../helpers/http-proxy.ts";
 import { useKebSimulator } from "../../helpers/keb.ts";
 import { startTlsRelay, type TlsRelay, testCertificate, trustInThisProcess } from "../../helpers/test-tls.ts";
@@ -105,6 +105,58 @@ describe("the KEB client behind a proxy", () => {
     expect(proxied.statusCode).toBe(502);
     await proxied.body.dump();
     expect(proxy.proxy.seen.slice(seen)).toEqual([`GET ${url}`]);
+  });
+
+  it("after a rotation, a stale read of the proxy's value that the fresh one overtook does not switch back", async () => {
+    const withCredentials = (credentials: string) => proxy.proxy.url.replace("//", `//${credentials}@`);
+    const [before, after] = [withCredentials("auditor:before"), withCredentials("auditor:after")];
+    proxy.proxy.credentials = "auditor:after";
+    proxy.proxy.dropTunnels();
+    // The fresh read (after the 407) and a second request's cached read, each held until released.
+    let releaseFresh: () => void = () => undefined;
+    let releaseStale: () => void = () => undefined;
+    const freshGate = new Promise<void>((r) => (releaseFresh = r));
+    const staleGate = new Promise<void>((r) => (releaseStale = r));
+    const reads = { fresh: 0, cached: 0 };
+    const transport = new KebTransport({
+      headersTimeoutMs: 5000,
+      httpsProxySource: async ({ fresh }) => {
+        if (fresh) {
+          reads.fresh++;
+          await freshGate;
+          return after;
+        }
+        // The cache still holds the value from before the rotation; the second read comes back late.
+        if (++reads.cached === 2) await staleGate;
+        return before;
+      },
+    });
+    transports.push(transport);
+    const send = () =>
+      transport.send(
+        "https://keb.test/runtimes?page=1",
+        { method: "GET", headers: { authorization: "Bearer none" } },
+        { signal: AbortSignal.timeout(10_000), deadlineAt: Date.now() + 10_000, retry: { maxRetries: 0 } },
+      );
+    try {
+      const seen = proxy.proxy.seen.length;
+      const first = send();
+      await vi.waitFor(() => expect(reads.fresh).toBe(1));
+      const second = send();
+      await vi.waitFor(() => expect(reads.cached).toBe(2));
+      releaseFresh();
+      const a = await first;
+      releaseStale();
+      const b = await second;
+      // Both reached KEB (which refuses the token) through the proxy with the rotated password.
+      expect([a.statusCode, b.statusCode]).toEqual([401, 401]);
+      await Promise.all([a.body.dump(), b.body.dump()]);
+      // One refusal and one fresh read: the late cached read did not bring the old password back.
+      expect(proxy.proxy.seen.slice(seen).filter((l) => l.startsWith("407"))).toHaveLength(1);
+      expect(reads.fresh).toBe(1);
+    } finally {
+      proxy.proxy.credentials = undefined;
+    }
   });
 
   it("sends a static token only to KEB, never to the proxy in the clear", async () => {
