@@ -1,4 +1,8 @@
-import { ConditionalCheckFailedException, TransactionCanceledException } from "@aws-sdk/client-dynamodb";
+import {
+  ConditionalCheckFailedException,
+  TransactionCanceledException,
+  TransactionConflictException,
+} from "@aws-sdk/client-dynamodb";
 import {
   DeleteCommand,
   type DynamoDBDocumentClient,
@@ -187,8 +191,10 @@ export class DynamoAuditStore implements AuditStateStore {
    * tenths of a unit for a steady run's record). When one condition fails the transaction writes
    * nothing, and the other write goes alone, as `recordRun` and `releaseLease` would have done it:
    * the key already recorded (a second delivery that finished first) still releases the lease,
-   * a lease another owner took over still lets the record be written. A server without
-   * transactions (dynalite) gets the two writes in that order, the record first.
+   * a lease another owner took over still lets the record be written. A transaction canceled
+   * for another reason (a conflict, throttling) is not retried by the SDK: the two writes go
+   * instead, this once. A server without transactions (dynalite) gets the two writes in that
+   * order, the record first.
    */
   async finishRun(record: RunRecord, owner: string): Promise<boolean> {
     const known = transactionsBehind.get(this.#client);
@@ -211,8 +217,12 @@ export class DynamoAuditStore implements AuditStateStore {
           return false;
         }
         if (leaseReason === "ConditionalCheckFailed") return this.recordRun(record);
-        if (known === true || !unsupported(err)) throw err;
-        transactionsBehind.set(this.#client, false);
+        // Canceled for another reason (a conflict with a lease being taken, throttling), which
+        // the SDK does not retry: this once, the two writes, which it does.
+        if (!(err instanceof TransactionCanceledException)) {
+          if (known === true || !unsupported(err)) throw err;
+          transactionsBehind.set(this.#client, false);
+        }
       }
     }
     const recorded = await this.recordRun(record);
@@ -292,7 +302,10 @@ export class DynamoAuditStore implements AuditStateStore {
       );
       return true;
     } catch (err) {
-      if (err instanceof ConditionalCheckFailedException) return false;
+      // A transaction on the lease item under way (its holder recording its run and releasing
+      // it): the lease is another's until that ends.
+      if (err instanceof ConditionalCheckFailedException || err instanceof TransactionConflictException)
+        return false;
       throw err;
     }
   }

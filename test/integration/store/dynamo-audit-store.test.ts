@@ -1,4 +1,10 @@
-import { BatchWriteCommand, DynamoDBDocumentClient, PutCommand } from "@aws-sdk/lib-dynamodb";
+import { TransactionCanceledException, TransactionConflictException } from "@aws-sdk/client-dynamodb";
+import {
+  BatchWriteCommand,
+  DynamoDBDocumentClient,
+  PutCommand,
+  TransactWriteCommand,
+} from "@aws-sdk/lib-dynamodb";
 import type { RunSummary, SnapshotChange, SnapshotEntry } from "@fleet-auditor/audit";
 import { DynamoAuditStore, LeaseLostError, UnprocessedItemsError } from "@fleet-auditor/store";
 import { mockClient } from "aws-sdk-client-mock";
@@ -154,6 +160,54 @@ describe("DynamoAuditStore on a real DynamoDB API (dynalite, or DynamoDB Local i
     await expect(s.finishRun(rec, "run-a")).rejects.toThrow();
     expect(await s.findRun("finish3", rec.runKey)).toBeUndefined();
     expect((await s.describeLease("finish3"))?.owner).toBe("run-a");
+  });
+
+  it("a transaction canceled for a conflict or throttling (injected) is not a failed run: the record and the release go as two writes; a lease taken while a transaction holds it is refused, not an error", async () => {
+    const real = env.db.client;
+    const faults: Array<{ on: new (...a: never[]) => unknown; err: Error }> = [];
+    const faulty = {
+      send: (command: unknown) => {
+        const i = faults.findIndex((f) => command instanceof f.on);
+        if (i >= 0) {
+          const [fault] = faults.splice(i, 1);
+          return Promise.reject(fault?.err);
+        }
+        return real.send(command as never);
+      },
+    } as unknown as DynamoDBDocumentClient;
+    const s = new DynamoAuditStore({ client: faulty, tableName: "audit" });
+    const rec = {
+      audit: "finish4",
+      runKey: "sched:2026-11-01T00:00:00Z",
+      summary: summary("finish4"),
+      expiresAt: 1_900_000_000,
+    };
+    await fenced(s, "finish4", "run-a");
+    for (const code of ["TransactionConflict", "ThrottlingError"]) {
+      faults.push({
+        on: TransactWriteCommand,
+        err: new TransactionCanceledException({
+          message: `Transaction cancelled, please refer cancellation reasons for specific reasons [None, ${code}]`,
+          $metadata: {},
+          CancellationReasons: [{ Code: "None" }, { Code: code }],
+        }),
+      });
+      const key = `sched:${code}`;
+      expect(await s.finishRun({ ...rec, runKey: key }, "run-a"), code).toBe(true);
+      expect((await s.findRun("finish4", key))?.runKey, code).toBe(key);
+      expect(await s.describeLease("finish4"), code).toBeUndefined();
+      await fenced(s, "finish4", "run-a");
+    }
+    // Another run asks for the lease while the holder's record-and-release is under way.
+    faults.push({
+      on: PutCommand,
+      err: new TransactionConflictException({
+        message: "Transaction is ongoing for the item",
+        $metadata: {},
+      }),
+    });
+    expect(await s.acquireLease("finish4", "run-b", T0, T1)).toBe(false);
+    expect((await s.describeLease("finish4"))?.owner).toBe("run-a");
   });
 
   it("holds a lease against another owner until it expires or is released", async () => {
