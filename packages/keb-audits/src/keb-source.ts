@@ -9,6 +9,7 @@ import {
   type Scan,
   type State,
   secretNotSet,
+  stoodBack,
 } from "@fleet-auditor/use-cases";
 import type { KebAuditDefinition } from "./keb-audit-definition.ts";
 import { coveredBy, narrowedQueries } from "./keb-audits.ts";
@@ -30,6 +31,8 @@ export interface KebSourceOptions {
 export class KebSource implements AuditSource {
   readonly filterable = true;
   readonly listedWhat = "runtimes";
+  // Its pages stop when the run's signal aborts: they may begin beside the lease's take.
+  readonly readsBeforeLease = true;
   readonly #o: KebSourceOptions;
   constructor(options: KebSourceOptions) {
     this.#o = options;
@@ -72,7 +75,7 @@ async function scanWithRescan(deps: KebSourceOptions, run: Run): Promise<Scan> {
   const incompleteCode = broken ? (broken.error?.code ?? "KEB_INCOMPLETE") : null;
   const unconfigured = secretNotSet(broken?.error);
   // Not configured yet is the run's one warning (`runAudit`), not a scan that failed.
-  if (broken && !unconfigured)
+  if (broken && !unconfigured && !stoodBack(run.signal))
     deps.log?.warn("scan incomplete: nothing will be resolved", { reason: incompleteReason });
   return {
     ...(unconfigured ? { unconfigured } : {}),

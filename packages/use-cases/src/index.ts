@@ -51,6 +51,7 @@ export { runAudit } from "./run-audit.ts";
 export type { AuditRunDeps, AuditRunHooks, AuditRunPorts, AuditRunSettings } from "./run-deps.ts";
 export { LEDGER_TRANSITIONS } from "./run-finish.ts";
 export { type AuditRunInput, AuditRunInputSchema, parseRunInput } from "./run-input.ts";
+export { stoodBack } from "./run-start.ts";
 export type { Run, Scan, State } from "./run-state.ts";
 export { RunSummarySchema } from "./run-summary-schema.ts";
 export {

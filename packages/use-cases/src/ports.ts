@@ -89,6 +89,12 @@ export interface AuditSource {
   covers?(run: Run, finding: Finding): boolean;
   /** What `listed` counts, as messages say it ("runtimes", "status rows"). */
   readonly listedWhat: string;
+  /**
+   * Whether `read` may begin before the run holds the lease, beside the ledger's look and the
+   * lease's take: only a read that stops when the run's signal aborts and leaves nothing running
+   * (KEB's pages). Otherwise it begins once the lease is held.
+   */
+  readonly readsBeforeLease?: boolean;
 }
 
 /**

@@ -26,8 +26,9 @@ import { digestContext, keepReport, publish, render } from "./run-tell.ts";
  *
  * 1. Recorded run? A scheduled time already in the ledger returns its summary.
  * 2. Lease: take the audit's lease, or stand back.
- * 3. Read: the audit's source reads its findings (`AuditSource.read`), begun with stage 1 and
- *    used only once stage 2 holds the lease (else aborted: `beginBeside`); once it is held, the
+ * 3. Read: the audit's source reads its findings (`AuditSource.read`), begun with stage 1 when
+ *    the source may read before the lease (`readsBeforeLease`: KEB's pages) and used only once
+ *    stage 2 holds the lease (else aborted: `beginBeside`); once it is held, the
  *    snapshot (or its fingerprint), silences and the audit's health load and the ledger is asked
  *    again (a run that finished meanwhile makes this one a duplicate). The snapshot's entries are read after
  *    the findings only when the fingerprint cannot show that the run changes nothing. A secret
@@ -68,7 +69,12 @@ export async function runAudit(
       { path: "filters", message: `narrow KEB audits only; ${run.audit.name} reads the status table` },
     ]);
   }
-  const begun = await beginBeside(deps, run, (reading) => source.read(reading));
+  const begun = await beginBeside(
+    deps,
+    run,
+    (reading) => source.read(reading),
+    source.readsBeforeLease === true,
+  );
   if ("ended" in begun) return begun.ended;
   let health: AuditHealth | undefined;
   let released = false;
@@ -165,6 +171,8 @@ export async function runAudit(
     }
     throw err;
   } finally {
+    // A run that ends before its read did (a store that failed beside it) stops the read first.
+    await begun.abandon();
     if (!run.dryRun && !released) await deps.ports.store.releaseLease(run.audit.name, run.id);
   }
 }

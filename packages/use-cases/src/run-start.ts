@@ -77,39 +77,69 @@ async function beginRun(deps: ResolvedDeps, run: Run): Promise<AuditRunResult | 
   return skipped(run);
 }
 
+/** The reason a read begun beside the lease is aborted with when its run stands back. */
+const STOOD_BACK = new Error("the run stood back (duplicate or skipped) before it used what it read");
+
 /**
- * Stages 1 to 3 begun together: the source's `read` starts at once, beside the ledger's look and
- * the lease's take (`beginRun`, one after the other as before), so that their round trips pass
+ * Whether a read's signal aborted because its run stood back (`duplicate`, `skipped`) or could
+ * not take the lease: what it read is not used, and its breaking off is no failure to report.
+ */
+export function stoodBack(signal: AbortSignal | undefined): boolean {
+  return signal?.aborted === true && signal.reason === STOOD_BACK;
+}
+
+/** A read begun beside stages 1 and 2: what it will find, and how to stop it. */
+export interface BegunRead<T> {
+  reading: Promise<T>;
+  /** Aborts the read if it still runs and waits until it has stopped; never throws. */
+  abandon(): Promise<void>;
+}
+
+/**
+ * Stages 1 to 3 begun together: a source that may read before the lease (`early`: one that
+ * stops when the run's signal aborts and leaves nothing running, KEB's pages) starts at once,
+ * beside the ledger's look and the lease's take (`beginRun`), so that their round trips pass
  * while the first pages are on their way instead of before them. A read has no effect outside
- * the process; what it found is used only by a run that goes on holding the lease, which this
- * returns as `reading`. When the run ends there (`duplicate`, `skipped`) or the ledger or the
- * lease cannot be reached, the read is aborted and awaited before this returns or throws, so
- * that nothing it started outlives the run.
+ * the process; what it found is used only by a run that goes on holding the lease. When the run
+ * ends there (`duplicate`, `skipped`) or the ledger or the lease cannot be reached, the read is
+ * aborted (`stoodBack`) and awaited before this returns or throws; after it, the caller abandons
+ * the read on whatever ends the run, so that nothing it started outlives the run.
  */
 export async function beginBeside<T>(
   deps: ResolvedDeps,
   run: Run,
   read: (run: Run) => Promise<T>,
-): Promise<{ ended: AuditRunResult } | { reading: Promise<T> }> {
-  if (run.dryRun) return { reading: read(run) };
+  early: boolean,
+): Promise<{ ended: AuditRunResult } | BegunRead<T>> {
   const stop = new AbortController();
   const signal = run.signal ? AbortSignal.any([run.signal, stop.signal]) : stop.signal;
-  const reading = read({ ...run, signal });
-  // Awaited below or by the caller; until then a failed read must not count as unhandled.
-  reading.catch(() => undefined);
-  const abandon = async (): Promise<void> => {
-    stop.abort();
-    await reading.catch(() => undefined);
+  const begin = (): BegunRead<T> => {
+    const reading = read({ ...run, signal });
+    // Awaited by the caller or by abandon; until then a failed read must not count as unhandled.
+    reading.catch(() => undefined);
+    return {
+      reading,
+      abandon: async () => {
+        stop.abort(STOOD_BACK);
+        await reading.catch(() => undefined);
+      },
+    };
   };
+  if (run.dryRun) return begin();
+  if (!early) {
+    const ended = await beginRun(deps, run);
+    return ended ? { ended } : begin();
+  }
+  const begun = begin();
   let ended: AuditRunResult | undefined;
   try {
     ended = await beginRun(deps, run);
   } catch (err) {
-    await abandon();
+    await begun.abandon();
     throw err;
   }
-  if (!ended) return { reading };
-  await abandon();
+  if (!ended) return begun;
+  await begun.abandon();
   return { ended };
 }
 

@@ -220,6 +220,65 @@ describe("runAudit: lease", () => {
     expect(publisher.published).toEqual([]);
   });
 
+  it("stops the listing when a store read beside it fails once the lease is held, before the run throws", async () => {
+    store.loadSnapshot = async () => {
+      throw new Error("the snapshot is unreadable");
+    };
+    const aborted = listingThatWaitsForAbort();
+    await expect(failing(0)).rejects.toThrow("the snapshot is unreadable");
+    expect(aborted()).toBe(true);
+    expect(store.leases.has("failing")).toBe(false);
+  });
+
+  it("begins a source that cannot read before the lease only once it is held: a skipped run never reads it", async () => {
+    store.leases.set("failing", { owner: "other", expiresAtMs: Date.parse(hour(0)) + 60_000 });
+    const plugin = deps.ports.audits.named("failing");
+    let reads = 0;
+    const audits = {
+      ...deps.ports.audits,
+      named: (name: string) => {
+        const p = deps.ports.audits.named(name);
+        return {
+          ...p,
+          source: () => {
+            const real = p.source();
+            return {
+              filterable: real.filterable,
+              listedWhat: real.listedWhat,
+              readsBeforeLease: false,
+              ...(real.covers ? { covers: real.covers.bind(real) } : {}),
+              ...(real.confirmAbsent ? { confirmAbsent: real.confirmAbsent.bind(real) } : {}),
+              read: (run: Parameters<typeof real.read>[0]) => {
+                reads++;
+                return real.read(run);
+              },
+            };
+          },
+        };
+      },
+    } as typeof deps.ports.audits;
+    expect(plugin.source().readsBeforeLease).toBe(true);
+    const s = await runAudit(
+      { ...deps, ports: { ...deps.ports, audits } },
+      {
+        audit: "failing",
+        scheduledTime: hour(0),
+      },
+    );
+    expect(s.status).toBe("skipped");
+    expect(reads).toBe(0);
+    store.leases.delete("failing");
+    const done = await runAudit(
+      { ...deps, ports: { ...deps.ports, audits } },
+      {
+        audit: "failing",
+        scheduledTime: hour(0),
+      },
+    );
+    expect(done.status).toBe("completed");
+    expect(reads).toBe(1);
+  });
+
   it("takes over a lease that expired (a crashed run) and releases it at the end", async () => {
     store.leases.set("failing", { owner: "crashed", expiresAtMs: Date.parse(hour(0)) - 1 });
     const s = await failing(0);
