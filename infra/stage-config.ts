@@ -4,12 +4,14 @@
 
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
+import { auditSchedules } from "./schedules.ts";
 import {
   type StageSettings,
   StageSettingsSchema,
   type StagesFile,
   StagesFileSchema,
 } from "./stage-schema.ts";
+import { incidentSummarySchedule } from "./summary-schedule.ts";
 
 const FILE_NAME = "stages.json";
 const DEFAULT_REGION = "eu-central-1";
@@ -90,9 +92,10 @@ export function readStagesFile(path: string, stage: string): StagesFile {
 /**
  * Every problem the deploy fails on in a stages file as read (`json`), by the deploy's own rules:
  * the schema's over the whole file first (any one fails every stage's deploy); then, on a file the
- * schema takes, `subscriberProblems` for each of `stages` (not given: the default, which stands
- * for every stage not listed, and each stage listed). `npm run stages -- check` prints these, and
- * a test holds the committed file to them.
+ * schema takes, for each of `stages` (not given: the default, which stands for every stage not
+ * listed, and each stage listed), `subscriberProblems` and what the deploy's own functions refuse
+ * (`deployProblems`). `npm run stages -- check` prints these, and a test holds the committed file
+ * to them.
  *
  * @example
  * stagesFileProblems(readStagesJson("stages.json"), ["prod"]) // [] when prod deploys
@@ -102,8 +105,40 @@ export function stagesFileProblems(json: unknown, stages?: readonly string[]): S
   if ("problems" in parsed) return parsed.problems;
   const { file } = parsed;
   return (stages ?? ["default", ...Object.keys(file.stages)]).flatMap((stage) =>
-    subscriberProblems(file, stage).map((problem) => ({ stage, problem })),
+    [...subscriberProblems(file, stage), ...deployProblems(file, stage)].map((problem) => ({
+      stage,
+      problem,
+    })),
   );
+}
+
+/**
+ * What the deploy's functions throw on a stage whose settings the schema takes: `auditSchedules`
+ * (run on every stage, scheduled or not: each schedule's gap its not-running alarm must watch) and
+ * `incidentSummarySchedule` (a window longer than the records are kept). They are called, not
+ * copied, so the check cannot drift from the deploy. Each is named as the field the deploy names,
+ * in the entry that holds it (the stage's, else the default's): `stages.prod.schedules.failing: …`.
+ */
+function deployProblems(file: StagesFile, stage: string): string[] {
+  const s = settingsOf(file, stage);
+  const own = Object.hasOwn(file.stages, stage) ? file.stages[stage] : undefined;
+  const problems: string[] = [];
+  const refused = (field: keyof StageSettings, run: () => unknown): void => {
+    try {
+      run();
+    } catch (err) {
+      const entry = own && Object.hasOwn(own, field) ? `stages.${stage}` : "default";
+      // The deploy's message begins `stage NAME: FIELD…`, the stage being deployed.
+      const { message } = err as Error;
+      const said = `stage ${stage}: `;
+      problems.push(
+        message.startsWith(said) ? `${entry}.${message.slice(said.length)}` : `${entry}.${field}: ${message}`,
+      );
+    }
+  };
+  refused("schedules", () => auditSchedules(stage, s.schedules));
+  refused("incidentSummary", () => incidentSummarySchedule(stage, s));
+  return problems;
 }
 
 /** A stage's settings: its entry's fields over the default's; a stage not listed, the default. */

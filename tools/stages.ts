@@ -1,7 +1,7 @@
 // `npm run stages -- check [--stage NAME] [--file PATH]`: checks stages.json (or another file)
 // by the deploy's own rules (`stagesFileProblems` of infra/stage-config.ts: the schema, then who
-// hears each scheduled or protected stage) without deploying, so that a mistake is found before
-// SST has made half a stack.
+// hears each scheduled or protected stage, each schedule's gap and the incident summary's window)
+// without deploying, so that a mistake is found before SST has made half a stack.
 
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
@@ -12,9 +12,11 @@ const USAGE = `usage: npm run stages -- check [--stage NAME] [--file PATH]
 Checks stages.json (the one beside sst.config.ts, or --file PATH) by the rules the deploy applies:
 the schema (regions, rate() expressions, time zones, SNS filter policies, …) over the whole file,
 then, for each stage (--stage: that one; a stage not listed is the default's), that a scheduled or
-protected stage names who hears its Ops alarms and its alerts (checked once the schema holds). Each
-problem is printed on a line naming the stage and the field; exit 0 with one OK line, 1 on any
-problem or a file that cannot be read, 2 for bad usage.
+protected stage names who hears its Ops alarms and its alerts, that each audit's gap between runs
+can be watched (whole minutes, 1 minute to 3.5 days; scheduled or not), and that the incident
+summary's window is no longer than incidentRetentionDays (checked once the schema holds). Each
+problem is printed on stdout, a line naming the stage and the field; exit 0 with one OK line, 1 on
+any problem or a file that cannot be read (said on stderr), 2 for bad usage.
 `;
 
 /** What `check` found, as lines to print and the exit code. */
@@ -25,11 +27,12 @@ interface Outcome {
 }
 
 /**
- * Runs `npm run stages -- ARGV`: `check` prints each problem the deploy would fail on as
- * `FILE: stage NAME: FIELD: what is wrong`, or one OK line.
+ * Runs `npm run stages -- ARGV`: `check` prints on stdout each problem the deploy would fail on as
+ * `FILE: stage NAME: FIELD: what is wrong`, or one OK line; a file it cannot read, or bad usage,
+ * goes to stderr.
  *
  * @example
- * runStagesTool(["check", "--stage", "prod"]) // { code: 1, stderr: "stages.json: stage prod: stages.prod.opsEmail …" }
+ * runStagesTool(["check", "--stage", "prod"]) // { code: 1, stdout: "stages.json: stage prod: stages.prod.opsEmail …", stderr: "" }
  */
 export function runStagesTool(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): Outcome {
   let values: { stage?: string | undefined; file?: string | undefined; help?: boolean | undefined };

@@ -88,6 +88,50 @@ describe("npm run stages -- check", () => {
     );
   });
 
+  it("names the stage and field of a schedule gap or summary window the deploy refuses, scheduled or not", () => {
+    // The schema takes each of these; the deploy's own functions (auditSchedules, on every stage,
+    // and incidentSummarySchedule) refuse them, so check must too.
+    const monthly = { schedule: "cron(0 8 1 * ? *)", maxGap: "31 days" };
+    const path = stagesFile({
+      default: {},
+      stages: {
+        fivedaily: { schedules: { enabled: false, failing: "rate(5 days)" } },
+        monthly: { schedules: { enabled: false, expired: monthly } },
+        quick: {
+          schedules: { enabled: false, expired: { schedule: "cron(* * * * ? *)", maxGap: "90 seconds" } },
+        },
+        summary: { incidentSummary: { since: "120d" } },
+      },
+    });
+    const out = check("--file", path);
+    expect(out.code).toBe(1);
+    expect(out.stderr).toBe("");
+    expect(out.stdout).toBe(
+      [
+        `${path}: stage fivedaily: stages.fivedaily.schedules.failing: a gap of 432000 s cannot be watched: whole minutes, from 1 minute to 3.5 days`,
+        `${path}: stage monthly: stages.monthly.schedules.expired: a gap of 2678400 s cannot be watched: whole minutes, from 1 minute to 3.5 days`,
+        `${path}: stage quick: stages.quick.schedules.expired: a gap of 90 s cannot be watched: whole minutes, from 1 minute to 3.5 days`,
+        `${path}: stage summary: stages.summary.incidentSummary.since is 120d, longer than the 90 days incident records are kept (incidentRetentionDays)`,
+        "",
+      ].join("\n"),
+    );
+    for (const stage of ["fivedaily", "monthly", "summary"]) {
+      const one = check("--file", path, "--stage", stage);
+      expect(one.code, stage).toBe(1);
+      expect(one.stdout, stage).toMatch(new RegExp(`^${path}: stage ${stage}: stages\\.${stage}\\.`));
+    }
+    // A stage not listed deploys the default's: the default's field is named.
+    const badDefault = stagesFile({ default: { schedules: { enabled: false, failing: "rate(5 days)" } } });
+    expect(check("--file", badDefault, "--stage", "alice").stdout).toBe(
+      `${badDefault}: stage alice: default.schedules.failing: a gap of 432000 s cannot be watched: whole minutes, from 1 minute to 3.5 days\n`,
+    );
+    // Kept long enough, the same window deploys.
+    const kept = stagesFile({
+      stages: { summary: { incidentSummary: { since: "120d" }, incidentRetentionDays: 120 } },
+    });
+    expect(check("--file", kept).code).toBe(0);
+  });
+
   it("prints one OK line and exits 0 for a file the deploy takes", () => {
     const path = stagesFile({
       default: { region: "eu-west-1" },
