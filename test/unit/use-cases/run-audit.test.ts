@@ -209,6 +209,22 @@ describe("runAudit: lease", () => {
     expect(publisher.published).toEqual([]);
   });
 
+  it("tells no 'scan incomplete' of a listing it aborted because the run stood back; one cut short by KEB it does", async () => {
+    const warnings: string[] = [];
+    const log = { info: () => undefined, warn: (message: string) => void warnings.push(message) };
+    const logged = withDeps(deps, { ports: { audits: testAudits({ client: source, log }) } });
+    store.leases.set("failing", { owner: "other", expiresAtMs: Date.parse(hour(0)) + 60_000 });
+    const aborted = listingThatWaitsForAbort();
+    expect((await runAudit(logged, { audit: "failing", scheduledTime: hour(0) })).status).toBe("skipped");
+    expect(aborted()).toBe(true);
+    expect(warnings).toEqual([]);
+    // The same listing broken off by KEB (not by the run standing back) is told.
+    store.leases.delete("failing");
+    source.listPage = () => Promise.reject(new Error("socket hang up"));
+    expect((await runAudit(logged, { audit: "failing", scheduledTime: hour(1) })).complete).toBe(false);
+    expect(warnings).toContain("scan incomplete: nothing will be resolved");
+  });
+
   it("uses no page of the listing before the lease is held: a run whose lease take fails throws, having aborted it", async () => {
     store.acquireLease = async () => {
       throw new Error("the store is unreachable");
