@@ -113,4 +113,12 @@ describe("fleet-auditor read-only commands without an embedded store", () => {
     const listed = await cli(["runs", "list", "--state-dir", dir.given]);
     expect(listed).toEqual({ code: 0, stdout: "no runs\n", stderr: "" });
   });
+  it("a dry run, which writes nothing, previews against an empty store in memory and creates none", async () => {
+    const dir = missingDir();
+    const out = await cli(["run", "--audit", "applications", "--dry-run", "--state-dir", dir.given]);
+    expect(out.code, out.stderr).toBe(0);
+    expect(out.stdout).toContain(`an empty store in memory (no embedded store in ${dir.absolute})`);
+    expect(out.stdout).toContain("applications: completed (dry run)");
+    expect(existsSync(dir.absolute)).toBe(false);
+  }, 60_000);
 });

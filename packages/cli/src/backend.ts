@@ -42,9 +42,10 @@ export const EMBEDDED_TABLES = { audit: LOCAL_AUDIT_TABLE, status: LOCAL_STATUS_
 
 /**
  * What a command does with the store: `read` only looks (the embedded store must exist already:
- * `NoStoreError` otherwise, and nothing is created), `write` may create it.
+ * `NoStoreError` otherwise, and nothing is created), `write` may create it, `preview` (a dry run)
+ * reads the store if there is one and otherwise works on an empty one in memory, creating nothing.
  */
-export type StoreUse = "read" | "write";
+export type StoreUse = "read" | "write" | "preview";
 
 /**
  * The named AWS table when one is given (credentials and endpoints from the SDK's usual
@@ -69,17 +70,20 @@ async function openTable(
   }
   const tableName = kind === "audit" ? LOCAL_AUDIT_TABLE : LOCAL_STATUS_TABLE;
   const dir = join(stateDir, "dynamodb");
-  if (use === "read" && !hasEmbeddedStore(dir)) throw new NoStoreError(resolve(stateDir));
+  const exists = use === "write" || hasEmbeddedStore(dir);
+  if (use === "read" && !exists) throw new NoStoreError(resolve(stateDir));
   // Both tables in the one embedded store: the applications audit reads one and writes the other.
   const db = await startEmbeddedDynamo({
-    dir,
+    ...(exists ? { dir } : {}),
     tables: [LOCAL_AUDIT_TABLE],
     statusTables: [LOCAL_STATUS_TABLE],
   });
   return {
     client: db.client,
     tableName,
-    description: `embedded store in ${stateDir}`,
+    description: exists
+      ? `embedded store in ${stateDir}`
+      : `an empty store in memory (no embedded store in ${resolve(stateDir)})`,
     close: () => db.close(),
   };
 }
@@ -111,7 +115,7 @@ export interface Backend {
 export async function openBackend(
   stateDir: string,
   env: CliEnv,
-  options: { status?: boolean } = {},
+  options: { status?: boolean; use?: Extract<StoreUse, "write" | "preview"> } = {},
 ): Promise<Backend> {
   checkMessageVariables(env);
   if (options.status && env.AUDIT_TABLE && !env.STATUS_TABLE) {
@@ -123,12 +127,12 @@ export async function openBackend(
       },
     ]);
   }
-  const table = await openTable(stateDir, env.AUDIT_TABLE, "audit", "write");
+  const table = await openTable(stateDir, env.AUDIT_TABLE, "audit", options.use ?? "write");
   // The status table beside it: on AWS with STATUS_TABLE, else in the same embedded store.
   const statusTable = !options.status
     ? undefined
     : env.STATUS_TABLE
-      ? await openTable(stateDir, env.STATUS_TABLE, "status", "write")
+      ? await openTable(stateDir, env.STATUS_TABLE, "status", options.use ?? "write")
       : { ...table, tableName: LOCAL_STATUS_TABLE, close: async () => undefined };
   const messages = openPublisher(stateDir, env);
   return {

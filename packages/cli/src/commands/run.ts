@@ -122,8 +122,10 @@ export const runCommand: Command = {
     // reads it, again after the token endpoint (or the proxy) refuses it.
     const secrets = keb ? managedSecretReader() : undefined;
     const client = keb ? kebClientFrom(keb, kebTransportFrom(keb, {}, secrets), secrets) : undefined;
+    // A dry run writes nothing: in a directory with no store yet it previews against an empty one.
     const backend = await openBackend(values["state-dir"], env, {
       status: inputs.some((i) => readsStatusTable(i.audit)),
+      use: values["dry-run"] ? "preview" : "write",
     });
     const progress = io.stderr.isTTY
       ? (done: number, total: number) => io.stderr.write(`\rpages ${done}/${total}   `)
