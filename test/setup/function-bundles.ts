@@ -1,7 +1,7 @@
 import { spawn } from "node:child_process";
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import type { TestProject } from "vitest/node";
 import { bundleFunctions } from "../bench/bundle.ts";
 import { FUNCTIONS } from "../bench/bundles.ts";
@@ -43,9 +43,16 @@ function buildCli(): Promise<string> {
   });
 }
 
-/** @public Vitest's `globalSetup` calls it; nothing imports it. */
-export default async function setup(project: TestProject): Promise<void> {
+/**
+ * @public Vitest's `globalSetup` calls it; nothing imports it. Returns the teardown, which removes
+ * the bundles' temporary directories (the CLI's alone 6.4 MB a run, left behind before).
+ */
+export default async function setup(project: TestProject): Promise<() => void> {
   const [functions, cli] = await Promise.all([bundleFunctions(Object.keys(FUNCTIONS)), buildCli()]);
   project.provide("functionBundles", functions);
   project.provide("cliBundle", cli);
+  const dirs = new Set([dirname(cli), ...Object.values(functions).map((file) => dirname(file))]);
+  return () => {
+    for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+  };
 }
