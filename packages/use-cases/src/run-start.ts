@@ -131,13 +131,10 @@ export async function beginBeside<T>(
     return ended ? { ended } : begin();
   }
   const begun = begin();
-  let ended: AuditRunResult | undefined;
-  try {
-    ended = await beginRun(deps, run);
-  } catch (err) {
+  const ended = await beginRun(deps, run).catch(async (err: unknown) => {
     await begun.abandon();
     throw err;
-  }
+  });
   if (!ended) return begun;
   await begun.abandon();
   return { ended };
