@@ -37,6 +37,13 @@ async function fenced(s: DynamoAuditStore, audit: string, owner = "run-1") {
   return { owner, until: T1 };
 }
 const summary = (audit: string): RunSummary => runSummary({ audit });
+/** A ledger record of `audit`'s run at the first scheduled hour. */
+const ledgerRecord = (audit: string) => ({
+  audit,
+  runKey: "sched:2026-11-01T00:00:00Z",
+  summary: summary(audit),
+  expiresAt: 1_900_000_000,
+});
 
 describe("DynamoAuditStore on a real DynamoDB API (dynalite, or DynamoDB Local in its project)", () => {
   it("writes one item per runtime and reads the snapshot back across query pages", async () => {
@@ -80,12 +87,7 @@ describe("DynamoAuditStore on a real DynamoDB API (dynalite, or DynamoDB Local i
 
   it("records a run once per key and lists recent runs newest first", async () => {
     const s = store();
-    const rec = {
-      audit: "ledger",
-      runKey: "sched:2026-11-01T00:00:00Z",
-      summary: summary("ledger"),
-      expiresAt: 1_900_000_000,
-    };
+    const rec = ledgerRecord("ledger");
     expect(await s.recordRun(rec)).toBe(true);
     expect(await s.recordRun(rec)).toBe(false);
     expect(await s.findRun("ledger", rec.runKey)).toEqual(rec);
@@ -100,12 +102,7 @@ describe("DynamoAuditStore on a real DynamoDB API (dynalite, or DynamoDB Local i
   it("finishes a run (its record and the lease's release) in one request where the server takes transactions, two in order where not", async () => {
     const s = store();
     const calls = countRequests(env.db.client);
-    const rec = {
-      audit: "finish",
-      runKey: "sched:2026-11-01T00:00:00Z",
-      summary: summary("finish"),
-      expiresAt: 1_900_000_000,
-    };
+    const rec = ledgerRecord("finish");
     await fenced(s, "finish", "run-a");
     calls.clear();
     expect(await s.finishRun(rec, "run-a")).toBe(true);
@@ -128,12 +125,7 @@ describe("DynamoAuditStore on a real DynamoDB API (dynalite, or DynamoDB Local i
 
   it("finishing a run whose key is recorded releases its lease; finishing one whose lease was taken over records it and leaves that lease alone", async () => {
     const s = store();
-    const rec = {
-      audit: "finish2",
-      runKey: "sched:2026-11-01T00:00:00Z",
-      summary: summary("finish2"),
-      expiresAt: 1_900_000_000,
-    };
+    const rec = ledgerRecord("finish2");
     expect(await s.recordRun(rec)).toBe(true);
     await fenced(s, "finish2", "run-a");
     expect(await s.finishRun({ ...rec, summary: summary("finish2-late") }, "run-a")).toBe(false);
@@ -151,12 +143,7 @@ describe("DynamoAuditStore on a real DynamoDB API (dynalite, or DynamoDB Local i
     await fenced(s, "finish3", "run-a");
     // Over DynamoDB's 400 KB item limit: refused by both servers.
     const huge = { ...summary("finish3"), incompleteReason: "x".repeat(420_000) };
-    const rec = {
-      audit: "finish3",
-      runKey: "sched:2026-11-01T00:00:00Z",
-      summary: huge,
-      expiresAt: 1_900_000_000,
-    };
+    const rec = { ...ledgerRecord("finish3"), summary: huge };
     await expect(s.finishRun(rec, "run-a")).rejects.toThrow();
     expect(await s.findRun("finish3", rec.runKey)).toBeUndefined();
     expect((await s.describeLease("finish3"))?.owner).toBe("run-a");
@@ -176,12 +163,7 @@ describe("DynamoAuditStore on a real DynamoDB API (dynalite, or DynamoDB Local i
       },
     } as unknown as DynamoDBDocumentClient;
     const s = new DynamoAuditStore({ client: faulty, tableName: "audit" });
-    const rec = {
-      audit: "finish4",
-      runKey: "sched:2026-11-01T00:00:00Z",
-      summary: summary("finish4"),
-      expiresAt: 1_900_000_000,
-    };
+    const rec = ledgerRecord("finish4");
     await fenced(s, "finish4", "run-a");
     for (const code of ["TransactionConflict", "ThrottlingError"]) {
       faults.push({

@@ -274,24 +274,12 @@ describe("runAudit: lease", () => {
       },
     } as typeof deps.ports.audits;
     expect(plugin.source().readsBeforeLease).toBe(true);
-    const s = await runAudit(
-      { ...deps, ports: { ...deps.ports, audits } },
-      {
-        audit: "failing",
-        scheduledTime: hour(0),
-      },
-    );
-    expect(s.status).toBe("skipped");
+    const late = () =>
+      runAudit(withDeps(deps, { ports: { audits } }), { audit: "failing", scheduledTime: hour(0) });
+    expect((await late()).status).toBe("skipped");
     expect(reads).toBe(0);
     store.leases.delete("failing");
-    const done = await runAudit(
-      { ...deps, ports: { ...deps.ports, audits } },
-      {
-        audit: "failing",
-        scheduledTime: hour(0),
-      },
-    );
-    expect(done.status).toBe("completed");
+    expect((await late()).status).toBe("completed");
     expect(reads).toBe(1);
   });
 
