@@ -9,6 +9,9 @@ export type HandlerAnswer =
   | { status: 400 | 500; body: { error: string } }
   | { status: 200; body: { data: string[]; count: number; totalCount: number } };
 
+// About 70 MB of answers at KEB's page size: every page of a 50,000-runtime fleet.
+const BYTES_KEPT = 500;
+
 /** Serialises a page answer; items are pre-rendered JSON text. */
 export function answerText(answer: HandlerAnswer): string {
   if (answer.status !== 200) return JSON.stringify(answer.body);
@@ -25,6 +28,10 @@ export class RuntimesHandler {
   #cache = new Map<string, SimInstance[]>();
   // Rendered JSON per instance and op_detail; KEB's own cost is the latency fault, not ours.
   #rendered = { all: new WeakMap<SimInstance, string>(), last: new WeakMap<SimInstance, string>() };
+  // Whole answers as bytes, per query string: serving a page again costs the simulator a lookup,
+  // so that with several requests in flight its single thread does not queue them behind each
+  // other's encoding (real KEB answers them in parallel).
+  #bytes = new Map<string, { status: number; body: Buffer }>();
   #cacheVersion = -1;
 
   constructor(fleet: Fleet) {
@@ -78,6 +85,25 @@ export class RuntimesHandler {
     return { status: 200, body: { data, count: data.length, totalCount } };
   }
 
+  /**
+   * `handle`'s answer as the bytes of its body, kept per query string (at most `BYTES_KEPT`,
+   * oldest dropped first) until the fleet changes.
+   */
+  bytes(query: URLSearchParams): { status: number; body: Buffer } {
+    this.#invalidateOnChange();
+    const key = query.toString();
+    let kept = this.#bytes.get(key);
+    if (!kept) {
+      const answer = this.handle(query);
+      kept = { status: answer.status, body: Buffer.from(answerText(answer)) };
+      // Errors are not kept: a failing query is rare and may mean the fleet is about to change.
+      if (answer.status !== 200) return kept;
+      this.#bytes.set(key, kept);
+      if (this.#bytes.size > BYTES_KEPT) this.#bytes.delete(this.#bytes.keys().next().value as string);
+    }
+    return kept;
+  }
+
   #render(instance: SimInstance, opDetail: "all" | "last"): string {
     this.#invalidateOnChange();
     let text = this.#rendered[opDetail].get(instance);
@@ -91,6 +117,7 @@ export class RuntimesHandler {
   #invalidateOnChange(): void {
     if (this.#cacheVersion === this.#fleet.version) return;
     this.#cache.clear();
+    this.#bytes.clear();
     this.#rendered = { all: new WeakMap(), last: new WeakMap() };
     this.#cacheVersion = this.#fleet.version;
   }

@@ -102,6 +102,10 @@ export async function startKebSimulator(options: SimulatorOptions = {}): Promise
     if (injected) return injected;
     const query = new URLSearchParams(url.searchParams);
     if (fault?.kind === "overlap") query.set("__offset_shift", "-1");
+    if (!fault || !RESHAPING.has(fault.kind)) {
+      const { status, body } = handler.bytes(query);
+      return json(status, body);
+    }
     const answer = handler.handle(query);
     if (fault?.kind === "empty" && answer.status === 200) Object.assign(answer.body, { data: [], count: 0 });
     if (fault?.kind === "schema-invalid" && answer.status === 200)
@@ -188,13 +192,16 @@ export async function startKebSimulator(options: SimulatorOptions = {}): Promise
 }
 
 /** What to do with a request once its latency is spent. */
+// Faults that change a page's body: the page is built afresh, not taken from the handler's bytes.
+const RESHAPING = new Set<FaultAction["kind"]>(["empty", "schema-invalid", "oversized", "truncate", "stall"]);
+
 type Reply =
-  | { kind: "send"; status: number; body: string; type: string; headers?: Record<string, string> }
+  | { kind: "send"; status: number; body: string | Buffer; type: string; headers?: Record<string, string> }
   | { kind: "reset" }
   /** Headers and half the body, then the socket drops (truncate) or stays silent (stall). */
   | { kind: "truncate" | "stall"; body: string };
 
-function json(status: number, body: string, headers?: Record<string, string>): Reply {
+function json(status: number, body: string | Buffer, headers?: Record<string, string>): Reply {
   return { kind: "send", status, body, type: "application/json", headers };
 }
 

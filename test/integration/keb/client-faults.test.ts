@@ -30,6 +30,15 @@ describe("KebClient against faults", () => {
     );
   });
 
+  it("meets a fault that changes a page the simulator has served before, and only once", async () => {
+    const client = kit.client();
+    const page = { states: ["all" as const], page: 2, pageSize: 100 };
+    expect((await client.listPage(page)).data).toHaveLength(100);
+    kit.sim.faults.add({ page: 2, action: { kind: "empty" } });
+    expect((await client.listPage(page)).data).toHaveLength(0);
+    expect((await client.listPage(page)).data).toHaveLength(100);
+  });
+
   it("retries a burst of 503s and then succeeds", async () => {
     const before = kit.sim.stats.byPath["/runtimes"] ?? 0;
     kit.sim.faults.add({ action: { kind: "status", status: 503, body: "upstream connect error" }, times: 3 });
