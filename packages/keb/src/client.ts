@@ -1,3 +1,4 @@
+import { setImmediate } from "node:timers/promises";
 import { type RetryOptions, redact, redirectOrigin } from "@fleet-auditor/http";
 import type { TokenProvider } from "./auth/token-provider.ts";
 import { parseEndpointUrl } from "./base-url.ts";
@@ -31,8 +32,13 @@ export interface ListPageOptions {
    * and the last answer stands, rather than a wait that the deadline cuts short.
    */
   deadlineAt?: number;
-  /** Called once the body has arrived and decoded, before validation: the request is no longer in flight. */
+  /** Called once the body has arrived, before it is decoded: the request is no longer in flight. */
   onResponse?: () => void;
+  /**
+   * Awaited before a page is asked for again after `onResponse` (its body was not JSON), so
+   * that a caller counting requests in flight counts it again.
+   */
+  onRequestAgain?: () => Promise<void>;
 }
 
 /** Settings of a `KebClient`. */
@@ -50,6 +56,7 @@ export interface KebClientOptions {
 }
 
 const EXCERPT_CHARS = 300;
+const utf8 = new TextDecoder();
 
 /** Reads `GET /runtimes` pages from KEB: validated, authenticated, retried within a deadline. */
 export class KebClient implements RuntimeSource {
@@ -80,7 +87,7 @@ export class KebClient implements RuntimeSource {
         if (!options.signal?.aborted || err instanceof KebDeadlineError) throw err;
         throw new KebDeadlineError("a token for KEB arrived", { cause: err });
       });
-      let text: string;
+      let bytes: Uint8Array;
       try {
         const response = await this.#options.transport.send(
           url,
@@ -96,7 +103,7 @@ export class KebClient implements RuntimeSource {
         if (status >= 300) throw await this.#refusal(response, url, token);
         try {
           // The same page would be as large: the cap is a KEB_SCHEMA error, not asked for again.
-          text = await this.#options.transport.readText(response, (limit) => {
+          bytes = await this.#options.transport.readBytes(response, (limit) => {
             const problem = `body is over the limit of ${limit} bytes`;
             return new KebSchemaError({ path: "$", problem, page: params.page ?? 1 });
           });
@@ -109,11 +116,21 @@ export class KebClient implements RuntimeSource {
       } catch (err) {
         throw this.#describe(err, url, deadline, options.signal, token);
       }
+      // KEB is done with this request: its slot is free. The answers that arrived beside it are
+      // read (and their slots freed) before this one is decoded, so that the milliseconds of CPU
+      // a page of 100 takes (decoding, parsing, validating, the caller's classifying) overlap the
+      // next requests instead of holding them back.
+      options.onResponse?.();
+      await setImmediate();
+      const text = utf8.decode(bytes);
       let body: unknown;
       try {
         body = JSON.parse(text);
       } catch (err) {
-        if (bodyRetries-- > 0 && !signal.aborted) continue;
+        if (bodyRetries-- > 0 && !signal.aborted) {
+          await options.onRequestAgain?.();
+          continue;
+        }
         throw new KebSchemaError({
           path: "$",
           problem: `body is not JSON (${text.length} characters: ${excerpt(text, token)})`,
@@ -121,7 +138,6 @@ export class KebClient implements RuntimeSource {
           cause: err,
         });
       }
-      options.onResponse?.();
       return parseRuntimesPage(body, params.page ?? 1);
     }
   }

@@ -104,14 +104,17 @@ export async function scanRuntimes(
       : new KebDeadlineError(`page ${page} arrived`, { cause: options.signal?.reason ?? err });
   /** One page, in a slot already `held` (a speculative page) or the next one free. */
   const fetchPage = async (page: number, held?: () => void): Promise<RuntimesPage | undefined> => {
-    const release = held ?? (await slots.acquire());
+    let release = held ?? (await slots.acquire());
     try {
       if (failure) return undefined;
       if (options.signal?.aborted) throw late(page, options.signal.reason);
       const params = { ...filters, page, pageSize, operationDetail: options.operationDetail ?? "last" };
       return await source.listPage(params, {
         signal,
-        onResponse: release,
+        onResponse: () => release(),
+        onRequestAgain: async () => {
+          release = await slots.acquire();
+        },
         ...(options.deadlineAt !== undefined ? { deadlineAt: options.deadlineAt } : {}),
       });
     } catch (err) {

@@ -9,6 +9,9 @@ import {
   retryUntil,
 } from "@fleet-auditor/http";
 
+// Strips a byte order mark, as undici's `text()` does; invalid sequences become U+FFFD.
+const utf8 = new TextDecoder();
+
 /** The agent's limits and proxy (see `HttpAgentOptions`), and how much of an error body is quoted. */
 export interface TransportOptions extends HttpAgentOptions {
   /** Largest error body read for the error message, bytes. Default 4096. */
@@ -144,8 +147,13 @@ export class KebTransport {
    * was never read), undici's body timeout or connection error otherwise.
    */
   async readText(response: TransportResponse, tooLarge: (limit: number) => Error): Promise<string> {
+    return utf8.decode(await this.readBytes(response, tooLarge));
+  }
+
+  /** The body as bytes, undecoded; throws as `readText` does. */
+  async readBytes(response: TransportResponse, tooLarge: (limit: number) => Error): Promise<Uint8Array> {
     try {
-      return await response.body.text();
+      return await response.body.bytes();
     } catch (err) {
       if (errorCode(err) === "UND_ERR_RES_EXCEEDED_MAX_SIZE") throw tooLarge(this.maxResponseBytes);
       throw err;
