@@ -3,15 +3,24 @@
 /** A field longer than this is cut: one runtime must never blow a message's size budget. */
 const MAX_FIELD = 600;
 
+// What `oneLine` changes: a control or separator character, whitespace other than a space, two
+// spaces together, a space at either end.
+const NOT_ONE_LINE = /[\p{Cc}\p{Zl}\p{Zp}]|[^\S ]| {2}|^ | $/u;
+
 /**
  * One line of plain text: control characters and line breaks become spaces, so no text from KEB
  * can forge a line of the e-mail; cut on a code point boundary, the cut marked with `…`.
  */
 export function oneLine(text: string, max = MAX_FIELD): string {
+  // Most text (every label of every runtime on every page) is already one line and short: a
+  // runtime is classified on each run, so this is the path that must be cheap. UTF-16 units are
+  // never fewer than code points.
+  if (text.length <= max && !NOT_ONE_LINE.test(text)) return text;
   const flat = text
     .replace(/[\p{Cc}\p{Zl}\p{Zp}]+/gu, " ")
     .replace(/\s+/g, " ")
     .trim();
+  if (flat.length <= max) return flat;
   const points = Array.from(flat);
   return points.length <= max ? flat : `${points.slice(0, max - 1).join("")}…`;
 }
