@@ -10,6 +10,7 @@ import {
   KebSchemaError,
   KebTimeoutError,
 } from "./errors.ts";
+import { parsePageJson } from "./page-json.ts";
 import { type ListParameters, pageQuery } from "./params.ts";
 import { parseRuntimesPage } from "./parse-page.ts";
 import type { RuntimesPage } from "./schemas.ts";
@@ -122,15 +123,15 @@ export class KebClient implements RuntimeSource {
       // next requests instead of holding them back.
       options.onResponse?.();
       await setImmediate();
-      const text = utf8.decode(bytes);
       let body: unknown;
       try {
-        body = JSON.parse(text);
+        body = parsePageJson(bytes);
       } catch (err) {
         if (bodyRetries-- > 0 && !signal.aborted) {
           await options.onRequestAgain?.();
           continue;
         }
+        const text = utf8.decode(bytes);
         throw new KebSchemaError({
           path: "$",
           problem: `body is not JSON (${text.length} characters: ${excerpt(text, token)})`,

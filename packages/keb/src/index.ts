@@ -7,6 +7,7 @@ export { StaticTokenProvider, type TokenProvider } from "./auth/token-provider.t
 export { KebClient, type KebClientOptions, type RuntimeSource } from "./client.ts";
 export * from "./errors.ts";
 export { displayedState, lastOperation } from "./last-operation.ts";
+export { parsePageJson } from "./page-json.ts";
 export { type ScanResult, scanRuntimes } from "./pager.ts";
 export { filterQuery, type ListParameters, pageQuery, type RuntimeFilters } from "./params.ts";
 export { parseRuntimesPage } from "./parse-page.ts";
