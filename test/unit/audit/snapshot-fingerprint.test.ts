@@ -12,6 +12,7 @@ import {
   unchangedSince,
 } from "@fleet-auditor/audit";
 import { kebPresenter } from "@fleet-auditor/keb-audits";
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { finding } from "../../helpers/findings.ts";
 
@@ -185,5 +186,42 @@ describe("unchangedSince", () => {
       snapshot = commitRun(snapshot, step);
     }
     expect(agreed).toBeGreaterThan(0);
+  });
+});
+
+describe("keyPrintOf", () => {
+  // Prints are stored: a problem's hash must stay what the stored ones were written with
+  // (cyrb53 in base 36, as `toString(36)` spells it), or every steady run reads the snapshot.
+  const stored = (text: string): string => {
+    let h1 = 0xdeadbeef;
+    let h2 = 0x41c6ce57;
+    for (let i = 0; i < text.length; i++) {
+      const c = text.charCodeAt(i);
+      h1 = Math.imul(h1 ^ c, 2654435761);
+      h2 = Math.imul(h2 ^ c, 1597334677);
+    }
+    h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
+    h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
+    return (4294967296 * (2097151 & h2) + (h1 >>> 0)).toString(36);
+  };
+  const entry = (key: string): SnapshotEntry => ({
+    key,
+    finding: finding(key),
+    phase: "firing",
+    flaggedRuns: 1,
+    clearRuns: 0,
+    firstSeenAt: T0.toISOString(),
+    notifiedAt: null,
+    version: 1,
+  });
+
+  it("hashes a problem as the stored prints were hashed", () => {
+    fc.assert(
+      fc.property(fc.string({ unit: "binary", maxLength: 80 }), (problem) => {
+        expect(keyPrintOf(entry("k"), () => problem).problem).toBe(stored(problem));
+      }),
+      { numRuns: 5_000 },
+    );
+    expect(keyPrintOf(entry("k"), () => "failed||op-1|failed").problem).toBe(stored("failed||op-1|failed"));
   });
 });
