@@ -13,10 +13,17 @@ export class PageSlots {
     this.#free = size;
   }
 
-  /** Waits for a slot; the returned function releases it (calling it again does nothing). */
-  async acquire(): Promise<() => void> {
+  /**
+   * Waits for a slot; the returned function releases it (calling it again does nothing). `ahead`
+   * serves this wait before those already waiting: for a request that held a slot and must be
+   * made again, whose own time limit is already running.
+   */
+  async acquire(options: { ahead?: boolean } = {}): Promise<() => void> {
     if (this.#free > 0) this.#free--;
-    else await new Promise<void>((resolve) => this.#waiters.push(resolve));
+    else
+      await new Promise<void>((resolve) =>
+        options.ahead ? this.#waiters.unshift(resolve) : this.#waiters.push(resolve),
+      );
     return this.#releaser();
   }
 

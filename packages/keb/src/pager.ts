@@ -112,8 +112,10 @@ export async function scanRuntimes(
       return await source.listPage(params, {
         signal,
         onResponse: () => release(),
+        // Ahead of the pages waiting for their first request: the request's time limit runs
+        // while it waits, and behind every page still to be asked for it would run out.
         onRequestAgain: async () => {
-          release = await slots.acquire();
+          release = await slots.acquire({ ahead: true });
         },
         ...(options.deadlineAt !== undefined ? { deadlineAt: options.deadlineAt } : {}),
       });
