@@ -4,11 +4,16 @@
 // whole runtimes instead, each well under that size even as UTF-16.
 
 const utf8 = new TextDecoder();
+// For a piece, which is not the start of the body: a decoder drops a BOM that starts its input,
+// and one after `{"data":[` is a character JSON.parse refuses, not a mark to drop.
+const utf8Piece = new TextDecoder("utf-8", { ignoreBOM: true });
 const HEAD = new TextEncoder().encode('{"data":[');
 // In valid JSON these quotes cannot be inside a string, so both marks are structure.
 const BETWEEN_RUNTIMES = '},{"instanceID":';
 const TAIL_START = '],"count":';
-const TAIL = /^\],"count":\d+,"totalCount":\d+\}$/;
+// JSON's integers only (no leading zero): the tail is parsed alone, so an error in it would be
+// reported at another position than JSON.parse of the whole body reports it.
+const TAIL = /^\],"count":(?:0|[1-9]\d*),"totalCount":(?:0|[1-9]\d*)\}$/;
 const PIECE_BYTES = 60_000;
 
 /**
@@ -22,7 +27,7 @@ export function parsePageJson(bytes: Uint8Array, pieceBytes = PIECE_BYTES): unkn
   const body = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   if (body.length <= pieceBytes || !HEAD.every((byte, i) => body[i] === byte)) return whole();
   const end = body.lastIndexOf(TAIL_START);
-  const tail = end < HEAD.length ? "" : utf8.decode(body.subarray(end));
+  const tail = end < HEAD.length ? "" : utf8Piece.decode(body.subarray(end));
   if (!TAIL.test(tail)) return whole();
   const data: unknown[] = [];
   try {
@@ -32,7 +37,7 @@ export function parsePageJson(bytes: Uint8Array, pieceBytes = PIECE_BYTES): unkn
       const cut = end - from > pieceBytes ? body.indexOf(BETWEEN_RUNTIMES, from + pieceBytes) : -1;
       // The tail holds no mark: a cut found is before it.
       const to = cut < 0 ? end : cut + 1;
-      for (const item of JSON.parse(`[${utf8.decode(body.subarray(from, to))}]`) as unknown[])
+      for (const item of JSON.parse(`[${utf8Piece.decode(body.subarray(from, to))}]`) as unknown[])
         data.push(item);
       from = to + 1;
     }

@@ -13,7 +13,8 @@ const outcome = (parse: () => unknown): Outcome => {
   try {
     return { value: parse() };
   } catch (err) {
-    return { error: (err as Error).name };
+    // The message too: it quotes the position, which a piece parsed alone would get wrong.
+    return { error: `${(err as Error).name}: ${(err as Error).message}` };
   }
 };
 const same = (bytes: Uint8Array, pieceBytes: number): void => {
@@ -87,6 +88,41 @@ describe("parsePageJson", () => {
       '{"data":[{"instanceID":"a","x":[{"instanceID":"n"},{"instanceID":"m"}]},{"instanceID":"b"}],"count":2,"totalCount":2}',
     ];
     for (const body of bodies) for (const pieceBytes of [1, 5, 20, 60]) same(encode(body), pieceBytes);
+  });
+
+  it("gives JSON.parse's value or error with a character inserted where a cut or the tail is", () => {
+    // Characters a piece parsed alone could read otherwise than the whole: a BOM (a decoder
+    // drops one that starts its input), a zero before a number, whitespace, a sign, an escape.
+    const inserted = fc.constantFrom("\ufeff", "0", " ", "\n", "-", "\u00a0", "\\", "e1", ".0");
+    fc.assert(
+      fc.property(
+        page,
+        fc.nat(),
+        inserted,
+        fc.integer({ min: 1, max: 400 }),
+        (bytes, at, text, pieceBytes) => {
+          const body = utf8.decode(bytes);
+          // Next to structure: after a bracket, brace, comma or colon.
+          const marks = [...body.matchAll(/[[\]{},:]/g)].map((m) => (m.index ?? 0) + 1);
+          const i = marks[at % marks.length] ?? 0;
+          same(encode(body.slice(0, i) + text + body.slice(i)), pieceBytes);
+        },
+      ),
+      { numRuns: 3_000 },
+    );
+  });
+
+  it("gives JSON.parse's error for a BOM after the opening bracket of data, or a count with a leading zero", () => {
+    const items = Array.from(
+      { length: 4 },
+      (_, i) => `{"instanceID":"id-${i}","pad":"${"x".repeat(40)}"}`,
+    ).join(",");
+    const bodies = [
+      `{"data":[\ufeff${items}],"count":4,"totalCount":4}`,
+      `{"data":[${items}],"count":04,"totalCount":4}`,
+      `{"data":[${items}],"count":4,"totalCount":00}`,
+    ];
+    for (const body of bodies) for (const pieceBytes of [1, 60, 100_000]) same(encode(body), pieceBytes);
   });
 
   it("parses a page of 100 runtimes (145 KB, more than V8 keeps as a small string)", () => {
