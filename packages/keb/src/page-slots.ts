@@ -1,8 +1,8 @@
 /**
  * A counting semaphore for requests in flight. Unlike p-limit, a slot can be released before the
- * task ends: the client frees it as soon as a page's body has arrived, so decoding and validating that page
- * overlaps the next request instead of leaving KEB idle. Waiters are served in order, but for
- * one that asks to go ahead.
+ * task ends: the client frees it as soon as a page's body has arrived, so decoding and validating
+ * that page overlaps the next request instead of leaving KEB idle. Waiters are served in order,
+ * but for one that asks to go ahead.
  */
 export class PageSlots {
   #free: number;
