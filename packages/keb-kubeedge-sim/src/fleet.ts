@@ -34,7 +34,7 @@ export interface MutationPlan {
 export class Fleet {
   #instances: SimInstance[];
   #byId = new Map<string, SimInstance>();
-  readonly archived: SimArchivedInstance[] = [];
+  readonly #archived: SimArchivedInstance[] = [];
   #version = 0;
   #now: number;
   readonly #rng: Random;
@@ -50,13 +50,18 @@ export class Fleet {
   reset(instances: readonly SimInstance[]): void {
     this.#instances = [...instances].sort((a, b) => compareTimes(a.createdAt, b.createdAt));
     this.#byId = new Map(this.#instances.map((i) => [i.instanceID, i]));
-    this.archived.length = 0;
+    this.#archived.length = 0;
     this.#version++;
   }
 
   /** A generated fleet; see `generateFleet`. */
   static generate(options: FleetOptions): Fleet {
     return new Fleet(generateFleet(options), { now: options.now, seed: options.seed });
+  }
+
+  /** The archive, oldest first: read-only, so that every change to it moves `version`. */
+  get archived(): readonly SimArchivedInstance[] {
+    return this.#archived;
   }
 
   get version(): number {
@@ -115,7 +120,7 @@ export class Fleet {
     const i = this.#require(instanceID);
     const at = this.tick();
     const provision = i.operations.find((o) => o.type === "provision");
-    this.archived.push({
+    this.#archived.push({
       instanceID: i.instanceID,
       lastRuntimeID: i.runtimeID,
       globalAccountID: i.globalAccountID,
