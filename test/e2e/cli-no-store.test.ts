@@ -4,9 +4,9 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { cli, emptyStateDir } from "../helpers/cli.ts";
 
-// A read-only command pointed at a store that is not there (a mistyped --state-dir, or a shell in
-// the wrong directory) says so: it never leaves an empty store behind, which a later look would
-// read as "nothing has happened".
+// A command that reads, or changes what must already be stored, pointed at a store that is not
+// there (a mistyped --state-dir, or a shell in the wrong directory) says so: it never leaves an
+// empty store behind, which a later look would read as "nothing has happened".
 
 /** A state directory that does not exist, named with a `./` so the message shows it resolved. */
 function missingDir(): { given: string; absolute: string } {
@@ -29,6 +29,15 @@ const READ_ONLY: readonly (readonly string[])[] = [
   ["slack", "preview", "run-1"],
 ];
 
+/** Commands that change what must already be in a store: with none there is nothing to change. */
+const UPDATERS: readonly (readonly string[])[] = [
+  ["silences", "expire", "sil-1"],
+  ["incidents", "ack", "KEY", "--by", "sre"],
+  ["incidents", "unack", "KEY", "--by", "sre"],
+  ["lease", "release", "--audit", "failing", "--force"],
+  ["apps", "reindex"],
+];
+
 /** The list commands: with a format a program reads they print an empty list, as an empty store's. */
 const LISTS: readonly (readonly string[])[] = [
   ["runs", "list"],
@@ -38,10 +47,24 @@ const LISTS: readonly (readonly string[])[] = [
   ["apps", "quarantine"],
 ];
 
-describe("fleet-auditor read-only commands without an embedded store", () => {
+describe("fleet-auditor commands without an embedded store", () => {
   it("say there is no store, exit 1 and create nothing", async () => {
     expect(READ_ONLY.length).toBeGreaterThan(0);
     for (const args of READ_ONLY) {
+      const dir = missingDir();
+      const out = await cli([...args, "--state-dir", dir.given]);
+      expect(out, args.join(" ")).toEqual({
+        code: 1,
+        stdout: "",
+        stderr: `fleet-auditor: no embedded store in ${dir.absolute}\n`,
+      });
+      expect(existsSync(dir.absolute), args.join(" ")).toBe(false);
+    }
+  }, 60_000);
+
+  it("say so for a command that changes what must be in the store, exit 1 and create nothing", async () => {
+    expect(UPDATERS.length).toBeGreaterThan(0);
+    for (const args of UPDATERS) {
       const dir = missingDir();
       const out = await cli([...args, "--state-dir", dir.given]);
       expect(out, args.join(" ")).toEqual({

@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir, userInfo } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { runArgs, cli as runCommandLine } from "../helpers/cli.ts";
+import { emptyStateDir, runArgs, cli as runCommandLine } from "../helpers/cli.ts";
 import { useKebSimulator } from "../helpers/keb.ts";
 
 const kit = useKebSimulator({ fleet: { size: 400, seed: 13, flagged: 30 } });
@@ -122,7 +122,9 @@ describe("fleet-auditor silences", () => {
         ])
       ).stderr,
     ).toContain("--match colour=red");
-    expect((await cli(["silences", "expire", "nope", "--state-dir", dir])).stderr).toContain(
+    // A store there, without that silence (with none, it says there is no store).
+    const store = await emptyStateDir("fa-sil-");
+    expect((await cli(["silences", "expire", "nope", "--state-dir", store])).stderr).toContain(
       "no silence nope",
     );
   });

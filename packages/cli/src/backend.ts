@@ -42,16 +42,18 @@ export const EMBEDDED_TABLES = { audit: LOCAL_AUDIT_TABLE, status: LOCAL_STATUS_
 
 /**
  * What a command does with the store: `read` only looks (the embedded store must exist already:
- * `NoStoreError` otherwise, and nothing is created), `write` may create it, `preview` (a dry run)
- * reads the store if there is one and otherwise works on an empty one in memory, creating nothing.
+ * `NoStoreError` otherwise, and nothing is created), `update` changes what must already be in it
+ * (a silence to expire, an incident to acknowledge, a lease to release: the store must exist as
+ * for `read`), `write` may create it, `preview` (a dry run) reads the store if there is one and
+ * otherwise works on an empty one in memory, creating nothing.
  */
-export type StoreUse = "read" | "write" | "preview";
+export type StoreUse = "read" | "update" | "write" | "preview";
 
 /**
  * The named AWS table when one is given (credentials and endpoints from the SDK's usual
  * variables, `AWS_ENDPOINT_URL_*` included); otherwise a table of the embedded DynamoDB-compatible
  * store persisted under `stateDir`: created if missing when `use` is `write`, `NoStoreError` when
- * it is `read`.
+ * it is `read` or `update`.
  */
 async function openTable(
   stateDir: string,
@@ -71,7 +73,7 @@ async function openTable(
   const tableName = kind === "audit" ? LOCAL_AUDIT_TABLE : LOCAL_STATUS_TABLE;
   const dir = join(stateDir, "dynamodb");
   const exists = use === "write" || hasEmbeddedStore(dir);
-  if (use === "read" && !exists) throw new NoStoreError(resolve(stateDir));
+  if ((use === "read" || use === "update") && !exists) throw new NoStoreError(resolve(stateDir));
   // Both tables in the one embedded store: the applications audit reads one and writes the other.
   const db = await startEmbeddedDynamo({
     ...(exists ? { dir } : {}),

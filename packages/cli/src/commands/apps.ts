@@ -76,7 +76,8 @@ export const appsCommand: Command = {
       }
       return EXIT.done;
     }
-    const backend = await openStatusBackend(values["state-dir"], env, "write");
+    // Ingesting may start a store; reindexing one needs it there.
+    const backend = await openStatusBackend(values["state-dir"], env, sub === "ingest" ? "write" : "update");
     try {
       if (sub === "ingest") {
         const counts = await ingestLines(input, backend.store);

@@ -184,7 +184,7 @@ async function acknowledge(
       "--by is required when neither $USER nor the account's name is known: who acknowledges",
     );
   const messages = openPublisher(values["state-dir"], env);
-  const backend = await openIncidents(values["state-dir"], env, "write");
+  const backend = await openIncidents(values["state-dir"], env, "update");
   try {
     const result = await actOnIncident(
       {

@@ -53,8 +53,8 @@ export const leaseCommand: Command = {
     if (sub === "release" && !values.force && !interactive) {
       throw new UsageError("lease release asks first on a terminal; elsewhere add --force");
     }
-    // Showing a lease only looks; releasing one may create the store, as any write does.
-    const backend = await openRuns(values["state-dir"], env, sub === "show" ? "read" : "write");
+    // A lease to show or release is one a run took: either way the store must be there.
+    const backend = await openRuns(values["state-dir"], env, sub === "show" ? "read" : "update");
     try {
       const shown = await backend.store.describeLease(audit);
       if (sub === "show") {

@@ -156,7 +156,8 @@ export const silencesCommand: Command = {
       printData(io, output, all, () => silenceTable(all, values["no-headers"]));
       return EXIT.done;
     }
-    const backend = await openSilences(values["state-dir"], env, "write");
+    // A silence may be added before the store's first run; one to expire must be in it.
+    const backend = await openSilences(values["state-dir"], env, sub === "add" ? "write" : "update");
     try {
       let silence: Silence | undefined;
       if (sub === "add") {
