@@ -65,14 +65,14 @@ describe("parsePageJson", () => {
   it("gives JSON.parse's value for a page in KEB's layout, cut into pieces of any size", () => {
     fc.assert(
       fc.property(page, fc.integer({ min: 1, max: 400 }), (bytes, pieceBytes) => same(bytes, pieceBytes)),
-      { numRuns: 2_000 },
+      { numRuns: Number(process.env.FLEET_AUDITOR_PROPERTY_RUNS ?? 500) },
     );
   });
 
   it("gives JSON.parse's value or error for damaged bytes", () => {
     fc.assert(
       fc.property(damaged, fc.integer({ min: 1, max: 400 }), (bytes, pieceBytes) => same(bytes, pieceBytes)),
-      { numRuns: 3_000 },
+      { numRuns: Number(process.env.FLEET_AUDITOR_PROPERTY_RUNS ?? 800) },
     );
   });
 
@@ -108,7 +108,7 @@ describe("parsePageJson", () => {
           same(encode(body.slice(0, i) + text + body.slice(i)), pieceBytes);
         },
       ),
-      { numRuns: 3_000 },
+      { numRuns: Number(process.env.FLEET_AUDITOR_PROPERTY_RUNS ?? 800) },
     );
   });
 
