@@ -76,6 +76,36 @@ describe("fleet-auditor commands without an embedded store", () => {
     }
   }, 60_000);
 
+  it("say so for silences add without --force, which would refuse a store that never ran, and create nothing", async () => {
+    const dir = missingDir();
+    const args = ["silences", "add", "--audit", "failing", "--match", "state=failed", "--for", "1h"];
+    const out = await cli([...args, "--comment", "maintenance", "--by", "sre", "--state-dir", dir.given]);
+    expect(out).toEqual({
+      code: 1,
+      stdout: "",
+      stderr: `fleet-auditor: no embedded store in ${dir.absolute}\n`,
+    });
+    expect(existsSync(dir.absolute)).toBe(false);
+  });
+
+  it("leave silences add --force free to create it: a silence may come before the store's first run", async () => {
+    const dir = missingDir();
+    const args = [
+      "silences",
+      "add",
+      "--audit",
+      "failing",
+      "--match",
+      "state=failed",
+      "--for",
+      "1h",
+      "--force",
+    ];
+    const out = await cli([...args, "--comment", "maintenance", "--by", "sre", "--state-dir", dir.given]);
+    expect(out.code, out.stderr).toBe(0);
+    expect(existsSync(join(dir.absolute, "dynamodb"))).toBe(true);
+  });
+
   it("say so too where the state directory holds no store (only an outbox), and leave it as it was", async () => {
     const dir = mkdtempSync(join(tmpdir(), "fa-nostore-"));
     const told = await cli(["notify", "test", "--state-dir", dir]);

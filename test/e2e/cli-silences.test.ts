@@ -411,7 +411,8 @@ describe("fleet-auditor silences", () => {
   });
 
   it("refuses a store that never ran the audit unless --force, and a placeholder comment", async () => {
-    const fresh = mkdtempSync(join(tmpdir(), "fa-sil-"));
+    // A store there that never ran (with none, it says there is no store and creates none).
+    const fresh = await emptyStateDir("fa-sil-");
     const add = (dir: string, ...extra: string[]) =>
       cli([
         "silences",

@@ -1,5 +1,5 @@
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import type { RunSummary } from "@fleet-auditor/audit";
@@ -72,12 +72,13 @@ describe("a silence line pasted from a message", () => {
     }
 
     // Without the store it names, the line would have written into ./.fleet-auditor of the
-    // directory it was pasted in: refused there, since no run of the audit is recorded in it.
+    // directory it was pasted in: refused there, since there is no store, and none is left behind.
     const storeless = silence.replace(/ --state-dir \S+$/, "");
     expect(storeless).not.toBe(silence);
     const refused = paste(storeless, elsewhere);
     expect(refused.code).toBe(1);
-    expect(refused.stderr).toMatch(/never recorded a run of the failing audit/);
+    expect(refused.stderr).toBe(`fleet-auditor: no embedded store in ${join(elsewhere, ".fleet-auditor")}\n`);
+    expect(existsSync(join(elsewhere, ".fleet-auditor"))).toBe(false);
 
     const pasted = paste(silence, elsewhere);
     expect(pasted.code, pasted.stderr).toBe(0);

@@ -48,9 +48,11 @@ apps quarantine) also --no-headers. An option the subcommand does not take is re
 
 State lives in the embedded store under --state-dir (default .fleet-auditor/) unless
 AUDIT_TABLE (with ALERT_TOPIC_ARN, CRITICAL_TOPIC_ARN, INCIDENT_TOPIC_ARN) and STATUS_TABLE
-name AWS resources. Only run, apps ingest and silences add create the embedded store; every
-other command says "no embedded store in DIR" and exits 1 where there is none (a list with
--o json|yaml|csv prints an empty list and exits 0).
+name AWS resources. Only run, apps ingest and silences add --force create the embedded store;
+the other commands that read or change it say "no embedded store in DIR" and exit 1 where
+there is none (a list with -o json|yaml|csv prints an empty list and exits 0; run --dry-run
+previews against an empty store in memory, creating none). notify test and slack preview
+--from-outbox use the outbox alone.
 Inside npx sst shell --stage NAME -- fleet-auditor …, the stage's tables, topics and KEB
 secrets come from SST's linked resources; a variable that is set wins.
 

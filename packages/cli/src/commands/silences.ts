@@ -156,8 +156,14 @@ export const silencesCommand: Command = {
       printData(io, output, all, () => silenceTable(all, values["no-headers"]));
       return EXIT.done;
     }
-    // A silence may be added before the store's first run; one to expire must be in it.
-    const backend = await openSilences(values["state-dir"], env, sub === "add" ? "write" : "update");
+    // A silence may be added before the store's first run, but only with --force: without it a
+    // store that never ran is refused, so a missing one is refused before it is created (left
+    // behind empty, a later look there would read "nothing has happened"). One to expire must be in it.
+    const backend = await openSilences(
+      values["state-dir"],
+      env,
+      sub === "add" && values.force ? "write" : "update",
+    );
     try {
       let silence: Silence | undefined;
       if (sub === "add") {
