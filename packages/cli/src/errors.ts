@@ -23,7 +23,8 @@ export class UsageError extends CliError {
 }
 
 /**
- * A read-only command was pointed at an embedded store that is not there (a mistyped
+ * A command that reads, or changes what must already be stored (`silences add` without `--force`
+ * too: it needs a store that ran), was pointed at an embedded store that is not there (a mistyped
  * `--state-dir`, or a shell in another directory): it says so rather than create an empty store
  * that a later look would read as "nothing has happened". `dir` is the state directory, absolute;
  * exit code 1 (nothing found).
