@@ -2,11 +2,13 @@
  * A counting semaphore for requests in flight. Unlike p-limit, a slot can be released before the
  * task ends: the client frees it as soon as a page's body has arrived, so decoding and validating
  * that page overlaps the next request instead of leaving KEB idle. Waiters are served in order,
- * but for one that asks to go ahead.
+ * those that ask to go ahead first.
  */
 export class PageSlots {
   #free: number;
   readonly #waiters: Array<() => void> = [];
+  // Served before `#waiters`, in the order they came: the first one's time limit began first.
+  readonly #ahead: Array<() => void> = [];
 
   constructor(size: number) {
     if (!Number.isInteger(size) || size < 1)
@@ -16,15 +18,12 @@ export class PageSlots {
 
   /**
    * Waits for a slot; the returned function releases it (calling it again does nothing). `ahead`
-   * serves this wait before those already waiting: for a request that held a slot and must be
-   * made again, whose own time limit is already running.
+   * serves this wait before every wait without it (those with it in turn): for a request that
+   * held a slot and must be made again, whose own time limit is already running.
    */
   async acquire(options: { ahead?: boolean } = {}): Promise<() => void> {
     if (this.#free > 0) this.#free--;
-    else
-      await new Promise<void>((resolve) =>
-        options.ahead ? this.#waiters.unshift(resolve) : this.#waiters.push(resolve),
-      );
+    else await new Promise<void>((resolve) => (options.ahead ? this.#ahead : this.#waiters).push(resolve));
     return this.#releaser();
   }
 
@@ -43,7 +42,7 @@ export class PageSlots {
     return () => {
       if (released) return;
       released = true;
-      const next = this.#waiters.shift();
+      const next = this.#ahead.shift() ?? this.#waiters.shift();
       if (next) next();
       else this.#free++;
     };
