@@ -47,45 +47,36 @@ const LISTS: readonly (readonly string[])[] = [
   ["apps", "quarantine"],
 ];
 
+/** `args` in a state directory that is not there: it says so, exits 1, prints nothing and creates nothing. */
+async function expectNoStore(args: readonly string[]): Promise<void> {
+  const dir = missingDir();
+  const out = await cli([...args, "--state-dir", dir.given]);
+  expect(out, args.join(" ")).toEqual({
+    code: 1,
+    stdout: "",
+    stderr: `fleet-auditor: no embedded store in ${dir.absolute}\n`,
+  });
+  expect(existsSync(dir.absolute), args.join(" ")).toBe(false);
+}
+
 describe("fleet-auditor commands without an embedded store", () => {
   it("say there is no store, exit 1 and create nothing", async () => {
     expect(READ_ONLY.length).toBeGreaterThan(0);
     for (const args of READ_ONLY) {
-      const dir = missingDir();
-      const out = await cli([...args, "--state-dir", dir.given]);
-      expect(out, args.join(" ")).toEqual({
-        code: 1,
-        stdout: "",
-        stderr: `fleet-auditor: no embedded store in ${dir.absolute}\n`,
-      });
-      expect(existsSync(dir.absolute), args.join(" ")).toBe(false);
+      await expectNoStore(args);
     }
   }, 60_000);
 
   it("say so for a command that changes what must be in the store, exit 1 and create nothing", async () => {
     expect(UPDATERS.length).toBeGreaterThan(0);
     for (const args of UPDATERS) {
-      const dir = missingDir();
-      const out = await cli([...args, "--state-dir", dir.given]);
-      expect(out, args.join(" ")).toEqual({
-        code: 1,
-        stdout: "",
-        stderr: `fleet-auditor: no embedded store in ${dir.absolute}\n`,
-      });
-      expect(existsSync(dir.absolute), args.join(" ")).toBe(false);
+      await expectNoStore(args);
     }
   }, 60_000);
 
   it("say so for silences add without --force, which would refuse a store that never ran, and create nothing", async () => {
-    const dir = missingDir();
-    const args = ["silences", "add", "--audit", "failing", "--match", "state=failed", "--for", "1h"];
-    const out = await cli([...args, "--comment", "maintenance", "--by", "sre", "--state-dir", dir.given]);
-    expect(out).toEqual({
-      code: 1,
-      stdout: "",
-      stderr: `fleet-auditor: no embedded store in ${dir.absolute}\n`,
-    });
-    expect(existsSync(dir.absolute)).toBe(false);
+    const add = "silences add --audit failing --match state=failed --for 1h --comment maintenance --by sre";
+    await expectNoStore(add.split(" "));
   });
 
   it("leave silences add --force free to create it: a silence may come before the store's first run", async () => {
