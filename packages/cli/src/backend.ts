@@ -157,7 +157,10 @@ export async function openBackend(
   };
 }
 
-/** The silences of the audit table: DynamoDB with `AUDIT_TABLE`, else the embedded store (which `use` `read` or `update` never creates). */
+/**
+ * The silences of the audit table: DynamoDB with `AUDIT_TABLE`, else the embedded store (which
+ * `use` `read` or `update` never creates).
+ */
 export async function openSilences(
   stateDir: string,
   env: CliEnv,
@@ -178,7 +181,10 @@ export async function openSilences(
   };
 }
 
-/** The run ledger and reports of the audit table: DynamoDB with `AUDIT_TABLE`, else the embedded store (which `use` `read` or `update` never creates). */
+/**
+ * The run ledger and reports of the audit table: DynamoDB with `AUDIT_TABLE`, else the embedded store (which
+ * `use` `read` or `update` never creates).
+ */
 export async function openRuns(
   stateDir: string,
   env: CliEnv,
@@ -198,7 +204,10 @@ export async function openRuns(
   };
 }
 
-/** The incident history of the audit table: DynamoDB with `AUDIT_TABLE`, else the embedded store (which `use` `read` or `update` never creates). */
+/**
+ * The incident history of the audit table: DynamoDB with `AUDIT_TABLE`, else the embedded store (which
+ * `use` `read` or `update` never creates).
+ */
 export async function openIncidents(
   stateDir: string,
   env: CliEnv,
@@ -249,7 +258,10 @@ export function reportCommandIn(
   return (runId) => runReportCommand(runId, store) || "fleet-auditor runs list";
 }
 
-/** The Application status table: DynamoDB with `STATUS_TABLE`, else the embedded store (which `use` `read` or `update` never creates). */
+/**
+ * The Application status table: DynamoDB with `STATUS_TABLE`, else the embedded store (which
+ * `use` `read` or `update` never creates).
+ */
 export async function openStatusBackend(
   stateDir: string,
   env: CliEnv,
