@@ -182,8 +182,8 @@ export async function openSilences(
 }
 
 /**
- * The run ledger and reports of the audit table: DynamoDB with `AUDIT_TABLE`, else the embedded store (which
- * `use` `read` or `update` never creates).
+ * The run ledger and reports of the audit table: DynamoDB with `AUDIT_TABLE`, else the
+ * embedded store (which `use` `read` or `update` never creates).
  */
 export async function openRuns(
   stateDir: string,
@@ -205,8 +205,8 @@ export async function openRuns(
 }
 
 /**
- * The incident history of the audit table: DynamoDB with `AUDIT_TABLE`, else the embedded store (which
- * `use` `read` or `update` never creates).
+ * The incident history of the audit table: DynamoDB with `AUDIT_TABLE`, else the embedded
+ * store (which `use` `read` or `update` never creates).
  */
 export async function openIncidents(
   stateDir: string,
