@@ -1,7 +1,7 @@
-import { setImmediate } from "node:timers/promises";
 import { type RetryOptions, redact, redirectOrigin } from "@fleet-auditor/http";
 import type { TokenProvider } from "./auth/token-provider.ts";
 import { parseEndpointUrl } from "./base-url.ts";
+import { DecodeTurns } from "./decode-turns.ts";
 import {
   KebAuthError,
   KebDeadlineError,
@@ -63,6 +63,7 @@ const utf8 = new TextDecoder();
 export class KebClient implements RuntimeSource {
   readonly #options: KebClientOptions;
   readonly #endpoint: URL;
+  readonly #turns = new DecodeTurns();
 
   constructor(options: KebClientOptions) {
     this.#options = options;
@@ -90,6 +91,7 @@ export class KebClient implements RuntimeSource {
       });
       let bytes: Uint8Array;
       try {
+        this.#turns.sending();
         const response = await this.#options.transport.send(
           url,
           { method: "GET", headers: { authorization: `Bearer ${token}`, accept: "application/json" } },
@@ -117,12 +119,13 @@ export class KebClient implements RuntimeSource {
       } catch (err) {
         throw this.#describe(err, url, deadline, options.signal, token);
       }
-      // KEB is done with this request: its slot is free. The answers that arrived beside it are
-      // read (and their slots freed) before this one is decoded, so that the milliseconds of CPU
-      // a page of 100 takes (decoding, parsing, validating, the caller's classifying) overlap the
-      // next requests instead of holding them back.
+      // KEB is done with this request: its slot is free. The page is decoded in a turn of its
+      // own, after the answers that arrived beside it are read (their slots freed) and the
+      // requests that took those slots are written, so that the milliseconds of CPU a page of 100
+      // takes (decoding, parsing, validating, the caller's classifying) overlap the next requests
+      // instead of holding them back.
       options.onResponse?.();
-      await setImmediate();
+      await this.#turns.next();
       let body: unknown;
       try {
         body = parsePageJson(bytes);
