@@ -1,8 +1,12 @@
 import { setImmediate } from "node:timers";
 
+// A turn yields to the writes only while few pages wait: a KEB answering as fast as requests go
+// out would otherwise be sent one every turn, and its pages would pile up undecoded until the end.
+const YIELD_WHILE_WAITING = 8;
+
 /**
- * Lets pages be decoded one per turn of the event loop, and never ahead of a request sent since
- * the turn was asked for.
+ * Lets pages be decoded one per turn of the event loop, and not ahead of a request sent since
+ * the turn was asked for (while fewer than `YIELD_WHILE_WAITING` pages wait).
  *
  * A page takes milliseconds of the one thread (decoding, parsing, validating, the caller's
  * classifying). Pages whose bodies arrive together would otherwise be decoded back to back, and
@@ -41,7 +45,9 @@ export class DecodeTurns {
   // and behind the immediates queued by what that I/O set off (such as undici's write).
   readonly #turn = (): void => {
     this.#scheduled = false;
-    if (this.#sends === this.#sendsWhenScheduled) this.#waiting.shift()?.();
+    const yieldToWrites =
+      this.#sends !== this.#sendsWhenScheduled && this.#waiting.length <= YIELD_WHILE_WAITING;
+    if (!yieldToWrites) this.#waiting.shift()?.();
     if (this.#waiting.length > 0) this.#schedule();
   };
 }
