@@ -1,12 +1,13 @@
 import { setImmediate } from "node:timers";
 
-// A turn yields to the writes only while few pages wait: a KEB answering as fast as requests go
-// out would otherwise be sent one every turn, and its pages would pile up undecoded until the end.
-const YIELD_WHILE_WAITING = 8;
+// At most this many pages wait to be decoded: past it a turn decodes down to it whatever was sent.
+// A KEB answering at once ends bodies faster than one page a turn is decoded, and pages would
+// otherwise pile up undecoded (a listing of 150 held ~75); while few wait, the writes go first.
+const MOST_WAITING = 8;
 
 /**
  * Lets pages be decoded one per turn of the event loop, and not ahead of a request sent since
- * the turn was asked for (while fewer than `YIELD_WHILE_WAITING` pages wait).
+ * the turn was asked for (while at most `MOST_WAITING` pages wait).
  *
  * A page takes milliseconds of the one thread (decoding, parsing, validating, the caller's
  * classifying). Pages whose bodies arrive together would otherwise be decoded back to back, and
@@ -41,13 +42,15 @@ export class DecodeTurns {
     setImmediate(this.#turn);
   }
 
-  // An immediate queued while immediates run waits for the next turn, after I/O has been read,
-  // and behind the immediates queued by what that I/O set off (such as undici's write).
+  // An immediate queued while immediates run waits for the next turn, after I/O has been read;
+  // but it runs ahead of the immediates that I/O sets off (undici's write among them), so a turn
+  // asked for before a request was sent yields to it by asking again.
   readonly #turn = (): void => {
     this.#scheduled = false;
-    const yieldToWrites =
-      this.#sends !== this.#sendsWhenScheduled && this.#waiting.length <= YIELD_WHILE_WAITING;
-    if (!yieldToWrites) this.#waiting.shift()?.();
+    const sent = this.#sends !== this.#sendsWhenScheduled;
+    // One page, none if a request was sent meanwhile; and as many as are past the most waiting.
+    const decode = Math.max(sent ? 0 : 1, this.#waiting.length - MOST_WAITING);
+    for (const go of this.#waiting.splice(0, decode)) go();
     if (this.#waiting.length > 0) this.#schedule();
   };
 }
