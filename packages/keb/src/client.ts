@@ -126,6 +126,9 @@ export class KebClient implements RuntimeSource {
       // instead of holding them back.
       options.onResponse?.();
       await this.#turns.next();
+      // A run out of time, or a scan that failed meanwhile, would throw the page away: not decoded.
+      if (options.signal?.aborted)
+        throw this.#describe(options.signal.reason, url, deadline, options.signal, token);
       let body: unknown;
       try {
         body = parsePageJson(bytes);

@@ -58,6 +58,19 @@ describe("the run's deadline at the KEB client", () => {
     expect(runtimesRequests() - before).toBe(3);
   });
 
+  it("does not decode a page whose body arrived once the deadline has passed", async () => {
+    const deadline = new AbortController();
+    const page = client().listPage(
+      { states: ["all"], page: 1, pageSize: 100 },
+      {
+        signal: deadline.signal,
+        // The body is in; the page waits for its turn to be decoded when the run's time is up.
+        onResponse: () => deadline.abort(new DOMException("the run's time is up", "TimeoutError")),
+      },
+    );
+    await expect(page).rejects.toMatchObject({ code: "KEB_DEADLINE" });
+  });
+
   it("aborts a body that stops arriving when the deadline passes", async () => {
     kit.sim.faults.add({ page: 2, times: Number.POSITIVE_INFINITY, action: { kind: "stall" } });
     const before = runtimesRequests();
