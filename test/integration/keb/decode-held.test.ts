@@ -14,7 +14,7 @@ import { useKebSimulator } from "../../helpers/keb.ts";
 // once (pre-rendered bodies from a loopback server) and the caller's work on a page (onPage:
 // classifying) takes some of the thread: a page is decoded in a turn of the event loop of its own
 // (DecodeTurns), and bodies ending faster than that must not pile up (a listing of 150 held ~75).
-const PAGES = 150;
+const PAGES = 100;
 const kit = useKebSimulator({ fleet: { size: PAGES * 100, seed: 5 }, latencyMs: 0 });
 const bodies: Buffer[] = [];
 let server: Server;
