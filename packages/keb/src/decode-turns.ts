@@ -19,12 +19,11 @@ const MOST_WAITING = 8;
 export class DecodeTurns {
   readonly #waiting: Array<() => void> = [];
   #scheduled = false;
-  #sends = 0;
-  #sendsWhenScheduled = 0;
+  #sentSinceScheduled = false;
 
   /** Call as a request is handed to the transport: the next decode waits until it is written. */
   sending(): void {
-    this.#sends++;
+    this.#sentSinceScheduled = true;
   }
 
   /** Resolves at this caller's turn: in the next turn if nobody waits, else after those before. */
@@ -38,7 +37,7 @@ export class DecodeTurns {
   #schedule(): void {
     if (this.#scheduled) return;
     this.#scheduled = true;
-    this.#sendsWhenScheduled = this.#sends;
+    this.#sentSinceScheduled = false;
     setImmediate(this.#turn);
   }
 
@@ -47,9 +46,8 @@ export class DecodeTurns {
   // asked for before a request was sent yields to it by asking again.
   readonly #turn = (): void => {
     this.#scheduled = false;
-    const sent = this.#sends !== this.#sendsWhenScheduled;
     // One page, none if a request was sent meanwhile; and as many as are past the most waiting.
-    const decode = Math.max(sent ? 0 : 1, this.#waiting.length - MOST_WAITING);
+    const decode = Math.max(this.#sentSinceScheduled ? 0 : 1, this.#waiting.length - MOST_WAITING);
     for (const go of this.#waiting.splice(0, decode)) go();
     if (this.#waiting.length > 0) this.#schedule();
   };
