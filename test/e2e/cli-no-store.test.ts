@@ -81,17 +81,7 @@ describe("fleet-auditor commands without an embedded store", () => {
 
   it("leave silences add --force free to create it: a silence may come before the store's first run", async () => {
     const dir = missingDir();
-    const args = [
-      "silences",
-      "add",
-      "--audit",
-      "failing",
-      "--match",
-      "state=failed",
-      "--for",
-      "1h",
-      "--force",
-    ];
+    const args = "silences add --audit failing --match state=failed --for 1h --force".split(" ");
     const out = await cli([...args, "--comment", "maintenance", "--by", "sre", "--state-dir", dir.given]);
     expect(out.code, out.stderr).toBe(0);
     expect(existsSync(join(dir.absolute, "dynamodb"))).toBe(true);
